@@ -1,0 +1,101 @@
+#pragma once
+// One bot process: started from an argv (no shell) in its own process group
+// and working directory, with stdin/stdout as pipes and stderr captured into
+// a bounded log. Every read has an absolute deadline: nothing here blocks
+// past the deadline the caller gives, whatever the child does.
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <sys/types.h>
+
+namespace arena::session {
+
+using Clock = std::chrono::steady_clock;
+
+// The command could not be started (not found, not executable, ...). The
+// message names the command and the OS error.
+class SpawnError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+struct ProcessOptions {
+    std::vector<std::string> argv;          // argv[0] is the program (PATH is searched if it has no '/')
+    std::filesystem::path working_dir;      // empty: inherit the arena's
+    std::size_t max_line_bytes = 1 << 20;   // longer stdout lines are a protocol fault
+    std::size_t stderr_log_bytes = 64 << 10;  // stderr kept (the rest is counted, then dropped)
+};
+
+// How a child ended, as far as waitpid tells.
+struct ExitStatus {
+    bool exited = false;    // normal exit with `code`
+    int code = 0;
+    bool signaled = false;  // killed by `signal`
+    int signal = 0;
+    [[nodiscard]] std::string describe() const;  // "exit 3", "signal 11 (SIGSEGV)"
+};
+
+class Process {
+public:
+    // Throws SpawnError.
+    explicit Process(const ProcessOptions& options);
+    ~Process();  // kills the whole process group and reaps the child
+    Process(const Process&) = delete;
+    Process& operator=(const Process&) = delete;
+
+    enum class ReadStatus : std::uint8_t {
+        kLine,      // a complete line was read (without '\n' and a trailing '\r')
+        kTimeout,   // the deadline passed first
+        kEof,       // stdout closed (the process may or may not have exited)
+        kTooLong,   // the line exceeded max_line_bytes
+    };
+    struct ReadResult {
+        ReadStatus status;
+        std::string line;
+        Clock::time_point at;  // when the line (or the verdict) was complete
+    };
+
+    // Reads one stdout line, waiting until `deadline` at most. Drains stderr
+    // meanwhile so a chatty stderr cannot stall the child.
+    [[nodiscard]] ReadResult read_line(Clock::time_point deadline);
+
+    // Writes one line (appends '\n'). False when the child no longer reads
+    // (closed stdin, exited) or does not take the data before `deadline`.
+    [[nodiscard]] bool write_line(std::string_view line, Clock::time_point deadline);
+
+    // Non-blocking: has the child exited? Reaps it if so.
+    [[nodiscard]] std::optional<ExitStatus> poll_exit();
+    // Waits for the child to exit until `deadline`; reaps it if so.
+    [[nodiscard]] std::optional<ExitStatus> wait_exit(Clock::time_point deadline);
+
+    // SIGKILL to the process group, then reap the child. Idempotent.
+    ExitStatus kill();
+
+    [[nodiscard]] pid_t pid() const { return pid_; }
+    [[nodiscard]] const std::string& stderr_log() const { return stderr_log_; }
+    [[nodiscard]] std::uint64_t stderr_dropped_bytes() const { return stderr_dropped_; }
+
+private:
+    void drain_stderr();
+
+    pid_t pid_ = -1;
+    int stdin_fd_ = -1;
+    int stdout_fd_ = -1;
+    int stderr_fd_ = -1;
+    std::size_t max_line_bytes_;
+    std::size_t stderr_log_bytes_;
+    std::string buffer_;           // stdout bytes read but not yet returned as lines
+    std::string stderr_log_;
+    std::uint64_t stderr_dropped_ = 0;
+    std::optional<ExitStatus> exit_;
+};
+
+}  // namespace arena::session
