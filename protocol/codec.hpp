@@ -66,6 +66,9 @@ using ArenaCommand = std::variant<Hello, GameStart, Position, Go, End, Quit>;
 // ---- bot -> arena ----------------------------------------------------------
 
 struct BotLine {
+// GCC 12 -Wshadow wrongly reports Kind::kVersion as shadowing kVersion above.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wshadow"
     enum class Kind : std::uint8_t {
         kName,     // "name <text>"
         kAuthor,   // "author <text>"
@@ -76,6 +79,7 @@ struct BotLine {
         kMove,     // "move <move>"
         kInvalid,  // anything else (text holds the whole line)
     };
+#pragma GCC diagnostic pop
     Kind kind = Kind::kInvalid;
     std::string text;  // the argument (the move for kMove), trimmed
 };
