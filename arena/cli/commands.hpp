@@ -1,0 +1,18 @@
+#pragma once
+// The subcommands of the `arena` executable. Each takes its own arguments
+// (without the subcommand word) and the streams to print to, and returns
+// the process exit code.
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace arena::cli {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailure = 1;  // could not do what was asked (a bot cannot start, ...)
+inline constexpr int kExitUsage = 2;    // bad arguments or configuration
+
+int match_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+}  // namespace arena::cli

@@ -1,0 +1,42 @@
+// `arena`: the command-line entry point. Dispatches to the subcommands.
+
+#include <iostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "arena/cli/commands.hpp"
+
+namespace {
+
+constexpr std::string_view kUsage = R"(usage: arena <command> [options]
+
+commands:
+  match    play games between two bots and print the results
+  help     show this text (arena <command> --help for a command's options)
+
+Bots are executables that speak protocol v1 (protocol/PROTOCOL.md).
+)";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    using namespace arena::cli;
+    if (argc < 2) {
+        std::cerr << kUsage;
+        return kExitUsage;
+    }
+    const std::string command = argv[1];
+    const std::vector<std::string> args(argv + 2, argv + argc);
+    if (command == "match") return match_command(args, std::cout, std::cerr);
+    if (command == "help" || command == "--help" || command == "-h") {
+        std::cout << kUsage;
+        return kExitOk;
+    }
+    if (command == "--version") {
+        std::cout << "arena 0.1.0 (protocol 1)\n";
+        return kExitOk;
+    }
+    std::cerr << "arena: unknown command '" << command << "'\n\n" << kUsage;
+    return kExitUsage;
+}

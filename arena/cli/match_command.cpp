@@ -1,0 +1,250 @@
+// `arena match`: N games between two bots, alternating who moves first,
+// with a line per finished game and a summary per bot.
+
+#include <boost/program_options.hpp>
+#include <cstdint>
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "arena/cli/commands.hpp"
+#include "arena/games/registry.hpp"
+#include "arena/match/match.hpp"
+#include "arena/match/opening.hpp"
+#include "arena/match/tally.hpp"
+#include "arena/session/command_line.hpp"
+
+namespace arena::cli {
+namespace {
+
+namespace po = boost::program_options;
+using match::Termination;
+
+constexpr std::string_view kMatchUsage = R"(usage: arena match --game GAME [options] BOT1 BOT2
+
+Plays --games games between BOT1 and BOT2, alternating who moves first, and
+prints one line per game and a summary per bot. Each BOT is one argument:
+'[name=]command [args...]', split like a shell splits words (no shell runs).
+
+example:
+  arena match --game connect4 --games 10 --move-ms 100 \
+      build/bots/random 'other=build/bots/random --seed 7'
+
+)";
+
+struct MatchArgs {
+    std::string game;
+    games::Params params;        // game parameters, possibly a family (variant=tsinghua)
+    int games = 2;
+    match::TimeControl time;
+    session::SessionOptions session;
+    std::uint64_t seed = 1;
+    int random_plies = 0;
+    bool json = false;
+    std::vector<session::BotSpec> bots;
+};
+
+// "[name=]command [args...]" -> BotSpec. The name defaults to the command's
+// file name.
+session::BotSpec parse_bot(const std::string& arg) {
+    session::BotSpec spec;
+    std::string command = arg;
+    const auto eq = arg.find('=');
+    const auto space = arg.find_first_of(" \t");
+    if (eq != std::string::npos && eq > 0 && (space == std::string::npos || eq < space)) {
+        spec.name = arg.substr(0, eq);
+        command = arg.substr(eq + 1);
+    }
+    spec.argv = session::split_command(command);
+    if (spec.name.empty()) spec.name = std::filesystem::path(spec.argv[0]).filename().string();
+    return spec;
+}
+
+template <typename T>
+void add_param(games::Params& params, const po::variables_map& vm, const char* option,
+               const char* key) {
+    if (vm.count(option)) {
+        std::ostringstream text;
+        text << vm[option].as<T>();
+        params.emplace_back(key, text.str());
+    }
+}
+
+// Parses the arguments; on a usage error prints it and returns nullopt
+// with `exit_code` set.
+std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::ostream& out,
+                                    std::ostream& err, int& exit_code) {
+    po::options_description opts("options");
+    std::int64_t move_ms = 3000, tolerance_ms = match::kDefaultTolerance.count(), game_ms = 0,
+                 inc_ms = 0, startup_ms = 10000;
+    MatchArgs m;
+    // clang-format off
+    opts.add_options()
+        ("help,h", "show this help")
+        ("game", po::value<std::string>(&m.game)->required(), "connect4, gomoku or reversi")
+        ("rows", po::value<int>(), "connect4: rows (4..16, default 6)")
+        ("cols", po::value<int>(), "connect4: columns (4..16, default 7)")
+        ("connect", po::value<int>(), "connect4: stones in a row to win (default 4)")
+        ("blocked", po::value<std::string>(), "connect4: blocked cells, e.g. 4:1,2:3 (col:row, 1-based)")
+        ("variant", po::value<std::string>(), "connect4: 'tsinghua' (9..12 x 9..12, one blocked cell, drawn per game pair)")
+        ("size", po::value<int>(), "gomoku: board size (default 15)")
+        ("rule", po::value<std::string>(), "gomoku: freestyle (default) or exact5")
+        ("games", po::value<int>(&m.games)->default_value(2), "number of games")
+        ("move-ms", po::value<std::int64_t>(&move_ms)->default_value(3000), "time per move in ms")
+        ("tolerance-ms", po::value<std::int64_t>(&tolerance_ms)->default_value(tolerance_ms), "extra time before a move is lost on time")
+        ("game-ms", po::value<std::int64_t>(&game_ms)->default_value(0), "game clock per player in ms (0: none)")
+        ("inc-ms", po::value<std::int64_t>(&inc_ms)->default_value(0), "increment per move in ms (with --game-ms)")
+        ("startup-ms", po::value<std::int64_t>(&startup_ms)->default_value(10000), "limit for the start-up handshake")
+        ("seed", po::value<std::uint64_t>(&m.seed)->default_value(1), "seed for boards and openings")
+        ("random-plies", po::value<int>(&m.random_plies)->default_value(0), "random opening plies, shared by each colour-swapped pair")
+        ("json", po::bool_switch(&m.json), "print the summary as one JSON object on stdout");
+    po::options_description hidden;
+    hidden.add_options()("bot", po::value<std::vector<std::string>>(), "bot");
+    // clang-format on
+    po::options_description all;
+    all.add(opts).add(hidden);
+    po::positional_options_description positional;
+    positional.add("bot", -1);
+
+    po::variables_map vm;
+    try {
+        po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
+        if (vm.count("help")) {
+            out << kMatchUsage << opts;
+            exit_code = kExitOk;
+            return std::nullopt;
+        }
+        po::notify(vm);
+        const auto bots = vm.count("bot") ? vm["bot"].as<std::vector<std::string>>()
+                                          : std::vector<std::string>{};
+        if (bots.size() != 2)
+            throw std::invalid_argument("expected two bots, got " + std::to_string(bots.size()));
+        for (const auto& b : bots) m.bots.push_back(parse_bot(b));
+        if (m.bots[0].name == m.bots[1].name) {
+            m.bots[0].name += "-1";
+            m.bots[1].name += "-2";
+        }
+        if (m.games < 1) throw std::invalid_argument("--games must be at least 1");
+        if (m.random_plies < 0) throw std::invalid_argument("--random-plies must not be negative");
+        if (startup_ms <= 0) throw std::invalid_argument("--startup-ms must be positive");
+        m.time.move = match::Millis{move_ms};
+        m.time.tolerance = match::Millis{tolerance_ms};
+        m.time.game = match::Millis{game_ms};
+        m.time.increment = match::Millis{inc_ms};
+        if (auto problem = m.time.validate(); !problem.empty())
+            throw std::invalid_argument(problem);
+        m.session.startup_limit = session::Millis{startup_ms};
+
+        add_param<std::string>(m.params, vm, "variant", "variant");
+        add_param<int>(m.params, vm, "rows", "rows");
+        add_param<int>(m.params, vm, "cols", "cols");
+        add_param<int>(m.params, vm, "connect", "connect");
+        add_param<std::string>(m.params, vm, "blocked", "blocked");
+        add_param<int>(m.params, vm, "size", "size");
+        add_param<std::string>(m.params, vm, "rule", "rule");
+        // Validate the game now, before any bot starts.
+        (void)games::make_game(m.game, games::realize(m.game, m.params, m.seed));
+    } catch (const std::exception& e) {
+        err << "arena match: " << e.what() << "\n(arena match --help for usage)\n";
+        exit_code = kExitUsage;
+        return std::nullopt;
+    }
+    return m;
+}
+
+std::string seconds(std::chrono::microseconds us) {
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(2) << static_cast<double>(us.count()) / 1e6 << " s";
+    return s.str();
+}
+
+void print_game(std::ostream& out, int index, int total, const match::GameRecord& g) {
+    out << "game " << index << "/" << total << ": " << g.players[0] << " vs " << g.players[1]
+        << "  " << match::score_text(g.outcome) << "  " << match::to_string(g.termination)
+        << "  " << g.moves.size() << " plies  " << seconds(g.duration);
+    if (!g.detail.empty()) out << "  (" << g.detail << ")";
+    out << "\n";
+}
+
+void print_summary(std::ostream& out, const match::Tally& tally) {
+    std::size_t width = 4;
+    for (const auto& b : tally.bots()) width = std::max(width, b.name.size());
+    out << "\n" << std::left << std::setw(static_cast<int>(width)) << "bot" << std::right
+        << "  games   wins  draws losses   score";
+    for (auto t : match::kAllTerminations)
+        if (t != Termination::kNormal) out << std::setw(9) << match::to_string(t);
+    out << "\n";
+    for (const auto& b : tally.bots()) {
+        out << std::left << std::setw(static_cast<int>(width)) << b.name << std::right
+            << std::setw(7) << b.games() << std::setw(7) << b.wins << std::setw(7) << b.draws
+            << std::setw(7) << b.losses << std::setw(7) << std::fixed << std::setprecision(1)
+            << 100.0 * b.score() << "%";
+        for (auto t : match::kAllTerminations)
+            if (t != Termination::kNormal) out << std::setw(9) << b.lost(t);
+        out << "\n";
+    }
+}
+
+nlohmann::json summary_json(const MatchArgs& m, const match::Tally& tally) {
+    nlohmann::json bots = nlohmann::json::array();
+    for (const auto& b : tally.bots()) {
+        nlohmann::json j{{"name", b.name},     {"games", b.games()},   {"wins", b.wins},
+                         {"draws", b.draws},   {"losses", b.losses},   {"score", b.score()}};
+        for (auto t : match::kAllTerminations)
+            if (t != Termination::kNormal) j[std::string(match::to_string(t))] = b.lost(t);
+        bots.push_back(std::move(j));
+    }
+    return {{"game", m.game}, {"games", tally.games()}, {"bots", std::move(bots)}};
+}
+
+}  // namespace
+
+int match_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    int exit_code = kExitOk;
+    const auto parsed = parse_args(args, out, err, exit_code);
+    if (!parsed) return exit_code;
+    const MatchArgs& m = *parsed;
+
+    match::Player a(m.bots[0], m.session);
+    match::Player b(m.bots[1], m.session);
+    match::Tally tally({a.name(), b.name()});
+    // With --json, stdout holds the JSON object only; game lines go to stderr.
+    std::ostream& progress = m.json ? err : out;
+    try {
+        std::unique_ptr<games::Game> game;
+        std::vector<games::Move> opening;
+        for (int i = 0; i < m.games; ++i) {
+            const auto pair = static_cast<std::uint64_t>(i / 2);
+            if (i % 2 == 0) {
+                // Each colour-swapped pair shares its board and its opening.
+                const auto pair_seed = match::derive_seed(m.seed, pair);
+                game = games::make_game(
+                    m.game, games::realize(m.game, m.params, match::derive_seed(pair_seed, 0)));
+                opening = match::random_opening(*game, m.random_plies,
+                                                match::derive_seed(pair_seed, 1));
+            }
+            auto record = i % 2 == 0 ? match::play_game(*game, a, b, m.time, opening)
+                                     : match::play_game(*game, b, a, m.time, opening);
+            tally.add(record);
+            print_game(progress, i + 1, m.games, record);
+        }
+    } catch (const session::SpawnError& e) {
+        err << "arena match: " << e.what() << "\n";
+        return kExitFailure;
+    }
+    a.retire();
+    b.retire();
+    if (m.json) {
+        out << summary_json(m, tally).dump() << "\n";
+    } else {
+        print_summary(out, tally);
+    }
+    return kExitOk;
+}
+
+}  // namespace arena::cli

@@ -1,0 +1,68 @@
+#pragma once
+// The plain record of one finished game: who played, every move with its
+// time, and the verdict. It is what the match layer produces and what the
+// reports and the results database consume; it holds no process or pipe.
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "arena/games/game.hpp"
+
+namespace arena::match {
+
+// How a game ended. kNormal: by the rules (a win or a draw on the board);
+// every other value is a loss for the player at fault.
+enum class Termination : std::uint8_t {
+    kNormal,
+    kTimeout,
+    kCrash,
+    kIllegal,
+    kProtocol,
+    kStartup,
+};
+inline constexpr Termination kAllTerminations[] = {
+    Termination::kNormal,  Termination::kTimeout,  Termination::kCrash,
+    Termination::kIllegal, Termination::kProtocol, Termination::kStartup,
+};
+
+// The protocol's reason word: "normal", "timeout", "crash", ...
+[[nodiscard]] std::string_view to_string(Termination t);
+
+struct MoveRecord {
+    std::string move;                // protocol notation
+    int player = 0;                  // 1 or 2
+    std::chrono::microseconds time{};  // go written -> move read; 0 for moves the arena played
+    bool by_arena = false;           // an opening move or a forced pass
+    std::vector<std::string> info;   // the bot's `info` lines for this move
+};
+
+struct GameRecord {
+    std::string game;                 // registry name
+    games::Params params;             // concrete game parameters
+    std::string players[2];           // names of player 1 (moves first) and player 2
+    std::vector<MoveRecord> moves;    // from the initial position, openings included
+    int opening_plies = 0;            // the first moves played by the arena
+    games::Outcome outcome = games::Outcome::kOngoing;
+    Termination termination = Termination::kNormal;
+    std::string detail;               // for a fault: what happened, for people
+    std::chrono::microseconds duration{};  // wall time of the whole game
+    // For a fault during a move: from `go` written to the verdict, so a report
+    // can show how the verdict compares with the limit.
+    std::chrono::microseconds fault_after{};
+
+    [[nodiscard]] int winner() const { return games::winner_of(outcome); }
+    // Which player (1 or 2) is at fault; 0 for a normal ending or when both
+    // failed to start (a draw).
+    [[nodiscard]] int offender() const {
+        if (termination == Termination::kNormal || winner() == games::kNoPlayer) return 0;
+        return games::opponent_of(winner());
+    }
+};
+
+// "1-0", "0-1" or "1/2-1/2" from player 1's point of view.
+[[nodiscard]] std::string_view score_text(games::Outcome o);
+
+}  // namespace arena::match

@@ -1,0 +1,174 @@
+#include "arena/match/match.hpp"
+
+#include <array>
+#include <chrono>
+#include <string>
+#include <utility>
+
+namespace arena::match {
+namespace {
+
+using session::Fault;
+using std::chrono::duration_cast;
+using std::chrono::microseconds;
+using SteadyClock = std::chrono::steady_clock;
+
+Termination termination_of(Fault f) {
+    switch (f) {
+        case Fault::kTimeout: return Termination::kTimeout;
+        case Fault::kCrash: return Termination::kCrash;
+        case Fault::kProtocol: return Termination::kProtocol;
+        case Fault::kStartup: return Termination::kStartup;
+        case Fault::kNone: break;
+    }
+    return Termination::kNormal;
+}
+
+games::Outcome win_for(int player) {
+    return player == 1 ? games::Outcome::kWin1 : games::Outcome::kWin2;
+}
+
+protocol::GameResult result_for(games::Outcome o, int player) {
+    if (o == games::Outcome::kDraw) return protocol::GameResult::kDraw;
+    return games::winner_of(o) == player ? protocol::GameResult::kWin : protocol::GameResult::kLoss;
+}
+
+// Everything one game needs while it runs; the record is its result.
+class GameRun {
+public:
+    GameRun(const games::Game& game, Player& first, Player& second, const TimeControl& time)
+        : players_{&first, &second}, clock_(time), state_(game.new_initial_state()) {
+        record_.game = game.name();
+        record_.params = game.params();
+        record_.players[0] = first.name();
+        record_.players[1] = second.name();
+        game_line_.game = record_.game;
+        game_line_.params = record_.params;
+        for (auto& kv : time.keys()) game_line_.params.push_back(std::move(kv));
+    }
+
+    GameRecord play(const std::vector<games::Move>& opening) {
+        const auto started = SteadyClock::now();
+        if (start_players()) {
+            for (games::Move m : opening) play_by_arena(m);
+            record_.opening_plies = static_cast<int>(opening.size());
+            while (!state_->is_over() && !finished_) step();
+            if (!finished_) record_.outcome = state_->outcome();
+            send_end();
+        }
+        record_.duration = duration_cast<microseconds>(SteadyClock::now() - started);
+        return std::move(record_);
+    }
+
+private:
+    // Handshakes (when a session is new) and `game` lines. False when a
+    // player could not start; the record then holds the verdict.
+    bool start_players() {
+        std::array<session::HandshakeResult, 2> hs;
+        for (int p = 1; p <= 2; ++p) hs[p - 1] = players_[p - 1]->ensure_ready();
+        const bool bad1 = hs[0].fault != Fault::kNone;
+        const bool bad2 = hs[1].fault != Fault::kNone;
+        if (bad1 || bad2) {
+            record_.termination = Termination::kStartup;
+            record_.outcome = bad1 && bad2 ? games::Outcome::kDraw : win_for(bad1 ? 2 : 1);
+            for (int p = 1; p <= 2; ++p) {
+                if (hs[p - 1].fault == Fault::kNone) continue;
+                if (!record_.detail.empty()) record_.detail += "; ";
+                record_.detail += players_[p - 1]->name() + ": " + hs[p - 1].detail;
+            }
+            finished_ = true;
+            send_end();
+            return false;
+        }
+        for (int p = 1; p <= 2; ++p) {
+            game_line_.player = p;
+            if (!players_[p - 1]->session().start_game(game_line_)) {
+                lose(p, Termination::kCrash, "did not accept the `game` line");
+                send_end();
+                return false;
+            }
+        }
+        return true;
+    }
+
+    void play_by_arena(games::Move m) {
+        MoveRecord mr;
+        mr.move = state_->format_move(m);
+        mr.player = state_->current_player();
+        mr.by_arena = true;
+        state_->apply(m);
+        position_.moves.push_back(mr.move);
+        record_.moves.push_back(std::move(mr));
+    }
+
+    void step() {
+        const int p = state_->current_player();
+        const auto legal = state_->legal_moves();
+        if (legal.size() == 1 && legal[0] == games::kPass) {
+            play_by_arena(games::kPass);
+            return;
+        }
+        auto& bot = players_[p - 1]->session();
+        auto reply = bot.request_move(position_, clock_.go(p), clock_.limit(p));
+        if (reply.fault != Fault::kNone) {
+            record_.fault_after = duration_cast<microseconds>(reply.elapsed());
+            lose(p, termination_of(reply.fault), std::move(reply.detail));
+            return;
+        }
+        if (!clock_.charge(p, reply.elapsed())) {
+            // The session stops reading at the same limit, so this only
+            // guards the clock's own rule against a reply read at the edge.
+            lose(p, Termination::kTimeout, "move took longer than the limit");
+            bot.kill();
+            return;
+        }
+        const auto move = state_->parse_move(reply.move);
+        if (!move || !state_->is_legal(*move)) {
+            lose(p, Termination::kIllegal,
+                 (move ? "illegal move '" : "not a move of this game: '") + reply.move + "'");
+            players_[p - 1]->discard();
+            return;
+        }
+        MoveRecord mr;
+        mr.move = state_->format_move(*move);
+        mr.player = p;
+        mr.time = duration_cast<microseconds>(reply.elapsed());
+        mr.info = std::move(reply.info);
+        state_->apply(*move);
+        position_.moves.push_back(mr.move);
+        record_.moves.push_back(std::move(mr));
+    }
+
+    void lose(int player, Termination why, std::string detail) {
+        record_.outcome = win_for(games::opponent_of(player));
+        record_.termination = why;
+        record_.detail = players_[player - 1]->name() + ": " + std::move(detail);
+        finished_ = true;
+    }
+
+    void send_end() {
+        const std::string reason{to_string(record_.termination)};
+        for (int p = 1; p <= 2; ++p) {
+            Player& pl = *players_[p - 1];
+            pl.drop_if_dead();
+            if (pl.has_session()) pl.session().end_game({result_for(record_.outcome, p), reason});
+        }
+    }
+
+    std::array<Player*, 2> players_;
+    GameClock clock_;
+    std::unique_ptr<games::State> state_;
+    protocol::GameStart game_line_;
+    protocol::Position position_;
+    GameRecord record_;
+    bool finished_ = false;
+};
+
+}  // namespace
+
+GameRecord play_game(const games::Game& game, Player& first, Player& second,
+                     const TimeControl& time, const std::vector<games::Move>& opening) {
+    return GameRun(game, first, second, time).play(opening);
+}
+
+}  // namespace arena::match

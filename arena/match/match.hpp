@@ -1,0 +1,22 @@
+#pragma once
+// One game between two players: the arena plays the opening and forced
+// passes, asks each bot for its moves under the clock, judges every reply
+// with the game's rules, and returns a plain GameRecord.
+
+#include <vector>
+
+#include "arena/games/game.hpp"
+#include "arena/match/game_record.hpp"
+#include "arena/match/player.hpp"
+#include "arena/match/time_control.hpp"
+
+namespace arena::match {
+
+// Plays one game; `first` is player 1 (moves first). `opening` must be legal
+// from the initial position and must not end the game. Throws
+// session::SpawnError when a bot's command cannot be started.
+[[nodiscard]] GameRecord play_game(const games::Game& game, Player& first, Player& second,
+                                   const TimeControl& time,
+                                   const std::vector<games::Move>& opening = {});
+
+}  // namespace arena::match

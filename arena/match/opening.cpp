@@ -1,0 +1,38 @@
+#include "arena/match/opening.hpp"
+
+namespace arena::match {
+namespace {
+
+std::uint64_t splitmix64(std::uint64_t& state) {
+    std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+}  // namespace
+
+std::uint64_t derive_seed(std::uint64_t base, std::uint64_t index) {
+    std::uint64_t state = base ^ splitmix64(index);
+    return splitmix64(state);
+}
+
+std::vector<games::Move> random_opening(const games::Game& game, int plies, std::uint64_t seed) {
+    constexpr int kAttempts = 100;
+    std::uint64_t rng = seed;
+    for (int attempt = 0; attempt < kAttempts; ++attempt) {
+        auto state = game.new_initial_state();
+        std::vector<games::Move> moves;
+        while (static_cast<int>(moves.size()) < plies && !state->is_over()) {
+            const auto legal = state->legal_moves();
+            const auto m = legal[splitmix64(rng) % legal.size()];
+            state->apply(m);
+            moves.push_back(m);
+        }
+        if (!state->is_over()) return moves;
+    }
+    // Every attempt ended the game: a tiny board. Play no opening at all.
+    return {};
+}
+
+}  // namespace arena::match

@@ -1,0 +1,23 @@
+#pragma once
+// Openings: the first plies of a game, played by the arena before the bots
+// take over, so that deterministic bots do not replay one game forever.
+// Both games of a colour-swapped pair share one opening.
+
+#include <cstdint>
+#include <vector>
+
+#include "arena/games/game.hpp"
+
+namespace arena::match {
+
+// A well-mixed 64-bit value from a base seed and an index (splitmix64), so
+// each pair, board and opening gets its own reproducible stream.
+[[nodiscard]] std::uint64_t derive_seed(std::uint64_t base, std::uint64_t index);
+
+// `plies` uniformly random legal moves from the initial position, drawn from
+// `seed`, that leave the game unfinished. Fewer plies when the game cannot
+// be kept open that long.
+[[nodiscard]] std::vector<games::Move> random_opening(const games::Game& game, int plies,
+                                                      std::uint64_t seed);
+
+}  // namespace arena::match

@@ -1,0 +1,45 @@
+#pragma once
+// A bot as the match layer sees it: its spec, and the session it currently
+// plays through. A session survives from game to game while the bot behaves;
+// after any fault it is gone and the next game starts a fresh process.
+
+#include <memory>
+#include <string>
+
+#include "arena/session/session.hpp"
+
+namespace arena::match {
+
+class Player {
+public:
+    Player(session::BotSpec spec, session::SessionOptions options);
+    ~Player();
+    Player(const Player&) = delete;
+    Player& operator=(const Player&) = delete;
+
+    [[nodiscard]] const std::string& name() const { return spec_.name; }
+    [[nodiscard]] const session::BotSpec& spec() const { return spec_; }
+
+    // A live session that has completed its handshake, starting one if
+    // needed. On a handshake fault the result says so and there is no
+    // session. Throws session::SpawnError when the command cannot be started.
+    [[nodiscard]] session::HandshakeResult ensure_ready();
+
+    // The live session; only after ensure_ready() succeeded.
+    [[nodiscard]] session::Session& session() { return *session_; }
+    [[nodiscard]] bool has_session() const { return session_ && session_->alive(); }
+
+    // Forgets a session that has died (after a fault it is already killed).
+    void drop_if_dead();
+    // Kills the process group now (e.g. after an illegal move).
+    void discard();
+    // Asks the bot to quit, then kills what is left.
+    void retire();
+
+private:
+    session::BotSpec spec_;
+    session::SessionOptions options_;
+    std::unique_ptr<session::Session> session_;
+};
+
+}  // namespace arena::match

@@ -1,0 +1,226 @@
+// End-to-end: the `arena` executable run as a user runs it.
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "proc_util.hpp"
+
+namespace arena {
+namespace {
+
+using arena::testing::bin;
+using arena::testing::processes_with_arg;
+using arena::testing::source;
+using arena::testing::unique_marker;
+
+struct Run {
+    int exit_code = -1;
+    std::string out, err;
+};
+
+std::string slurp(const std::string& path) {
+    std::ifstream in(path);
+    return {std::istreambuf_iterator<char>(in), {}};
+}
+
+// Runs `arena <args>` through the shell (args are already quoted), with a
+// hard limit so a hang fails the test instead of stalling it.
+Run arena(const std::string& args) {
+    const std::string base = ::testing::TempDir() + "cli_" + unique_marker();
+    const std::string cmd = "timeout 300 " + bin("bin/arena") + " " + args + " >" + base +
+                            ".out 2>" + base + ".err";
+    const int status = std::system(cmd.c_str());
+    Run r;
+    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.out = slurp(base + ".out");
+    r.err = slurp(base + ".err");
+    std::remove((base + ".out").c_str());
+    std::remove((base + ".err").c_str());
+    return r;
+}
+
+std::string random_bot(const std::string& name, int seed) {
+    return "'" + name + "=" + bin("bots/random") + " --seed " + std::to_string(seed) + "'";
+}
+
+nlohmann::json json_of(const Run& r) {
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return nlohmann::json::parse(r.out);
+}
+
+void expect_consistent(const nlohmann::json& j, int games) {
+    ASSERT_EQ(j["games"], games);
+    ASSERT_EQ(j["bots"].size(), 2u);
+    const auto& a = j["bots"][0];
+    const auto& b = j["bots"][1];
+    for (const auto& bot : {a, b}) {
+        EXPECT_EQ(bot["wins"].get<int>() + bot["draws"].get<int>() + bot["losses"].get<int>(),
+                  games);
+    }
+    EXPECT_EQ(a["wins"], b["losses"]);
+    EXPECT_EQ(a["draws"], b["draws"]);
+}
+
+struct GameCase {
+    std::string label, flags;
+};
+
+class RandomMatch : public ::testing::TestWithParam<GameCase> {};
+
+// Twenty games of each game between the random bots at 50 ms per move:
+// every game ends by the rules and the summary adds up.
+TEST_P(RandomMatch, TwentyGamesEndByTheRules) {
+    const auto r = arena("match " + GetParam().flags + " --games 20 --move-ms 50 --json " +
+                         random_bot("a", 1) + " " + random_bot("b", 2));
+    const auto j = json_of(r);
+    expect_consistent(j, 20);
+    for (const auto& bot : j["bots"]) {
+        for (const char* reason : {"timeout", "crash", "illegal", "protocol", "startup"})
+            EXPECT_EQ(bot[reason], 0) << reason << "\n" << r.err;
+    }
+    // One progress line per game on stderr when --json holds stdout.
+    EXPECT_NE(r.err.find("game 20/20"), std::string::npos) << r.err;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Games, RandomMatch,
+    ::testing::Values(GameCase{"connect4", "--game connect4"},
+                      GameCase{"tsinghua", "--game connect4 --variant tsinghua --seed 5"},
+                      GameCase{"gomoku", "--game gomoku --size 15"},
+                      GameCase{"reversi", "--game reversi"}),
+    [](const auto& info) { return info.param.label; });
+
+TEST(Cli, TextSummaryNamesEachBotWithItsScore) {
+    const auto r =
+        arena("match --game connect4 --games 4 --move-ms 200 --random-plies 2 " +
+              random_bot("alpha", 1) + " " + random_bot("beta", 2));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("game 1/4: alpha vs beta"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("game 2/4: beta vs alpha"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("score"), std::string::npos);
+    EXPECT_NE(r.out.find("\nalpha "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\nbeta "), std::string::npos) << r.out;
+}
+
+TEST(Cli, PythonExampleBotPlaysAFullMatch) {
+    const auto r = arena("match --game connect4 --games 6 --move-ms 1000 --json 'py=python3 " +
+                         source("bots/examples/random_bot.py") + " --seed 3' " +
+                         random_bot("random", 4));
+    const auto j = json_of(r);
+    expect_consistent(j, 6);
+    for (const auto& bot : j["bots"])
+        for (const char* reason : {"timeout", "crash", "illegal", "protocol", "startup"})
+            EXPECT_EQ(bot[reason], 0) << reason << "\n" << r.err;
+}
+
+TEST(Cli, PythonExampleBotHandlesBlockedCells) {
+    const auto r = arena("match --game connect4 --variant tsinghua --seed 11 --games 4 --move-ms 1000 "
+                         "--json 'py=python3 " +
+                         source("bots/examples/random_bot.py") + "' " + random_bot("random", 4));
+    const auto j = json_of(r);
+    expect_consistent(j, 4);
+    EXPECT_EQ(j["bots"][0]["illegal"], 0) << r.err;
+}
+
+struct Mode {
+    std::string mode;
+    std::string reason;  // the JSON key its losses must be counted under
+};
+
+class MisbehavingMatch : public ::testing::TestWithParam<Mode> {};
+
+// Every misbehaviour loses both games with the right reason, and after the
+// match no process the arena started is alive.
+TEST_P(MisbehavingMatch, LosesWithTheRightReasonAndLeavesNothingBehind) {
+    const auto marker = unique_marker();
+    const auto r = arena("match --game connect4 --games 2 --move-ms 200 --startup-ms 1000 --json "
+                         "'bad=" +
+                         bin("bots/misbehave") + " --seed " + marker + " --mode " +
+                         GetParam().mode + "' " + random_bot("good", 1));
+    const auto j = json_of(r);
+    expect_consistent(j, 2);
+    EXPECT_EQ(j["bots"][0]["losses"], 2) << r.err;
+    EXPECT_EQ(j["bots"][0][GetParam().reason], 2) << r.err;
+    EXPECT_EQ(processes_with_arg(marker), std::vector<int>{});
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Modes, MisbehavingMatch,
+    ::testing::Values(Mode{"crash", "crash"}, Mode{"abort", "crash"}, Mode{"exit", "crash"},
+                      Mode{"crash-after-move", "crash"}, Mode{"hang", "timeout"},
+                      Mode{"no-newline", "timeout"}, Mode{"flood-info", "timeout"},
+                      Mode{"illegal", "illegal"}, Mode{"bad-notation", "illegal"},
+                      Mode{"garbage", "protocol"}, Mode{"endless-line", "protocol"},
+                      Mode{"close-stdout", "crash"}, Mode{"handshake-exit", "startup"},
+                      Mode{"handshake-hang", "startup"}),
+    [](const auto& info) {
+        std::string name = info.param.mode;
+        for (auto& ch : name)
+            if (ch == '-') ch = '_';
+        return name;
+    });
+
+TEST(Cli, ModesThatKeepPlayingLeaveNothingBehind) {
+    for (const std::string mode : {"fork-child", "ignore-quit", "flood-stderr"}) {
+        const auto marker = unique_marker();
+        const auto r = arena("match --game connect4 --games 2 --move-ms 500 --json 'bad=" +
+                             bin("bots/misbehave") + " --seed " + marker + " --mode " + mode +
+                             " --flood-mb 8' " + random_bot("good", 1));
+        const auto j = json_of(r);
+        expect_consistent(j, 2);
+        for (const char* reason : {"timeout", "crash", "illegal", "protocol", "startup"})
+            EXPECT_EQ(j["bots"][0][reason], 0) << mode << " " << reason << "\n" << r.err;
+        EXPECT_EQ(processes_with_arg(marker), std::vector<int>{}) << mode;
+    }
+}
+
+TEST(Cli, BadArgumentsGiveOneClearMessage) {
+    struct Case {
+        std::string args, message;
+    };
+    const std::string two = random_bot("a", 1) + " " + random_bot("b", 2);
+    for (const auto& c : std::vector<Case>{
+             {two, "--game"},
+             {"--game chess " + two, "chess"},
+             {"--game connect4 --rows 20 " + two, "rows"},
+             {"--game connect4 --size 9 " + two, "size"},
+             {"--game connect4 --games 0 " + two, "--games"},
+             {"--game connect4 --move-ms 0 " + two, "move_ms"},
+             {"--game connect4 " + random_bot("a", 1), "two bots"},
+             {"--game connect4 --bogus 1 " + two, "bogus"},
+             {"--game connect4 'a=bot \"unclosed' " + random_bot("b", 2), "unbalanced"},
+         }) {
+        const auto r = arena("match " + c.args);
+        EXPECT_EQ(r.exit_code, 2) << c.args;
+        EXPECT_NE(r.err.find(c.message), std::string::npos) << c.args << "\n" << r.err;
+        EXPECT_TRUE(r.out.empty()) << r.out;
+    }
+}
+
+TEST(Cli, CommandThatCannotStartIsNamedWithTheOsError) {
+    const auto r = arena("match --game connect4 --games 2 'ghost=/nonexistent/ghost-bot --x' " +
+                         random_bot("b", 2));
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.err.find("/nonexistent/ghost-bot"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("No such file or directory"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("ghost"), std::string::npos) << r.err;
+}
+
+TEST(Cli, UnknownCommandAndHelp) {
+    auto r = arena("frobnicate");
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("unknown command 'frobnicate'"), std::string::npos);
+    r = arena("match --help");
+    EXPECT_EQ(r.exit_code, 0);
+    EXPECT_NE(r.out.find("--move-ms"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace arena

@@ -1,0 +1,308 @@
+// One game between real bot processes: every ending is judged right, the
+// record replays to the same result, and nothing the arena started survives.
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "arena/games/registry.hpp"
+#include "arena/match/match.hpp"
+#include "arena/match/opening.hpp"
+#include "arena/match/tally.hpp"
+#include "proc_util.hpp"
+
+namespace arena::match {
+namespace {
+
+using namespace std::chrono_literals;
+using arena::testing::bin;
+using arena::testing::processes_with_arg;
+using arena::testing::unique_marker;
+
+session::BotSpec random_bot(const std::string& name, const std::string& seed = "1") {
+    return {name, {bin("bots/random"), "--seed", seed}, {}};
+}
+
+session::BotSpec misbehave(const std::string& marker, std::vector<std::string> flags) {
+    std::vector<std::string> argv{bin("bots/misbehave"), "--seed", marker};
+    argv.insert(argv.end(), flags.begin(), flags.end());
+    return {"bad", argv, {}};
+}
+
+session::SessionOptions quick_options() {
+    session::SessionOptions o;
+    o.startup_limit = 2000ms;
+    o.quit_grace = 300ms;
+    return o;
+}
+
+TimeControl per_move(int ms) {
+    TimeControl tc;
+    tc.move = Millis{ms};
+    return tc;
+}
+
+// Replays the record through the rules: every move legal, same outcome.
+void expect_replays(const games::Game& game, const GameRecord& r) {
+    auto state = game.new_initial_state();
+    for (const auto& m : r.moves) {
+        ASSERT_EQ(state->current_player(), m.player);
+        const auto move = state->parse_move(m.move);
+        ASSERT_TRUE(move.has_value()) << m.move;
+        ASSERT_TRUE(state->is_legal(*move)) << m.move;
+        state->apply(*move);
+    }
+    if (r.termination == Termination::kNormal) EXPECT_EQ(state->outcome(), r.outcome);
+}
+
+TEST(Match, RandomBotsPlayEveryGameToItsEnd) {
+    struct Case {
+        const char* game;
+        games::Params params;
+    };
+    const std::vector<Case> cases = {
+        {"connect4", {}},
+        {"connect4", games::realize("connect4", {{"variant", "tsinghua"}}, 7)},
+        {"gomoku", {{"size", "9"}, {"rule", "exact5"}}},
+        {"reversi", {}},
+    };
+    for (const auto& c : cases) {
+        const auto game = games::make_game(c.game, c.params);
+        Player a(random_bot("a", "1"), quick_options());
+        Player b(random_bot("b", "2"), quick_options());
+        for (int i = 0; i < 4; ++i) {
+            const auto r = i % 2 ? play_game(*game, b, a, per_move(500))
+                                 : play_game(*game, a, b, per_move(500));
+            SCOPED_TRACE(std::string(c.game) + " game " + std::to_string(i));
+            EXPECT_EQ(r.termination, Termination::kNormal) << r.detail;
+            EXPECT_NE(r.outcome, games::Outcome::kOngoing);
+            EXPECT_EQ(r.players[0], i % 2 ? "b" : "a");
+            EXPECT_EQ(r.params, game->params());
+            expect_replays(*game, r);
+            for (const auto& m : r.moves)
+                if (!m.by_arena) EXPECT_LT(m.time, 500ms);
+        }
+        // The same processes played all four games.
+        EXPECT_TRUE(a.has_session());
+    }
+}
+
+TEST(Match, OpeningIsPlayedByTheArenaAndRecorded) {
+    const auto game = games::make_game("connect4", {});
+    const auto opening = random_opening(*game, 4, 99);
+    ASSERT_EQ(opening.size(), 4u);
+    EXPECT_EQ(opening, random_opening(*game, 4, 99));
+    Player a(random_bot("a"), quick_options());
+    Player b(random_bot("b"), quick_options());
+    const auto r = play_game(*game, a, b, per_move(500), opening);
+    EXPECT_EQ(r.opening_plies, 4);
+    auto state = game->new_initial_state();
+    for (int i = 0; i < 4; ++i) {
+        EXPECT_TRUE(r.moves[i].by_arena);
+        EXPECT_EQ(r.moves[i].move, state->format_move(opening[i]));
+        state->apply(opening[i]);
+    }
+    EXPECT_FALSE(r.moves[4].by_arena);
+    expect_replays(*game, r);
+}
+
+TEST(Match, ReversiForcedPassesArePlayedByTheArena) {
+    const auto game = games::make_game("reversi", {});
+    Player a(random_bot("a", "3"), quick_options());
+    Player b(random_bot("b", "4"), quick_options());
+    int passes = 0;
+    for (int i = 0; i < 30 && passes == 0; ++i) {
+        const auto r = play_game(*game, a, b, per_move(500));
+        ASSERT_EQ(r.termination, Termination::kNormal) << r.detail;
+        expect_replays(*game, r);
+        for (const auto& m : r.moves) {
+            if (m.move == "pass") {
+                EXPECT_TRUE(m.by_arena);
+                ++passes;
+            }
+        }
+    }
+    EXPECT_GT(passes, 0) << "no random game in 30 had a pass";
+}
+
+struct Misbehaviour {
+    std::vector<std::string> flags;
+    Termination expected;
+    std::string detail_contains;
+};
+
+class MisbehaviourTest : public ::testing::TestWithParam<Misbehaviour> {};
+
+TEST_P(MisbehaviourTest, IsJudgedAndLeavesNoProcess) {
+    const auto& c = GetParam();
+    const auto marker = unique_marker();
+    const auto game = games::make_game("connect4", {});
+    {
+        auto options = quick_options();
+        options.max_line_bytes = 4096;
+        options.startup_limit = 500ms;
+        Player bad(misbehave(marker, c.flags), options);
+        Player good(random_bot("good"), options);
+        for (int first = 0; first < 2; ++first) {
+            const auto r = first == 0 ? play_game(*game, bad, good, per_move(200))
+                                      : play_game(*game, good, bad, per_move(200));
+            const int bad_player = first == 0 ? 1 : 2;
+            EXPECT_EQ(r.termination, c.expected) << r.detail;
+            EXPECT_EQ(r.offender(), bad_player);
+            EXPECT_EQ(r.winner(), 3 - bad_player);
+            EXPECT_NE(r.detail.find(c.detail_contains), std::string::npos) << r.detail;
+            EXPECT_EQ(r.detail.rfind("bad: ", 0), 0u) << r.detail;
+            // The offender's process is gone right after the verdict; the
+            // good bot keeps its session.
+            EXPECT_FALSE(bad.has_session());
+            EXPECT_TRUE(good.has_session());
+            expect_replays(*game, r);
+        }
+    }
+    EXPECT_EQ(processes_with_arg(marker), std::vector<int>{});
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Endings, MisbehaviourTest,
+    ::testing::Values(
+        Misbehaviour{{"--mode", "crash"}, Termination::kCrash, "SIGSEGV"},
+        Misbehaviour{{"--mode", "abort", "--at-ply", "5"}, Termination::kCrash, "SIGABRT"},
+        Misbehaviour{{"--mode", "exit", "--at-ply", "3"}, Termination::kCrash, "exit 3"},
+        Misbehaviour{{"--mode", "crash-after-move"}, Termination::kCrash, ""},
+        Misbehaviour{{"--mode", "hang"}, Termination::kTimeout, ""},
+        Misbehaviour{{"--mode", "sleep", "--sleep-ms", "400"}, Termination::kTimeout, ""},
+        Misbehaviour{{"--mode", "no-newline", "--at-ply", "2"}, Termination::kTimeout, ""},
+        Misbehaviour{{"--mode", "flood-info"}, Termination::kTimeout, ""},
+        Misbehaviour{{"--mode", "illegal", "--at-ply", "4"}, Termination::kIllegal, "illegal"},
+        Misbehaviour{{"--mode", "bad-notation"}, Termination::kIllegal, "zz99"},
+        Misbehaviour{{"--mode", "garbage"}, Termination::kProtocol, "hello arena"},
+        Misbehaviour{{"--mode", "endless-line"}, Termination::kProtocol, ""},
+        Misbehaviour{{"--mode", "close-stdout"}, Termination::kCrash, ""},
+        Misbehaviour{{"--mode", "handshake-exit"}, Termination::kStartup, "exit 3"},
+        Misbehaviour{{"--mode", "handshake-hang"}, Termination::kStartup, ""}),
+    [](const auto& info) {
+        std::string name = info.param.flags[1];
+        for (auto& ch : name)
+            if (ch == '-') ch = '_';
+        return name;
+    });
+
+TEST(Match, ForkedChildHoldingThePipesIsKilledWithTheBot) {
+    const auto marker = unique_marker();
+    const auto game = games::make_game("connect4", {});
+    {
+        Player bad(misbehave(marker, {"--mode", "fork-child"}), quick_options());
+        Player good(random_bot("good"), quick_options());
+        const auto r = play_game(*game, bad, good, per_move(500));
+        EXPECT_EQ(r.termination, Termination::kNormal) << r.detail;
+        EXPECT_FALSE(processes_with_arg(marker).empty());
+    }
+    EXPECT_EQ(processes_with_arg(marker), std::vector<int>{});
+}
+
+TEST(Match, BotIgnoringQuitIsKilledAfterTheGrace) {
+    const auto marker = unique_marker();
+    const auto game = games::make_game("connect4", {});
+    {
+        Player bad(misbehave(marker, {"--mode", "ignore-quit"}), quick_options());
+        Player good(random_bot("good"), quick_options());
+        const auto r = play_game(*game, bad, good, per_move(500));
+        EXPECT_EQ(r.termination, Termination::kNormal) << r.detail;
+        const auto before = std::chrono::steady_clock::now();
+        bad.retire();
+        EXPECT_LT(std::chrono::steady_clock::now() - before, 2s);
+    }
+    EXPECT_EQ(processes_with_arg(marker), std::vector<int>{});
+}
+
+// At 100 ms per move (10 ms tolerance), a bot that always needs 150 ms
+// loses every game on time, and each verdict comes soon after the limit.
+TEST(Match, SlowBotLosesOnTimeRightAfterTheDeadline) {
+    const auto game = games::make_game("connect4", {});
+    Player slow(misbehave(unique_marker(), {"--mode", "sleep", "--sleep-ms", "150"}),
+                quick_options());
+    Player fast(random_bot("fast"), quick_options());
+    const auto tc = per_move(100);
+    for (int i = 0; i < 6; ++i) {
+        const auto r =
+            i % 2 ? play_game(*game, fast, slow, tc) : play_game(*game, slow, fast, tc);
+        EXPECT_EQ(r.termination, Termination::kTimeout);
+        EXPECT_EQ(r.offender(), i % 2 ? 2 : 1);
+        const auto limit = tc.move + tc.tolerance;
+        EXPECT_GE(r.fault_after, limit);
+        EXPECT_LT(r.fault_after, limit + 30ms) << "verdict late by " << (r.fault_after - limit).count() << " us";
+    }
+}
+
+// At 100 ms per move, 60 ms is comfortably in time: 200 moves, no loss.
+TEST(Match, BotWellInsideTheLimitNeverLosesOnTime) {
+    const auto game = games::make_game("connect4", {});
+    Player steady(misbehave(unique_marker(), {"--mode", "sleep", "--sleep-ms", "60"}),
+                  quick_options());
+    Player fast(random_bot("fast"), quick_options());
+    Tally tally({"bad", "fast"});
+    int moves = 0;
+    for (int i = 0; moves < 200; ++i) {
+        const auto r = i % 2 ? play_game(*game, fast, steady, per_move(100))
+                             : play_game(*game, steady, fast, per_move(100));
+        ASSERT_EQ(r.termination, Termination::kNormal) << r.detail;
+        for (const auto& m : r.moves)
+            if (m.player == (i % 2 ? 2 : 1)) ++moves;
+        tally.add(r);
+    }
+    EXPECT_EQ(tally.bots()[0].lost(Termination::kTimeout), 0);
+}
+
+TEST(Match, StartupFailureOfBothBotsIsADraw) {
+    const auto game = games::make_game("connect4", {});
+    auto options = quick_options();
+    Player a(misbehave(unique_marker(), {"--mode", "handshake-exit"}), options);
+    Player b(misbehave(unique_marker(), {"--mode", "handshake-exit"}), options);
+    const auto r = play_game(*game, a, b, per_move(100));
+    EXPECT_EQ(r.termination, Termination::kStartup);
+    EXPECT_EQ(r.outcome, games::Outcome::kDraw);
+    EXPECT_EQ(r.offender(), 0);
+    EXPECT_TRUE(r.moves.empty());
+}
+
+TEST(Match, MissingCommandThrowsSpawnErrorNamingBotAndCommand) {
+    const auto game = games::make_game("connect4", {});
+    Player a({"ghost", {"/nonexistent/bot"}, {}}, quick_options());
+    Player b(random_bot("b"), quick_options());
+    try {
+        (void)play_game(*game, a, b, per_move(100));
+        FAIL() << "expected SpawnError";
+    } catch (const session::SpawnError& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("ghost"), std::string::npos) << what;
+        EXPECT_NE(what.find("/nonexistent/bot"), std::string::npos) << what;
+        EXPECT_NE(what.find("No such file or directory"), std::string::npos) << what;
+    }
+}
+
+TEST(GameClock, PerMoveAndGameClock) {
+    TimeControl tc;
+    tc.move = 1000ms;
+    tc.game = 1500ms;
+    tc.increment = 100ms;
+    ASSERT_EQ(tc.validate(), "");
+    GameClock clock(tc);
+    EXPECT_EQ(clock.budget(1), 1000ms);
+    EXPECT_TRUE(clock.charge(1, 900ms));
+    EXPECT_EQ(clock.budget(1), 700ms);  // 1500 - 900 + 100
+    EXPECT_EQ(clock.go(1).clock_ms, 700);
+    EXPECT_EQ(clock.go(2).opp_clock_ms, 700);
+    EXPECT_FALSE(clock.charge(1, 720ms));  // over 700 + 10 tolerance
+    EXPECT_EQ(clock.budget(1), 80ms);
+    EXPECT_EQ(clock.budget(2), 1000ms);
+
+    TimeControl none;
+    none.move = 0ms;
+    EXPECT_NE(none.validate(), "");
+}
+
+}  // namespace
+}  // namespace arena::match
