@@ -4,6 +4,8 @@
 // a bounded log. Every read has an absolute deadline: nothing here blocks
 // past the deadline the caller gives, whatever the child does.
 
+#include <sys/types.h>
+
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -14,8 +16,6 @@
 #include <string_view>
 #include <vector>
 
-#include <sys/types.h>
-
 namespace arena::session {
 
 using Clock = std::chrono::steady_clock;
@@ -23,20 +23,22 @@ using Clock = std::chrono::steady_clock;
 // The command could not be started (not found, not executable, ...). The
 // message names the command and the OS error.
 class SpawnError : public std::runtime_error {
-public:
+  public:
     using std::runtime_error::runtime_error;
 };
 
 struct ProcessOptions {
-    std::vector<std::string> argv;          // argv[0] is the program (PATH is searched if it has no '/')
-    std::filesystem::path working_dir;      // empty: inherit the arena's
-    std::size_t max_line_bytes = 1 << 20;   // longer stdout lines are a protocol fault
+    // argv[0] is the program: PATH is searched if it has no '/'; a relative
+    // path is relative to the arena's directory, not to working_dir.
+    std::vector<std::string> argv;
+    std::filesystem::path working_dir;        // empty: inherit the arena's
+    std::size_t max_line_bytes = 1 << 20;     // longer stdout lines are a protocol fault
     std::size_t stderr_log_bytes = 64 << 10;  // stderr kept (the rest is counted, then dropped)
 };
 
 // How a child ended, as far as waitpid tells.
 struct ExitStatus {
-    bool exited = false;    // normal exit with `code`
+    bool exited = false;  // normal exit with `code`
     int code = 0;
     bool signaled = false;  // killed by `signal`
     int signal = 0;
@@ -44,7 +46,7 @@ struct ExitStatus {
 };
 
 class Process {
-public:
+  public:
     // Throws SpawnError.
     explicit Process(const ProcessOptions& options);
     ~Process();  // kills the whole process group and reaps the child
@@ -52,10 +54,11 @@ public:
     Process& operator=(const Process&) = delete;
 
     enum class ReadStatus : std::uint8_t {
-        kLine,      // a complete line was read (without '\n' and a trailing '\r')
-        kTimeout,   // the deadline passed first
-        kEof,       // stdout closed (the process may or may not have exited)
-        kTooLong,   // the line exceeded max_line_bytes
+        kLine,     // a complete line was read (without '\n' and a trailing '\r')
+        kTimeout,  // the deadline passed first
+        kEof,      // stdout closed, or the child exited (a grandchild may still hold stdout);
+                   // a trailing partial line is dropped
+        kTooLong,  // the line exceeded max_line_bytes (the rest of it is skipped)
     };
     struct ReadResult {
         ReadStatus status;
@@ -83,16 +86,27 @@ public:
     [[nodiscard]] const std::string& stderr_log() const { return stderr_log_; }
     [[nodiscard]] std::uint64_t stderr_dropped_bytes() const { return stderr_dropped_; }
 
-private:
+  private:
+    // A complete (or too long) line from buffer_, without reading.
+    std::optional<ReadResult> take_line();
+    void read_stdout();  // one non-blocking read of up to 64 KiB
     void drain_stderr();
 
     pid_t pid_ = -1;
     int stdin_fd_ = -1;
     int stdout_fd_ = -1;
-    int stderr_fd_ = -1;
+    int stderr_fd_ = -1;  // -1 once stderr reached EOF
+    int pid_fd_ = -1;     // pidfd: readable when the child exits (-1 if unsupported)
     std::size_t max_line_bytes_;
     std::size_t stderr_log_bytes_;
-    std::string buffer_;           // stdout bytes read but not yet returned as lines
+    std::string buffer_;  // stdout bytes read; [head_, end) not yet returned as lines
+    std::size_t head_ = 0;
+    std::size_t scan_ = 0;   // [head_, scan_) is known to hold no '\n'
+    bool skipping_ = false;  // discarding the rest of a too-long line
+    bool stdout_eof_ = false;
+    bool child_exited_ = false;
+    bool group_killed_ = false;
+    Clock::time_point last_read_at_{};  // when the newest buffered bytes were read
     std::string stderr_log_;
     std::uint64_t stderr_dropped_ = 0;
     std::optional<ExitStatus> exit_;

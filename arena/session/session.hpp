@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "arena/session/process.hpp"
@@ -23,8 +24,8 @@ namespace arena::session {
 using Millis = std::chrono::milliseconds;
 
 struct BotSpec {
-    std::string name;               // the arena's name for the bot (reports, results)
-    std::vector<std::string> argv;  // command and arguments, already split
+    std::string name;                   // the arena's name for the bot (reports, results)
+    std::vector<std::string> argv;      // command and arguments, already split
     std::filesystem::path working_dir;  // empty: the arena's own
 };
 
@@ -68,7 +69,7 @@ struct MoveReply {
 };
 
 class Session {
-public:
+  public:
     // Starts the process; throws SpawnError when the command cannot be started.
     Session(BotSpec spec, SessionOptions options);
     ~Session();  // kills what is left of the process group
@@ -84,8 +85,12 @@ public:
     // Sends `position ...` and `go ...`, then waits for `move`, at most until
     // the moment `go` was written plus `limit` (the per-move time plus the
     // tolerance). Lines printed meanwhile never extend the deadline.
-    [[nodiscard]] MoveReply request_move(const protocol::Position& position,
-                                         const protocol::Go& go, Clock::duration limit);
+    // Lines already pending when it is called (printed while not on move) are
+    // checked first: info/debug lines are discarded, anything else is a
+    // kProtocol fault. Info and debug lines both count against
+    // max_info_lines_per_move; only info lines are kept.
+    [[nodiscard]] MoveReply request_move(const protocol::Position& position, const protocol::Go& go,
+                                         Clock::duration limit);
 
     // Sends `end ...`; best effort.
     void end_game(const protocol::End& end);
@@ -104,9 +109,12 @@ public:
     // The exit status once the process has ended, for crash reports.
     [[nodiscard]] std::optional<ExitStatus> exit_status() const { return exit_; }
 
-private:
+  private:
     // Crash detail after EOF: waits briefly for the exit status.
-    std::string describe_eof();
+    // "exited<when>: signal 11 (SIGSEGV)" or "closed its stdout<when>".
+    std::string describe_eof(std::string_view when = {});
+    // The same after a failed write: "exited<when>: ..." or "stopped reading its input<when>".
+    std::string describe_write_failure(std::string_view when = {});
     void die();
 
     BotSpec spec_;

@@ -1,0 +1,472 @@
+#include "arena/session/process.hpp"
+
+// Spawning uses Boost.Process v1 as the launcher only (fork, exec, error
+// reporting from the child); every descriptor, the pid and all waiting are
+// handled here with plain POSIX calls.
+//
+// Things that matter for a multithreaded arena running many bots at once:
+//  - Our pipes are created close-on-exec, so a bot started by another thread
+//    never inherits the far end of someone else's pipe (EOF would never come).
+//    In the child, fds >= 3 are additionally marked close-on-exec with
+//    close_range(2), which covers descriptors other code opened without it.
+//  - Nothing in the forked child allocates: the handlers only make syscalls.
+//  - Spawns are serialised: Boost's internal error pipe is not close-on-exec
+//    for a moment after pipe(2), and a concurrent fork could leak it.
+
+#include <fcntl.h>
+#include <linux/close_range.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <boost/process/args.hpp>
+#include <boost/process/child.hpp>
+#include <boost/process/error.hpp>
+#include <boost/process/exe.hpp>
+#include <boost/process/extend.hpp>
+#include <boost/process/posix.hpp>
+#include <boost/process/search_path.hpp>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <mutex>
+#include <system_error>
+#include <thread>
+#include <utility>
+
+namespace arena::session {
+
+namespace bp = boost::process;
+
+namespace {
+
+constexpr std::size_t kChunkBytes = 64 << 10;
+// stderr reads per wake-up, so that a flooding stderr cannot starve the
+// deadline check or stdout.
+constexpr int kStderrReadsPerWake = 4;
+
+// Signals commonly ignored or blocked by a host program; ignored dispositions
+// survive exec, so the child gets the defaults back.
+constexpr int kResetSignals[] = {SIGPIPE, SIGCHLD, SIGINT,  SIGQUIT, SIGHUP,
+                                 SIGTERM, SIGUSR1, SIGUSR2, SIGTSTP, SIGALRM};
+
+class UniqueFd {
+  public:
+    UniqueFd() = default;
+    explicit UniqueFd(int fd) : fd_(fd) {}
+    ~UniqueFd() { reset(); }
+    UniqueFd(const UniqueFd&) = delete;
+    UniqueFd& operator=(const UniqueFd&) = delete;
+    [[nodiscard]] int get() const { return fd_; }
+    [[nodiscard]] int release() { return std::exchange(fd_, -1); }
+    void reset(int fd = -1) {
+        if (fd_ >= 0) ::close(fd_);
+        fd_ = fd;
+    }
+
+  private:
+    int fd_ = -1;
+};
+
+[[noreturn]] void throw_spawn_error(const std::string& command, int err) {
+    throw SpawnError("cannot start '" + command + "': " + std::strerror(err));
+}
+
+// A close-on-exec pipe whose ends are both >= 3: the child dup2()s them onto
+// 0..2, which must not collide (and dup2 onto itself would keep CLOEXEC).
+void make_pipe(const std::string& command, UniqueFd& read_end, UniqueFd& write_end) {
+    int fds[2];
+    if (::pipe2(fds, O_CLOEXEC) != 0) throw_spawn_error(command, errno);
+    read_end.reset(fds[0]);
+    write_end.reset(fds[1]);
+    for (UniqueFd* end : {&read_end, &write_end}) {
+        if (end->get() > STDERR_FILENO) continue;
+        const int moved = ::fcntl(end->get(), F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+        if (moved < 0) throw_spawn_error(command, errno);
+        end->reset(moved);
+    }
+}
+
+void set_nonblocking(const std::string& command, int fd) {
+    const int flags = ::fcntl(fd, F_GETFL);
+    if (flags < 0 || ::fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0)
+        throw_spawn_error(command, errno);
+}
+
+void ignore_sigpipe_once() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        struct sigaction action {};
+        action.sa_handler = SIG_IGN;
+        sigemptyset(&action.sa_mask);
+        ::sigaction(SIGPIPE, &action, nullptr);
+    });
+}
+
+std::mutex& spawn_mutex() {
+    static std::mutex mutex;
+    return mutex;
+}
+
+timespec to_timespec(Clock::duration d) {
+    if (d < Clock::duration::zero()) d = Clock::duration::zero();
+    const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(d).count();
+    return timespec{static_cast<time_t>(ns / 1'000'000'000), static_cast<long>(ns % 1'000'000'000)};
+}
+
+ExitStatus decode_status(int status) {
+    ExitStatus s;
+    if (WIFEXITED(status)) {
+        s.exited = true;
+        s.code = WEXITSTATUS(status);
+    } else if (WIFSIGNALED(status)) {
+        s.signaled = true;
+        s.signal = WTERMSIG(status);
+    }
+    return s;
+}
+
+}  // namespace
+
+std::string ExitStatus::describe() const {
+    if (exited) return "exit " + std::to_string(code);
+    if (signaled) {
+        std::string text = "signal " + std::to_string(signal);
+        if (const char* abbrev = ::sigabbrev_np(signal)) {
+            text += " (SIG";
+            text += abbrev;
+            text += ')';
+        }
+        return text;
+    }
+    return "unknown status";
+}
+
+Process::Process(const ProcessOptions& options)
+    : max_line_bytes_(options.max_line_bytes), stderr_log_bytes_(options.stderr_log_bytes) {
+    ignore_sigpipe_once();
+    if (options.argv.empty() || options.argv.front().empty()) {
+        throw SpawnError("cannot start a bot: empty command");
+    }
+    const std::string& command = options.argv.front();
+
+    // Resolve the program in the parent (the child must not allocate). A
+    // relative path with a '/' is relative to the arena's directory, not to
+    // working_dir.
+    std::string exe;
+    if (command.find('/') == std::string::npos) {
+        exe = bp::search_path(command).string();
+        if (exe.empty()) throw_spawn_error(command, ENOENT);
+    } else {
+        std::error_code ec;
+        exe = std::filesystem::absolute(command, ec).string();
+        if (ec) throw_spawn_error(command, ec.value());
+    }
+    const std::string dir = options.working_dir.string();
+    if (!dir.empty()) {
+        std::error_code ec;
+        if (!std::filesystem::is_directory(options.working_dir, ec)) {
+            throw SpawnError("cannot start '" + command + "' in '" + dir +
+                             "': " + std::strerror(ec ? ec.value() : ENOTDIR));
+        }
+    }
+
+    UniqueFd in_read, in_write, out_read, out_write, err_read, err_write;
+    make_pipe(command, in_read, in_write);
+    make_pipe(command, out_read, out_write);
+    make_pipe(command, err_read, err_write);
+    for (int fd : {in_write.get(), out_read.get(), err_read.get()})
+        set_nonblocking(command, fd);
+
+    const std::vector<std::string> args(options.argv.begin() + 1, options.argv.end());
+    const char* const chdir_to = dir.empty() ? nullptr : dir.c_str();
+
+    // Runs in the forked child: async-signal-safe calls only.
+    auto child_setup = [chdir_to](auto& exec) {
+        ::setpgid(0, 0);
+        struct sigaction dfl {};
+        dfl.sa_handler = SIG_DFL;
+        sigemptyset(&dfl.sa_mask);
+        for (int sig : kResetSignals)
+            ::sigaction(sig, &dfl, nullptr);
+        sigset_t none;
+        sigemptyset(&none);
+        ::sigprocmask(SIG_SETMASK, &none, nullptr);
+        ::close_range(STDERR_FILENO + 1, ~0U, CLOSE_RANGE_CLOEXEC);  // best effort
+        if (chdir_to != nullptr && ::chdir(chdir_to) != 0) {
+            exec.set_error(std::error_code(errno, std::system_category()), "chdir failed");
+            ::_exit(127);  // reported to the parent through Boost's error pipe
+        }
+    };
+    pid_t failed_pid = -1;
+    auto on_error = [&failed_pid](auto& exec, const std::error_code&) { failed_pid = exec.pid; };
+
+    std::error_code spawn_error;
+    pid_t pid = -1;
+    {
+        const std::lock_guard lock(spawn_mutex());
+        bp::child child(bp::exe = exe, bp::args = args, bp::extend::on_exec_setup = child_setup,
+                        bp::posix::fd.bind(STDIN_FILENO, in_read.get()),
+                        bp::posix::fd.bind(STDOUT_FILENO, out_write.get()),
+                        bp::posix::fd.bind(STDERR_FILENO, err_write.get()),
+                        bp::extend::on_error = on_error, spawn_error);
+        child.detach();  // the pid is ours: bp::child must never wait for or terminate it
+        if (!spawn_error && child.valid()) {
+            pid = child.id();
+        } else if (failed_pid > 0) {
+            // The child is on its way out after reporting; do not leave a
+            // zombie. Under the lock, so the pid cannot be one of our new
+            // children yet.
+            while (::waitpid(failed_pid, nullptr, 0) < 0 && errno == EINTR) {
+            }
+        }
+    }
+    if (pid <= 0) throw_spawn_error(command, spawn_error ? spawn_error.value() : ECHILD);
+    pid_ = pid;
+    ::setpgid(pid_, pid_);  // the child did it already; this closes the race for our side
+
+    stdin_fd_ = in_write.release();
+    stdout_fd_ = out_read.release();
+    stderr_fd_ = err_read.release();
+    // -1 on kernels before 5.3: the child's exit is then seen only as EOF.
+    // (glibc 2.36's pidfd_open declaration lacks C linkage, hence syscall.)
+    pid_fd_ = static_cast<int>(::syscall(SYS_pidfd_open, pid_, 0));
+}
+
+Process::~Process() {
+    kill();
+    for (int* fd : {&stdin_fd_, &stdout_fd_, &stderr_fd_, &pid_fd_}) {
+        if (*fd >= 0) ::close(*fd);
+        *fd = -1;
+    }
+}
+
+std::optional<Process::ReadResult> Process::take_line() {
+    if (scan_ < head_) scan_ = head_;
+    const char* base = buffer_.data();
+    const std::size_t size = buffer_.size();
+    const auto* newline = static_cast<const char*>(std::memchr(base + scan_, '\n', size - scan_));
+    if (skipping_) {  // the rest of a too-long line
+        if (newline == nullptr) {
+            buffer_.clear();
+            head_ = scan_ = 0;
+            return std::nullopt;
+        }
+        skipping_ = false;
+        head_ = scan_ = static_cast<std::size_t>(newline - base) + 1;
+        return take_line();
+    }
+    if (newline == nullptr) {
+        scan_ = size;
+        if (size - head_ > max_line_bytes_) {
+            buffer_.clear();
+            head_ = scan_ = 0;
+            skipping_ = true;
+            return ReadResult{ReadStatus::kTooLong, {}, last_read_at_};
+        }
+        return std::nullopt;
+    }
+    const auto end = static_cast<std::size_t>(newline - base);
+    std::size_t length = end - head_;
+    ReadResult result{ReadStatus::kLine, {}, last_read_at_};
+    if (length > max_line_bytes_) {
+        result.status = ReadStatus::kTooLong;
+    } else {
+        if (length > 0 && base[end - 1] == '\r') --length;
+        result.line.assign(base + head_, length);
+    }
+    head_ = scan_ = end + 1;
+    if (head_ == size) {
+        buffer_.clear();
+        head_ = scan_ = 0;
+    }
+    return result;
+}
+
+void Process::read_stdout() {
+    if (head_ > 0) {  // each byte is moved at most once: only after a line was taken
+        buffer_.erase(0, head_);
+        scan_ -= head_;
+        head_ = 0;
+    }
+    char chunk[kChunkBytes];
+    for (;;) {
+        const ssize_t n = ::read(stdout_fd_, chunk, sizeof chunk);
+        if (n > 0) {
+            buffer_.append(chunk, static_cast<std::size_t>(n));
+            last_read_at_ = Clock::now();
+            return;
+        }
+        if (n == 0) {
+            stdout_eof_ = true;
+            return;
+        }
+        if (errno == EINTR) continue;
+        if (errno != EAGAIN && errno != EWOULDBLOCK) stdout_eof_ = true;
+        return;
+    }
+}
+
+void Process::drain_stderr() {
+    char chunk[kChunkBytes];
+    for (int i = 0; i < kStderrReadsPerWake && stderr_fd_ >= 0;) {
+        const ssize_t n = ::read(stderr_fd_, chunk, sizeof chunk);
+        if (n > 0) {
+            const auto got = static_cast<std::size_t>(n);
+            const std::size_t keep =
+                std::min(got, stderr_log_bytes_ - std::min(stderr_log_bytes_, stderr_log_.size()));
+            stderr_log_.append(chunk, keep);
+            stderr_dropped_ += got - keep;
+            if (got < sizeof chunk) return;
+            ++i;
+            continue;
+        }
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
+        ::close(stderr_fd_);  // EOF or error: stop polling it
+        stderr_fd_ = -1;
+    }
+}
+
+Process::ReadResult Process::read_line(Clock::time_point deadline) {
+    bool polled = false;
+    for (;;) {
+        if (auto line = take_line()) return std::move(*line);
+        if (stdout_eof_) return ReadResult{ReadStatus::kEof, {}, Clock::now()};
+        const auto now = Clock::now();
+        // Poll at least once, so that a deadline in the past still collects
+        // what is already there.
+        if (polled && now >= deadline) return ReadResult{ReadStatus::kTimeout, {}, now};
+        polled = true;
+
+        pollfd fds[3] = {{stdout_fd_, POLLIN, 0},
+                         {stderr_fd_, POLLIN, 0},
+                         {child_exited_ ? -1 : pid_fd_, POLLIN, 0}};
+        const timespec timeout = to_timespec(deadline - now);
+        const int ready = ::ppoll(fds, 3, &timeout, nullptr);
+        if (ready < 0) {
+            if (errno == EINTR) continue;
+            stdout_eof_ = true;  // cannot happen with valid fds; never spin on it
+            continue;
+        }
+        if (ready == 0) continue;
+        if (fds[1].revents != 0) drain_stderr();
+        if (fds[0].revents != 0) read_stdout();
+        if (fds[2].revents != 0) {
+            // The child has exited. What it wrote is already in the pipe;
+            // collect it, then report EOF even if a leftover grandchild keeps
+            // the pipe open.
+            child_exited_ = true;
+            for (int i = 0; i < 16 && !stdout_eof_; ++i) {
+                const std::size_t before = buffer_.size() - head_;
+                read_stdout();
+                if (buffer_.size() - head_ == before) break;
+            }
+            stdout_eof_ = true;
+        }
+    }
+}
+
+bool Process::write_line(std::string_view line, Clock::time_point deadline) {
+    if (stdin_fd_ < 0) return false;
+    static const char kNewline = '\n';
+    iovec iov[2] = {{const_cast<char*>(line.data()), line.size()},
+                    {const_cast<char*>(&kNewline), 1}};
+    iovec* next = iov;
+    int count = 2;
+    while (count > 0) {
+        const ssize_t n = ::writev(stdin_fd_, next, count);
+        if (n >= 0) {
+            auto written = static_cast<std::size_t>(n);
+            while (count > 0 && written >= next->iov_len) {
+                written -= next->iov_len;
+                ++next;
+                --count;
+            }
+            if (count > 0) {
+                next->iov_base = static_cast<char*>(next->iov_base) + written;
+                next->iov_len -= written;
+            }
+            continue;
+        }
+        if (errno == EINTR) continue;
+        if (errno != EAGAIN && errno != EWOULDBLOCK) return false;  // EPIPE: nobody reads
+        for (;;) {
+            const auto now = Clock::now();
+            if (now >= deadline) return false;
+            pollfd fd{stdin_fd_, POLLOUT, 0};
+            const timespec timeout = to_timespec(deadline - now);
+            const int ready = ::ppoll(&fd, 1, &timeout, nullptr);
+            if (ready > 0) break;
+            if (ready < 0 && errno != EINTR) return false;
+        }
+    }
+    return true;
+}
+
+std::optional<ExitStatus> Process::poll_exit() {
+    if (exit_ || pid_ <= 0) return exit_;
+    int status = 0;
+    for (;;) {
+        const pid_t r = ::waitpid(pid_, &status, WNOHANG);
+        if (r == pid_) {
+            exit_ = decode_status(status);
+            break;
+        }
+        if (r == 0) break;
+        if (errno == EINTR) continue;
+        exit_ = ExitStatus{};  // reaped elsewhere (e.g. SIGCHLD ignored): status unknown
+        break;
+    }
+    return exit_;
+}
+
+std::optional<ExitStatus> Process::wait_exit(Clock::time_point deadline) {
+    for (;;) {
+        if (auto status = poll_exit()) return status;
+        const auto now = Clock::now();
+        if (now >= deadline) return std::nullopt;
+        if (pid_fd_ >= 0) {
+            pollfd fd{pid_fd_, POLLIN, 0};
+            const timespec timeout = to_timespec(deadline - now);
+            if (::ppoll(&fd, 1, &timeout, nullptr) < 0 && errno != EINTR) {
+                std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            }
+        } else {
+            std::this_thread::sleep_for(
+                std::min<Clock::duration>(deadline - now, std::chrono::milliseconds(1)));
+        }
+    }
+}
+
+ExitStatus Process::kill() {
+    if (pid_ <= 0) return exit_.value_or(ExitStatus{});
+    if (!group_killed_) {
+        group_killed_ = true;
+        // The group outlives a reaped leader while grandchildren are in it,
+        // and its id cannot be reused until it is empty: always send this.
+        ::kill(-pid_, SIGKILL);
+        // An unreaped child's pid cannot be reused either.
+        if (!exit_) ::kill(pid_, SIGKILL);
+    }
+    if (!exit_) {
+        int status = 0;
+        for (;;) {
+            const pid_t r = ::waitpid(pid_, &status, 0);
+            if (r == pid_) {
+                exit_ = decode_status(status);
+                break;
+            }
+            if (r < 0 && errno == EINTR) continue;
+            exit_ = ExitStatus{};
+            break;
+        }
+    }
+    return *exit_;
+}
+
+}  // namespace arena::session

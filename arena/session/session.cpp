@@ -1,0 +1,274 @@
+#include "arena/session/session.hpp"
+
+#include <cstdio>
+#include <utility>
+
+namespace arena::session {
+
+namespace {
+
+using protocol::BotLine;
+using ReadStatus = Process::ReadStatus;
+
+// How long a dying bot gets to deliver its exit status for a crash report.
+constexpr Millis kExitReportWait{100};
+// Writes outside a move (game start, end, quit): the pipe is normally empty.
+constexpr Millis kCommandWriteLimit{1'000};
+constexpr Millis kEndWriteLimit{100};
+// Lines drained before a move: bounds the work a bot that floods stdout
+// between moves can cause; the rest is judged as part of the move.
+constexpr int kMaxDrainLines = 10'000;
+constexpr std::size_t kQuoteBytes = 80;
+
+// A bot line for a report: at most kQuoteBytes, control bytes escaped.
+std::string quote(std::string_view line) {
+    std::string out = "'";
+    const std::size_t n = std::min(line.size(), kQuoteBytes);
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto c = static_cast<unsigned char>(line[i]);
+        if (c < 0x20 || c == 0x7f) {
+            char esc[8];
+            std::snprintf(esc, sizeof esc, "\\x%02x", c);
+            out += esc;
+        } else {
+            out += static_cast<char>(c);
+        }
+    }
+    out += '\'';
+    if (line.size() > n) out += "...";
+    return out;
+}
+
+std::string millis(Clock::duration d) {
+    return std::to_string(std::chrono::duration_cast<Millis>(d).count()) + " ms";
+}
+
+}  // namespace
+
+std::string_view to_string(Fault f) {
+    switch (f) {
+        case Fault::kNone:
+            return "none";
+        case Fault::kTimeout:
+            return "timeout";
+        case Fault::kCrash:
+            return "crash";
+        case Fault::kProtocol:
+            return "protocol";
+        case Fault::kStartup:
+            return "startup";
+    }
+    return "unknown";
+}
+
+Session::Session(BotSpec spec, SessionOptions options) : spec_(std::move(spec)), options_(options) {
+    ProcessOptions process_options;
+    process_options.argv = spec_.argv;
+    process_options.working_dir = spec_.working_dir;
+    process_options.max_line_bytes = options_.max_line_bytes;
+    process_options.stderr_log_bytes = options_.stderr_log_bytes;
+    process_ = std::make_unique<Process>(process_options);
+}
+
+Session::~Session() {
+    kill();
+}
+
+pid_t Session::pid() const {
+    return process_->pid();
+}
+
+const std::string& Session::stderr_log() const {
+    return process_->stderr_log();
+}
+
+HandshakeResult Session::handshake() {
+    const auto start = Clock::now();
+    const auto deadline = start + options_.startup_limit;
+    HandshakeResult result;
+    auto fail = [&](std::string detail) {
+        result.elapsed = Clock::now() - start;
+        die();
+        result.fault = Fault::kStartup;
+        result.detail = std::move(detail);
+        return result;
+    };
+    auto timeout = [&] { return fail("no `ready` within " + millis(options_.startup_limit)); };
+    if (!alive_) return fail("the bot is not running");
+
+    if (!process_->write_line(protocol::format(protocol::Hello{}), deadline)) {
+        if (Clock::now() >= deadline) return timeout();
+        return fail(describe_write_failure(" during start-up"));
+    }
+    for (;;) {
+        auto read = process_->read_line(deadline);
+        switch (read.status) {
+            case ReadStatus::kTimeout:
+                return timeout();
+            case ReadStatus::kEof:
+                return fail(describe_eof(" during start-up"));
+            case ReadStatus::kTooLong:
+                return fail("line longer than " + std::to_string(options_.max_line_bytes) +
+                            " bytes during start-up");
+            case ReadStatus::kLine:
+                break;
+        }
+        if (read.at > deadline) return timeout();
+        BotLine line = protocol::parse_bot_line(read.line);
+        switch (line.kind) {
+            case BotLine::Kind::kName:
+                identity_.name = std::move(line.text);
+                break;
+            case BotLine::Kind::kAuthor:
+                identity_.author = std::move(line.text);
+                break;
+            case BotLine::Kind::kVersion:
+                identity_.version = std::move(line.text);
+                break;
+            case BotLine::Kind::kInfo:
+            case BotLine::Kind::kDebug:
+                break;
+            case BotLine::Kind::kReady:
+                result.elapsed = read.at - start;
+                return result;
+            default:
+                return fail("unexpected line during start-up: " + quote(read.line));
+        }
+    }
+}
+
+bool Session::start_game(const protocol::GameStart& game) {
+    if (!alive_) return false;
+    if (process_->write_line(protocol::format(game), Clock::now() + kCommandWriteLimit)) {
+        return true;
+    }
+    die();
+    return false;
+}
+
+MoveReply Session::request_move(const protocol::Position& position, const protocol::Go& go,
+                                Clock::duration limit) {
+    MoveReply reply;
+    auto fail = [&](Fault fault, std::string detail) {
+        reply.answered = Clock::now();  // the verdict; killing and reaping come after
+        die();
+        reply.fault = fault;
+        reply.detail = std::move(detail);
+        if (reply.go_written == Clock::time_point{}) reply.go_written = reply.answered;
+        return std::move(reply);
+    };
+    if (!alive_) return fail(Fault::kCrash, "the bot is not running");
+
+    // Lines sent while the bot was not on move. Stray info/debug lines are
+    // discarded: they belong to no move (late output of the previous one).
+    const auto drain_deadline = Clock::now();
+    for (int i = 0; i < kMaxDrainLines; ++i) {
+        auto read = process_->read_line(drain_deadline);
+        if (read.status == ReadStatus::kTimeout) break;
+        if (read.status == ReadStatus::kEof) return fail(Fault::kCrash, describe_eof());
+        if (read.status == ReadStatus::kTooLong) {
+            return fail(Fault::kProtocol,
+                        "line longer than " + std::to_string(options_.max_line_bytes) + " bytes");
+        }
+        const auto kind = protocol::parse_bot_line(read.line).kind;
+        if (kind != BotLine::Kind::kInfo && kind != BotLine::Kind::kDebug) {
+            return fail(Fault::kProtocol, "line while not on move: " + quote(read.line));
+        }
+    }
+
+    // Writing is bounded by the move limit too: a bot that does not read its
+    // input for that long has run out of time. Both lines go in one write
+    // (one wake-up for the bot, one syscall for us).
+    const auto write_deadline = Clock::now() + limit;
+    std::string commands = protocol::format(position);
+    commands += '\n';
+    commands += protocol::format(go);
+    if (!process_->write_line(commands, write_deadline)) {
+        if (Clock::now() >= write_deadline) {
+            return fail(Fault::kTimeout, "did not read its input within " + millis(limit));
+        }
+        return fail(Fault::kCrash, describe_write_failure());
+    }
+    reply.go_written = Clock::now();
+    const auto deadline = reply.go_written + limit;
+
+    std::size_t chatter = 0;  // info and debug lines: both count against the cap
+    for (;;) {
+        auto read = process_->read_line(deadline);
+        switch (read.status) {
+            case ReadStatus::kTimeout:
+                return fail(Fault::kTimeout, "no move within " + millis(limit));
+            case ReadStatus::kEof:
+                return fail(Fault::kCrash, describe_eof());
+            case ReadStatus::kTooLong:
+                return fail(
+                    Fault::kProtocol,
+                    "line longer than " + std::to_string(options_.max_line_bytes) + " bytes");
+            case ReadStatus::kLine:
+                break;
+        }
+        // Read after the deadline (the bot kept talking): too late, whatever it is.
+        if (read.at > deadline) return fail(Fault::kTimeout, "no move within " + millis(limit));
+        BotLine line = protocol::parse_bot_line(read.line);
+        switch (line.kind) {
+            case BotLine::Kind::kInfo:
+            case BotLine::Kind::kDebug:
+                if (chatter++ >= options_.max_info_lines_per_move) {
+                    ++reply.info_dropped;
+                } else if (line.kind == BotLine::Kind::kInfo) {
+                    reply.info.push_back(std::move(line.text));
+                }
+                break;
+            case BotLine::Kind::kMove:
+                if (line.text.empty()) return fail(Fault::kProtocol, "empty move");
+                reply.move = std::move(line.text);
+                reply.answered = read.at;
+                return reply;
+            case BotLine::Kind::kInvalid:
+                return fail(Fault::kProtocol, "invalid line: " + quote(read.line));
+            default:
+                return fail(Fault::kProtocol, "unexpected line on move: " + quote(read.line));
+        }
+    }
+}
+
+void Session::end_game(const protocol::End& end) {
+    if (!alive_) return;
+    if (!process_->write_line(protocol::format(end), Clock::now() + kEndWriteLimit)) die();
+}
+
+void Session::quit() {
+    if (alive_ &&
+        process_->write_line(protocol::format(protocol::Quit{}), Clock::now() + kEndWriteLimit)) {
+        if (auto status = process_->wait_exit(Clock::now() + options_.quit_grace)) exit_ = status;
+    }
+    die();  // also when it exited: leftovers in its process group go too
+}
+
+void Session::kill() {
+    die();
+}
+
+std::string Session::describe_eof(std::string_view when) {
+    if (auto status = process_->wait_exit(Clock::now() + kExitReportWait)) {
+        exit_ = status;
+        return "exited" + std::string(when) + ": " + status->describe();
+    }
+    return "closed its stdout" + std::string(when);
+}
+
+std::string Session::describe_write_failure(std::string_view when) {
+    if (auto status = process_->wait_exit(Clock::now() + kExitReportWait)) {
+        exit_ = status;
+        return "exited" + std::string(when) + ": " + status->describe();
+    }
+    return "stopped reading its input" + std::string(when);
+}
+
+void Session::die() {
+    const ExitStatus status = process_->kill();
+    if (!exit_) exit_ = status;
+    alive_ = false;
+}
+
+}  // namespace arena::session

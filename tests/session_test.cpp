@@ -1,0 +1,649 @@
+// Process and Session against small POSIX shell scripts standing in for bots,
+// so these tests depend on no real bot. Timing checks are correctness bounds
+// (a verdict may come at most a few ms after its deadline), never benchmarks.
+
+#include "arena/session/session.hpp"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "arena/session/process.hpp"
+
+namespace arena::session {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+using ReadStatus = Process::ReadStatus;
+
+// Upper bound for how late a verdict may come after its deadline.
+constexpr auto kVerdictSlack = 25ms;
+constexpr int kTimingAttempts = 3;
+
+ProcessOptions sh_process(const std::string& script) {
+    ProcessOptions options;
+    options.argv = {"/bin/sh", "-c", script};
+    return options;
+}
+
+// A bot that completes the handshake, then runs `script`.
+BotSpec sh_bot(const std::string& script) {
+    return BotSpec{"test-bot", {"/bin/sh", "-c", "read hello; echo ready; " + script}, {}};
+}
+
+SessionOptions test_options() {
+    SessionOptions options;
+    options.startup_limit = 2000ms;
+    options.quit_grace = 300ms;
+    return options;
+}
+
+protocol::Position position(std::vector<std::string> moves = {"4", "3"}) {
+    return protocol::Position{std::move(moves)};
+}
+
+protocol::Go go(std::int64_t move_ms = 200) {
+    protocol::Go g;
+    g.move_ms = move_ms;
+    return g;
+}
+
+std::unique_ptr<Session> started(const std::string& script,
+                                 SessionOptions options = test_options()) {
+    auto session = std::make_unique<Session>(sh_bot(script), options);
+    const auto handshake = session->handshake();
+    EXPECT_EQ(handshake.fault, Fault::kNone) << handshake.detail;
+    return session;
+}
+
+// Live (not zombie) processes whose process group is `pgid`. Zombies are
+// ignored: orphans are reparented to pid 1, which may not reap them.
+int live_group_members(pid_t pgid) {
+    int live = 0;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator("/proc", ec)) {
+        const std::string name = entry.path().filename().string();
+        if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+        std::ifstream in(entry.path() / "stat");
+        std::string stat;
+        if (!std::getline(in, stat)) continue;
+        const auto paren = stat.rfind(')');
+        if (paren == std::string::npos) continue;
+        std::istringstream fields(stat.substr(paren + 2));
+        char state = 0;
+        long ppid = 0, pgrp = 0;
+        fields >> state >> ppid >> pgrp;
+        if (pgrp == pgid && state != 'Z' && state != 'X') ++live;
+    }
+    return live;
+}
+
+// Everything in the group is dead (SIGKILL delivery is asynchronous, so allow
+// it a moment) and the child itself has been reaped.
+void expect_group_gone(pid_t pgid) {
+    const auto give_up = Clock::now() + 2s;
+    for (;;) {
+        const bool none =
+            (::kill(-pgid, 0) != 0 && errno == ESRCH) || live_group_members(pgid) == 0;
+        if (none) break;
+        if (Clock::now() > give_up) {
+            ADD_FAILURE() << "processes left in group " << pgid;
+            break;
+        }
+        std::this_thread::sleep_for(1ms);
+    }
+    errno = 0;
+    EXPECT_EQ(::waitpid(pgid, nullptr, WNOHANG), -1);
+    EXPECT_EQ(errno, ECHILD);
+}
+
+std::int64_t micros(Clock::duration d) {
+    return std::chrono::duration_cast<std::chrono::microseconds>(d).count();
+}
+
+// How late `verdict` came after `deadline`; a verdict before it is a bug.
+Clock::duration lateness(Clock::time_point verdict, Clock::time_point deadline) {
+    EXPECT_GE(verdict, deadline) << micros(deadline - verdict) << " us early";
+    return verdict - deadline;
+}
+
+// Runs `attempt`, which returns how late its verdict was, until one is within
+// kVerdictSlack. A verdict late on every attempt is a bug; a single late one
+// is what the scheduler of a heavily loaded machine can do to any program.
+template <class Attempt>
+void expect_on_time(Attempt attempt) {
+    Clock::duration best = Clock::duration::max();
+    for (int i = 0; i < kTimingAttempts; ++i) {
+        best = std::min(best, attempt());
+        if (best < kVerdictSlack || ::testing::Test::HasFailure()) return;
+    }
+    ADD_FAILURE() << "verdict " << micros(best) << " us late on its best attempt";
+}
+
+// ---- Process ---------------------------------------------------------------
+
+TEST(ExitStatus, Describe) {
+    EXPECT_EQ((ExitStatus{true, 3, false, 0}).describe(), "exit 3");
+    EXPECT_EQ((ExitStatus{false, 0, true, SIGSEGV}).describe(), "signal 11 (SIGSEGV)");
+    EXPECT_EQ((ExitStatus{false, 0, true, SIGKILL}).describe(), "signal 9 (SIGKILL)");
+}
+
+TEST(Process, ReadsLinesStrippingCrAndKeepsOrder) {
+    Process p(sh_process("printf 'one\\r\\ntwo\\n\\nthree\\npartial'"));
+    const auto deadline = Clock::now() + 5s;
+    for (const char* expected : {"one", "two", "", "three"}) {
+        auto r = p.read_line(deadline);
+        ASSERT_EQ(r.status, ReadStatus::kLine);
+        EXPECT_EQ(r.line, expected);
+    }
+    EXPECT_EQ(p.read_line(deadline).status, ReadStatus::kEof);  // the partial line is dropped
+    EXPECT_EQ(p.read_line(deadline).status, ReadStatus::kEof);
+    const auto status = p.wait_exit(deadline);
+    ASSERT_TRUE(status.has_value());
+    EXPECT_EQ(status->describe(), "exit 0");
+}
+
+TEST(Process, TimeoutAtTheDeadline) {
+    Process p(sh_process("sleep 10"));
+    expect_on_time([&] {
+        const auto deadline = Clock::now() + 100ms;
+        const auto r = p.read_line(deadline);
+        EXPECT_EQ(r.status, ReadStatus::kTimeout);
+        return lateness(r.at, deadline);
+    });
+    // A deadline in the past still returns at once.
+    const auto past = p.read_line(Clock::now() - 1s);
+    EXPECT_EQ(past.status, ReadStatus::kTimeout);
+}
+
+TEST(Process, EchoesWhatItIsSent) {
+    Process p(sh_process("while read line; do echo \"got $line\"; done"));
+    const auto deadline = Clock::now() + 5s;
+    for (int i = 0; i < 100; ++i) {
+        ASSERT_TRUE(p.write_line("hello " + std::to_string(i), deadline));
+        const auto r = p.read_line(deadline);
+        ASSERT_EQ(r.status, ReadStatus::kLine);
+        EXPECT_EQ(r.line, "got hello " + std::to_string(i));
+    }
+}
+
+TEST(Process, TooLongLineIsReportedThenSkipped) {
+    ProcessOptions options =
+        sh_process("head -c 5000 /dev/zero | tr '\\0' x; echo; echo short; cat /dev/zero");
+    options.max_line_bytes = 1000;
+    Process p(options);
+    const auto deadline = Clock::now() + 5s;
+    EXPECT_EQ(p.read_line(deadline).status, ReadStatus::kTooLong);
+    auto r = p.read_line(deadline);
+    ASSERT_EQ(r.status, ReadStatus::kLine);
+    EXPECT_EQ(r.line, "short");
+    // An endless line: reported as soon as the limit is passed.
+    EXPECT_EQ(p.read_line(deadline).status, ReadStatus::kTooLong);
+}
+
+TEST(Process, ChildGetsCleanEnvironment) {
+    // Own process group, SIGPIPE at its default, only fds 0..2 inherited.
+    Process p(sh_process("grep SigIgn /proc/$$/status; read wait"));
+    EXPECT_EQ(::getpgid(p.pid()), p.pid());
+    auto ignored = p.read_line(Clock::now() + 5s);
+    ASSERT_EQ(ignored.status, ReadStatus::kLine);
+    EXPECT_EQ(ignored.line, "SigIgn:\t0000000000000000");
+    // The shell now waits in `read`: look at its descriptors from outside.
+    std::vector<std::string> fds;
+    for (const auto& entry : fs::directory_iterator("/proc/" + std::to_string(p.pid()) + "/fd")) {
+        fds.push_back(entry.path().filename().string());
+    }
+    std::sort(fds.begin(), fds.end());
+    EXPECT_EQ(fds, (std::vector<std::string>{"0", "1", "2"}));
+}
+
+TEST(Process, WorkingDirectory) {
+    ProcessOptions options = sh_process("pwd");
+    options.working_dir = "/tmp";
+    Process p(options);
+    auto r = p.read_line(Clock::now() + 5s);
+    ASSERT_EQ(r.status, ReadStatus::kLine);
+    EXPECT_EQ(r.line, "/tmp");
+
+    options.working_dir = "/nonexistent-arena-dir";
+    try {
+        Process bad(options);
+        FAIL() << "no SpawnError";
+    } catch (const SpawnError& e) {
+        EXPECT_NE(std::string(e.what()).find("/nonexistent-arena-dir"), std::string::npos)
+            << e.what();
+    }
+}
+
+TEST(Process, SpawnErrorNotFound) {
+    for (const std::string command : {"build/bots/nope", "arena-no-such-bot-xyz"}) {
+        ProcessOptions options;
+        options.argv = {command};
+        try {
+            Process p(options);
+            FAIL() << "no SpawnError for " << command;
+        } catch (const SpawnError& e) {
+            EXPECT_EQ(std::string(e.what()),
+                      "cannot start '" + command + "': No such file or directory");
+        }
+    }
+    // The failed child was reaped: no zombie is left (and no child at all).
+    errno = 0;
+    EXPECT_EQ(::waitpid(-1, nullptr, WNOHANG), -1);
+    EXPECT_EQ(errno, ECHILD);
+}
+
+TEST(Process, SpawnErrorNotExecutable) {
+    const fs::path file =
+        fs::temp_directory_path() / ("arena-not-exec-" + std::to_string(::getpid()));
+    std::ofstream(file) << "#!/bin/sh\necho hi\n";
+    fs::permissions(file, fs::perms::owner_read | fs::perms::owner_write);
+    ProcessOptions options;
+    options.argv = {file.string()};
+    try {
+        Process p(options);
+        ADD_FAILURE() << "no SpawnError";
+    } catch (const SpawnError& e) {
+        EXPECT_EQ(std::string(e.what()), "cannot start '" + file.string() + "': Permission denied");
+    }
+    fs::remove(file);
+}
+
+TEST(Process, WritingToAnExitedChildFailsWithoutSigpipe) {
+    Process p(sh_process("exit 0"));
+    const auto status = p.wait_exit(Clock::now() + 5s);
+    ASSERT_TRUE(status.has_value());
+    for (int i = 0; i < 3; ++i)
+        EXPECT_FALSE(p.write_line("anyone there?", Clock::now() + 1s));
+    EXPECT_EQ(p.read_line(Clock::now() + 1s).status, ReadStatus::kEof);
+}
+
+TEST(Process, WriteTimesOutWhenChildDoesNotRead) {
+    Process p(sh_process("sleep 10"));
+    const std::string big(1 << 20, 'x');  // far more than a pipe holds
+    expect_on_time([&] {
+        const auto deadline = Clock::now() + 100ms;
+        EXPECT_FALSE(p.write_line(big, deadline));
+        return lateness(Clock::now(), deadline);
+    });
+}
+
+TEST(Process, KillTakesTheWholeGroup) {
+    Process p(sh_process("sleep 100 & sleep 100 & echo started; wait"));
+    ASSERT_EQ(p.read_line(Clock::now() + 5s).status, ReadStatus::kLine);
+    const pid_t pid = p.pid();
+    const auto status = p.kill();
+    EXPECT_EQ(status.describe(), "signal 9 (SIGKILL)");
+    EXPECT_EQ(p.kill().describe(), "signal 9 (SIGKILL)");  // idempotent
+    expect_group_gone(pid);
+}
+
+TEST(Process, DestructorKillsTheGroup) {
+    pid_t pid = -1;
+    {
+        Process p(sh_process("sleep 100 & sleep 100"));
+        pid = p.pid();
+    }
+    expect_group_gone(pid);
+}
+
+TEST(Process, ExitOfChildIsSeenEvenIfAGrandchildHoldsStdout) {
+    Process p(sh_process("sleep 100 & echo bye; exit 4"));
+    const auto start = Clock::now();
+    auto r = p.read_line(start + 5s);
+    ASSERT_EQ(r.status, ReadStatus::kLine);
+    EXPECT_EQ(r.line, "bye");
+    EXPECT_EQ(p.read_line(start + 5s).status, ReadStatus::kEof);
+    EXPECT_LT(Clock::now() - start, 2s);
+    const pid_t pid = p.pid();
+    p.kill();
+    expect_group_gone(pid);
+}
+
+TEST(Process, StderrIsBounded) {
+    ProcessOptions options = sh_process("head -c 3000000 /dev/zero >&2; echo done");
+    options.stderr_log_bytes = 1000;
+    Process p(options);
+    auto r = p.read_line(Clock::now() + 10s);
+    ASSERT_EQ(r.status, ReadStatus::kLine);
+    EXPECT_EQ(r.line, "done");
+    EXPECT_EQ(p.stderr_log().size(), 1000U);
+    EXPECT_GT(p.stderr_log().size() + p.stderr_dropped_bytes(), 3000000U - (1U << 20));
+}
+
+// ---- Session: handshake ----------------------------------------------------
+
+TEST(Session, HandshakeReadsIdentity) {
+    Session s(
+        BotSpec{"t",
+                {"/bin/sh", "-c",
+                 "read hello; [ \"$hello\" = 'arena 1' ] || exit 9; echo 'name Deep Thought'; "
+                 "echo 'author Ann Example'; echo 'version 1.2'; echo 'info warming up'; "
+                 "echo 'debug x'; echo ready; read line; [ \"$line\" = quit ] && exit 0; "
+                 "exit 5"},
+                {}},
+        test_options());
+    const auto h = s.handshake();
+    ASSERT_EQ(h.fault, Fault::kNone) << h.detail;
+    EXPECT_EQ(s.identity().name, "Deep Thought");
+    EXPECT_EQ(s.identity().author, "Ann Example");
+    EXPECT_EQ(s.identity().version, "1.2");
+    EXPECT_TRUE(s.alive());
+    const auto start = Clock::now();
+    s.quit();
+    EXPECT_LT(Clock::now() - start, 300ms);  // it exited by itself, well before the grace
+    EXPECT_FALSE(s.alive());
+    ASSERT_TRUE(s.exit_status().has_value());
+    EXPECT_EQ(s.exit_status()->describe(), "exit 0");
+}
+
+TEST(Session, HandshakeExit) {
+    Session s(BotSpec{"t", {"/bin/sh", "-c", "exit 3"}, {}}, test_options());
+    const auto h = s.handshake();
+    EXPECT_EQ(h.fault, Fault::kStartup);
+    EXPECT_EQ(h.detail, "exited during start-up: exit 3");
+    EXPECT_FALSE(s.alive());
+}
+
+TEST(Session, HandshakeSilence) {
+    SessionOptions options = test_options();
+    options.startup_limit = 300ms;
+    expect_on_time([&] {
+        Session s(BotSpec{"t", {"/bin/sh", "-c", "sleep 100"}, {}}, options);
+        const pid_t pid = s.pid();
+        const auto h = s.handshake();
+        EXPECT_EQ(h.fault, Fault::kStartup);
+        EXPECT_EQ(h.detail, "no `ready` within 300 ms");
+        EXPECT_FALSE(s.alive());
+        expect_group_gone(pid);
+        EXPECT_GE(h.elapsed, 300ms);
+        return h.elapsed - 300ms;
+    });
+}
+
+TEST(Session, HandshakeUnexpectedLine) {
+    Session s(BotSpec{"t", {"/bin/sh", "-c", "read hello; echo xyz; sleep 10"}, {}},
+              test_options());
+    const auto h = s.handshake();
+    EXPECT_EQ(h.fault, Fault::kStartup);
+    EXPECT_EQ(h.detail, "unexpected line during start-up: 'xyz'");
+}
+
+// ---- Session: moves --------------------------------------------------------
+
+TEST(Session, AnswersAMove) {
+    auto s = started("read game; read pos; read go; echo \"info $game|$pos|$go\"; echo 'move 4'");
+    protocol::GameStart game;
+    game.game = "connect4";
+    ASSERT_TRUE(s->start_game(game));
+    const auto reply = s->request_move(position(), go(), 2s);
+    ASSERT_EQ(reply.fault, Fault::kNone) << reply.detail;
+    EXPECT_EQ(reply.move, "4");
+    ASSERT_EQ(reply.info.size(), 1U);
+    EXPECT_EQ(reply.info[0], protocol::format(game) + "|" + protocol::format(position()) + "|" +
+                                 protocol::format(go()));
+    EXPECT_LE(reply.go_written, reply.answered);
+    EXPECT_LT(reply.elapsed(), 2s);
+    EXPECT_TRUE(s->alive());
+}
+
+TEST(Session, PlaysSeveralMoves) {
+    auto s = started(
+        "while read pos; do [ \"$pos\" = quit ] && exit 0; read go; echo 'info thinking'; "
+        "echo 'move 1'; done");
+    for (int i = 0; i < 50; ++i) {
+        const auto reply = s->request_move(position(), go(), 2s);
+        ASSERT_EQ(reply.fault, Fault::kNone) << reply.detail;
+        EXPECT_EQ(reply.move, "1");
+        EXPECT_EQ(reply.info, std::vector<std::string>{"thinking"});
+    }
+    s->quit();
+    EXPECT_EQ(s->exit_status()->describe(), "exit 0");
+}
+
+TEST(Session, InfoLinesAreRecordedAndCapped) {
+    SessionOptions options = test_options();
+    options.max_info_lines_per_move = 3;
+    auto s = started(
+        "read pos; read go; echo 'info depth 1'; echo 'debug hmm'; echo 'info depth 2'; "
+        "echo 'info depth 3'; echo 'info depth 4'; echo 'debug y'; echo 'move 2'",
+        options);
+    const auto reply = s->request_move(position(), go(), 2s);
+    ASSERT_EQ(reply.fault, Fault::kNone) << reply.detail;
+    EXPECT_EQ(reply.move, "2");
+    EXPECT_EQ(reply.info, (std::vector<std::string>{"depth 1", "depth 2"}));
+    EXPECT_EQ(reply.info_dropped, 3U);  // depth 3, depth 4 and the second debug line
+}
+
+TEST(Session, TimeoutWhenTheBotSleeps) {
+    expect_on_time([] {
+        auto s = started("read pos; read go; sleep 10; echo 'move 1'");
+        const pid_t pid = s->pid();
+        const auto reply = s->request_move(position(), go(), 200ms);
+        EXPECT_EQ(reply.fault, Fault::kTimeout);
+        EXPECT_EQ(reply.detail, "no move within 200 ms");
+        EXPECT_FALSE(s->alive());
+        expect_group_gone(pid);
+        return lateness(reply.answered, reply.go_written + 200ms);
+    });
+}
+
+TEST(Session, TalkingDoesNotExtendTheDeadline) {
+    SessionOptions options = test_options();
+    options.max_info_lines_per_move = 10;
+    expect_on_time([&] {
+        auto s =
+            started("read pos; read go; while :; do echo 'info still thinking'; done", options);
+        const auto reply = s->request_move(position(), go(), 200ms);
+        EXPECT_EQ(reply.fault, Fault::kTimeout);
+        EXPECT_EQ(reply.info.size(), 10U);
+        EXPECT_GT(reply.info_dropped, 0U);
+        return lateness(reply.answered, reply.go_written + 200ms);
+    });
+}
+
+TEST(Session, MoveWithoutNewlineIsATimeout) {
+    expect_on_time([] {
+        auto s = started("read pos; read go; printf 'move 4'; sleep 10");
+        const auto reply = s->request_move(position(), go(), 200ms);
+        EXPECT_EQ(reply.fault, Fault::kTimeout);
+        return lateness(reply.answered, reply.go_written + 200ms);
+    });
+}
+
+TEST(Session, GarbageIsAProtocolFault) {
+    auto s = started("read pos; read go; echo 'hello there'; sleep 10");
+    const auto reply = s->request_move(position(), go(), 2s);
+    EXPECT_EQ(reply.fault, Fault::kProtocol);
+    EXPECT_NE(reply.detail.find("'hello there'"), std::string::npos) << reply.detail;
+    EXPECT_LT(reply.elapsed(), 1s);
+    EXPECT_FALSE(s->alive());
+}
+
+TEST(Session, LongGarbageIsQuotedShort) {
+    auto s = started("read pos; read go; head -c 500 /dev/zero | tr '\\0' y; echo; sleep 10");
+    const auto reply = s->request_move(position(), go(), 2s);
+    EXPECT_EQ(reply.fault, Fault::kProtocol);
+    EXPECT_LT(reply.detail.size(), 120U) << reply.detail;
+    EXPECT_NE(reply.detail.find("yyy'..."), std::string::npos) << reply.detail;
+}
+
+TEST(Session, CrashIsReportedWithTheSignal) {
+    auto s = started("read pos; read go; kill -SEGV $$");
+    const auto reply = s->request_move(position(), go(), 2s);
+    EXPECT_EQ(reply.fault, Fault::kCrash);
+    EXPECT_EQ(reply.detail, "exited: signal 11 (SIGSEGV)");
+    ASSERT_TRUE(s->exit_status().has_value());
+    EXPECT_TRUE(s->exit_status()->signaled);
+    EXPECT_EQ(s->exit_status()->signal, SIGSEGV);
+}
+
+TEST(Session, CrashIsSeenWhileAGrandchildHoldsStdout) {
+    auto s = started("sleep 100 & read pos; read go; kill -SEGV $$");
+    const pid_t pid = s->pid();
+    const auto reply = s->request_move(position(), go(), 5s);
+    EXPECT_EQ(reply.fault, Fault::kCrash);
+    EXPECT_EQ(reply.detail, "exited: signal 11 (SIGSEGV)");
+    EXPECT_LT(reply.elapsed(), 2s);
+    expect_group_gone(pid);
+}
+
+TEST(Session, ClosingStdoutIsACrash) {
+    auto s = started("read pos; read go; exec 1>&-; sleep 10");
+    const auto reply = s->request_move(position(), go(), 2s);
+    EXPECT_EQ(reply.fault, Fault::kCrash);
+    EXPECT_EQ(reply.detail, "closed its stdout");
+}
+
+TEST(Session, EndlessLineIsAProtocolFault) {
+    SessionOptions options = test_options();
+    options.max_line_bytes = 4096;
+    auto s = started("read pos; read go; cat /dev/zero", options);
+    const auto reply = s->request_move(position(), go(), 5s);
+    EXPECT_EQ(reply.fault, Fault::kProtocol);
+    EXPECT_EQ(reply.detail, "line longer than 4096 bytes");
+    EXPECT_LT(reply.elapsed(), 2s);
+}
+
+TEST(Session, StderrFloodIsBoundedAndHarmless) {
+    SessionOptions options = test_options();
+    options.stderr_log_bytes = 64 << 10;
+    auto s = started("read pos; read go; head -c 50000000 /dev/zero >&2; echo 'move 3'", options);
+    const auto reply = s->request_move(position(), go(), 10s);
+    ASSERT_EQ(reply.fault, Fault::kNone) << reply.detail;
+    EXPECT_EQ(reply.move, "3");
+    EXPECT_EQ(s->stderr_log().size(), std::size_t{64} << 10);
+}
+
+TEST(Session, LineWhileNotOnMove) {
+    auto s = started("read pos; read go; printf 'move 1\\nmove 2\\n'; sleep 10");
+    const auto first = s->request_move(position(), go(), 2s);
+    ASSERT_EQ(first.fault, Fault::kNone) << first.detail;
+    std::this_thread::sleep_for(50ms);
+    const auto second = s->request_move(position(), go(), 2s);
+    EXPECT_EQ(second.fault, Fault::kProtocol);
+    EXPECT_EQ(second.detail, "line while not on move: 'move 2'");
+}
+
+TEST(Session, StrayInfoBetweenMovesIsDiscarded) {
+    auto s = started(
+        "read pos; read go; printf 'move 1\\ninfo late\\n'; read pos; read go; echo 'move 2'");
+    ASSERT_EQ(s->request_move(position(), go(), 2s).fault, Fault::kNone);
+    std::this_thread::sleep_for(50ms);
+    const auto second = s->request_move(position(), go(), 2s);
+    ASSERT_EQ(second.fault, Fault::kNone) << second.detail;
+    EXPECT_EQ(second.move, "2");
+    EXPECT_TRUE(second.info.empty());
+}
+
+TEST(Session, BotThatDoesNotReadTimesOut) {
+    auto s = started("sleep 10");
+    const auto reply =
+        s->request_move(position(std::vector<std::string>(100000, "a1")), go(), 200ms);
+    EXPECT_EQ(reply.fault, Fault::kTimeout);
+    EXPECT_EQ(reply.detail, "did not read its input within 200 ms");
+}
+
+TEST(Session, BotThatExitedBetweenMoves) {
+    auto s = started("read pos; read go; echo 'move 1'; exit 0");
+    ASSERT_EQ(s->request_move(position(), go(), 2s).fault, Fault::kNone);
+    siginfo_t info{};  // wait for the exit without reaping it
+    ASSERT_EQ(::waitid(P_PID, static_cast<id_t>(s->pid()), &info, WEXITED | WNOWAIT), 0);
+    const auto reply = s->request_move(position(), go(), 2s);
+    EXPECT_EQ(reply.fault, Fault::kCrash);
+    EXPECT_EQ(reply.detail, "exited: exit 0");
+    // A dead session answers at once.
+    const auto again = s->request_move(position(), go(), 2s);
+    EXPECT_EQ(again.fault, Fault::kCrash);
+    EXPECT_FALSE(s->start_game(protocol::GameStart{}));
+}
+
+TEST(Session, QuitIgnoredIsKilledAfterTheGrace) {
+    auto s = started("sleep 100 & while read line; do :; done");
+    const pid_t pid = s->pid();
+    s->end_game(protocol::End{});
+    EXPECT_TRUE(s->alive());
+    const auto start = Clock::now();
+    s->quit();
+    const auto took = Clock::now() - start;
+    EXPECT_GE(took, 300ms);
+    EXPECT_LT(took, 2s);  // the grace, then SIGKILL: no further waiting
+    EXPECT_FALSE(s->alive());
+    EXPECT_EQ(s->exit_status()->describe(), "signal 9 (SIGKILL)");
+    expect_group_gone(pid);
+}
+
+TEST(Session, QuitAlsoKillsLeftovers) {
+    auto s = started("sleep 100 & read line; exit 0");
+    const pid_t pid = s->pid();
+    s->quit();
+    EXPECT_EQ(s->exit_status()->describe(), "exit 0");
+    expect_group_gone(pid);
+}
+
+TEST(Session, DestructorKillsTheGroup) {
+    pid_t pid = -1;
+    {
+        auto s = started("sleep 100 & sleep 100");
+        pid = s->pid();
+    }
+    expect_group_gone(pid);
+}
+
+TEST(Session, SpawnError) {
+    try {
+        Session s(BotSpec{"nope", {"build/bots/nope"}, {}}, test_options());
+        FAIL() << "no SpawnError";
+    } catch (const SpawnError& e) {
+        EXPECT_EQ(std::string(e.what()),
+                  "cannot start 'build/bots/nope': No such file or directory");
+    }
+}
+
+TEST(Session, ConcurrentSessions) {
+    // Many bots started and stopped from several threads: no pipe may leak into
+    // another bot (EOF and exits must still be seen everywhere).
+    std::vector<std::thread> threads;
+    std::atomic<int> ok{0};
+    for (int t = 0; t < 4; ++t) {
+        threads.emplace_back([&ok] {
+            for (int i = 0; i < 5; ++i) {
+                Session s(sh_bot("read pos; read go; echo 'move 5'; read x; exit 7"),
+                          test_options());
+                if (s.handshake().fault != Fault::kNone) continue;
+                const auto reply = s.request_move(position(), go(), 2s);
+                if (reply.fault != Fault::kNone || reply.move != "5") continue;
+                s.quit();
+                if (s.exit_status() && s.exit_status()->describe() == "exit 7") ++ok;
+            }
+        });
+    }
+    for (auto& thread : threads)
+        thread.join();
+    EXPECT_EQ(ok.load(), 20);
+}
+
+TEST(Session, FaultNames) {
+    EXPECT_EQ(to_string(Fault::kNone), "none");
+    EXPECT_EQ(to_string(Fault::kTimeout), "timeout");
+    EXPECT_EQ(to_string(Fault::kCrash), "crash");
+    EXPECT_EQ(to_string(Fault::kProtocol), "protocol");
+    EXPECT_EQ(to_string(Fault::kStartup), "startup");
+}
+
+}  // namespace
+}  // namespace arena::session
