@@ -1,0 +1,703 @@
+#include "arena/store/results_store.hpp"
+
+#include <sqlite3.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <string_view>
+#include <system_error>
+#include <utility>
+
+#include "arena/store/sqlite.hpp"
+
+namespace arena::store {
+namespace {
+
+using namespace std::chrono_literals;
+
+// PRAGMA application_id of an arena results database: "AREN".
+constexpr std::int64_t kApplicationId = 0x4152454E;
+// How long a statement waits for another connection's lock before failing.
+constexpr auto kBusyTimeout = 5000ms;
+
+// Version 1: everything. Documented in docs/database.md; keep them in step.
+constexpr const char* kSchemaV1 = R"sql(
+CREATE TABLE tournaments (
+    id          INTEGER PRIMARY KEY,
+    name        TEXT NOT NULL UNIQUE,
+    game        TEXT NOT NULL,
+    config      TEXT NOT NULL,  -- the config file as written
+    fingerprint TEXT NOT NULL,
+    seed        TEXT NOT NULL,  -- decimal: a 64-bit unsigned seed does not fit INTEGER
+    total_games INTEGER NOT NULL CHECK (total_games >= 0),
+    status      TEXT NOT NULL DEFAULT 'running',  -- running, finished, interrupted
+    created_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    finished_at TEXT  -- set when status becomes 'finished'
+);
+
+CREATE TABLE bots (
+    id         INTEGER PRIMARY KEY,
+    tournament INTEGER NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+    name       TEXT NOT NULL,
+    command    TEXT NOT NULL,
+    protocol   TEXT NOT NULL,
+    sha256     TEXT,  -- of the executable; NULL when unknown
+    UNIQUE (tournament, name)
+);
+
+CREATE TABLE games (
+    id             INTEGER PRIMARY KEY,
+    tournament     INTEGER NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+    game_index     INTEGER NOT NULL CHECK (game_index >= 0),  -- position in the schedule
+    round          INTEGER NOT NULL,
+    pair_index     INTEGER NOT NULL,  -- the colour-swapped pair
+    game_in_pair   INTEGER NOT NULL CHECK (game_in_pair IN (0, 1)),
+    first_bot      INTEGER NOT NULL REFERENCES bots (id) ON DELETE CASCADE,  -- moved first
+    second_bot     INTEGER NOT NULL REFERENCES bots (id) ON DELETE CASCADE,
+    opening        TEXT NOT NULL,  -- moves in protocol notation, space-separated
+    game           TEXT NOT NULL,
+    params         TEXT NOT NULL,  -- rows=6 cols=7 connect=4
+    result         TEXT NOT NULL CHECK (result IN ('1-0', '0-1', '1/2-1/2')),
+    winner         INTEGER NOT NULL CHECK (winner IN (0, 1, 2)),  -- side; 0 = draw
+    termination    TEXT NOT NULL,  -- normal, timeout, crash, illegal, protocol, startup
+    detail         TEXT NOT NULL,
+    plies          INTEGER NOT NULL CHECK (plies >= 0),  -- moves, openings included
+    opening_plies  INTEGER NOT NULL CHECK (opening_plies >= 0),
+    started_at     TEXT NOT NULL,  -- 2024-05-01T12:34:56.789Z
+    ended_at       TEXT NOT NULL,
+    duration_us    INTEGER NOT NULL,
+    fault_after_us INTEGER,  -- go written -> verdict; NULL for a normal ending
+    UNIQUE (tournament, game_index)
+);
+CREATE INDEX games_by_first_bot ON games (first_bot);
+CREATE INDEX games_by_second_bot ON games (second_bot);
+
+CREATE TABLE moves (
+    game     INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    ply      INTEGER NOT NULL CHECK (ply >= 1),
+    side     INTEGER NOT NULL CHECK (side IN (1, 2)),
+    move     TEXT NOT NULL,
+    time_us  INTEGER NOT NULL,  -- go written -> move read; 0 for the arena's moves
+    by_arena INTEGER NOT NULL CHECK (by_arena IN (0, 1)),  -- opening move or forced pass
+    info     TEXT,  -- the bot's info lines joined by '\n'; NULL when none
+    PRIMARY KEY (game, ply)
+) WITHOUT ROWID;
+
+CREATE TABLE bot_logs (
+    game   INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    side   INTEGER NOT NULL CHECK (side IN (1, 2)),
+    stderr TEXT NOT NULL,  -- a row only when the bot wrote something
+    PRIMARY KEY (game, side)
+) WITHOUT ROWID;
+
+CREATE TABLE ratings (
+    bot         INTEGER PRIMARY KEY REFERENCES bots (id) ON DELETE CASCADE,
+    tournament  INTEGER NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+    elo         REAL NOT NULL,
+    error       REAL NOT NULL,  -- half-width of the 95 % interval
+    computed_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+CREATE INDEX ratings_by_tournament ON ratings (tournament);
+
+-- One row per bot and game it played, from that bot's point of view; a bot
+-- without games appears once with game NULL.
+CREATE VIEW bot_games AS
+SELECT t.id AS tournament_id, t.name AS tournament, b.id AS bot_id, b.name AS bot,
+       g.id AS game, g.game_index,
+       CASE b.id WHEN g.first_bot THEN 1 WHEN g.second_bot THEN 2 END AS side,
+       CASE b.id WHEN g.first_bot THEN g.second_bot ELSE g.first_bot END AS opponent_id,
+       g.winner = (CASE b.id WHEN g.first_bot THEN 1 ELSE 2 END) AS won,
+       g.winner = 0 AS drawn,
+       g.winner = (CASE b.id WHEN g.first_bot THEN 2 ELSE 1 END) AS lost,
+       g.termination
+  FROM bots AS b
+  JOIN tournaments AS t ON t.id = b.tournament
+  LEFT JOIN games AS g ON g.first_bot = b.id OR g.second_bot = b.id;
+
+CREATE VIEW standings AS
+SELECT s.tournament_id, s.tournament, s.bot_id, s.bot,
+       COUNT(s.game) AS games,
+       IFNULL(SUM(s.won), 0) AS wins,
+       IFNULL(SUM(s.drawn), 0) AS draws,
+       IFNULL(SUM(s.lost), 0) AS losses,
+       IFNULL(SUM(s.won), 0) + 0.5 * IFNULL(SUM(s.drawn), 0) AS points,
+       (IFNULL(SUM(s.won), 0) + 0.5 * IFNULL(SUM(s.drawn), 0)) / COUNT(s.game) AS score,
+       1.0 * SUM(s.won) / COUNT(s.game) AS win_rate,
+       IFNULL(SUM(s.side = 1 AND s.won), 0) AS first_wins,
+       IFNULL(SUM(s.side = 1 AND s.drawn), 0) AS first_draws,
+       IFNULL(SUM(s.side = 1 AND s.lost), 0) AS first_losses,
+       IFNULL(SUM(s.side = 2 AND s.won), 0) AS second_wins,
+       IFNULL(SUM(s.side = 2 AND s.drawn), 0) AS second_draws,
+       IFNULL(SUM(s.side = 2 AND s.lost), 0) AS second_losses,
+       IFNULL(SUM(s.lost AND s.termination = 'timeout'), 0) AS timeouts,
+       IFNULL(SUM(s.lost AND s.termination = 'crash'), 0) AS crashes,
+       IFNULL(SUM(s.lost AND s.termination <> 'normal'), 0) AS faults,
+       r.elo, r.error
+  FROM bot_games AS s
+  LEFT JOIN ratings AS r ON r.bot = s.bot_id
+ GROUP BY s.tournament_id, s.tournament, s.bot_id;
+
+CREATE VIEW pair_results AS
+SELECT s.tournament_id, s.tournament, s.bot_id, s.bot, o.id AS opponent_id, o.name AS opponent,
+       COUNT(*) AS games,
+       SUM(s.won) AS wins, SUM(s.drawn) AS draws, SUM(s.lost) AS losses,
+       (SUM(s.won) + 0.5 * SUM(s.drawn)) / COUNT(*) AS score,
+       SUM(s.side = 1 AND s.won) AS first_wins,
+       SUM(s.side = 1 AND s.drawn) AS first_draws,
+       SUM(s.side = 1 AND s.lost) AS first_losses,
+       SUM(s.side = 2 AND s.won) AS second_wins,
+       SUM(s.side = 2 AND s.drawn) AS second_draws,
+       SUM(s.side = 2 AND s.lost) AS second_losses
+  FROM bot_games AS s
+  JOIN bots AS o ON o.id = s.opponent_id
+ GROUP BY s.tournament_id, s.tournament, s.bot_id, o.id;
+
+CREATE VIEW endings AS
+SELECT s.tournament_id, s.tournament, s.bot_id, s.bot, s.termination,
+       COUNT(*) AS games, SUM(s.won) AS wins, SUM(s.drawn) AS draws, SUM(s.lost) AS losses
+  FROM bot_games AS s
+ WHERE s.game IS NOT NULL
+ GROUP BY s.tournament_id, s.tournament, s.bot_id, s.termination;
+
+CREATE VIEW game_list AS
+SELECT g.id, t.id AS tournament_id, t.name AS tournament, g.game_index, g.round, g.pair_index,
+       g.game_in_pair, f.name AS first, s.name AS second, g.result, g.termination, g.detail,
+       g.plies, g.opening, g.started_at, g.duration_us
+  FROM games AS g
+  JOIN tournaments AS t ON t.id = g.tournament
+  JOIN bots AS f ON f.id = g.first_bot
+  JOIN bots AS s ON s.id = g.second_bot;
+)sql";
+
+// kMigrations[i] takes a database from user_version i to i + 1. A released
+// step is never edited; a change to the schema is a new step.
+constexpr const char* kMigrations[] = {kSchemaV1};
+static_assert(std::size(kMigrations) == kSchemaVersion);
+
+// ISO 8601 UTC with milliseconds: 2024-05-01T12:34:56.789Z.
+std::string iso_utc(std::chrono::system_clock::time_point t) {
+    using namespace std::chrono;
+    const auto ms = floor<milliseconds>(t);
+    const auto day = floor<days>(ms);
+    const year_month_day ymd{day};
+    const hh_mm_ss hms{ms - day};
+    char text[40];
+    std::snprintf(text, sizeof text, "%04d-%02u-%02uT%02d:%02d:%02d.%03dZ",
+                  static_cast<int>(ymd.year()), static_cast<unsigned>(ymd.month()),
+                  static_cast<unsigned>(ymd.day()), static_cast<int>(hms.hours().count()),
+                  static_cast<int>(hms.minutes().count()), static_cast<int>(hms.seconds().count()),
+                  static_cast<int>(hms.subseconds().count()));
+    return text;
+}
+
+std::string params_text(const games::Params& params) {
+    std::string text;
+    for (const auto& [key, value] : params) {
+        if (!text.empty()) text += ' ';
+        text += key;
+        text += '=';
+        text += value;
+    }
+    return text;
+}
+
+// Info lines are stored joined by '\n' (they cannot contain one); no lines is
+// NULL, so that a single empty line survives the round trip.
+std::optional<std::string> join_lines(const std::vector<std::string>& lines) {
+    if (lines.empty()) return std::nullopt;
+    std::string text;
+    for (const auto& line : lines) {
+        if (&line != &lines.front()) text += '\n';
+        text += line;
+    }
+    return text;
+}
+
+std::vector<std::string> split_lines(const std::string& text) {
+    std::vector<std::string> lines;
+    std::size_t start = 0;
+    for (;;) {
+        const auto end = text.find('\n', start);
+        lines.push_back(text.substr(start, end - start));
+        if (end == std::string::npos) return lines;
+        start = end + 1;
+    }
+}
+
+// Built by appending: `"'" + std::string(name) + "'"` trips a false
+// -Wrestrict in GCC 12 at -O3.
+std::string in_quotes(std::string_view name) {
+    std::string text;
+    text.reserve(name.size() + 2);
+    text += '\'';
+    text += name;
+    text += '\'';
+    return text;
+}
+
+// --------------------------------------------------------------- opening
+
+[[noreturn]] void refuse(const std::filesystem::path& path, const std::string& problem) {
+    throw StoreError(path.string() + ": " + problem);
+}
+
+// Checks that the file is ours and not from the future. Runs before anything
+// is written to it, and again inside the migration transaction.
+void check_identity(Database& db, std::int64_t version) {
+    if (version > kSchemaVersion) {
+        refuse(db.path(), "results database schema version " + std::to_string(version) +
+                              " is newer than this arena supports (version " +
+                              std::to_string(kSchemaVersion) + "); use a newer arena");
+    }
+    const auto app = db.query_int("PRAGMA application_id");
+    if (app != 0 && app != kApplicationId) {
+        refuse(db.path(), "a SQLite database of another application (application_id " +
+                              std::to_string(app) + "), not an arena results database");
+    }
+    if (version == 0 && db.query_int("SELECT count(*) FROM sqlite_schema") > 0) {
+        refuse(db.path(),
+               "a SQLite database with tables but no arena schema version, "
+               "not an arena results database");
+    }
+}
+
+void migrate(Database& db) {
+    if (db.query_int("PRAGMA user_version") == kSchemaVersion) return;
+    // IMMEDIATE: two arenas opening a new file at once must not both create it.
+    Transaction txn(db, Transaction::Mode::kImmediate);
+    auto version = db.query_int("PRAGMA user_version");
+    check_identity(db, version);
+    for (; version < kSchemaVersion; ++version) {
+        db.exec(kMigrations[version]);
+        // Integers of our own, not user data: PRAGMA takes no parameters.
+        db.exec("PRAGMA user_version = " + std::to_string(version + 1));
+    }
+    db.exec("PRAGMA application_id = " + std::to_string(kApplicationId));
+    txn.commit();
+}
+
+Database open_database(const std::filesystem::path& path) {
+    if (path.has_parent_path()) {
+        std::error_code ec;
+        std::filesystem::create_directories(path.parent_path(), ec);
+        if (ec) {
+            throw StoreError("cannot create the directory of results database " + path.string() +
+                             ": " + ec.message());
+        }
+    }
+    try {
+        Database db(path);
+        db.set_busy_timeout(kBusyTimeout);
+        // The first read of the file: a file that is not a SQLite database fails here.
+        check_identity(db, db.query_int("PRAGMA user_version"));
+        db.exec("PRAGMA foreign_keys = ON");
+        // WAL: readers (reports, the sqlite3 shell) never block the writer, nor it them.
+        // synchronous=NORMAL in WAL mode: a commit survives a crash of the arena; a power
+        // loss may lose the last transactions, never corrupts the file.
+        const auto mode = db.query_text("PRAGMA journal_mode = WAL");
+        if (mode != "wal") refuse(path, "cannot switch to WAL journal mode (got '" + mode + "')");
+        db.exec("PRAGMA synchronous = NORMAL");
+        db.exec("PRAGMA wal_autocheckpoint = 10000");
+        migrate(db);
+        return db;
+    } catch (const SqliteError& e) {
+        throw StoreError("cannot open results database: " + std::string(e.what()));
+    }
+}
+
+constexpr const char* kTournamentColumns =
+    "id, name, game, config, fingerprint, seed, total_games, status, created_at, "
+    "IFNULL(finished_at, '') FROM tournaments";
+
+TournamentRow read_tournament(const Statement::Query& q) {
+    TournamentRow row;
+    row.id = q.column_int64(0);
+    row.spec.name = q.column_text(1);
+    row.spec.game = q.column_text(2);
+    row.spec.config_text = q.column_text(3);
+    row.spec.fingerprint = q.column_text(4);
+    row.spec.seed = std::strtoull(q.column_text(5).c_str(), nullptr, 10);
+    row.spec.total_games = q.column_int64(6);
+    row.status = q.column_text(7);
+    row.created_at = q.column_text(8);
+    row.finished_at = q.column_text(9);
+    return row;
+}
+
+constexpr const char* kSummaryColumns =
+    "g.id, g.game_index, g.round, g.pair_index, g.game_in_pair, g.opening, f.name, s.name, "
+    "g.result, g.termination, g.detail, g.plies, g.duration_us, g.started_at, g.game, g.params "
+    "FROM games AS g JOIN bots AS f ON f.id = g.first_bot JOIN bots AS s ON s.id = g.second_bot";
+
+GameSummary read_summary(const Statement::Query& q) {
+    GameSummary s;
+    s.id = q.column_int64(0);
+    s.slot.index = q.column_int64(1);
+    s.slot.round = q.column_int(2);
+    s.slot.pair = q.column_int(3);
+    s.slot.game_in_pair = q.column_int(4);
+    s.slot.opening = q.column_text(5);
+    s.first = q.column_text(6);
+    s.second = q.column_text(7);
+    s.result = q.column_text(8);
+    s.termination = q.column_text(9);
+    s.detail = q.column_text(10);
+    s.plies = q.column_int(11);
+    s.duration_us = q.column_int64(12);
+    s.started_at = q.column_text(13);
+    return s;
+}
+
+std::string select(const char* columns, const char* rest) {
+    return std::string("SELECT ") + columns + " " + rest;
+}
+
+}  // namespace
+
+// Every statement is prepared once, here, and reused: record_game runs
+// thousands of times a second in a fast tournament.
+struct ResultsStore::Impl {
+    std::mutex mutex;  // one connection, one caller at a time
+    Database db;
+
+    Statement find_tournament = db.prepare(select(kTournamentColumns, "WHERE name = ?"));
+    Statement list_tournaments = db.prepare(select(kTournamentColumns, "ORDER BY id"));
+    Statement tournament_name = db.prepare("SELECT name FROM tournaments WHERE id = ?");
+    Statement insert_tournament = db.prepare(
+        "INSERT INTO tournaments (name, game, config, fingerprint, seed, total_games) "
+        "VALUES (?, ?, ?, ?, ?, ?)");
+    Statement set_status = db.prepare(
+        "UPDATE tournaments SET status = ?2, finished_at = CASE WHEN ?2 = 'finished' "
+        "THEN strftime('%Y-%m-%dT%H:%M:%fZ', 'now') END WHERE id = ?1");
+    Statement insert_bot = db.prepare(
+        "INSERT INTO bots (tournament, name, command, protocol, sha256) VALUES (?, ?, ?, ?, ?)");
+    Statement list_bots = db.prepare(
+        "SELECT name, command, protocol, IFNULL(sha256, '') FROM bots WHERE tournament = ? "
+        "ORDER BY id");
+    Statement bot_id = db.prepare("SELECT id FROM bots WHERE tournament = ? AND name = ?");
+    Statement recorded =
+        db.prepare("SELECT game_index FROM games WHERE tournament = ? ORDER BY game_index");
+    Statement insert_game = db.prepare(
+        "INSERT INTO games (tournament, game_index, round, pair_index, game_in_pair, "
+        "first_bot, second_bot, opening, game, params, result, winner, termination, detail, "
+        "plies, opening_plies, started_at, ended_at, duration_us, fault_after_us) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    Statement insert_move = db.prepare(
+        "INSERT INTO moves (game, ply, side, move, time_us, by_arena, info) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)");
+    Statement insert_log = db.prepare("INSERT INTO bot_logs (game, side, stderr) VALUES (?, ?, ?)");
+    Statement list_games =
+        db.prepare(select(kSummaryColumns,
+                          "WHERE g.tournament = ?1 AND (?2 IS NULL OR f.name = ?2 OR s.name = ?2) "
+                          "ORDER BY g.game_index"));
+    Statement find_game = db.prepare(select(kSummaryColumns, "WHERE g.id = ?"));
+    Statement list_moves = db.prepare(
+        "SELECT ply, side, move, time_us, by_arena, info FROM moves WHERE game = ? ORDER BY ply");
+    Statement list_logs = db.prepare("SELECT side, stderr FROM bot_logs WHERE game = ?");
+    Statement delete_ratings = db.prepare("DELETE FROM ratings WHERE tournament = ?");
+    Statement insert_rating =
+        db.prepare("INSERT INTO ratings (bot, tournament, elo, error) VALUES (?, ?, ?, ?)");
+    Statement list_ratings = db.prepare(
+        "SELECT b.name, r.elo, r.error FROM ratings AS r JOIN bots AS b ON b.id = r.bot "
+        "WHERE r.tournament = ? ORDER BY r.elo DESC, b.name");
+
+    explicit Impl(const std::filesystem::path& path) : db(open_database(path)) {}
+
+    static Impl& of(const std::unique_ptr<Impl>& impl) {
+        if (!impl) throw StoreError("use of a moved-from ResultsStore");
+        return *impl;
+    }
+
+    [[noreturn]] void fail(const std::string& problem) const { refuse(db.path(), problem); }
+
+    std::string name_of(std::int64_t tournament) {
+        auto q = tournament_name.use();
+        q.bind(tournament);
+        return q.step() ? in_quotes(q.column_text(0))
+                        : std::string("#").append(std::to_string(tournament));
+    }
+
+    std::int64_t find_bot(std::int64_t tournament, const std::string& name) {
+        auto q = bot_id.use();
+        q.bind(tournament).bind(name);
+        if (!q.step()) fail("tournament " + name_of(tournament) + " has no bot " + in_quotes(name));
+        return q.column_int64(0);
+    }
+
+    // Serializes the call and turns SQLite's errors into StoreError (whose
+    // message already names the file).
+    template <class F>
+    auto run(F&& body) {
+        std::lock_guard lock(mutex);
+        try {
+            return body();
+        } catch (const SqliteError& e) {
+            throw StoreError(e.what());
+        }
+    }
+};
+
+ResultsStore::ResultsStore(const std::filesystem::path& path) {
+    try {
+        impl_ = std::make_unique<Impl>(path);
+    } catch (const SqliteError& e) {  // a statement that does not prepare
+        throw StoreError(e.what());
+    }
+}
+
+ResultsStore::~ResultsStore() = default;
+ResultsStore::ResultsStore(ResultsStore&&) noexcept = default;
+ResultsStore& ResultsStore::operator=(ResultsStore&&) noexcept = default;
+
+std::optional<TournamentRow> ResultsStore::find_tournament(const std::string& name) {
+    auto& s = Impl::of(impl_);
+    return s.run([&]() -> std::optional<TournamentRow> {
+        auto q = s.find_tournament.use();
+        q.bind(name);
+        if (!q.step()) return std::nullopt;
+        return read_tournament(q);
+    });
+}
+
+std::vector<TournamentRow> ResultsStore::tournaments() {
+    auto& s = Impl::of(impl_);
+    return s.run([&] {
+        std::vector<TournamentRow> rows;
+        auto q = s.list_tournaments.use();
+        while (q.step())
+            rows.push_back(read_tournament(q));
+        return rows;
+    });
+}
+
+std::int64_t ResultsStore::create_tournament(const TournamentSpec& spec,
+                                             const std::vector<BotEntry>& bots) {
+    auto& s = Impl::of(impl_);
+    return s.run([&] {
+        Transaction txn(s.db);
+        try {
+            s.insert_tournament.use()
+                .bind(spec.name)
+                .bind(spec.game)
+                .bind(spec.config_text)
+                .bind(spec.fingerprint)
+                .bind(std::to_string(spec.seed))
+                .bind(spec.total_games)
+                .exec();
+        } catch (const SqliteError& e) {
+            if (e.code() != SQLITE_CONSTRAINT_UNIQUE) throw;
+            s.fail("tournament " + in_quotes(spec.name) + " already exists");
+        }
+        const auto id = s.db.last_insert_rowid();
+        for (const auto& bot : bots) {
+            try {
+                s.insert_bot.use()
+                    .bind(id)
+                    .bind(bot.name)
+                    .bind(bot.command)
+                    .bind(bot.protocol)
+                    .bind(bot.sha256.empty() ? std::nullopt : std::optional(bot.sha256))
+                    .exec();
+            } catch (const SqliteError& e) {
+                if (e.code() != SQLITE_CONSTRAINT_UNIQUE) throw;
+                s.fail("bot " + in_quotes(bot.name) + " is listed twice in tournament " +
+                       in_quotes(spec.name));
+            }
+        }
+        txn.commit();
+        return id;
+    });
+}
+
+std::vector<BotEntry> ResultsStore::bots(std::int64_t tournament) {
+    auto& s = Impl::of(impl_);
+    return s.run([&] {
+        std::vector<BotEntry> bots;
+        auto q = s.list_bots.use();
+        q.bind(tournament);
+        while (q.step()) {
+            bots.push_back(
+                {q.column_text(0), q.column_text(1), q.column_text(2), q.column_text(3)});
+        }
+        return bots;
+    });
+}
+
+void ResultsStore::set_status(std::int64_t tournament, const std::string& status) {
+    auto& s = Impl::of(impl_);
+    s.run([&] {
+        s.set_status.use().bind(tournament).bind(status).exec();
+        if (s.db.changes() == 0) s.fail("no tournament with id " + std::to_string(tournament));
+    });
+}
+
+std::vector<std::int64_t> ResultsStore::recorded_indices(std::int64_t tournament) {
+    auto& s = Impl::of(impl_);
+    return s.run([&] {
+        std::vector<std::int64_t> indices;
+        auto q = s.recorded.use();
+        q.bind(tournament);
+        while (q.step())
+            indices.push_back(q.column_int64(0));
+        return indices;
+    });
+}
+
+std::int64_t ResultsStore::record_game(std::int64_t tournament, const GameSlot& slot,
+                                       const match::GameRecord& game) {
+    auto& s = Impl::of(impl_);
+    return s.run([&] {
+        const auto result = match::score_text(game.outcome);
+        if (game.outcome == games::Outcome::kOngoing) {
+            s.fail("game " + std::to_string(slot.index) + " of tournament " +
+                   s.name_of(tournament) + " has no result");
+        }
+        const bool fault = game.termination != match::Termination::kNormal;
+
+        Transaction txn(s.db);
+        const auto first = s.find_bot(tournament, game.players[0]);
+        const auto second = s.find_bot(tournament, game.players[1]);
+        try {
+            s.insert_game.use()
+                .bind(tournament)
+                .bind(slot.index)
+                .bind(slot.round)
+                .bind(slot.pair)
+                .bind(slot.game_in_pair)
+                .bind(first)
+                .bind(second)
+                .bind(slot.opening)
+                .bind(game.game)
+                .bind(params_text(game.params))
+                .bind(result)
+                .bind(game.winner())
+                .bind(match::to_string(game.termination))
+                .bind(game.detail)
+                .bind(static_cast<std::int64_t>(game.moves.size()))
+                .bind(game.opening_plies)
+                .bind(iso_utc(game.started_at))
+                .bind(iso_utc(game.started_at + game.duration))
+                .bind(static_cast<std::int64_t>(game.duration.count()))
+                .bind(fault ? std::optional(static_cast<std::int64_t>(game.fault_after.count()))
+                            : std::nullopt)
+                .exec();
+        } catch (const SqliteError& e) {
+            if (e.code() != SQLITE_CONSTRAINT_UNIQUE) throw;
+            s.fail("game " + std::to_string(slot.index) + " of tournament " +
+                   s.name_of(tournament) + " is already stored");
+        }
+        const auto id = s.db.last_insert_rowid();
+
+        int ply = 0;
+        for (const auto& m : game.moves) {
+            s.insert_move.use()
+                .bind(id)
+                .bind(++ply)
+                .bind(m.player)
+                .bind(m.move)
+                .bind(static_cast<std::int64_t>(m.time.count()))
+                .bind(m.by_arena)
+                .bind(join_lines(m.info))
+                .exec();
+        }
+        // An empty log is not stored; load_game reads it back as "".
+        for (int side = 1; side <= 2; ++side) {
+            const auto& log = game.stderr_logs[side - 1];
+            if (!log.empty()) s.insert_log.use().bind(id).bind(side).bind(log).exec();
+        }
+        txn.commit();
+        return id;
+    });
+}
+
+std::vector<GameSummary> ResultsStore::games(std::int64_t tournament,
+                                             const std::optional<std::string>& bot) {
+    auto& s = Impl::of(impl_);
+    return s.run([&] {
+        std::vector<GameSummary> list;
+        auto q = s.list_games.use();
+        q.bind(tournament).bind(bot);
+        while (q.step())
+            list.push_back(read_summary(q));
+        return list;
+    });
+}
+
+std::optional<StoredGame> ResultsStore::load_game(std::int64_t game_id) {
+    auto& s = Impl::of(impl_);
+    return s.run([&]() -> std::optional<StoredGame> {
+        // One read snapshot for the three queries.
+        Transaction txn(s.db, Transaction::Mode::kDeferred);
+        StoredGame game;
+        {
+            auto q = s.find_game.use();
+            q.bind(game_id);
+            if (!q.step()) return std::nullopt;
+            game.summary = read_summary(q);
+            game.game = q.column_text(14);
+            game.params = q.column_text(15);
+        }
+        {
+            auto q = s.list_moves.use();
+            q.bind(game_id);
+            while (q.step()) {
+                StoredMove m;
+                m.ply = q.column_int(0);
+                m.side = q.column_int(1);
+                m.move = q.column_text(2);
+                m.time_us = q.column_int64(3);
+                m.by_arena = q.column_int(4) != 0;
+                if (!q.is_null(5)) m.info = split_lines(q.column_text(5));
+                game.moves.push_back(std::move(m));
+            }
+        }
+        {
+            auto q = s.list_logs.use();
+            q.bind(game_id);
+            while (q.step()) {
+                const int side = q.column_int(0);
+                if (side == 1 || side == 2) game.stderr_logs[side - 1] = q.column_text(1);
+            }
+        }
+        txn.commit();
+        return game;
+    });
+}
+
+void ResultsStore::save_ratings(std::int64_t tournament, const std::vector<RatingRow>& ratings) {
+    auto& s = Impl::of(impl_);
+    s.run([&] {
+        Transaction txn(s.db);
+        s.delete_ratings.use().bind(tournament).exec();
+        for (const auto& r : ratings) {
+            if (!std::isfinite(r.elo) || !std::isfinite(r.error)) {
+                s.fail("rating of bot " + in_quotes(r.bot) + " is not a finite number");
+            }
+            const auto bot = s.find_bot(tournament, r.bot);
+            try {
+                s.insert_rating.use().bind(bot).bind(tournament).bind(r.elo).bind(r.error).exec();
+            } catch (const SqliteError& e) {
+                if (e.code() != SQLITE_CONSTRAINT_PRIMARYKEY) throw;
+                s.fail("bot " + in_quotes(r.bot) + " is rated twice");
+            }
+        }
+        txn.commit();
+    });
+}
+
+std::vector<RatingRow> ResultsStore::ratings(std::int64_t tournament) {
+    auto& s = Impl::of(impl_);
+    return s.run([&] {
+        std::vector<RatingRow> rows;
+        auto q = s.list_ratings.use();
+        q.bind(tournament);
+        while (q.step())
+            rows.push_back({q.column_text(0), q.column_double(1), q.column_double(2)});
+        return rows;
+    });
+}
+
+}  // namespace arena::store

@@ -1,0 +1,143 @@
+#pragma once
+// The results database: tournaments, their bots, every finished game with
+// its moves and logs, and ratings, in one SQLite file (WAL mode, so other
+// readers can query it during a run). Each game is written in its own
+// transaction the moment it ends; a game's schedule index is unique within
+// its tournament, so a resumed run can never store a game twice.
+//
+// This layer knows game records and nothing of processes or schedules.
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "arena/match/game_record.hpp"
+
+namespace arena::store {
+
+inline constexpr int kSchemaVersion = 1;
+
+// A database that cannot be opened, has a newer schema, or fails a query.
+// The message names the file and the problem.
+class StoreError : public std::runtime_error {
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+struct TournamentSpec {
+    std::string name;
+    std::string game;         // registry name
+    std::string config_text;  // the config file as written
+    std::string fingerprint;  // identifies what decides the schedule and results (see runner)
+    std::uint64_t seed = 0;
+    std::int64_t total_games = 0;
+};
+
+struct BotEntry {
+    std::string name;
+    std::string command;   // as written in the config
+    std::string protocol;  // "arena1"
+    std::string sha256;    // of the executable file; empty when unknown
+};
+
+struct TournamentRow {
+    std::int64_t id = 0;
+    TournamentSpec spec;
+    std::string status;                   // "running", "finished", "interrupted"
+    std::string created_at, finished_at;  // ISO 8601 UTC; finished_at empty until finished
+};
+
+// Where a game sits in its schedule.
+struct GameSlot {
+    std::int64_t index = 0;  // 0-based position in the schedule; unique per tournament
+    int round = 0;
+    int pair = 0;          // index of the colour-swapped pair within the tournament
+    int game_in_pair = 0;  // 0 or 1
+    std::string opening;   // the opening moves in protocol notation, space-separated
+};
+
+struct GameSummary {
+    std::int64_t id = 0;
+    GameSlot slot;
+    std::string first, second;  // bot names; `first` moved first
+    std::string result;         // "1-0", "0-1", "1/2-1/2"
+    std::string termination;    // "normal", "timeout", ...
+    std::string detail;
+    int plies = 0;
+    std::int64_t duration_us = 0;
+    std::string started_at;
+};
+
+struct StoredMove {
+    int ply = 0;   // 1-based
+    int side = 0;  // 1 or 2
+    std::string move;
+    std::int64_t time_us = 0;
+    bool by_arena = false;
+    std::vector<std::string> info;
+};
+
+struct StoredGame {
+    GameSummary summary;
+    std::string game;    // registry name
+    std::string params;  // "rows=6 cols=7 connect=4"
+    std::vector<StoredMove> moves;
+    std::string stderr_logs[2];
+};
+
+struct RatingRow {
+    std::string bot;
+    double elo = 0, error = 0;  // error: half-width of the 95 % interval
+};
+
+// Calls may come from any thread; one store serializes them on its single
+// connection. Other processes may read the file at any time.
+class ResultsStore {
+  public:
+    // Opens or creates the database (and its parent directory), applies
+    // pragmas (WAL, foreign keys, busy timeout), creates or upgrades the
+    // schema step by step, and refuses a newer schema version.
+    explicit ResultsStore(const std::filesystem::path& path);
+    ~ResultsStore();
+    ResultsStore(ResultsStore&&) noexcept;
+    ResultsStore& operator=(ResultsStore&&) noexcept;
+
+    [[nodiscard]] std::optional<TournamentRow> find_tournament(const std::string& name);
+    [[nodiscard]] std::vector<TournamentRow> tournaments();
+
+    // Creates the tournament with its bots (one transaction) and returns its id.
+    // Throws StoreError if one with this name exists.
+    std::int64_t create_tournament(const TournamentSpec& spec, const std::vector<BotEntry>& bots);
+    [[nodiscard]] std::vector<BotEntry> bots(std::int64_t tournament);
+    void set_status(std::int64_t tournament, const std::string& status);
+
+    // Schedule indices already stored.
+    [[nodiscard]] std::vector<std::int64_t> recorded_indices(std::int64_t tournament);
+
+    // Stores one finished game, its moves and the bots' logs in one
+    // transaction. Returns the game id. Throws StoreError when the slot is
+    // already taken.
+    std::int64_t record_game(std::int64_t tournament, const GameSlot& slot,
+                             const match::GameRecord& game);
+
+    // Games in schedule order; with `bot`, only that bot's.
+    [[nodiscard]] std::vector<GameSummary> games(std::int64_t tournament,
+                                                 const std::optional<std::string>& bot = {});
+    [[nodiscard]] std::optional<StoredGame> load_game(std::int64_t game_id);
+
+    // Replaces the tournament's ratings as a whole.
+    void save_ratings(std::int64_t tournament, const std::vector<RatingRow>& ratings);
+    // Highest Elo first.
+    [[nodiscard]] std::vector<RatingRow> ratings(std::int64_t tournament);
+
+  private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace arena::store

@@ -1,0 +1,268 @@
+#include "arena/store/sqlite.hpp"
+
+#include <sqlite3.h>
+
+#include <string>
+#include <utility>
+
+namespace arena::store {
+namespace {
+
+[[noreturn]] void throw_error(std::string message, int code) {
+    const int primary = code & 0xff;
+    if (primary == SQLITE_BUSY || primary == SQLITE_LOCKED) throw BusyError(message, code);
+    throw SqliteError(message, code);
+}
+
+// "<file>: <what SQLite says>[ (while running: <sql>)]"
+[[noreturn]] void throw_db_error(sqlite3* db, int code, std::string_view file,
+                                 std::string_view sql) {
+    std::string message(file);
+    message += ": ";
+    message += db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(code);
+    if (!sql.empty()) {
+        message += " (while running: ";
+        message += sql;
+        message += ')';
+    }
+    throw_error(std::move(message), code);
+}
+
+std::string_view file_of(sqlite3* db) {
+    const char* name = db != nullptr ? sqlite3_db_filename(db, "main") : nullptr;
+    return name != nullptr && *name != '\0' ? name : "(temporary database)";
+}
+
+bool only_space(const char* text) {
+    for (; *text != '\0'; ++text) {
+        if (*text != ' ' && *text != '\n' && *text != '\t' && *text != '\r') return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- Database
+
+Database::Database(const std::filesystem::path& path, Mode mode) : path_(path) {
+    int flags = SQLITE_OPEN_NOMUTEX;
+    switch (mode) {
+        case Mode::kReadWriteCreate:
+            flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+            break;
+        case Mode::kReadWrite:
+            flags |= SQLITE_OPEN_READWRITE;
+            break;
+        case Mode::kReadOnly:
+            flags |= SQLITE_OPEN_READONLY;
+            break;
+    }
+    const int rc = sqlite3_open_v2(path.c_str(), &db_, flags, nullptr);
+    if (rc != SQLITE_OK) {
+        std::string message = path.string() + ": cannot open: ";
+        message += db_ != nullptr ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
+        close();
+        throw_error(std::move(message), rc);
+    }
+    sqlite3_extended_result_codes(db_, 1);
+}
+
+Database::~Database() {
+    close();
+}
+
+Database::Database(Database&& other) noexcept
+    : db_(std::exchange(other.db_, nullptr)), path_(std::move(other.path_)) {}
+
+Database& Database::operator=(Database&& other) noexcept {
+    if (this != &other) {
+        close();
+        db_ = std::exchange(other.db_, nullptr);
+        path_ = std::move(other.path_);
+    }
+    return *this;
+}
+
+void Database::close() noexcept {
+    // close_v2: if a Statement outlives its Database, the connection is
+    // closed when that statement is finalized instead of failing here.
+    if (db_ != nullptr) sqlite3_close_v2(db_);
+    db_ = nullptr;
+}
+
+void Database::exec(const std::string& sql) {
+    char* error = nullptr;
+    const int rc = sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &error);
+    sqlite3_free(error);  // the same text as sqlite3_errmsg
+    if (rc != SQLITE_OK) throw_db_error(db_, rc, path_.string(), sql);
+}
+
+Statement Database::prepare(std::string sql) {
+    return Statement(db_, std::move(sql));
+}
+
+std::int64_t Database::query_int(const std::string& sql) {
+    Statement stmt(db_, sql);
+    auto q = stmt.use();
+    if (!q.step()) throw_error(path_.string() + ": no result from " + sql, SQLITE_ERROR);
+    return q.column_int64(0);
+}
+
+std::string Database::query_text(const std::string& sql) {
+    Statement stmt(db_, sql);
+    auto q = stmt.use();
+    if (!q.step()) throw_error(path_.string() + ": no result from " + sql, SQLITE_ERROR);
+    return q.column_text(0);
+}
+
+void Database::set_busy_timeout(std::chrono::milliseconds timeout) {
+    const int rc = sqlite3_busy_timeout(db_, static_cast<int>(timeout.count()));
+    if (rc != SQLITE_OK) throw_db_error(db_, rc, path_.string(), "sqlite3_busy_timeout");
+}
+
+std::int64_t Database::last_insert_rowid() const {
+    return sqlite3_last_insert_rowid(db_);
+}
+
+std::int64_t Database::changes() const {
+    return sqlite3_changes64(db_);
+}
+
+bool Database::autocommit() const {
+    return sqlite3_get_autocommit(db_) != 0;
+}
+
+// --------------------------------------------------------------- Statement
+
+Statement::Statement(sqlite3* db, std::string sql) : sql_(std::move(sql)) {
+    const char* tail = nullptr;
+    const int rc = sqlite3_prepare_v3(db, sql_.c_str(), static_cast<int>(sql_.size() + 1),
+                                      SQLITE_PREPARE_PERSISTENT, &stmt_, &tail);
+    if (rc != SQLITE_OK) throw_db_error(db, rc, file_of(db), sql_);
+    if (stmt_ == nullptr)
+        throw_error(std::string(file_of(db)) + ": empty statement", SQLITE_MISUSE);
+    if (tail != nullptr && !only_space(tail)) {
+        sqlite3_finalize(std::exchange(stmt_, nullptr));
+        throw_error(std::string(file_of(db)) + ": more than one statement in: " + sql_,
+                    SQLITE_MISUSE);
+    }
+}
+
+Statement::~Statement() {
+    if (stmt_ != nullptr) sqlite3_finalize(stmt_);
+}
+
+Statement::Statement(Statement&& other) noexcept
+    : stmt_(std::exchange(other.stmt_, nullptr)), sql_(std::move(other.sql_)) {}
+
+Statement& Statement::operator=(Statement&& other) noexcept {
+    if (this != &other) {
+        if (stmt_ != nullptr) sqlite3_finalize(stmt_);
+        stmt_ = std::exchange(other.stmt_, nullptr);
+        sql_ = std::move(other.sql_);
+    }
+    return *this;
+}
+
+Statement::Query Statement::use() {
+    if (stmt_ == nullptr) throw_error("use of an unprepared statement", SQLITE_MISUSE);
+    return Query(*this);
+}
+
+void Statement::reset() noexcept {
+    if (stmt_ == nullptr) return;
+    // The return value repeats the last step's error, already reported.
+    sqlite3_reset(stmt_);
+    sqlite3_clear_bindings(stmt_);
+}
+
+void Statement::fail(int rc, std::string_view what) const {
+    sqlite3* db = sqlite3_db_handle(stmt_);
+    if (what.empty()) throw_db_error(db, rc, file_of(db), sql_);
+    throw_error(std::string(file_of(db)) + ": " + std::string(what) + " (in: " + sql_ + ")", rc);
+}
+
+// ----------------------------------------------------------- Statement::Query
+
+Statement::Query& Statement::Query::bind(std::string_view value) {
+    // A null pointer would bind SQL NULL, not an empty string.
+    const char* data = value.data() != nullptr ? value.data() : "";
+    const int rc = sqlite3_bind_text64(stmt_->stmt_, next_param_++, data, value.size(),
+                                       SQLITE_TRANSIENT, SQLITE_UTF8);
+    if (rc != SQLITE_OK) stmt_->fail(rc, {});
+    return *this;
+}
+
+Statement::Query& Statement::Query::bind(std::int64_t value) {
+    const int rc = sqlite3_bind_int64(stmt_->stmt_, next_param_++, value);
+    if (rc != SQLITE_OK) stmt_->fail(rc, {});
+    return *this;
+}
+
+Statement::Query& Statement::Query::bind(double value) {
+    const int rc = sqlite3_bind_double(stmt_->stmt_, next_param_++, value);
+    if (rc != SQLITE_OK) stmt_->fail(rc, {});
+    return *this;
+}
+
+Statement::Query& Statement::Query::bind(std::nullopt_t) {
+    const int rc = sqlite3_bind_null(stmt_->stmt_, next_param_++);
+    if (rc != SQLITE_OK) stmt_->fail(rc, {});
+    return *this;
+}
+
+bool Statement::Query::step() {
+    const int rc = sqlite3_step(stmt_->stmt_);
+    if (rc == SQLITE_ROW) return true;
+    if (rc == SQLITE_DONE) return false;
+    stmt_->fail(rc, {});
+}
+
+void Statement::Query::exec() {
+    while (step()) {
+    }
+}
+
+bool Statement::Query::is_null(int column) const {
+    return sqlite3_column_type(stmt_->stmt_, column) == SQLITE_NULL;
+}
+
+std::int64_t Statement::Query::column_int64(int column) const {
+    return sqlite3_column_int64(stmt_->stmt_, column);
+}
+
+int Statement::Query::column_int(int column) const {
+    return sqlite3_column_int(stmt_->stmt_, column);
+}
+
+double Statement::Query::column_double(int column) const {
+    return sqlite3_column_double(stmt_->stmt_, column);
+}
+
+std::string Statement::Query::column_text(int column) const {
+    // Text first, then its length: the order SQLite documents as safe.
+    const auto* text = sqlite3_column_text(stmt_->stmt_, column);
+    const int size = sqlite3_column_bytes(stmt_->stmt_, column);
+    if (text == nullptr) return {};
+    return {reinterpret_cast<const char*>(text), static_cast<std::size_t>(size)};
+}
+
+// ------------------------------------------------------------- Transaction
+
+Transaction::Transaction(Database& db, Mode mode) : db_(&db) {
+    db.exec(mode == Mode::kImmediate ? "BEGIN IMMEDIATE" : "BEGIN");
+}
+
+Transaction::~Transaction() {
+    // Some errors (SQLITE_FULL, SQLITE_IOERR, ...) already rolled back.
+    if (active_ && !db_->autocommit()) {
+        sqlite3_exec(db_->handle(), "ROLLBACK", nullptr, nullptr, nullptr);
+    }
+}
+
+void Transaction::commit() {
+    db_->exec("COMMIT");
+    active_ = false;
+}
+
+}  // namespace arena::store

@@ -1,0 +1,787 @@
+// The results database: what is written comes back exactly after the store
+// is closed and reopened, the SQL views count what they should, a failed
+// write leaves nothing behind, and files that are not ours (or are from a
+// newer arena) are refused with a message naming them.
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "arena/store/results_store.hpp"
+#include "arena/store/sqlite.hpp"
+
+namespace arena::store {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+using games::Outcome;
+using match::GameRecord;
+using match::MoveRecord;
+using match::Termination;
+
+// A fresh directory per test, removed afterwards.
+class StoreTest : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        std::string pattern = (fs::temp_directory_path() / "arena_store_test_XXXXXX").string();
+        ASSERT_NE(mkdtemp(pattern.data()), nullptr);
+        dir_ = pattern;
+        db_path_ = dir_ / "sub" / "results.db";  // the store creates "sub"
+    }
+    void TearDown() override {
+        std::error_code ec;
+        fs::remove_all(dir_, ec);
+    }
+
+    fs::path dir_;
+    fs::path db_path_;
+};
+
+TournamentSpec spec(const std::string& name) {
+    TournamentSpec s;
+    s.name = name;
+    s.game = "connect4";
+    s.config_text = "[tournament]\nname = \"" + name + "\"\ngames = 2\n";
+    s.fingerprint = "fp-" + name;
+    s.seed = 18'000'000'000'000'000'000ULL;  // above INT64_MAX on purpose
+    s.total_games = 12;
+    return s;
+}
+
+std::vector<BotEntry> bot_entries(const std::vector<std::string>& names) {
+    std::vector<BotEntry> bots;
+    for (const auto& n : names)
+        bots.push_back({n, "./bots/" + n + " --fast", "arena1", ""});
+    return bots;
+}
+
+// 2024-05-01T12:34:56.789Z plus `offset`.
+std::chrono::system_clock::time_point when(std::chrono::milliseconds offset = 0ms) {
+    using namespace std::chrono;
+    return sys_days{year{2024} / May / 1} + 12h + 34min + 56s + 789ms + offset;
+}
+
+GameRecord record(const std::string& first, const std::string& second, Outcome outcome,
+                  Termination termination = Termination::kNormal, int plies = 4) {
+    GameRecord r;
+    r.game = "connect4";
+    r.params = {{"rows", "6"}, {"cols", "7"}, {"connect", "4"}};
+    r.players[0] = first;
+    r.players[1] = second;
+    for (int i = 0; i < plies; ++i) {
+        MoveRecord m;
+        m.move = std::to_string(1 + i % 7);
+        m.player = 1 + i % 2;
+        m.time = std::chrono::microseconds(1000 + i);
+        m.by_arena = i == 0;
+        if (i % 2 == 1) m.info = {"depth " + std::to_string(i), "score cp 12"};
+        r.moves.push_back(m);
+    }
+    r.opening_plies = 1;
+    r.outcome = outcome;
+    r.termination = termination;
+    if (termination != Termination::kNormal) {
+        r.detail = "no move within 100 ms";
+        r.fault_after = 100'250us;
+    }
+    r.started_at = when();
+    r.duration = 1'234'567us;
+    r.stderr_logs[0] = "first says hi\n";
+    return r;
+}
+
+GameSlot slot(std::int64_t index, const std::string& opening = "") {
+    GameSlot s;
+    s.index = index;
+    s.round = static_cast<int>(index / 4);
+    s.pair = static_cast<int>(index / 2);
+    s.game_in_pair = static_cast<int>(index % 2);
+    s.opening = opening;
+    return s;
+}
+
+std::int64_t count(Database& db, const std::string& table) {
+    return db.query_int("SELECT count(*) FROM " + table);
+}
+
+// ------------------------------------------------------------------ round trip
+
+TEST_F(StoreTest, EverythingComesBackAfterReopening) {
+    std::int64_t tid = 0;
+    std::int64_t timeout_game = 0;
+    {
+        ResultsStore store(db_path_);
+        auto bots = bot_entries({"alpha", "beta"});
+        bots[0].sha256 = std::string(64, 'a');
+        tid = store.create_tournament(spec("cup"), bots);
+        // Stored out of order: games() must still list them in schedule order.
+        store.record_game(tid, slot(2, "4 4"), record("alpha", "beta", Outcome::kDraw));
+        timeout_game = store.record_game(
+            tid, slot(0, "3"), record("alpha", "beta", Outcome::kWin2, Termination::kTimeout, 5));
+        store.record_game(tid, slot(1, "3"), record("beta", "alpha", Outcome::kWin1));
+        store.set_status(tid, "finished");
+        store.save_ratings(tid, {{"beta", 35.5, 20.25}, {"alpha", -35.5, 20.25}});
+    }  // closed
+
+    ResultsStore store(db_path_);
+    const auto t = store.find_tournament("cup");
+    ASSERT_TRUE(t.has_value());
+    EXPECT_EQ(t->id, tid);
+    EXPECT_EQ(t->spec.name, "cup");
+    EXPECT_EQ(t->spec.game, "connect4");
+    EXPECT_EQ(t->spec.config_text, spec("cup").config_text);
+    EXPECT_EQ(t->spec.fingerprint, "fp-cup");
+    EXPECT_EQ(t->spec.seed, 18'000'000'000'000'000'000ULL);
+    EXPECT_EQ(t->spec.total_games, 12);
+    EXPECT_EQ(t->status, "finished");
+    EXPECT_EQ(t->created_at.size(), 24u) << t->created_at;  // 2024-05-01T12:34:56.789Z
+    EXPECT_EQ(t->created_at.back(), 'Z');
+    EXPECT_EQ(t->finished_at.size(), 24u) << t->finished_at;
+    EXPECT_FALSE(store.find_tournament("nope").has_value());
+    ASSERT_EQ(store.tournaments().size(), 1u);
+    EXPECT_EQ(store.tournaments()[0].spec.name, "cup");
+
+    const auto bots = store.bots(tid);
+    ASSERT_EQ(bots.size(), 2u);
+    EXPECT_EQ(bots[0].name, "alpha");
+    EXPECT_EQ(bots[0].command, "./bots/alpha --fast");
+    EXPECT_EQ(bots[0].protocol, "arena1");
+    EXPECT_EQ(bots[0].sha256, std::string(64, 'a'));
+    EXPECT_EQ(bots[1].name, "beta");
+    EXPECT_EQ(bots[1].sha256, "");
+
+    EXPECT_EQ(store.recorded_indices(tid), (std::vector<std::int64_t>{0, 1, 2}));
+
+    const auto list = store.games(tid);
+    ASSERT_EQ(list.size(), 3u);
+    EXPECT_EQ(list[0].slot.index, 0);
+    EXPECT_EQ(list[1].slot.index, 1);
+    EXPECT_EQ(list[2].slot.index, 2);
+    const auto& g = list[0];
+    EXPECT_EQ(g.id, timeout_game);
+    EXPECT_EQ(g.slot.round, 0);
+    EXPECT_EQ(g.slot.pair, 0);
+    EXPECT_EQ(g.slot.game_in_pair, 0);
+    EXPECT_EQ(g.slot.opening, "3");
+    EXPECT_EQ(g.first, "alpha");
+    EXPECT_EQ(g.second, "beta");
+    EXPECT_EQ(g.result, "0-1");
+    EXPECT_EQ(g.termination, "timeout");
+    EXPECT_EQ(g.detail, "no move within 100 ms");
+    EXPECT_EQ(g.plies, 5);
+    EXPECT_EQ(g.duration_us, 1'234'567);
+    EXPECT_EQ(g.started_at, "2024-05-01T12:34:56.789Z");
+    EXPECT_EQ(list[1].first, "beta");
+    EXPECT_EQ(list[1].result, "1-0");
+    EXPECT_EQ(list[2].result, "1/2-1/2");
+    EXPECT_EQ(list[2].slot.opening, "4 4");
+    EXPECT_EQ(store.games(tid, std::string("beta")).size(), 3u);
+    EXPECT_TRUE(store.games(tid, std::string("gamma")).empty());
+
+    const auto stored = store.load_game(timeout_game);
+    ASSERT_TRUE(stored.has_value());
+    EXPECT_EQ(stored->summary.id, timeout_game);
+    EXPECT_EQ(stored->summary.result, "0-1");
+    EXPECT_EQ(stored->game, "connect4");
+    EXPECT_EQ(stored->params, "rows=6 cols=7 connect=4");
+    const auto original = record("alpha", "beta", Outcome::kWin2, Termination::kTimeout, 5);
+    ASSERT_EQ(stored->moves.size(), original.moves.size());
+    for (std::size_t i = 0; i < original.moves.size(); ++i) {
+        const auto& m = stored->moves[i];
+        EXPECT_EQ(m.ply, static_cast<int>(i) + 1);
+        EXPECT_EQ(m.side, original.moves[i].player);
+        EXPECT_EQ(m.move, original.moves[i].move);
+        EXPECT_EQ(m.time_us, original.moves[i].time.count());
+        EXPECT_EQ(m.by_arena, original.moves[i].by_arena);
+        EXPECT_EQ(m.info, original.moves[i].info);
+    }
+    EXPECT_EQ(stored->stderr_logs[0], "first says hi\n");
+    EXPECT_EQ(stored->stderr_logs[1], "");
+    EXPECT_FALSE(store.load_game(timeout_game + 100).has_value());
+
+    const auto ratings = store.ratings(tid);
+    ASSERT_EQ(ratings.size(), 2u);
+    EXPECT_EQ(ratings[0].bot, "beta");
+    EXPECT_EQ(ratings[0].elo, 35.5);
+    EXPECT_EQ(ratings[0].error, 20.25);
+    EXPECT_EQ(ratings[1].bot, "alpha");
+    EXPECT_EQ(ratings[1].elo, -35.5);
+
+    // Columns the API does not return, read straight from the file.
+    Database db(db_path_);
+    auto stmt = db.prepare(
+        "SELECT winner, ended_at, fault_after_us, opening_plies FROM games WHERE id = ?");
+    auto q = stmt.use();
+    q.bind(timeout_game);
+    ASSERT_TRUE(q.step());
+    EXPECT_EQ(q.column_int(0), 2);
+    EXPECT_EQ(q.column_text(1), "2024-05-01T12:34:58.023Z");  // + 1.234567 s, floored
+    EXPECT_EQ(q.column_int64(2), 100'250);
+    EXPECT_EQ(q.column_int(3), 1);
+}
+
+TEST_F(StoreTest, RatingsAreReplacedAsAWhole) {
+    ResultsStore store(db_path_);
+    const auto tid = store.create_tournament(spec("cup"), bot_entries({"a", "b", "c"}));
+    store.save_ratings(tid, {{"a", 10, 5}, {"b", -10, 5}});
+    store.save_ratings(tid, {{"c", 1, 2}});
+    const auto r = store.ratings(tid);
+    ASSERT_EQ(r.size(), 1u);
+    EXPECT_EQ(r[0].bot, "c");
+    EXPECT_THROW(store.save_ratings(tid, {{"zed", 1, 2}}), StoreError);
+    EXPECT_THROW(store.save_ratings(tid, {{"a", 1, 2}, {"a", 3, 4}}), StoreError);
+    EXPECT_EQ(store.ratings(tid).size(), 1u);  // the failed saves changed nothing
+}
+
+TEST_F(StoreTest, StatusAndFinishedAt) {
+    ResultsStore store(db_path_);
+    const auto tid = store.create_tournament(spec("cup"), bot_entries({"a", "b"}));
+    EXPECT_EQ(store.find_tournament("cup")->status, "running");
+    EXPECT_EQ(store.find_tournament("cup")->finished_at, "");
+    store.set_status(tid, "interrupted");
+    EXPECT_EQ(store.find_tournament("cup")->status, "interrupted");
+    EXPECT_EQ(store.find_tournament("cup")->finished_at, "");
+    store.set_status(tid, "finished");
+    EXPECT_NE(store.find_tournament("cup")->finished_at, "");
+    EXPECT_THROW(store.set_status(tid + 1, "finished"), StoreError);
+}
+
+TEST_F(StoreTest, TournamentNamesAndBotNamesAreUnique) {
+    ResultsStore store(db_path_);
+    store.create_tournament(spec("cup"), bot_entries({"a", "b"}));
+    try {
+        store.create_tournament(spec("cup"), bot_entries({"a", "b"}));
+        FAIL() << "duplicate tournament accepted";
+    } catch (const StoreError& e) {
+        EXPECT_NE(std::string(e.what()).find("tournament 'cup' already exists"), std::string::npos)
+            << e.what();
+    }
+    EXPECT_THROW(store.create_tournament(spec("other"), bot_entries({"a", "a"})), StoreError);
+    EXPECT_FALSE(store.find_tournament("other").has_value());  // rolled back with its bots
+    EXPECT_EQ(store.tournaments().size(), 1u);
+}
+
+// --------------------------------------------------------------------- views
+
+// A: 2 W (one by a crash of C), 1 D, 1 L (timeout); B: 1 W (illegal move of C),
+// 2 D, 1 L; C: 1 W, 1 D, 2 L (crash, illegal); D: no games; E, F in another tournament.
+class ViewsTest : public StoreTest {
+  protected:
+    void SetUp() override {
+        StoreTest::SetUp();
+        ResultsStore store(db_path_);
+        const auto t = store.create_tournament(spec("views"), bot_entries({"A", "B", "C", "D"}));
+        store.record_game(t, slot(0), record("A", "B", Outcome::kWin1));
+        store.record_game(t, slot(1), record("B", "A", Outcome::kDraw));
+        store.record_game(t, slot(2), record("A", "C", Outcome::kWin2, Termination::kTimeout));
+        store.record_game(t, slot(3), record("C", "A", Outcome::kWin2, Termination::kCrash));
+        store.record_game(t, slot(4), record("B", "C", Outcome::kWin1, Termination::kIllegal));
+        store.record_game(t, slot(5), record("C", "B", Outcome::kDraw));
+        store.save_ratings(t, {{"A", 50, 10}, {"B", 0, 10}});
+        // The same names in another tournament must not mix in.
+        const auto other = store.create_tournament(spec("other"), bot_entries({"A", "B"}));
+        store.record_game(other, slot(0), record("A", "B", Outcome::kWin2));
+    }
+};
+
+TEST_F(ViewsTest, Standings) {
+    Database db(db_path_);
+    auto stmt = db.prepare(
+        "SELECT bot, games, wins, draws, losses, points, score, win_rate, "
+        "first_wins, first_draws, first_losses, second_wins, second_draws, second_losses, "
+        "timeouts, crashes, faults, elo, error "
+        "FROM standings WHERE tournament = ? ORDER BY bot");
+    auto q = stmt.use();
+    q.bind("views");
+    struct Expected {
+        std::string bot;
+        int games, wins, draws, losses;
+        double points;
+        int fw, fd, fl, sw, sd, sl, timeouts, crashes, faults;
+    };
+    const Expected expected[] = {
+        {"A", 4, 2, 1, 1, 2.5, 1, 0, 1, 1, 1, 0, 1, 0, 1},
+        {"B", 4, 1, 2, 1, 2.0, 1, 1, 0, 0, 1, 1, 0, 0, 0},
+        {"C", 4, 1, 1, 2, 1.5, 0, 1, 1, 1, 0, 1, 0, 1, 2},
+        {"D", 0, 0, 0, 0, 0.0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    };
+    for (const auto& e : expected) {
+        ASSERT_TRUE(q.step()) << e.bot;
+        SCOPED_TRACE(e.bot);
+        EXPECT_EQ(q.column_text(0), e.bot);
+        EXPECT_EQ(q.column_int(1), e.games);
+        EXPECT_EQ(q.column_int(2), e.wins);
+        EXPECT_EQ(q.column_int(3), e.draws);
+        EXPECT_EQ(q.column_int(4), e.losses);
+        EXPECT_DOUBLE_EQ(q.column_double(5), e.points);
+        if (e.games > 0) {
+            EXPECT_DOUBLE_EQ(q.column_double(6), e.points / e.games);
+            EXPECT_DOUBLE_EQ(q.column_double(7), 1.0 * e.wins / e.games);
+        } else {
+            EXPECT_TRUE(q.is_null(6));  // no games, no score
+            EXPECT_TRUE(q.is_null(7));
+        }
+        EXPECT_EQ(q.column_int(8), e.fw);
+        EXPECT_EQ(q.column_int(9), e.fd);
+        EXPECT_EQ(q.column_int(10), e.fl);
+        EXPECT_EQ(q.column_int(11), e.sw);
+        EXPECT_EQ(q.column_int(12), e.sd);
+        EXPECT_EQ(q.column_int(13), e.sl);
+        EXPECT_EQ(q.column_int(14), e.timeouts);
+        EXPECT_EQ(q.column_int(15), e.crashes);
+        EXPECT_EQ(q.column_int(16), e.faults);
+    }
+    EXPECT_FALSE(q.step());
+}
+
+TEST_F(ViewsTest, StandingsCarryRatingsWhenPresent) {
+    Database db(db_path_);
+    auto stmt =
+        db.prepare("SELECT bot, elo, error FROM standings WHERE tournament = ? ORDER BY bot");
+    auto q = stmt.use();
+    q.bind("views");
+    ASSERT_TRUE(q.step());
+    EXPECT_EQ(q.column_text(0), "A");
+    EXPECT_EQ(q.column_double(1), 50.0);
+    EXPECT_EQ(q.column_double(2), 10.0);
+    ASSERT_TRUE(q.step());
+    EXPECT_EQ(q.column_double(1), 0.0);
+    EXPECT_FALSE(q.is_null(1));
+    ASSERT_TRUE(q.step());
+    EXPECT_EQ(q.column_text(0), "C");
+    EXPECT_TRUE(q.is_null(1));  // not rated: still listed
+    EXPECT_TRUE(q.is_null(2));
+}
+
+TEST_F(ViewsTest, StandingsOfTheOtherTournament) {
+    Database db(db_path_);
+    auto stmt = db.prepare(
+        "SELECT bot, games, wins, losses FROM standings WHERE tournament = ? ORDER BY bot");
+    auto q = stmt.use();
+    q.bind("other");
+    ASSERT_TRUE(q.step());
+    EXPECT_EQ(q.column_text(0), "A");
+    EXPECT_EQ(q.column_int(1), 1);
+    EXPECT_EQ(q.column_int(2), 0);
+    EXPECT_EQ(q.column_int(3), 1);
+    ASSERT_TRUE(q.step());
+    EXPECT_EQ(q.column_text(0), "B");
+    EXPECT_EQ(q.column_int(2), 1);
+    EXPECT_FALSE(q.step());
+}
+
+TEST_F(ViewsTest, PairResults) {
+    Database db(db_path_);
+    auto stmt = db.prepare(
+        "SELECT bot, opponent, games, wins, draws, losses, score, first_wins, first_draws, "
+        "first_losses, second_wins, second_draws, second_losses "
+        "FROM pair_results WHERE tournament = ? ORDER BY bot, opponent");
+    auto q = stmt.use();
+    q.bind("views");
+    struct Expected {
+        std::string bot, opponent;
+        int games, wins, draws, losses;
+        double score;
+        int fw, fd, fl, sw, sd, sl;
+    };
+    const Expected expected[] = {
+        {"A", "B", 2, 1, 1, 0, 0.75, 1, 0, 0, 0, 1, 0},
+        {"A", "C", 2, 1, 0, 1, 0.5, 0, 0, 1, 1, 0, 0},
+        {"B", "A", 2, 0, 1, 1, 0.25, 0, 1, 0, 0, 0, 1},
+        {"B", "C", 2, 1, 1, 0, 0.75, 1, 0, 0, 0, 1, 0},
+        {"C", "A", 2, 1, 0, 1, 0.5, 0, 0, 1, 1, 0, 0},
+        {"C", "B", 2, 0, 1, 1, 0.25, 0, 1, 0, 0, 0, 1},
+    };
+    for (const auto& e : expected) {
+        ASSERT_TRUE(q.step()) << e.bot << " vs " << e.opponent;
+        SCOPED_TRACE(e.bot + " vs " + e.opponent);
+        EXPECT_EQ(q.column_text(0), e.bot);
+        EXPECT_EQ(q.column_text(1), e.opponent);
+        EXPECT_EQ(q.column_int(2), e.games);
+        EXPECT_EQ(q.column_int(3), e.wins);
+        EXPECT_EQ(q.column_int(4), e.draws);
+        EXPECT_EQ(q.column_int(5), e.losses);
+        EXPECT_DOUBLE_EQ(q.column_double(6), e.score);
+        EXPECT_EQ(q.column_int(7), e.fw);
+        EXPECT_EQ(q.column_int(8), e.fd);
+        EXPECT_EQ(q.column_int(9), e.fl);
+        EXPECT_EQ(q.column_int(10), e.sw);
+        EXPECT_EQ(q.column_int(11), e.sd);
+        EXPECT_EQ(q.column_int(12), e.sl);
+    }
+    EXPECT_FALSE(q.step());
+}
+
+TEST_F(ViewsTest, Endings) {
+    Database db(db_path_);
+    auto stmt = db.prepare(
+        "SELECT bot, termination, games, wins, draws, losses FROM endings "
+        "WHERE tournament = ? ORDER BY bot, termination");
+    auto q = stmt.use();
+    q.bind("views");
+    struct Expected {
+        std::string bot, termination;
+        int games, wins, draws, losses;
+    };
+    const Expected expected[] = {
+        {"A", "crash", 1, 1, 0, 0},   {"A", "normal", 2, 1, 1, 0}, {"A", "timeout", 1, 0, 0, 1},
+        {"B", "illegal", 1, 1, 0, 0}, {"B", "normal", 3, 0, 2, 1}, {"C", "crash", 1, 0, 0, 1},
+        {"C", "illegal", 1, 0, 0, 1}, {"C", "normal", 1, 0, 1, 0}, {"C", "timeout", 1, 1, 0, 0},
+    };
+    for (const auto& e : expected) {
+        ASSERT_TRUE(q.step()) << e.bot << " " << e.termination;
+        SCOPED_TRACE(e.bot + " " + e.termination);
+        EXPECT_EQ(q.column_text(0), e.bot);
+        EXPECT_EQ(q.column_text(1), e.termination);
+        EXPECT_EQ(q.column_int(2), e.games);
+        EXPECT_EQ(q.column_int(3), e.wins);
+        EXPECT_EQ(q.column_int(4), e.draws);
+        EXPECT_EQ(q.column_int(5), e.losses);
+    }
+    EXPECT_FALSE(q.step());
+}
+
+TEST_F(ViewsTest, GameListAndCascadingDelete) {
+    Database db(db_path_);
+    db.exec("PRAGMA foreign_keys = ON");
+    EXPECT_EQ(db.query_text("SELECT first || '-' || second || ' ' || result FROM game_list "
+                            "WHERE tournament = 'views' AND game_index = 3"),
+              "C-A 0-1");
+    // Deleting a tournament takes everything of it, and nothing else.
+    const auto other_moves = db.query_int(
+        "SELECT count(*) FROM moves JOIN games ON games.id = moves.game "
+        "JOIN tournaments t ON t.id = games.tournament WHERE t.name = 'other'");
+    db.exec("DELETE FROM tournaments WHERE name = 'views'");
+    EXPECT_EQ(count(db, "games"), 1);
+    EXPECT_EQ(count(db, "bots"), 2);
+    EXPECT_EQ(count(db, "ratings"), 0);
+    EXPECT_EQ(count(db, "moves"), other_moves);
+    EXPECT_EQ(count(db, "bot_logs"), 1);
+}
+
+// -------------------------------------------------------- failed writes roll back
+
+TEST_F(StoreTest, DuplicateSlotRefusedAndNothingChanges) {
+    ResultsStore store(db_path_);
+    const auto tid = store.create_tournament(spec("Spring 'Cup'"), bot_entries({"a", "b"}));
+    store.record_game(tid, slot(3), record("a", "b", Outcome::kWin1, Termination::kNormal, 6));
+    try {
+        store.record_game(tid, slot(3), record("b", "a", Outcome::kDraw, Termination::kNormal, 9));
+        FAIL() << "duplicate slot accepted";
+    } catch (const StoreError& e) {
+        EXPECT_NE(
+            std::string(e.what()).find("game 3 of tournament 'Spring 'Cup'' is already stored"),
+            std::string::npos)
+            << e.what();
+    }
+    Database db(db_path_);
+    EXPECT_EQ(count(db, "games"), 1);
+    EXPECT_EQ(count(db, "moves"), 6);
+    EXPECT_EQ(count(db, "bot_logs"), 1);
+    ASSERT_EQ(store.games(tid).size(), 1u);
+    EXPECT_EQ(store.games(tid)[0].result, "1-0");
+    // The store is still usable afterwards.
+    store.record_game(tid, slot(4), record("b", "a", Outcome::kDraw));
+    EXPECT_EQ(store.recorded_indices(tid), (std::vector<std::int64_t>{3, 4}));
+}
+
+TEST_F(StoreTest, AFailingMoveInsertLeavesNoPartialGame) {
+    ResultsStore store(db_path_);
+    const auto tid = store.create_tournament(spec("cup"), bot_entries({"a", "b"}));
+    auto bad = record("a", "b", Outcome::kWin1, Termination::kNormal, 6);
+    bad.moves[4].player = 3;  // the game row and four moves go in, then a CHECK fails
+    EXPECT_THROW(store.record_game(tid, slot(0), bad), StoreError);
+    Database db(db_path_);
+    EXPECT_EQ(count(db, "games"), 0);
+    EXPECT_EQ(count(db, "moves"), 0);
+    EXPECT_EQ(count(db, "bot_logs"), 0);
+    EXPECT_TRUE(store.recorded_indices(tid).empty());
+    // The slot is free for the real game.
+    store.record_game(tid, slot(0), record("a", "b", Outcome::kWin1));
+    EXPECT_EQ(count(db, "games"), 1);
+}
+
+TEST_F(StoreTest, UnknownBotOrMissingResultRefused) {
+    ResultsStore store(db_path_);
+    const auto tid = store.create_tournament(spec("cup"), bot_entries({"a", "b"}));
+    try {
+        store.record_game(tid, slot(0), record("a", "zed", Outcome::kWin1));
+        FAIL() << "unknown bot accepted";
+    } catch (const StoreError& e) {
+        EXPECT_NE(std::string(e.what()).find("has no bot 'zed'"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(store.record_game(tid, slot(0), record("a", "b", Outcome::kOngoing)), StoreError);
+    EXPECT_TRUE(store.recorded_indices(tid).empty());
+}
+
+// ------------------------------------------------------------ opening files
+
+TEST_F(StoreTest, ReopeningAnExistingDatabaseKeepsItAndItsSettings) {
+    { ResultsStore store(db_path_); }
+    {
+        ResultsStore store(db_path_);
+        store.create_tournament(spec("cup"), bot_entries({"a", "b"}));
+    }
+    ResultsStore store(db_path_);
+    EXPECT_TRUE(store.find_tournament("cup").has_value());
+    Database db(db_path_);
+    EXPECT_EQ(db.query_int("PRAGMA user_version"), kSchemaVersion);
+    EXPECT_EQ(db.query_int("PRAGMA application_id"), 0x4152454E);
+    EXPECT_EQ(db.query_text("PRAGMA journal_mode"), "wal");  // persistent in the file
+    for (const char* name : {"tournaments", "bots", "games", "moves", "bot_logs", "ratings",
+                             "standings", "pair_results", "endings", "game_list", "bot_games"}) {
+        auto stmt = db.prepare("SELECT count(*) FROM sqlite_schema WHERE name = ?");
+        auto q = stmt.use();
+        q.bind(name);
+        ASSERT_TRUE(q.step());
+        EXPECT_EQ(q.column_int(0), 1) << name;
+    }
+}
+
+TEST_F(StoreTest, NewerSchemaVersionRefused) {
+    { ResultsStore store(db_path_); }
+    {
+        Database db(db_path_);
+        db.exec("PRAGMA user_version = 7");
+    }
+    try {
+        ResultsStore store(db_path_);
+        FAIL() << "newer schema accepted";
+    } catch (const StoreError& e) {
+        const std::string message = e.what();
+        EXPECT_NE(message.find(db_path_.string()), std::string::npos) << message;
+        EXPECT_NE(message.find("version 7"), std::string::npos) << message;
+        EXPECT_NE(message.find("version 1"), std::string::npos) << message;
+    }
+    Database db(db_path_);
+    EXPECT_EQ(db.query_int("PRAGMA user_version"), 7);  // left alone
+}
+
+TEST_F(StoreTest, FileThatIsNotADatabaseRefused) {
+    fs::create_directories(db_path_.parent_path());
+    const std::string garbage(4096, 'x');
+    std::ofstream(db_path_) << garbage;
+    try {
+        ResultsStore store(db_path_);
+        FAIL() << "garbage accepted";
+    } catch (const StoreError& e) {
+        EXPECT_NE(std::string(e.what()).find(db_path_.string()), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("not a database"), std::string::npos) << e.what();
+    }
+    std::ifstream in(db_path_);
+    const std::string content{std::istreambuf_iterator<char>(in), {}};
+    EXPECT_EQ(content, garbage);  // untouched
+}
+
+TEST_F(StoreTest, ForeignSqliteDatabaseRefused) {
+    fs::create_directories(db_path_.parent_path());
+    {
+        Database db(db_path_);
+        db.exec("CREATE TABLE games (x)");
+    }
+    try {
+        ResultsStore store(db_path_);
+        FAIL() << "foreign database accepted";
+    } catch (const StoreError& e) {
+        EXPECT_NE(std::string(e.what()).find("not an arena results database"), std::string::npos)
+            << e.what();
+    }
+}
+
+TEST_F(StoreTest, MovedStoreKeepsWorking) {
+    ResultsStore first(db_path_);
+    const auto tid = first.create_tournament(spec("cup"), bot_entries({"a", "b"}));
+    ResultsStore second(std::move(first));
+    second.record_game(tid, slot(0), record("a", "b", Outcome::kWin1));
+    EXPECT_EQ(second.recorded_indices(tid).size(), 1u);
+    EXPECT_THROW((void)first.tournaments(), StoreError);  // NOLINT(bugprone-use-after-move)
+}
+
+// ------------------------------------------------------------- concurrency
+
+TEST_F(StoreTest, ReaderIsNotBlockedByAWritersOpenTransaction) {
+    ResultsStore store(db_path_);
+    const auto tid = store.create_tournament(spec("cup"), bot_entries({"a", "b"}));
+    store.record_game(tid, slot(0), record("a", "b", Outcome::kWin1));
+
+    Database writer(db_path_);
+    writer.set_busy_timeout(0ms);
+    Transaction txn(writer);
+    writer.exec("UPDATE tournaments SET status = 'finished'");
+    writer.exec("DELETE FROM moves");
+
+    // Another connection reads the last committed state at once.
+    Database reader(db_path_);
+    reader.set_busy_timeout(0ms);
+    EXPECT_EQ(reader.query_text("SELECT status FROM tournaments"), "running");
+    EXPECT_EQ(count(reader, "moves"), 4);
+    const auto start = std::chrono::steady_clock::now();
+    EXPECT_EQ(store.find_tournament("cup")->status, "running");
+    EXPECT_EQ(store.load_game(store.games(tid)[0].id)->moves.size(), 4u);
+    EXPECT_LT(std::chrono::steady_clock::now() - start, 1s);  // no busy wait
+
+    // A second writer is refused with BusyError while the first holds the lock.
+    Database other(db_path_);
+    other.set_busy_timeout(0ms);
+    EXPECT_THROW(Transaction{other}, BusyError);
+
+    txn.commit();
+    EXPECT_EQ(reader.query_text("SELECT status FROM tournaments"), "finished");
+    EXPECT_EQ(store.find_tournament("cup")->status, "finished");
+}
+
+// ------------------------------------------------------------ text survives
+
+TEST_F(StoreTest, UnicodeQuotesAndOddTextSurvive) {
+    const std::string tname = "Coupe d'été \"2024\" — 日本語 🎲; DROP TABLE games; --";
+    const std::string bot1 = "O'Brien \"the bot\" ♞";
+    const std::string bot2 = "Ünïcödé\tbot";
+    std::int64_t id = 0;
+    auto r = record(bot1, bot2, Outcome::kWin1);
+    r.moves[1].info = {"pv 'a' \"b\" ü", "", "'); DELETE FROM moves; --"};
+    r.moves[2].info = {""};  // a single empty line is not "no lines"
+    r.detail = "said \"bye\" — then ✗";
+    r.stderr_logs[0] = std::string("line 1\nnul\0byte\n", 16);
+    r.stderr_logs[1] = "\xff\xfe not UTF-8";
+    {
+        ResultsStore store(db_path_);
+        const auto tid = store.create_tournament(spec(tname), bot_entries({bot1, bot2}));
+        id = store.record_game(tid, slot(0, "d'3"), r);
+    }
+    ResultsStore store(db_path_);
+    const auto t = store.find_tournament(tname);
+    ASSERT_TRUE(t.has_value());
+    EXPECT_EQ(t->spec.config_text, spec(tname).config_text);
+    EXPECT_EQ(store.bots(t->id)[0].name, bot1);
+    EXPECT_EQ(store.bots(t->id)[1].name, bot2);
+    const auto g = store.load_game(id);
+    ASSERT_TRUE(g.has_value());
+    EXPECT_EQ(g->summary.first, bot1);
+    EXPECT_EQ(g->summary.second, bot2);
+    EXPECT_EQ(g->summary.detail, r.detail);
+    EXPECT_EQ(g->summary.slot.opening, "d'3");
+    EXPECT_EQ(g->moves[0].info, std::vector<std::string>{});
+    EXPECT_EQ(g->moves[1].info, r.moves[1].info);
+    EXPECT_EQ(g->moves[2].info, std::vector<std::string>{""});
+    EXPECT_EQ(g->stderr_logs[0], r.stderr_logs[0]);
+    EXPECT_EQ(g->stderr_logs[0].size(), 16u);
+    EXPECT_EQ(g->stderr_logs[1], r.stderr_logs[1]);
+    EXPECT_EQ(store.games(t->id, bot1).size(), 1u);
+}
+
+// --------------------------------------------------------- the SQLite layer
+
+TEST_F(StoreTest, TransactionRollsBackUnlessCommitted) {
+    fs::create_directories(dir_);
+    Database db(dir_ / "plain.db");
+    db.exec("CREATE TABLE t (x INTEGER)");
+    auto insert = db.prepare("INSERT INTO t (x) VALUES (?)");
+    {
+        Transaction txn(db);
+        insert.use().bind(1).exec();
+        EXPECT_EQ(count(db, "t"), 1);  // visible inside
+    }
+    EXPECT_EQ(count(db, "t"), 0);
+    EXPECT_TRUE(db.autocommit());
+    try {
+        Transaction txn(db);
+        insert.use().bind(2).exec();
+        throw std::runtime_error("abandon");
+    } catch (const std::runtime_error&) {
+    }
+    EXPECT_EQ(count(db, "t"), 0);
+    {
+        Transaction txn(db, Transaction::Mode::kDeferred);
+        insert.use().bind(3).exec();
+        txn.commit();
+    }
+    EXPECT_EQ(db.query_int("SELECT x FROM t"), 3);
+}
+
+TEST_F(StoreTest, StatementErrorsNameFileAndSql) {
+    Database db(dir_ / "plain.db");
+    db.exec("CREATE TABLE t (x INTEGER UNIQUE)");
+    try {
+        (void)db.prepare("SELECT nope FROM t");
+        FAIL();
+    } catch (const SqliteError& e) {
+        EXPECT_NE(std::string(e.what()).find("no such column: nope"), std::string::npos);
+        EXPECT_NE(std::string(e.what()).find("SELECT nope FROM t"), std::string::npos);
+        EXPECT_NE(std::string(e.what()).find("plain.db"), std::string::npos);
+    }
+    auto insert = db.prepare("INSERT INTO t (x) VALUES (?)");
+    insert.use().bind(1).exec();
+    try {
+        insert.use().bind(1).exec();
+        FAIL();
+    } catch (const SqliteError& e) {
+        EXPECT_EQ(e.code(), SQLITE_CONSTRAINT_UNIQUE);
+        EXPECT_EQ(e.primary_code(), SQLITE_CONSTRAINT);
+        EXPECT_NE(std::string(e.what()).find("INSERT INTO t (x) VALUES (?)"), std::string::npos);
+    }
+    EXPECT_THROW((void)db.prepare("SELECT 1; SELECT 2"), SqliteError);
+}
+
+TEST_F(StoreTest, StatementIsReusedAndBindsEveryType) {
+    Database db(dir_ / "plain.db");
+    auto echo = db.prepare("SELECT ?, ?, ?, ?, ?, typeof(?)");
+    for (int round = 0; round < 3; ++round) {
+        auto q = echo.use();
+        q.bind(std::int64_t{1} << 40)
+            .bind(round)
+            .bind(2.5)
+            .bind(std::string_view{})  // empty, not NULL
+            .bind(std::optional<std::string>{"x"})
+            .bind(std::nullopt);
+        ASSERT_TRUE(q.step());
+        EXPECT_EQ(q.column_int64(0), std::int64_t{1} << 40);
+        EXPECT_EQ(q.column_int(1), round);
+        EXPECT_EQ(q.column_double(2), 2.5);
+        EXPECT_FALSE(q.is_null(3));
+        EXPECT_EQ(q.column_text(3), "");
+        EXPECT_EQ(q.column_text(4), "x");
+        EXPECT_EQ(q.column_text(5), "null");
+        EXPECT_FALSE(q.step());
+    }
+    Database moved(std::move(db));
+    EXPECT_FALSE(db.is_open());  // NOLINT(bugprone-use-after-move)
+    EXPECT_EQ(moved.query_int("SELECT 41 + 1"), 42);
+}
+
+// -------------------------------------------------------------- throughput
+
+// Not a pass/fail test: prints how many 40-move games record_game stores per
+// second, for the docs and for noticing regressions by eye.
+TEST_F(StoreTest, ThroughputOfRecordGame) {
+    ResultsStore store(db_path_);
+    const auto tid = store.create_tournament(spec("speed"), bot_entries({"a", "b"}));
+    auto r = record("a", "b", Outcome::kWin1, Termination::kNormal, 40);
+    r.stderr_logs[1] = "second bot log\n";
+    constexpr int kGames = 2000;
+    const auto start = std::chrono::steady_clock::now();
+    const auto cpu_start = std::clock();
+    for (int i = 0; i < kGames; ++i)
+        store.record_game(tid, slot(i), r);
+    const double cpu = static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
+    const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - start;
+    // Wall time includes the fsyncs of WAL checkpoints and whatever else the
+    // machine is doing; CPU time is what the store itself costs.
+    std::cout << "[ perf     ] record_game, " << kGames
+              << " games of 40 moves: " << static_cast<long>(kGames / wall.count())
+              << " games/s wall, " << static_cast<long>(kGames / cpu) << " games/s of CPU time\n";
+    RecordProperty("games_per_second", static_cast<int>(kGames / wall.count()));
+    EXPECT_EQ(store.recorded_indices(tid).size(), static_cast<std::size_t>(kGames));
+}
+
+}  // namespace
+}  // namespace arena::store
