@@ -1,0 +1,857 @@
+#include "arena/rating/elo.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <istream>
+#include <limits>
+#include <numbers>
+#include <stdexcept>
+#include <string_view>
+#include <unordered_map>
+
+namespace arena::rating {
+namespace {
+
+// Internally ratings are in natural-log units: p = sigmoid(r_i + adv - r_j).
+constexpr double kEloPerNat = 400.0 / std::numbers::ln10;
+
+// Newton's method. A step is capped at kMaxStep (about 700 Elo) so that a
+// far-off start cannot overshoot into flat tails; convergence is a step
+// below kTolerance (2e-4 Elo), after which the error is far smaller still
+// (quadratic convergence), or a predicted error below kFinalError (2e-7
+// Elo).
+//
+// When the maximum is at infinity or not unique the fit fails and is retried
+// with a prior. Ratings alone cannot run off once Ford's condition holds (it
+// is checked first, exactly), so failure shows as a singular Hessian (a
+// direction with no information), as a fitted advantage beyond
+// kAdvantageLimit (about 2600 Elo: a first mover scoring all but 3e-7
+// against an equal; Newton walks there about 170 Elo per iteration when the
+// maximum is at infinity), or as no convergence in kMaxIterations.
+constexpr int kMaxIterations = 100;
+constexpr double kMaxStep = 4.0;
+constexpr double kTolerance = 1e-6;
+constexpr double kFinalError = 1e-9;
+constexpr double kAdvantageLimit = 15.0;
+// A Cholesky pivot below this fraction of its diagonal entry is singular.
+constexpr double kPivotTolerance = 1e-12;
+
+// Games between one ordered pair of players, aggregated: the likelihood only
+// depends on the number of games and the points of the first mover.
+struct Pair {
+    int first = 0;
+    int second = 0;
+    double games = 0.0;
+    double points = 0.0;  // of `first`
+    bool uses_advantage = true;
+};
+
+double sigmoid(double x) {
+    if (x >= 0.0) return 1.0 / (1.0 + std::exp(-x));
+    const double e = std::exp(x);
+    return e / (1.0 + e);
+}
+
+double log_sigmoid(double x) {
+    return x >= 0.0 ? -std::log1p(std::exp(-x)) : x - std::log1p(std::exp(x));
+}
+
+void validate(const std::vector<std::string>& names, const std::vector<GameResult>& games) {
+    const auto n = static_cast<std::int64_t>(names.size());
+    for (std::size_t g = 0; g < games.size(); ++g) {
+        const GameResult& game = games[g];
+        const auto where = [&] { return "game " + std::to_string(g) + ": "; };
+        if (game.first < 0 || game.first >= n || game.second < 0 || game.second >= n) {
+            throw std::invalid_argument(where() + "player index out of range");
+        }
+        if (game.first == game.second) {
+            throw std::invalid_argument(where() + "a player cannot play itself");
+        }
+        if (!(game.score >= 0.0 && game.score <= 1.0)) {
+            throw std::invalid_argument(where() + "score must be in [0, 1]");
+        }
+    }
+}
+
+std::vector<Pair> aggregate(int n, const std::vector<GameResult>& games) {
+    std::vector<Pair> pairs;
+    const auto cells = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
+    if (cells <= std::max<std::size_t>(std::size_t{1} << 20, 4 * games.size())) {
+        std::vector<double> count(cells, 0.0), points(cells, 0.0);
+        for (const GameResult& g : games) {
+            const std::size_t cell = static_cast<std::size_t>(g.first) * n + g.second;
+            count[cell] += 1.0;
+            points[cell] += g.score;
+        }
+        for (int i = 0; i < n; ++i) {
+            for (int j = 0; j < n; ++j) {
+                const std::size_t cell = static_cast<std::size_t>(i) * n + j;
+                if (count[cell] > 0.0) pairs.push_back({i, j, count[cell], points[cell], true});
+            }
+        }
+        return pairs;
+    }
+    std::vector<GameResult> sorted = games;
+    std::sort(sorted.begin(), sorted.end(), [](const GameResult& a, const GameResult& b) {
+        return a.first != b.first ? a.first < b.first : a.second < b.second;
+    });
+    for (const GameResult& g : sorted) {
+        if (pairs.empty() || pairs.back().first != g.first || pairs.back().second != g.second) {
+            pairs.push_back({g.first, g.second, 0.0, 0.0, true});
+        }
+        pairs.back().games += 1.0;
+        pairs.back().points += g.score;
+    }
+    return pairs;
+}
+
+// Ford's condition: with the advantage fixed, the maximum likelihood ratings
+// exist and are unique (up to a common shift) exactly when the graph with an
+// edge i -> j whenever i scored something against j is strongly connected.
+bool strongly_connected(int n, const std::vector<Pair>& pairs) {
+    if (n <= 1) return true;
+    std::vector<std::vector<int>> out(n), in(n);
+    for (const Pair& p : pairs) {
+        if (p.points > 0.0) {
+            out[p.first].push_back(p.second);
+            in[p.second].push_back(p.first);
+        }
+        if (p.points < p.games) {
+            out[p.second].push_back(p.first);
+            in[p.first].push_back(p.second);
+        }
+    }
+    const auto reaches_all = [n](const std::vector<std::vector<int>>& edges) {
+        std::vector<char> seen(n, 0);
+        std::vector<int> stack{0};
+        seen[0] = 1;
+        int count = 1;
+        while (!stack.empty()) {
+            const int v = stack.back();
+            stack.pop_back();
+            for (int w : edges[v]) {
+                if (!seen[w]) {
+                    seen[w] = 1;
+                    ++count;
+                    stack.push_back(w);
+                }
+            }
+        }
+        return count == n;
+    };
+    return reaches_all(out) && reaches_all(in);
+}
+
+// The maximisation problem: `players` ratings (the real ones, plus a virtual
+// player when the rating prior is on), one of them (`reference`) held at 0,
+// and the advantage, fitted or fixed.
+struct Problem {
+    int players = 0;
+    int reference = 0;
+    bool fit_advantage = true;
+    double fixed_advantage = 0.0;  // natural units
+    double advantage_prior = 0.0;  // weight in virtual draws; 0 = none
+    std::vector<Pair> pairs;
+
+    // Free variables: the ratings except the reference, then the advantage.
+    [[nodiscard]] int dimension() const { return players - 1 + (fit_advantage ? 1 : 0); }
+    [[nodiscard]] int variable(int player) const {
+        return player == reference ? -1 : player < reference ? player : player - 1;
+    }
+    [[nodiscard]] int advantage_variable() const { return players - 1; }
+};
+
+struct State {
+    std::vector<double> r;  // natural units, r[reference] == 0
+    double advantage = 0.0;
+};
+
+double x_of(const Pair& p, const State& s) {
+    return s.r[p.first] - s.r[p.second] + (p.uses_advantage ? s.advantage : 0.0);
+}
+
+double pair_log_likelihood(const Pair& p, double x) {
+    return p.points * log_sigmoid(x) + (p.games - p.points) * log_sigmoid(-x);
+}
+
+// The objective (log-likelihood including the priors) at one point, its
+// gradient over the free variables, and each pair's curvature
+// games * p * (1 - p), from which the information matrix is assembled.
+struct Evaluation {
+    double value = 0.0;
+    std::vector<double> grad;
+    std::vector<double> curvature;
+    double advantage_curvature = 0.0;  // of the advantage prior
+};
+
+void evaluate(const Problem& problem, const State& s, Evaluation& out) {
+    out.value = 0.0;
+    out.grad.assign(static_cast<std::size_t>(problem.dimension()), 0.0);
+    out.curvature.resize(problem.pairs.size());
+    const int av = problem.fit_advantage ? problem.advantage_variable() : -1;
+    for (std::size_t k = 0; k < problem.pairs.size(); ++k) {
+        const Pair& p = problem.pairs[k];
+        const double x = x_of(p, s);
+        // One exp and one log1p give sigmoid(x), log sigmoid(x) and log sigmoid(-x).
+        const double e = std::exp(-std::abs(x));
+        const double l = std::log1p(e);
+        const double prob = x >= 0.0 ? 1.0 / (1.0 + e) : e / (1.0 + e);
+        const double log_p = x >= 0.0 ? -l : x - l;
+        const double log_q = x >= 0.0 ? -x - l : -l;
+        out.value += p.points * log_p + (p.games - p.points) * log_q;
+        const double g = p.points - p.games * prob;
+        out.curvature[k] = p.games * prob * (1.0 - prob);
+        const int vi = problem.variable(p.first);
+        const int vj = problem.variable(p.second);
+        if (vi >= 0) out.grad[vi] += g;
+        if (vj >= 0) out.grad[vj] -= g;
+        if (p.uses_advantage && av >= 0) out.grad[av] += g;
+    }
+    out.advantage_curvature = 0.0;
+    if (problem.advantage_prior > 0.0 && av >= 0) {
+        const double w = problem.advantage_prior;
+        const double prob = sigmoid(s.advantage);
+        out.value += 0.5 * w * (log_sigmoid(s.advantage) + log_sigmoid(-s.advantage));
+        out.grad[av] += w * (0.5 - prob);
+        out.advantage_curvature = w * prob * (1.0 - prob);
+    }
+}
+
+// Upper triangle of minus the Hessian (the observed information), d x d
+// row-major.
+void information(const Problem& problem, const Evaluation& ev, std::vector<double>& info) {
+    const auto d = static_cast<std::size_t>(problem.dimension());
+    info.assign(d * d, 0.0);
+    const int av = problem.fit_advantage ? problem.advantage_variable() : -1;
+    const auto at = [&](int a, int b) -> double& {
+        return a <= b ? info[static_cast<std::size_t>(a) * d + b]
+                      : info[static_cast<std::size_t>(b) * d + a];
+    };
+    for (std::size_t k = 0; k < problem.pairs.size(); ++k) {
+        const Pair& p = problem.pairs[k];
+        const double h = ev.curvature[k];
+        const int vi = problem.variable(p.first);
+        const int vj = problem.variable(p.second);
+        const int va = p.uses_advantage ? av : -1;
+        if (vi >= 0) at(vi, vi) += h;
+        if (vj >= 0) at(vj, vj) += h;
+        if (vi >= 0 && vj >= 0) at(vi, vj) -= h;
+        if (va >= 0) {
+            at(va, va) += h;
+            if (vi >= 0) at(va, vi) += h;
+            if (vj >= 0) at(va, vj) -= h;
+        }
+    }
+    if (av >= 0) at(av, av) += ev.advantage_curvature;
+}
+
+// Dense linear algebra on d x d row-major matrices. The cost is O(d^3), so
+// the loops are blocked: kBlock rows are kept in cache while others stream
+// past, and rows are combined four at a time, so that a thousand players
+// stay well under a second.
+constexpr std::size_t kBlock = 32;
+
+// target[j] -= c * row[j] for j in [from, to).
+void subtract1(double* target, const double* row, double c, std::size_t from, std::size_t to) {
+    for (std::size_t j = from; j < to; ++j)
+        target[j] -= c * row[j];
+}
+
+// target[j] -= sum_q c[q] * rows[q][j] for j in [from, to).
+void subtract4(double* target, const double* const rows[4], const double c[4], std::size_t from,
+               std::size_t to) {
+    const double *r0 = rows[0], *r1 = rows[1], *r2 = rows[2], *r3 = rows[3];
+    const double c0 = c[0], c1 = c[1], c2 = c[2], c3 = c[3];
+    for (std::size_t j = from; j < to; ++j) {
+        target[j] -= c0 * r0[j] + c1 * r1[j] + c2 * r2[j] + c3 * r3[j];
+    }
+}
+
+// In-place Cholesky a = U^T U of a symmetric positive definite matrix given
+// by its upper triangle (the lower one must be zero and stays zero); U
+// overwrites it. False if not positive definite.
+bool cholesky(std::vector<double>& a, std::size_t d) {
+    const auto row = [&](std::size_t i) { return &a[i * d]; };
+    for (std::size_t k0 = 0; k0 < d; k0 += kBlock) {
+        const std::size_t k1 = std::min(d, k0 + kBlock);
+        for (std::size_t k = k0; k < k1; ++k) {
+            double* row_k = row(k);
+            const double diag = row_k[k];
+            if (!(diag > 0.0) || !std::isfinite(diag)) return false;
+            const double pivot = std::sqrt(diag);
+            row_k[k] = pivot;
+            for (std::size_t j = k + 1; j < d; ++j)
+                row_k[j] /= pivot;
+            for (std::size_t i = k + 1; i < k1; ++i)
+                subtract1(row(i), row_k, row_k[i], i, d);
+        }
+        for (std::size_t i = k1; i < d; ++i) {
+            std::size_t k = k0;
+            for (; k + 4 <= k1; k += 4) {
+                const double* rows[4] = {row(k), row(k + 1), row(k + 2), row(k + 3)};
+                const double c[4] = {rows[0][i], rows[1][i], rows[2][i], rows[3][i]};
+                subtract4(row(i), rows, c, i, d);
+            }
+            for (; k < k1; ++k)
+                subtract1(row(i), row(k), row(k)[i], i, d);
+        }
+    }
+    return true;
+}
+
+// Relative pivot check: the Cholesky itself only fails on exact singularity.
+bool well_conditioned(const std::vector<double>& u, const std::vector<double>& diag,
+                      std::size_t d) {
+    for (std::size_t k = 0; k < d; ++k) {
+        const double pivot = u[k * d + k];
+        if (pivot * pivot < kPivotTolerance * diag[k]) return false;
+    }
+    return true;
+}
+
+// Solves U^T U x = b.
+std::vector<double> cholesky_solve(const std::vector<double>& u, std::size_t d,
+                                   std::vector<double> b) {
+    for (std::size_t k = 0; k < d; ++k) {
+        const double* row = &u[k * d];
+        b[k] /= row[k];
+        for (std::size_t j = k + 1; j < d; ++j)
+            b[j] -= row[j] * b[k];
+    }
+    for (std::size_t k = d; k-- > 0;) {
+        const double* row = &u[k * d];
+        double sum = b[k];
+        for (std::size_t j = k + 1; j < d; ++j)
+            sum -= row[j] * b[j];
+        b[k] = sum / row[k];
+    }
+    return b;
+}
+
+// (U^T U)^-1 = V V^T with V = U^-1; the full symmetric matrix.
+std::vector<double> cholesky_inverse(const std::vector<double>& u, std::size_t d) {
+    // V, upper triangular, from U V = I bottom-up:
+    // V_i. = (e_i - sum_{k>i} U_ik V_k.) / U_ii.
+    std::vector<double> v(d * d, 0.0);
+    const auto v_row = [&](std::size_t i) { return &v[i * d]; };
+    for (std::size_t i1 = d; i1 > 0;) {
+        const std::size_t i0 = i1 > kBlock ? i1 - kBlock : 0;
+        std::size_t k = i1;  // rows k >= i1 are final
+        for (; k + 4 <= d; k += 4) {
+            const double* rows[4] = {v_row(k), v_row(k + 1), v_row(k + 2), v_row(k + 3)};
+            for (std::size_t i = i0; i < i1; ++i) {
+                const double* u_i = &u[i * d];
+                const double c[4] = {u_i[k], u_i[k + 1], u_i[k + 2], u_i[k + 3]};
+                subtract4(v_row(i), rows, c, k, d);
+            }
+        }
+        for (; k < d; ++k) {
+            for (std::size_t i = i0; i < i1; ++i)
+                subtract1(v_row(i), v_row(k), u[i * d + k], k, d);
+        }
+        for (std::size_t i = i1; i-- > i0;) {
+            const double* u_i = &u[i * d];
+            double* v_i = v_row(i);
+            for (std::size_t kk = i + 1; kk < i1; ++kk)
+                subtract1(v_i, v_row(kk), u_i[kk], kk, d);
+            const double inv = 1.0 / u_i[i];
+            for (std::size_t j = i + 1; j < d; ++j)
+                v_i[j] *= inv;
+            v_i[i] = inv;
+        }
+        i1 = i0;
+    }
+    // C = V V^T, row i: C_i. = sum_{k>=i} V_ik (V^T)_k., where row k of V^T
+    // is column k of V, non-zero up to index k. Upper triangle, then mirrored.
+    std::vector<double> t(d * d);
+    for (std::size_t i = 0; i < d; ++i) {
+        for (std::size_t j = 0; j < d; ++j)
+            t[j * d + i] = v[i * d + j];
+    }
+    std::vector<double> c(d * d, 0.0);
+    for (std::size_t i0 = 0; i0 < d; i0 += kBlock) {
+        const std::size_t i1 = std::min(d, i0 + kBlock);
+        std::size_t k = i0;
+        for (; k + 4 <= d; k += 4) {
+            const double* rows[4] = {&t[k * d], &t[(k + 1) * d], &t[(k + 2) * d], &t[(k + 3) * d]};
+            const std::size_t end = k + 4;
+            for (std::size_t i = i0; i < std::min(i1, end); ++i) {
+                const double* v_i = v_row(i);
+                const double neg[4] = {-v_i[k], -v_i[k + 1], -v_i[k + 2], -v_i[k + 3]};
+                subtract4(&c[i * d], rows, neg, i, end);
+            }
+        }
+        for (; k < d; ++k) {
+            for (std::size_t i = i0; i < std::min(i1, k + 1); ++i) {
+                subtract1(&c[i * d], &t[k * d], -v[i * d + k], i, k + 1);
+            }
+        }
+    }
+    for (std::size_t i = 0; i < d; ++i) {
+        for (std::size_t j = i + 1; j < d; ++j)
+            c[j * d + i] = c[i * d + j];
+    }
+    return c;
+}
+
+struct Solution {
+    State state;
+    std::vector<double> factor;  // Cholesky factor of the information at the optimum
+};
+
+// A starting point from each player's overall score, which saves Newton
+// iterations over starting from zero.
+State starting_point(const Problem& problem) {
+    const auto m = static_cast<std::size_t>(problem.players);
+    std::vector<double> points(m, 0.0), games(m, 0.0);
+    double first_points = 0.0, first_games = 0.0;
+    for (const Pair& p : problem.pairs) {
+        points[p.first] += p.points;
+        games[p.first] += p.games;
+        points[p.second] += p.games - p.points;
+        games[p.second] += p.games;
+        if (p.uses_advantage) {
+            first_points += p.points;
+            first_games += p.games;
+        }
+    }
+    const auto logit = [](double num, double den) {
+        const double f = den > 0.0 ? std::clamp(num / den, 0.02, 0.98) : 0.5;
+        return std::log(f / (1.0 - f));
+    };
+    State s;
+    s.r.resize(m);
+    for (std::size_t i = 0; i < m; ++i)
+        s.r[i] = logit(points[i], games[i]);
+    const double base = s.r[problem.reference];
+    for (double& r : s.r)
+        r -= base;
+    s.advantage =
+        problem.fit_advantage ? logit(first_points, first_games) : problem.fixed_advantage;
+    return s;
+}
+
+// Damped Newton on the concave objective. std::nullopt when the maximum is
+// not finite and unique (see kAdvantageLimit); iterations are counted anyway.
+std::optional<Solution> maximise(const Problem& problem, int& iterations) {
+    const auto d = static_cast<std::size_t>(problem.dimension());
+    State s = starting_point(problem);
+    Evaluation current, trial;
+    evaluate(problem, s, current);
+    std::vector<double> info, diag(d);
+    double previous = 0.0;  // the last step, if taken in full
+    for (int iter = 1; iter <= kMaxIterations; ++iter) {
+        ++iterations;
+        information(problem, current, info);
+        for (std::size_t k = 0; k < d; ++k)
+            diag[k] = info[k * d + k];
+        if (!cholesky(info, d) || !well_conditioned(info, diag, d)) return std::nullopt;
+        const std::vector<double> step = cholesky_solve(info, d, current.grad);
+        double largest = 0.0, slope = 0.0;
+        for (std::size_t k = 0; k < d; ++k) {
+            largest = std::max(largest, std::abs(step[k]));
+            slope += step[k] * current.grad[k];
+        }
+        const auto moved = [&](double t) {
+            State next = s;
+            for (int i = 0; i < problem.players; ++i) {
+                const int v = problem.variable(i);
+                if (v >= 0) next.r[i] += t * step[v];
+            }
+            if (problem.fit_advantage) next.advantage += t * step[problem.advantage_variable()];
+            return next;
+        };
+        // Stop when the step is tiny, or when quadratic convergence (the
+        // error squares each step: e_next ~ C e^2, with C measured from the
+        // last two steps) predicts that the error after this step is tiny.
+        // This saves the final, merely confirming, factorisation.
+        const double predicted = previous > 0.0
+                                     ? largest / (previous * previous) * largest * largest
+                                     : std::numeric_limits<double>::infinity();
+        if (largest < kTolerance || (largest < 1e-3 && predicted < kFinalError)) {
+            return Solution{moved(1.0), std::move(info)};
+        }
+        // Backtracking (Armijo) line search; the slack absorbs rounding in
+        // the sum when the objective is flat to machine precision.
+        const double slack = 1e-13 * (1.0 + std::abs(current.value));
+        double t = std::min(1.0, kMaxStep / largest);
+        State next = moved(t);
+        evaluate(problem, next, trial);
+        while (!(trial.value >= current.value + 1e-4 * t * slope - slack)) {
+            t *= 0.5;
+            if (t < 1e-12) return std::nullopt;
+            next = moved(t);
+            evaluate(problem, next, trial);
+        }
+        s = std::move(next);
+        std::swap(current, trial);
+        previous = t == 1.0 ? largest : 0.0;
+        if (problem.fit_advantage && !(std::abs(s.advantage) < kAdvantageLimit)) {
+            return std::nullopt;
+        }
+    }
+    return std::nullopt;
+}
+
+struct Fitted {
+    Problem problem;
+    Solution solution;
+};
+
+// Maximises the likelihood over `players` players who all have games,
+// adding the priors only when needed (see docs/ratings.md); sets the prior
+// flags and the iteration count in `fit`.
+Fitted fit_rated(int players, const std::vector<Pair>& pairs, const FitOptions& options,
+                 EloFit& fit) {
+    const bool fit_advantage = !options.fixed_advantage.has_value();
+    fit.rating_prior = !strongly_connected(players, pairs);
+    for (;;) {
+        Problem problem;
+        problem.fit_advantage = fit_advantage;
+        problem.fixed_advantage = fit_advantage ? 0.0 : *options.fixed_advantage / kEloPerNat;
+        problem.advantage_prior = fit.advantage_prior ? options.prior_draws : 0.0;
+        problem.pairs = pairs;
+        if (fit.rating_prior) {
+            // A virtual player, held at 0, drawing prior_draws games with everyone.
+            problem.players = players + 1;
+            problem.reference = players;
+            for (int i = 0; i < players; ++i) {
+                problem.pairs.push_back(
+                    {i, players, options.prior_draws, 0.5 * options.prior_draws, false});
+            }
+        } else {
+            // Hold the most active player: the best-conditioned reference.
+            problem.players = players;
+            std::vector<double> played(players, 0.0);
+            for (const Pair& p : pairs) {
+                played[p.first] += p.games;
+                played[p.second] += p.games;
+            }
+            problem.reference =
+                static_cast<int>(std::max_element(played.begin(), played.end()) - played.begin());
+        }
+        if (auto solution = maximise(problem, fit.iterations)) {
+            return Fitted{std::move(problem), std::move(*solution)};
+        }
+        if (fit_advantage && !fit.advantage_prior) {
+            fit.advantage_prior = true;
+        } else if (!fit.rating_prior) {
+            fit.rating_prior = true;
+        } else {
+            throw std::runtime_error("fit_elo: Newton's method did not converge");
+        }
+    }
+}
+
+double normal_cdf(double z) {
+    return 0.5 * std::erfc(-z / std::numbers::sqrt2);
+}
+
+}  // namespace
+
+double EloFit::covariance(std::size_t i, std::size_t j) const {
+    return covariances.at(i * names.size() + j);
+}
+
+double EloFit::los(std::size_t i, std::size_t j) const {
+    if (i == j) return 0.5;
+    const double diff = ratings.at(i) - ratings.at(j);
+    const double var = covariance(i, i) + covariance(j, j) - 2.0 * covariance(i, j);
+    if (!(var > 0.0)) return diff > 0.0 ? 1.0 : diff < 0.0 ? 0.0 : 0.5;
+    return normal_cdf(diff / std::sqrt(var));
+}
+
+std::optional<std::size_t> EloFit::index_of(const std::string& name) const {
+    const auto it = std::find(names.begin(), names.end(), name);
+    if (it == names.end()) return std::nullopt;
+    return static_cast<std::size_t>(it - names.begin());
+}
+
+EloFit fit_elo(const std::vector<std::string>& names, const std::vector<GameResult>& games,
+               const FitOptions& options) {
+    validate(names, games);
+    if (!(options.prior_draws > 0.0) || !std::isfinite(options.prior_draws)) {
+        throw std::invalid_argument("fit_elo: prior_draws must be positive");
+    }
+    if (options.fixed_advantage && !std::isfinite(*options.fixed_advantage)) {
+        throw std::invalid_argument("fit_elo: the fixed advantage must be finite");
+    }
+    const auto n = static_cast<int>(names.size());
+    EloFit fit;
+    fit.names = names;
+    std::optional<std::size_t> anchor;
+    if (options.anchor) {
+        anchor = fit.index_of(*options.anchor);
+        if (!anchor) {
+            throw std::invalid_argument("fit_elo: unknown anchor '" + *options.anchor + "'");
+        }
+    }
+
+    // Only players with games are fitted ("rated"); see the idle players below.
+    std::vector<Pair> pairs = aggregate(n, games);
+    std::vector<int> local(n, -1);
+    for (const Pair& p : pairs)
+        local[p.first] = local[p.second] = 0;
+    std::vector<std::size_t> rated;
+    for (int i = 0; i < n; ++i) {
+        if (local[i] == 0) {
+            local[i] = static_cast<int>(rated.size());
+            rated.push_back(static_cast<std::size_t>(i));
+        }
+    }
+    for (Pair& p : pairs) {
+        p.first = local[p.first];
+        p.second = local[p.second];
+    }
+    const std::size_t m = rated.size();
+
+    // Ratings (natural units) and covariance of the rated players, relative
+    // to the reference player held at 0.
+    std::vector<double> r(m, 0.0), cov(m * m, 0.0);
+    const bool fit_advantage = !options.fixed_advantage.has_value();
+    double advantage = fit_advantage ? 0.0 : *options.fixed_advantage / kEloPerNat;
+    double advantage_var = 0.0;
+    if (m > 0) {
+        const Fitted f = fit_rated(static_cast<int>(m), pairs, options, fit);
+        const State& s = f.solution.state;
+        const auto d = static_cast<std::size_t>(f.problem.dimension());
+        const std::vector<double> inverse = cholesky_inverse(f.solution.factor, d);
+        for (std::size_t i = 0; i < m; ++i) {
+            r[i] = s.r[i];
+            const int vi = f.problem.variable(static_cast<int>(i));
+            if (vi < 0) continue;
+            for (std::size_t j = 0; j < m; ++j) {
+                const int vj = f.problem.variable(static_cast<int>(j));
+                if (vj >= 0) cov[i * m + j] = inverse[static_cast<std::size_t>(vi) * d + vj];
+            }
+        }
+        advantage = s.advantage;
+        if (fit_advantage) {
+            const auto av = static_cast<std::size_t>(f.problem.advantage_variable());
+            advantage_var = inverse[av * d + av];
+        }
+        // Quasi-likelihood dispersion: Var(s) = p(1-p) - E[s(1-s)] for a
+        // score s in [0, 1] with mean p; s(1-s) is 1/4 for a draw, else 0.
+        double bernoulli = 0.0, spread = 0.0;
+        for (const Pair& p : pairs) {
+            const double x = x_of(p, s);
+            const double prob = sigmoid(x);
+            bernoulli += p.games * prob * (1.0 - prob);
+            fit.log_likelihood += pair_log_likelihood(p, x);
+        }
+        for (const GameResult& g : games)
+            spread += g.score * (1.0 - g.score);
+        if (options.draw_adjusted_errors && bernoulli > 0.0) {
+            fit.dispersion = std::clamp(1.0 - spread / bernoulli, kMinDispersion, 1.0);
+        }
+    } else if (fit_advantage) {
+        // No games at all: the advantage is its prior alone.
+        fit.advantage_prior = true;
+        advantage_var = 4.0 / options.prior_draws;
+    }
+
+    // Re-express relative to the anchor (when it has games) or to the mean
+    // of the rated players, set to `average` (or to anchor_rating when the
+    // anchor has no games).
+    const std::optional<std::size_t> rated_anchor =
+        anchor && local[*anchor] >= 0 ? std::optional<std::size_t>(local[*anchor]) : std::nullopt;
+    const double origin = anchor ? options.anchor_rating : options.average;
+    if (rated_anchor) {
+        const std::size_t a = *rated_anchor;
+        const double base = r[a];
+        for (double& x : r)
+            x -= base;
+        std::vector<double> col(m);
+        for (std::size_t i = 0; i < m; ++i)
+            col[i] = cov[i * m + a];
+        const double caa = cov[a * m + a];
+        for (std::size_t i = 0; i < m; ++i) {
+            for (std::size_t j = 0; j < m; ++j)
+                cov[i * m + j] += caa - col[i] - col[j];
+        }
+    } else if (m > 0) {
+        double mean = 0.0;
+        for (double x : r)
+            mean += x / static_cast<double>(m);
+        for (double& x : r)
+            x -= mean;
+        std::vector<double> row_mean(m, 0.0);
+        double grand = 0.0;
+        for (std::size_t i = 0; i < m; ++i) {
+            for (std::size_t j = 0; j < m; ++j)
+                row_mean[i] += cov[i * m + j];
+            row_mean[i] /= static_cast<double>(m);
+            grand += row_mean[i] / static_cast<double>(m);
+        }
+        for (std::size_t i = 0; i < m; ++i) {
+            for (std::size_t j = 0; j < m; ++j)
+                cov[i * m + j] += grand - row_mean[i] - row_mean[j];
+        }
+    }
+    const double scale = fit.dispersion * kEloPerNat * kEloPerNat;
+    for (double& c : cov)
+        c *= scale;
+
+    // Idle players (no games) carry no information: each sits at the mean
+    // of the rated players, independently of them, with the variance of
+    // prior_draws virtual draws against that mean.
+    double rated_mean = 0.0, mean_var = 0.0;
+    std::vector<double> mean_cov(m, 0.0);  // Cov(mean, r_j)
+    for (std::size_t i = 0; i < m; ++i) {
+        rated_mean += r[i] * kEloPerNat / static_cast<double>(m);
+        for (std::size_t j = 0; j < m; ++j)
+            mean_cov[j] += cov[i * m + j] / static_cast<double>(m);
+    }
+    for (std::size_t j = 0; j < m; ++j)
+        mean_var += mean_cov[j] / static_cast<double>(m);
+    const double idle_var = 4.0 / options.prior_draws * kEloPerNat * kEloPerNat;
+
+    const auto un = static_cast<std::size_t>(n);
+    fit.ratings.assign(un, origin + rated_mean);
+    fit.covariances.assign(un * un, 0.0);
+    for (std::size_t i = 0; i < un; ++i) {
+        const int li = local[i];
+        if (li >= 0) fit.ratings[i] = origin + r[static_cast<std::size_t>(li)] * kEloPerNat;
+        for (std::size_t j = 0; j < un; ++j) {
+            const int lj = local[j];
+            double c = 0.0;
+            if (li >= 0 && lj >= 0) {
+                c = cov[static_cast<std::size_t>(li) * m + static_cast<std::size_t>(lj)];
+            } else if (li >= 0) {
+                c = mean_cov[static_cast<std::size_t>(li)];
+            } else if (lj >= 0) {
+                c = mean_cov[static_cast<std::size_t>(lj)];
+            } else {
+                c = mean_var + (i == j ? idle_var : 0.0);
+            }
+            fit.covariances[i * un + j] = c;
+        }
+    }
+    if (rated_anchor) fit.ratings[*anchor] = options.anchor_rating;  // exactly
+    fit.errors.resize(un);
+    for (std::size_t i = 0; i < un; ++i) {
+        fit.errors[i] = kZ95 * std::sqrt(std::max(fit.covariances[i * un + i], 0.0));
+    }
+    fit.advantage = advantage * kEloPerNat;
+    if (fit_advantage) {
+        const double var = (m > 0 ? fit.dispersion : 1.0) * std::max(advantage_var, 0.0);
+        fit.advantage_error = kZ95 * std::sqrt(var) * kEloPerNat;
+    }
+    return fit;
+}
+
+std::vector<std::vector<double>> los_matrix(const EloFit& fit) {
+    const std::size_t n = fit.names.size();
+    std::vector<std::vector<double>> m(n, std::vector<double>(n, 0.5));
+    for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t j = i + 1; j < n; ++j) {
+            m[i][j] = fit.los(i, j);
+            m[j][i] = 1.0 - m[i][j];
+        }
+    }
+    return m;
+}
+
+double SideRecord::score() const {
+    return games == 0 ? 0.0 : points() / static_cast<double>(games);
+}
+
+std::vector<PlayerSummary> summarize_games(const std::vector<std::string>& names,
+                                           const std::vector<GameResult>& games) {
+    validate(names, games);
+    std::vector<PlayerSummary> out(names.size());
+    for (std::size_t i = 0; i < names.size(); ++i)
+        out[i].name = names[i];
+    const auto count = [](SideRecord& side, double score) {
+        ++side.games;
+        if (score > 0.5) {
+            ++side.wins;
+        } else if (score < 0.5) {
+            ++side.losses;
+        } else {
+            ++side.draws;
+        }
+    };
+    for (const GameResult& g : games) {
+        PlayerSummary& first = out[g.first];
+        PlayerSummary& second = out[g.second];
+        count(first.total, g.score);
+        count(first.as_first, g.score);
+        count(second.total, 1.0 - g.score);
+        count(second.as_second, 1.0 - g.score);
+    }
+    return out;
+}
+
+namespace {
+
+std::string_view trim(std::string_view s) {
+    const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\r'; };
+    while (!s.empty() && space(s.front()))
+        s.remove_prefix(1);
+    while (!s.empty() && space(s.back()))
+        s.remove_suffix(1);
+    return s;
+}
+
+}  // namespace
+
+std::vector<GameResult> read_games_csv(std::istream& in, std::vector<std::string>& names) {
+    std::unordered_map<std::string, int> index;
+    for (std::size_t i = 0; i < names.size(); ++i)
+        index.emplace(names[i], static_cast<int>(i));
+    const auto player = [&](std::string_view name) {
+        const auto [it, added] = index.emplace(std::string(name), static_cast<int>(names.size()));
+        if (added) names.emplace_back(name);
+        return it->second;
+    };
+    std::vector<GameResult> games;
+    std::string line;
+    std::int64_t number = 0;
+    bool seen_content = false;
+    while (std::getline(in, line)) {
+        ++number;
+        const auto fail = [&](const std::string& problem) {
+            throw std::runtime_error("line " + std::to_string(number) + ": " + problem);
+        };
+        const std::string_view text = trim(line);
+        if (text.empty()) continue;
+        std::vector<std::string_view> fields;
+        std::size_t start = 0;
+        for (;;) {
+            const std::size_t comma = text.find(',', start);
+            fields.push_back(trim(text.substr(start, comma - start)));
+            if (comma == std::string_view::npos) break;
+            start = comma + 1;
+        }
+        if (fields.size() != 3) {
+            fail("expected 3 comma-separated fields (white,black,result), got " +
+                 std::to_string(fields.size()));
+        }
+        const bool first_content = !seen_content;
+        seen_content = true;
+        if (first_content && fields[0] == "white" && fields[1] == "black" &&
+            fields[2] == "result") {
+            continue;
+        }
+        if (fields[0].empty() || fields[1].empty()) fail("empty player name");
+        if (fields[0] == fields[1]) fail("'" + std::string(fields[0]) + "' cannot play itself");
+        double score = 0.0;
+        if (fields[2] == "1-0") {
+            score = 1.0;
+        } else if (fields[2] == "0-1") {
+            score = 0.0;
+        } else if (fields[2] == "1/2-1/2") {
+            score = 0.5;
+        } else {
+            fail("unknown result '" + std::string(fields[2]) + "' (expected 1-0, 0-1 or 1/2-1/2)");
+        }
+        const int white = player(fields[0]);
+        const int black = player(fields[1]);
+        games.push_back({white, black, score});
+    }
+    if (in.bad()) throw std::runtime_error("error reading the games");
+    return games;
+}
+
+}  // namespace arena::rating
