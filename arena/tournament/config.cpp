@@ -1,0 +1,635 @@
+#include "arena/tournament/config.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <initializer_list>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string_view>
+#include <utility>
+
+#include "arena/games/registry.hpp"
+#include "arena/session/command_line.hpp"
+
+namespace arena::tournament {
+namespace {
+
+constexpr std::string_view kNameChars =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.+-";
+constexpr std::string_view kRoundRobin = "round-robin";
+constexpr std::string_view kGauntlet = "gauntlet";
+constexpr std::string_view kProtocol = "arena1";
+constexpr int kMinBots = 2;
+// Generous ceilings: they only stop typos (an extra digit or three) and
+// overflow further down (milliseconds become nanoseconds in the clock).
+constexpr std::int64_t kMaxMillis = 1'000'000'000;
+constexpr std::int64_t kMaxConcurrency = 4096;
+constexpr std::int64_t kMaxGames = 1'000'000;
+constexpr std::int64_t kMaxPlies = 10'000;
+constexpr std::int64_t kDefaultMoveMs = 3000;
+// Used when PATH is unset, as execvp does.
+constexpr std::string_view kDefaultPath = "/usr/local/bin:/usr/bin:/bin";
+
+const std::initializer_list<std::string_view> kTopKeys = {
+    "name", "game", "time", "schedule", "openings", "concurrency", "seed", "database", "bots"};
+const std::initializer_list<std::string_view> kTimeKeys = {"move_ms", "tolerance_ms", "game_ms",
+                                                           "inc_ms", "startup_ms"};
+const std::initializer_list<std::string_view> kScheduleKeys = {"type", "games_per_pair", "rounds",
+                                                               "challenger"};
+const std::initializer_list<std::string_view> kOpeningsKeys = {"random_plies", "file"};
+const std::initializer_list<std::string_view> kBotKeys = {"name", "command", "args", "protocol"};
+
+// Optimal string alignment distance: a swap of two neighbours counts as one
+// edit, the most common typo after a missing or doubled letter.
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+    const std::size_t n = a.size();
+    const std::size_t m = b.size();
+    std::vector<std::vector<std::size_t>> d(n + 1, std::vector<std::size_t>(m + 1));
+    for (std::size_t i = 0; i <= n; ++i)
+        d[i][0] = i;
+    for (std::size_t j = 0; j <= m; ++j)
+        d[0][j] = j;
+    for (std::size_t i = 1; i <= n; ++i) {
+        for (std::size_t j = 1; j <= m; ++j) {
+            const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+            d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) {
+                d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+            }
+        }
+    }
+    return d[n][m];
+}
+
+// " (did you mean 'x'?)" when a known word is close to `word`, else "".
+std::string suggestion(std::string_view word, std::initializer_list<std::string_view> known) {
+    constexpr std::size_t kMaxDistance = 2;
+    std::string_view best;
+    std::size_t best_distance = kMaxDistance + 1;
+    for (const std::string_view k : known) {
+        std::size_t distance = edit_distance(word, k);
+        // A prefix either way ("conc", "games_per_pair_count") is as good as
+        // a near miss.
+        const bool prefix = !word.empty() && (k.starts_with(word) || word.starts_with(k));
+        if (prefix) distance = std::min(distance, kMaxDistance);
+        if (distance < best_distance) {
+            best = k;
+            best_distance = distance;
+        }
+    }
+    return best.empty() ? std::string() : " (did you mean '" + std::string(best) + "'?)";
+}
+
+bool is_valid_name(std::string_view name) {
+    return !name.empty() && name.find_first_not_of(kNameChars) == std::string_view::npos;
+}
+
+// How a value that has the wrong type is shown in a message.
+std::string describe(const YAML::Node& node) {
+    if (node.IsMap()) return "a map";
+    if (node.IsSequence()) return "a list";
+    if (node.IsScalar()) return "'" + node.Scalar() + "'";
+    return "nothing";
+}
+
+std::string in_quotes(std::string_view s) {
+    return "'" + std::string(s) + "'";
+}
+
+// A key and its value in a map. The key's mark is where a missing value is
+// reported (yaml-cpp marks an empty value at the next token).
+struct Field {
+    std::string key;
+    YAML::Node key_node;
+    YAML::Node value;
+};
+
+enum class ExecStatus { kOk, kNotFound, kNotExecutable };
+
+ExecStatus check_executable(const std::string& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) return ExecStatus::kNotFound;
+    if (!S_ISREG(st.st_mode) || ::access(path.c_str(), X_OK) != 0) {
+        return ExecStatus::kNotExecutable;
+    }
+    return ExecStatus::kOk;
+}
+
+// argv[0] as execvp would find it: a path when it contains '/', else the
+// first executable regular file of that name in PATH.
+std::pair<ExecStatus, std::filesystem::path> resolve_command(const std::string& word) {
+    if (word.find('/') != std::string::npos) return {check_executable(word), word};
+    const char* env = std::getenv("PATH");
+    const std::string path_list = env != nullptr ? env : std::string(kDefaultPath);
+    ExecStatus status = ExecStatus::kNotFound;
+    std::filesystem::path first_found;
+    std::size_t start = 0;
+    while (start <= path_list.size()) {
+        const std::size_t colon = std::min(path_list.find(':', start), path_list.size());
+        std::string dir = path_list.substr(start, colon - start);
+        if (dir.empty()) dir = ".";  // an empty PATH entry is the current directory
+        const std::string candidate = dir + "/" + word;
+        const ExecStatus s = check_executable(candidate);
+        if (s == ExecStatus::kOk) return {s, candidate};
+        if (s == ExecStatus::kNotExecutable && status == ExecStatus::kNotFound) {
+            status = s;
+            first_found = candidate;
+        }
+        start = colon + 1;
+    }
+    return {status, first_found};
+}
+
+class Parser {
+  public:
+    Parser(const std::string& text, const std::filesystem::path& path) : file_(path.string()) {
+        config_.path = path;
+        config_.text = text;
+    }
+
+    Config parse() {
+        YAML::Node root;
+        try {
+            root = YAML::Load(config_.text);
+        } catch (const YAML::Exception& e) {
+            fail(e.mark, "YAML syntax error: " + e.msg);
+        }
+        if (!root.IsMap()) {
+            fail(root.Mark(), root.IsNull() ? "the config is empty (expected a map of settings)"
+                                            : "expected a map of settings at the top level, got " +
+                                                  describe(root));
+        }
+        const std::vector<Field> fields = fields_of(root, kTopKeys, "");
+        // Sections in the order they are written, so the first problem in the
+        // file is the one reported.
+        for (const Field& f : fields) {
+            if (f.key == "name") {
+                parse_name(f);
+            } else if (f.key == "game") {
+                parse_game(f);
+            } else if (f.key == "time") {
+                parse_time(f);
+            } else if (f.key == "schedule") {
+                parse_schedule(f);
+            } else if (f.key == "openings") {
+                parse_openings(f);
+            } else if (f.key == "concurrency") {
+                config_.concurrency = static_cast<int>(integer(f, 0, kMaxConcurrency));
+            } else if (f.key == "seed") {
+                config_.seed = unsigned_integer(f);
+            } else if (f.key == "database") {
+                config_.database = string_value(f);
+                if (config_.database.empty()) fail(f.value.Mark(), "'database' is empty");
+            } else if (f.key == "bots") {
+                parse_bots(f);
+            }
+        }
+        // Then what is missing, and what depends on more than one section.
+        for (const std::string_view key : {"name", "game", "bots"}) {
+            if (find(fields, key) == nullptr) missing(root, key, "");
+        }
+        if (static_cast<int>(config_.bots.size()) < kMinBots) {
+            fail(find(fields, "bots")->value.Mark(), "at least " + std::to_string(kMinBots) +
+                                                         " bots are needed, got " +
+                                                         std::to_string(config_.bots.size()));
+        }
+        if (config_.schedule == ScheduleType::kGauntlet) check_challenger();
+        if (!config_.openings.file.empty()) check_openings();
+        if (config_.database.empty()) config_.database = "results/" + config_.name + ".db";
+        return std::move(config_);
+    }
+
+  private:
+    [[noreturn]] void fail(const YAML::Mark& mark, const std::string& problem) const {
+        // An empty document has no mark; point at its start.
+        const int line = mark.is_null() ? 1 : mark.line + 1;
+        const int column = mark.is_null() ? 1 : mark.column + 1;
+        throw ConfigError(file_ + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " +
+                          problem);
+    }
+
+    [[noreturn]] void missing(const YAML::Node& map, std::string_view key,
+                              std::string_view where) const {
+        fail(map.Mark(), "missing required key " + in_quotes(key) +
+                             (where.empty() ? std::string() : " in " + std::string(where)));
+    }
+
+    // The entries of a map, checked against the known keys (when given) and
+    // for duplicates. `where` names the map in messages ("" at the top).
+    std::vector<Field> fields_of(const YAML::Node& map,
+                                 std::initializer_list<std::string_view> known,
+                                 std::string_view where) const {
+        std::vector<Field> fields;
+        const std::string in = where.empty() ? std::string() : " in " + std::string(where);
+        for (const auto& entry : map) {
+            const YAML::Node key = entry.first;
+            if (!key.IsScalar())
+                fail(key.Mark(), "expected a key name" + in + ", got " + describe(key));
+            const std::string name = key.Scalar();
+            if (known.size() != 0 && std::find(known.begin(), known.end(), name) == known.end()) {
+                fail(key.Mark(), "unknown key " + in_quotes(name) + in + suggestion(name, known));
+            }
+            if (const Field* first = find(fields, name)) {
+                fail(key.Mark(), "duplicate key " + in_quotes(name) + in + " (first at line " +
+                                     std::to_string(first->key_node.Mark().line + 1) + ")");
+            }
+            fields.push_back({name, key, entry.second});
+        }
+        return fields;
+    }
+
+    static const Field* find(const std::vector<Field>& fields, std::string_view key) {
+        const auto it = std::find_if(fields.begin(), fields.end(),
+                                     [&](const Field& f) { return f.key == key; });
+        return it == fields.end() ? nullptr : &*it;
+    }
+
+    void require_value(const Field& f) const {
+        if (!f.value.IsDefined() || f.value.IsNull()) {
+            fail(f.key_node.Mark(), "missing value for " + in_quotes(f.key));
+        }
+    }
+
+    void require_map(const Field& f) const {
+        require_value(f);
+        if (!f.value.IsMap()) {
+            fail(f.value.Mark(),
+                 "expected a map for " + in_quotes(f.key) + ", got " + describe(f.value));
+        }
+    }
+
+    [[nodiscard]] std::string string_value(const Field& f) const {
+        require_value(f);
+        if (!f.value.IsScalar()) {
+            fail(f.value.Mark(),
+                 "expected a string for " + in_quotes(f.key) + ", got " + describe(f.value));
+        }
+        return f.value.Scalar();
+    }
+
+    // A decimal integer in [lo, hi].
+    [[nodiscard]] std::int64_t integer(const Field& f, std::int64_t lo, std::int64_t hi) const {
+        require_value(f);
+        const std::string text = f.value.IsScalar() ? f.value.Scalar() : std::string();
+        std::int64_t value = 0;
+        const char* end = text.data() + text.size();
+        const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+        const bool overflow = ec == std::errc::result_out_of_range && ptr == end;
+        if (!f.value.IsScalar() || ptr != end || (ec != std::errc() && !overflow)) {
+            fail(f.value.Mark(), "expected an integer for " + in_quotes(f.key) + ", got " +
+                                     (f.value.IsScalar() ? in_quotes(text) : describe(f.value)));
+        }
+        const bool negative = text.front() == '-';
+        if (overflow || value < lo || value > hi) {
+            std::string rule;
+            if (negative && lo == 0) {
+                rule = "must not be negative";
+            } else if (value < 1 && lo == 1) {
+                rule = "must be positive";
+            } else if (!negative) {
+                rule = "must be at most " + std::to_string(hi);
+            } else {
+                rule = "must be at least " + std::to_string(lo);
+            }
+            fail(f.value.Mark(), f.key + " " + rule + ", got " + text);
+        }
+        return value;
+    }
+
+    [[nodiscard]] std::uint64_t unsigned_integer(const Field& f) const {
+        require_value(f);
+        const std::string text = f.value.IsScalar() ? f.value.Scalar() : std::string();
+        if (f.value.IsScalar() && text.starts_with('-')) {
+            // Still an integer? Then the sign is the problem.
+            std::int64_t ignored = 0;
+            const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), ignored);
+            if (ptr == text.data() + text.size() && ec != std::errc::invalid_argument) {
+                fail(f.value.Mark(), f.key + " must not be negative, got " + text);
+            }
+        }
+        std::uint64_t value = 0;
+        const char* end = text.data() + text.size();
+        const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+        if (!f.value.IsScalar() || ptr != end || ec == std::errc::invalid_argument) {
+            fail(f.value.Mark(), "expected an integer for " + in_quotes(f.key) + ", got " +
+                                     (f.value.IsScalar() ? in_quotes(text) : describe(f.value)));
+        }
+        if (ec == std::errc::result_out_of_range) {
+            fail(f.value.Mark(), f.key + " must be at most " +
+                                     std::to_string(std::numeric_limits<std::uint64_t>::max()) +
+                                     ", got " + text);
+        }
+        return value;
+    }
+
+    void parse_name(const Field& f) {
+        config_.name = string_value(f);
+        if (!is_valid_name(config_.name)) {
+            fail(f.value.Mark(), "name " + in_quotes(config_.name) +
+                                     " is not valid: it names the results file (use only "
+                                     "letters, digits and _ . + -)");
+        }
+    }
+
+    void parse_game(const Field& f) {
+        require_map(f);
+        const std::vector<Field> fields = fields_of(f.value, {}, "'game'");
+        bool has_name = false;
+        for (const Field& p : fields) {
+            if (p.key == "name") {
+                config_.game = string_value(p);
+                has_name = true;
+                continue;
+            }
+            require_value(p);
+            if (!p.value.IsScalar()) {
+                fail(p.value.Mark(), "expected a scalar for game parameter " + in_quotes(p.key) +
+                                         ", got " + describe(p.value));
+            }
+            config_.game_params.emplace_back(p.key, p.value.Scalar());
+        }
+        if (!has_name) missing(f.value, "name", "'game'");
+        try {
+            const games::Params board =
+                games::realize(config_.game, config_.game_params, config_.seed);
+            static_cast<void>(games::make_game(config_.game, board));
+        } catch (const games::GameError& e) {
+            fail(f.value.Mark(), e.what());
+        }
+    }
+
+    void parse_time(const Field& f) {
+        require_map(f);
+        const std::vector<Field> fields = fields_of(f.value, kTimeKeys, "'time'");
+        bool move_given = false;
+        for (const Field& t : fields) {
+            if (t.key == "startup_ms") {
+                config_.startup_ms = integer(t, 1, kMaxMillis);
+                continue;
+            }
+            const match::Millis ms{integer(t, 0, kMaxMillis)};
+            if (t.key == "move_ms") {
+                config_.time.move = ms;
+                move_given = true;
+            } else if (t.key == "tolerance_ms") {
+                config_.time.tolerance = ms;
+            } else if (t.key == "game_ms") {
+                config_.time.game = ms;
+            } else if (t.key == "inc_ms") {
+                config_.time.increment = ms;
+            }
+        }
+        // A game clock alone means no per-move limit beyond the clock.
+        if (!move_given && config_.time.game.count() > 0) config_.time.move = match::Millis{0};
+        if (const std::string problem = config_.time.validate(); !problem.empty()) {
+            fail(f.value.Mark(), problem);
+        }
+    }
+
+    void parse_schedule(const Field& f) {
+        require_map(f);
+        const std::vector<Field> fields = fields_of(f.value, kScheduleKeys, "'schedule'");
+        for (const Field& s : fields) {
+            if (s.key == "type") {
+                const std::string type = string_value(s);
+                if (type == kRoundRobin) {
+                    config_.schedule = ScheduleType::kRoundRobin;
+                } else if (type == kGauntlet) {
+                    config_.schedule = ScheduleType::kGauntlet;
+                } else {
+                    fail(s.value.Mark(), "unknown schedule type " + in_quotes(type) +
+                                             " (known: round-robin, gauntlet)" +
+                                             suggestion(type, {kRoundRobin, kGauntlet}));
+                }
+            } else if (s.key == "games_per_pair") {
+                const auto games = integer(s, 1, kMaxGames);
+                if (games % 2 != 0) {
+                    fail(s.value.Mark(),
+                         "games_per_pair must be even (games come in colour-swapped pairs), got " +
+                             std::to_string(games));
+                }
+                config_.games_per_pair = static_cast<int>(games);
+            } else if (s.key == "rounds") {
+                config_.rounds = static_cast<int>(integer(s, 1, kMaxGames));
+            } else if (s.key == "challenger") {
+                config_.challenger = string_value(s);
+                challenger_ = s;
+            }
+        }
+        if (config_.schedule == ScheduleType::kGauntlet && !challenger_) {
+            missing(f.value, "challenger", "'schedule' (a gauntlet needs one)");
+        }
+        if (config_.schedule == ScheduleType::kRoundRobin && challenger_) {
+            fail(challenger_->key_node.Mark(),
+                 "'challenger' is only for a gauntlet schedule (type: gauntlet)");
+        }
+    }
+
+    void parse_openings(const Field& f) {
+        require_map(f);
+        const std::vector<Field> fields = fields_of(f.value, kOpeningsKeys, "'openings'");
+        const Field* plies = find(fields, "random_plies");
+        const Field* file = find(fields, "file");
+        if (plies != nullptr && file != nullptr) {
+            fail(f.value.Mark(), "give either 'random_plies' or 'file' in 'openings', not both");
+        }
+        if (plies != nullptr) {
+            config_.openings.random_plies = static_cast<int>(integer(*plies, 0, kMaxPlies));
+        }
+        if (file != nullptr) {
+            const std::string name = string_value(*file);
+            if (name.empty()) fail(file->value.Mark(), "'file' is empty");
+            config_.openings.file = name;
+            openings_file_ = *file;
+            read_openings();
+        }
+    }
+
+    // Reads the lines now; they are checked against the game at the end,
+    // when the game is known whatever the order of the sections.
+    void read_openings() {
+        const std::string name = config_.openings.file.string();
+        const YAML::Mark mark = openings_file_->value.Mark();
+        std::error_code ec;
+        if (!std::filesystem::exists(config_.openings.file, ec)) {
+            fail(mark, "openings file " + in_quotes(name) + " not found");
+        }
+        std::ifstream in(config_.openings.file);
+        if (!in || std::filesystem::is_directory(config_.openings.file, ec)) {
+            fail(mark, "openings file " + in_quotes(name) + " cannot be read");
+        }
+        std::string line;
+        int number = 0;
+        while (std::getline(in, line)) {
+            ++number;
+            if (const auto hash = line.find('#'); hash != std::string::npos) line.resize(hash);
+            std::istringstream words(line);
+            std::vector<std::string> moves;
+            for (std::string w; words >> w;)
+                moves.push_back(w);
+            if (moves.empty()) continue;
+            config_.openings.lines.push_back(std::move(moves));
+            opening_line_numbers_.push_back(number);
+        }
+        if (config_.openings.lines.empty()) {
+            fail(mark, "openings file " + in_quotes(name) + " has no openings");
+        }
+    }
+
+    // Every line is played on the board the config describes (for a family
+    // of boards, the one realized from `seed`).
+    void check_openings() {
+        const std::string name = config_.openings.file.string();
+        const YAML::Mark mark = openings_file_->value.Mark();
+        const auto game = games::make_game(
+            config_.game, games::realize(config_.game, config_.game_params, config_.seed));
+        for (std::size_t i = 0; i < config_.openings.lines.size(); ++i) {
+            const std::string where = "openings file " + in_quotes(name) + " line " +
+                                      std::to_string(opening_line_numbers_[i]) + ": ";
+            auto state = game->new_initial_state();
+            for (std::string& text : config_.openings.lines[i]) {
+                if (state->is_over())
+                    fail(mark, where + "the game is over before move " + in_quotes(text));
+                const std::optional<games::Move> move = state->parse_move(text);
+                if (!move || !state->is_legal(*move)) {
+                    fail(mark,
+                         where + "move " + in_quotes(text) + " is not legal in " + config_.game);
+                }
+                state->apply(*move);
+                text = state->format_move(*move);  // one spelling per move
+            }
+            if (state->is_over()) fail(mark, where + "the opening ends the game");
+        }
+    }
+
+    void parse_bots(const Field& f) {
+        require_value(f);
+        if (!f.value.IsSequence()) {
+            fail(f.value.Mark(), "expected a list for 'bots', got " + describe(f.value));
+        }
+        std::vector<int> name_lines;
+        int index = 0;
+        for (const YAML::Node& node : f.value) {
+            ++index;
+            const std::string which = "bot #" + std::to_string(index);
+            if (!node.IsMap()) {
+                fail(node.Mark(), "expected a map for " + which + ", got " + describe(node));
+            }
+            const std::vector<Field> fields = fields_of(node, kBotKeys, which);
+            BotConfig bot;
+            const Field* name = find(fields, "name");
+            if (name == nullptr) missing(node, "name", which);
+            bot.name = string_value(*name);
+            if (!is_valid_name(bot.name)) {
+                fail(name->value.Mark(),
+                     "bot name " + in_quotes(bot.name) +
+                         " is not valid (use only letters, digits and _ . + -)");
+            }
+            for (std::size_t i = 0; i < config_.bots.size(); ++i) {
+                if (config_.bots[i].name == bot.name) {
+                    fail(name->value.Mark(), "duplicate bot name " + in_quotes(bot.name) +
+                                                 " (first defined at line " +
+                                                 std::to_string(name_lines[i]) + ")");
+                }
+            }
+            const std::string who = "bot " + in_quotes(bot.name) + ": ";
+            const Field* command = find(fields, "command");
+            if (command == nullptr) missing(node, "command", "bot " + in_quotes(bot.name));
+            bot.command = string_value(*command);
+            try {
+                bot.argv = session::split_command(bot.command);
+            } catch (const std::invalid_argument& e) {
+                fail(command->value.Mark(), who + e.what());
+            }
+            if (bot.argv.front().empty()) fail(command->value.Mark(), who + "empty command");
+            const auto [status, executable] = resolve_command(bot.argv.front());
+            if (status == ExecStatus::kNotFound) {
+                fail(command->value.Mark(),
+                     who + "command " + in_quotes(bot.argv.front()) + " not found" +
+                         (bot.argv.front().find('/') == std::string::npos ? " in PATH" : ""));
+            }
+            if (status == ExecStatus::kNotExecutable) {
+                fail(command->value.Mark(),
+                     who + "command " + in_quotes(bot.argv.front()) + " is not executable");
+            }
+            if (const Field* args = find(fields, "args")) append_args(*args, bot.argv);
+            if (const Field* protocol = find(fields, "protocol")) {
+                bot.protocol = string_value(*protocol);
+                if (bot.protocol != kProtocol) {
+                    fail(protocol->value.Mark(), who + "unknown protocol " +
+                                                     in_quotes(bot.protocol) +
+                                                     " (only 'arena1' is supported)");
+                }
+            }
+            bot.executable = executable;
+            name_lines.push_back(name->value.Mark().line + 1);
+            config_.bots.push_back(std::move(bot));
+        }
+    }
+
+    void append_args(const Field& f, std::vector<std::string>& argv) const {
+        require_value(f);
+        if (!f.value.IsSequence()) {
+            fail(f.value.Mark(), "expected a list for 'args', got " + describe(f.value));
+        }
+        for (const YAML::Node& arg : f.value) {
+            if (!arg.IsScalar()) {
+                fail(arg.Mark(), "expected a string in 'args', got " + describe(arg));
+            }
+            argv.push_back(arg.Scalar());
+        }
+    }
+
+    void check_challenger() const {
+        const auto& bots = config_.bots;
+        const bool known = std::any_of(bots.begin(), bots.end(), [&](const BotConfig& b) {
+            return b.name == config_.challenger;
+        });
+        if (!known) {
+            fail(challenger_->value.Mark(),
+                 "challenger " + in_quotes(config_.challenger) + " is not one of the bots");
+        }
+        // Unique names and at least two bots leave at least one opponent.
+    }
+
+    std::string file_;
+    Config config_;
+    std::optional<Field> challenger_;
+    std::optional<Field> openings_file_;
+    std::vector<int> opening_line_numbers_;  // per entry of config_.openings.lines
+};
+
+}  // namespace
+
+Config parse_config(const std::string& text, const std::filesystem::path& path) {
+    return Parser(text, path).parse();
+}
+
+Config load_config(const std::filesystem::path& path) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {
+        throw ConfigError(path.string() + ": cannot read the config file (it is a directory)");
+    }
+    errno = 0;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        const int error = errno;
+        throw ConfigError(path.string() + ": cannot read the config file" +
+                          (error != 0 ? std::string(" (") + std::strerror(error) + ")" : ""));
+    }
+    std::ostringstream content;
+    content << in.rdbuf();
+    return parse_config(content.str(), path);
+}
+
+}  // namespace arena::tournament

@@ -1,0 +1,68 @@
+#pragma once
+// A tournament config (YAML), parsed and fully validated before anything
+// runs. Every problem is reported as one ConfigError whose message names the
+// file, the line and column, and what is wrong, e.g.
+//   configs/x.yaml:7:3: unknown key 'concurency' (did you mean 'concurrency'?)
+// See docs/config.md for every key.
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "arena/games/game.hpp"
+#include "arena/match/time_control.hpp"
+
+namespace arena::tournament {
+
+class ConfigError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+enum class ScheduleType { kRoundRobin, kGauntlet };
+
+struct BotConfig {
+    std::string name;
+    std::string command;              // as written (a string, split like a shell)
+    std::vector<std::string> argv;    // command split into words, then `args` appended
+    std::string protocol = "arena1";  // the only protocol so far
+    std::filesystem::path executable; // argv[0] resolved (PATH searched when it has no '/')
+};
+
+struct OpeningsConfig {
+    int random_plies = 0;                // seeded random legal plies
+    std::filesystem::path file;          // or: one opening per line, moves in protocol notation
+    std::vector<std::vector<std::string>> lines;  // the file's openings, read and checked at load
+};
+
+struct Config {
+    std::filesystem::path path;  // the file it came from
+    std::string text;            // the file's content, as written
+    std::string name;
+    std::string game;            // registry name
+    games::Params game_params;   // may describe a family (variant=tsinghua)
+    match::TimeControl time;
+    std::int64_t startup_ms = 10'000;
+    ScheduleType schedule = ScheduleType::kRoundRobin;
+    std::string challenger;      // gauntlet only
+    int games_per_pair = 2;      // even
+    int rounds = 1;              // the schedule repeated
+    OpeningsConfig openings;
+    int concurrency = 0;         // 0: number of cores
+    std::uint64_t seed = 1;
+    std::filesystem::path database;  // default results/<name>.db
+    std::vector<BotConfig> bots;
+};
+
+// Reads and validates. Relative paths inside the config (openings file,
+// database, bot commands containing '/') are taken relative to the current
+// directory, as the user typed them from there.
+[[nodiscard]] Config load_config(const std::filesystem::path& path);
+
+// Same, from text (for tests); `path` is only used in messages.
+[[nodiscard]] Config parse_config(const std::string& text, const std::filesystem::path& path);
+
+}  // namespace arena::tournament
