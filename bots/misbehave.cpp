@@ -1,0 +1,430 @@
+// misbehave: a TEST FIXTURE. It plays random legal moves (the same choice as
+// `random --seed N`) and misbehaves on command, so the arena's handling of
+// every kind of broken bot can be tested against a real process.
+//
+//   misbehave [--mode M] [--at-ply N] [--sleep-ms N] [--flood-mb N] [--seed N] [--log FILE]
+//
+//   --mode M       what goes wrong (default none):
+//     none              plays normally
+//     crash             raises SIGSEGV
+//     abort             calls abort() (SIGABRT)
+//     exit              exits with code 3
+//     sleep             sleeps --sleep-ms, then answers a legal move
+//     hang              never answers (sleeps forever)
+//     illegal           answers a move that parses but is illegal here: a full
+//                       column, an occupied cell, a Reversi cell that flips
+//                       nothing (tried first), or `pass` while moves exist.
+//                       When no such move exists (an empty board), it answers
+//                       one just off the board (connect4 column cols+1, or a
+//                       gomoku/reversi row past the last) and says so on stderr.
+//     garbage           prints the line `hello arena` instead of a move
+//     bad-notation      answers `move zz99`
+//     no-newline        writes `move <legal>` without the newline, then hangs
+//     flood-info        prints `info ...` lines forever, never answers
+//     flood-stderr      writes --flood-mb MiB to stderr, then answers legally
+//     endless-line      writes one line that never ends (no newline, forever)
+//     close-stdout      closes its stdout and sleeps forever
+//     handshake-exit    on `arena 1`, exits with code 3 without `ready`
+//     handshake-hang    on `arena 1`, never answers
+//     crash-after-move  prints a legal move, then raises SIGSEGV at once
+//     fork-child        forks a child that keeps stdout open and sleeps 600 s,
+//                       then plays normally
+//     ignore-quit       plays normally, ignores SIGTERM, and on `quit` (or end
+//                       of input) keeps running forever (only SIGKILL ends it)
+//   --at-ply N     misbehave on the first `go` of each game whose position has
+//                  at least N moves (default 0); earlier moves are normal. The
+//                  handshake modes and ignore-quit do not use it.
+//                  Exception: --mode sleep delays every move from then on.
+//   --sleep-ms N   the delay of --mode sleep (default 1000)
+//   --flood-mb N   MiB written by --mode flood-stderr (default 64)
+//   --seed N       seed of the random moves (default 1)
+//   --log FILE     append every line received from the arena to FILE
+//
+// Raw misbehaviour goes through write(2) so no stdio buffer can hide or delay
+// it. "Forever" is pause() in a loop: the process blocks and SIGKILL ends it.
+
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <chrono>
+#include <csignal>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <random>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <thread>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "bots/common/bot_loop.hpp"
+#include "bots/common/position_seed.hpp"
+
+namespace {
+
+using arena::games::Move;
+
+enum class Mode : std::uint8_t {
+    kNone,
+    kCrash,
+    kAbort,
+    kExit,
+    kSleep,
+    kHang,
+    kIllegal,
+    kGarbage,
+    kBadNotation,
+    kNoNewline,
+    kFloodInfo,
+    kFloodStderr,
+    kEndlessLine,
+    kCloseStdout,
+    kHandshakeExit,
+    kHandshakeHang,
+    kCrashAfterMove,
+    kForkChild,
+    kIgnoreQuit,
+};
+
+constexpr std::pair<std::string_view, Mode> kModes[] = {
+    {"none", Mode::kNone},
+    {"crash", Mode::kCrash},
+    {"abort", Mode::kAbort},
+    {"exit", Mode::kExit},
+    {"sleep", Mode::kSleep},
+    {"hang", Mode::kHang},
+    {"illegal", Mode::kIllegal},
+    {"garbage", Mode::kGarbage},
+    {"bad-notation", Mode::kBadNotation},
+    {"no-newline", Mode::kNoNewline},
+    {"flood-info", Mode::kFloodInfo},
+    {"flood-stderr", Mode::kFloodStderr},
+    {"endless-line", Mode::kEndlessLine},
+    {"close-stdout", Mode::kCloseStdout},
+    {"handshake-exit", Mode::kHandshakeExit},
+    {"handshake-hang", Mode::kHandshakeHang},
+    {"crash-after-move", Mode::kCrashAfterMove},
+    {"fork-child", Mode::kForkChild},
+    {"ignore-quit", Mode::kIgnoreQuit},
+};
+
+constexpr std::string_view kUsage =
+    "usage: misbehave [--mode M] [--at-ply N] [--sleep-ms N] [--flood-mb N] [--seed N]\n"
+    "                 [--log FILE]\n"
+    "Test fixture: plays random legal moves (like `random --seed N`) and misbehaves on\n"
+    "command.\n"
+    "  --mode M      none (default), crash, abort, exit (code 3), sleep (--sleep-ms, then\n"
+    "                a legal move), hang, illegal (full column / occupied cell / no flip /\n"
+    "                pass; off the board when none exists), garbage (`hello arena`),\n"
+    "                bad-notation (`move zz99`), no-newline (then hang), flood-info (never\n"
+    "                answers), flood-stderr (--flood-mb MiB, then a legal move), endless-line,\n"
+    "                close-stdout (then sleep), handshake-exit (exit 3 on `arena 1`),\n"
+    "                handshake-hang, crash-after-move, fork-child (child holds stdout 600 s),\n"
+    "                ignore-quit (ignores quit, end of input and SIGTERM)\n"
+    "  --at-ply N    misbehave on the first go of each game at ply >= N (default 0)\n"
+    "  --sleep-ms N  delay for --mode sleep (default 1000)\n"
+    "  --flood-mb N  MiB for --mode flood-stderr (default 64)\n"
+    "  --seed N      seed of the random moves (default 1)\n"
+    "  --log FILE    append every line received from the arena to FILE\n";
+
+struct Options {
+    Mode mode = Mode::kNone;
+    std::uint64_t at_ply = 0;
+    std::uint64_t sleep_ms = 1000;
+    std::uint64_t flood_mb = 64;
+    std::uint64_t seed = 1;
+    std::string log_path;
+};
+
+// Writes all of `data` to `fd`; false on an error (a closed pipe, ...).
+bool write_all(int fd, std::string_view data) {
+    while (!data.empty()) {
+        const ssize_t n = ::write(fd, data.data(), data.size());
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return false;
+        }
+        data.remove_prefix(static_cast<std::size_t>(n));
+    }
+    return true;
+}
+
+[[noreturn]] void sleep_forever() {
+    for (;;) {
+        ::pause();
+    }
+}
+
+// Crashing on purpose should not litter the tests' directories with cores.
+void no_core_dump() {
+    const rlimit none{0, 0};
+    ::setrlimit(RLIMIT_CORE, &none);
+}
+
+[[noreturn]] void segfault() {
+    no_core_dump();
+    std::signal(SIGSEGV, SIG_DFL);
+    std::raise(SIGSEGV);
+    std::abort();  // not reached
+}
+
+// A move text that parses in `state` but is illegal there, or, when there is
+// none, one just off the board (which does not parse). Tries columns and
+// cells first (a full column, an occupied cell, a Reversi cell that flips
+// nothing), then `pass`.
+std::string illegal_move_text(const arena::games::State& state) {
+    std::vector<std::string> numbers;
+    std::vector<std::string> cells;
+    for (int n = 1; n <= 26; ++n) {
+        numbers.push_back(std::to_string(n));
+    }
+    for (char letter = 'a'; letter <= 'z'; ++letter) {
+        for (int row = 1; row <= 26; ++row) {
+            cells.push_back(letter + std::to_string(row));
+        }
+    }
+    std::vector<std::string> candidates = numbers;
+    candidates.insert(candidates.end(), cells.begin(), cells.end());
+    candidates.emplace_back("pass");
+    for (const auto& text : candidates) {
+        const auto move = state.parse_move(text);
+        if (move && !state.is_legal(*move)) return text;
+    }
+    // Nothing parseable is illegal: go one past the last column or row.
+    const auto parses = [&](const std::string& text) { return state.parse_move(text).has_value(); };
+    std::string off_board = "zz99";
+    if (state.parse_move("1")) {
+        const auto it = std::find_if_not(numbers.begin(), numbers.end(), parses);
+        if (it != numbers.end()) off_board = *it;
+    } else if (state.parse_move("a1")) {
+        for (int row = 1; row <= 99; ++row) {
+            if (!parses("a" + std::to_string(row))) {
+                off_board = "a" + std::to_string(row);
+                break;
+            }
+        }
+    }
+    std::cerr << "misbehave: no parseable illegal move at ply " << state.ply() << "; sending "
+              << off_board << '\n';
+    return off_board;
+}
+
+class MisbehaveEngine : public arena::bots::Engine {
+  public:
+    MisbehaveEngine(Options options, int log_fd) : options_(std::move(options)), log_fd_(log_fd) {}
+
+    void on_line(std::string_view line) override {
+        if (log_fd_ >= 0) write_all(log_fd_, std::string(line) + '\n');
+        const auto command = arena::protocol::parse_arena_command(line);
+        if (!command) return;
+        if (std::holds_alternative<arena::protocol::Hello>(*command)) {
+            if (options_.mode == Mode::kHandshakeExit) std::exit(3);
+            if (options_.mode == Mode::kHandshakeHang) sleep_forever();
+        }
+        if (std::holds_alternative<arena::protocol::Quit>(*command) &&
+            options_.mode == Mode::kIgnoreQuit) {
+            sleep_forever();
+        }
+    }
+
+    void new_game(const arena::games::Game& /*game*/, int /*player*/) override { done_ = false; }
+
+    [[nodiscard]] Move choose(const arena::games::State& state, const arena::protocol::Go& /*go*/,
+                              const arena::bots::InfoSink& /*info*/) override {
+        // The same choice as `random --seed N` in this position.
+        const std::vector<Move> moves = state.legal_moves();
+        std::mt19937_64 rng(arena::bots::position_seed(options_.seed, state));
+        const Move move = moves[static_cast<std::size_t>(rng() % moves.size())];
+        if (done_ || static_cast<std::uint64_t>(state.ply()) < options_.at_ply) return move;
+        done_ = options_.mode != Mode::kSleep;
+        return misbehave(state, move);
+    }
+
+  private:
+    Move misbehave(const arena::games::State& state, Move move) {
+        const std::string move_line = "move " + state.format_move(move);
+        switch (options_.mode) {
+            case Mode::kNone:
+            case Mode::kHandshakeExit:
+            case Mode::kHandshakeHang:
+            case Mode::kIgnoreQuit:
+                return move;
+            case Mode::kCrash:
+                segfault();
+            case Mode::kAbort:
+                no_core_dump();
+                std::abort();
+            case Mode::kExit:
+                std::exit(3);
+            case Mode::kSleep:
+                std::this_thread::sleep_for(std::chrono::milliseconds(options_.sleep_ms));
+                return move;
+            case Mode::kHang:
+                sleep_forever();
+            case Mode::kIllegal:
+                write_all(STDOUT_FILENO, "move " + illegal_move_text(state) + '\n');
+                return arena::bots::kNoMove;
+            case Mode::kGarbage:
+                write_all(STDOUT_FILENO, "hello arena\n");
+                return arena::bots::kNoMove;
+            case Mode::kBadNotation:
+                write_all(STDOUT_FILENO, "move zz99\n");
+                return arena::bots::kNoMove;
+            case Mode::kNoNewline:
+                write_all(STDOUT_FILENO, move_line);
+                sleep_forever();
+            case Mode::kFloodInfo:
+                flood_info();
+            case Mode::kFloodStderr:
+                flood_stderr();
+                return move;
+            case Mode::kEndlessLine:
+                endless_line();
+            case Mode::kCloseStdout:
+                ::close(STDOUT_FILENO);
+                sleep_forever();
+            case Mode::kCrashAfterMove:
+                write_all(STDOUT_FILENO, move_line + '\n');
+                segfault();
+            case Mode::kForkChild:
+                fork_child();
+                return move;
+        }
+        return move;
+    }
+
+    [[noreturn]] static void flood_info() {
+        std::string batch;
+        for (std::uint64_t n = 0;; ++n) {
+            batch += "info flood " + std::to_string(n) + '\n';
+            if (batch.size() >= 4096) {
+                if (!write_all(STDOUT_FILENO, batch)) sleep_forever();
+                batch.clear();
+            }
+        }
+    }
+
+    void flood_stderr() const {
+        // 1 MiB of 64-byte lines.
+        std::string line = "misbehave: flooding stderr ";
+        line.resize(63, '.');
+        line += '\n';
+        std::string chunk;
+        while (chunk.size() < (std::size_t{1} << 20))
+            chunk += line;
+        for (std::uint64_t i = 0; i < options_.flood_mb; ++i) {
+            if (!write_all(STDERR_FILENO, chunk)) break;
+        }
+    }
+
+    [[noreturn]] static void endless_line() {
+        write_all(STDOUT_FILENO, "info ");
+        const std::string chunk(1 << 16, 'x');
+        for (;;) {
+            if (!write_all(STDOUT_FILENO, chunk)) sleep_forever();
+        }
+    }
+
+    static void fork_child() {
+        const pid_t pid = ::fork();
+        if (pid < 0) {
+            std::cerr << "misbehave: fork: " << std::strerror(errno) << '\n';
+        } else if (pid == 0) {
+            // The child holds the inherited stdout open and leaves quietly.
+            std::this_thread::sleep_for(std::chrono::seconds(600));
+            ::_exit(0);
+        }
+    }
+
+    Options options_;
+    int log_fd_;
+    bool done_ = false;  // misbehaved already in this game
+};
+
+[[nodiscard]] bool parse_u64(std::string_view text, std::uint64_t& out) {
+    const char* end = text.data() + text.size();
+    const auto [ptr, ec] = std::from_chars(text.data(), end, out);
+    return !text.empty() && ec == std::errc() && ptr == end;
+}
+
+int usage_error(const std::string& message) {
+    std::cerr << "misbehave: " << message << '\n' << kUsage;
+    return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Options options;
+    const std::vector<std::string_view> args(argv + 1, argv + argc);
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        std::string_view flag = args[i];
+        std::string_view value;
+        bool has_value = false;
+        if (const auto eq = flag.find('=');
+            flag.starts_with("--") && eq != std::string_view::npos) {
+            value = flag.substr(eq + 1);
+            flag = flag.substr(0, eq);
+            has_value = true;
+        }
+        if (flag == "--help" || flag == "-h") {
+            std::cout << kUsage;
+            return 0;
+        }
+        std::uint64_t* number = flag == "--at-ply"     ? &options.at_ply
+                                : flag == "--sleep-ms" ? &options.sleep_ms
+                                : flag == "--flood-mb" ? &options.flood_mb
+                                : flag == "--seed"     ? &options.seed
+                                                       : nullptr;
+        if (!number && flag != "--mode" && flag != "--log") {
+            return usage_error("unknown argument '" + std::string(args[i]) + "'");
+        }
+        if (!has_value) {
+            if (i + 1 >= args.size()) return usage_error(std::string(flag) + " needs a value");
+            value = args[++i];
+        }
+        if (number) {
+            if (!parse_u64(value, *number)) {
+                return usage_error(std::string(flag) + " wants a non-negative integer, not '" +
+                                   std::string(value) + "'");
+            }
+        } else if (flag == "--mode") {
+            const auto* it = std::find_if(std::begin(kModes), std::end(kModes),
+                                          [&](const auto& m) { return m.first == value; });
+            if (it == std::end(kModes)) {
+                return usage_error("unknown mode '" + std::string(value) + "'");
+            }
+            options.mode = it->second;
+        } else {
+            if (value.empty()) return usage_error("--log needs a file name");
+            options.log_path = value;
+        }
+    }
+
+    int log_fd = -1;
+    if (!options.log_path.empty()) {
+        log_fd = ::open(options.log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+        if (log_fd < 0) {
+            std::cerr << "misbehave: cannot open log " << options.log_path << ": "
+                      << std::strerror(errno) << '\n';
+            return 2;
+        }
+    }
+    const bool ignore_quit = options.mode == Mode::kIgnoreQuit;
+    if (ignore_quit) std::signal(SIGTERM, SIG_IGN);
+
+    std::ios::sync_with_stdio(false);
+    MisbehaveEngine engine(std::move(options), log_fd);
+    const int code = arena::bots::run_bot({.name = "misbehave", .author = "", .version = "1"},
+                                          engine, std::cin, std::cout);
+    if (ignore_quit) sleep_forever();  // end of input is a quit too
+    return code;
+}
