@@ -18,6 +18,7 @@ namespace {
 using arena::testing::bin;
 using arena::testing::processes_with_arg;
 using arena::testing::source;
+using arena::testing::survivors;
 using arena::testing::unique_marker;
 
 struct Run {
@@ -34,8 +35,8 @@ std::string slurp(const std::string& path) {
 // hard limit so a hang fails the test instead of stalling it.
 Run arena(const std::string& args) {
     const std::string base = ::testing::TempDir() + "cli_" + unique_marker();
-    const std::string cmd = "timeout 300 " + bin("bin/arena") + " " + args + " >" + base +
-                            ".out 2>" + base + ".err";
+    const std::string cmd =
+        "timeout 300 " + bin("bin/arena") + " " + args + " >" + base + ".out 2>" + base + ".err";
     const int status = std::system(cmd.c_str());
     Run r;
     r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -72,6 +73,10 @@ struct GameCase {
     std::string label, flags;
 };
 
+void PrintTo(const GameCase& c, std::ostream* os) {
+    *os << c.flags;
+}
+
 class RandomMatch : public ::testing::TestWithParam<GameCase> {};
 
 // Twenty games of each game between the random bots at 50 ms per move:
@@ -89,18 +94,17 @@ TEST_P(RandomMatch, TwentyGamesEndByTheRules) {
     EXPECT_NE(r.err.find("game 20/20"), std::string::npos) << r.err;
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Games, RandomMatch,
-    ::testing::Values(GameCase{"connect4", "--game connect4"},
-                      GameCase{"tsinghua", "--game connect4 --variant tsinghua --seed 5"},
-                      GameCase{"gomoku", "--game gomoku --size 15"},
-                      GameCase{"reversi", "--game reversi"}),
-    [](const auto& info) { return info.param.label; });
+INSTANTIATE_TEST_SUITE_P(Games, RandomMatch,
+                         ::testing::Values(GameCase{"connect4", "--game connect4"},
+                                           GameCase{"tsinghua",
+                                                    "--game connect4 --variant tsinghua --seed 5"},
+                                           GameCase{"gomoku", "--game gomoku --size 15"},
+                                           GameCase{"reversi", "--game reversi"}),
+                         [](const auto& param_info) { return param_info.param.label; });
 
 TEST(Cli, TextSummaryNamesEachBotWithItsScore) {
-    const auto r =
-        arena("match --game connect4 --games 4 --move-ms 200 --random-plies 2 " +
-              random_bot("alpha", 1) + " " + random_bot("beta", 2));
+    const auto r = arena("match --game connect4 --games 4 --move-ms 200 --random-plies 2 " +
+                         random_bot("alpha", 1) + " " + random_bot("beta", 2));
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find("game 1/4: alpha vs beta"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("game 2/4: beta vs alpha"), std::string::npos) << r.out;
@@ -110,9 +114,9 @@ TEST(Cli, TextSummaryNamesEachBotWithItsScore) {
 }
 
 TEST(Cli, PythonExampleBotPlaysAFullMatch) {
-    const auto r = arena("match --game connect4 --games 6 --move-ms 1000 --json 'py=python3 " +
-                         source("bots/examples/random_bot.py") + " --seed 3' " +
-                         random_bot("random", 4));
+    const auto r =
+        arena("match --game connect4 --games 6 --move-ms 1000 --json 'py=python3 " +
+              source("bots/examples/random_bot.py") + " --seed 3' " + random_bot("random", 4));
     const auto j = json_of(r);
     expect_consistent(j, 6);
     for (const auto& bot : j["bots"])
@@ -121,9 +125,10 @@ TEST(Cli, PythonExampleBotPlaysAFullMatch) {
 }
 
 TEST(Cli, PythonExampleBotHandlesBlockedCells) {
-    const auto r = arena("match --game connect4 --variant tsinghua --seed 11 --games 4 --move-ms 1000 "
-                         "--json 'py=python3 " +
-                         source("bots/examples/random_bot.py") + "' " + random_bot("random", 4));
+    const auto r = arena(
+        "match --game connect4 --variant tsinghua --seed 11 --games 4 --move-ms 1000 "
+        "--json 'py=python3 " +
+        source("bots/examples/random_bot.py") + "' " + random_bot("random", 4));
     const auto j = json_of(r);
     expect_consistent(j, 4);
     EXPECT_EQ(j["bots"][0]["illegal"], 0) << r.err;
@@ -134,21 +139,26 @@ struct Mode {
     std::string reason;  // the JSON key its losses must be counted under
 };
 
+void PrintTo(const Mode& m, std::ostream* os) {
+    *os << m.mode;
+}
+
 class MisbehavingMatch : public ::testing::TestWithParam<Mode> {};
 
 // Every misbehaviour loses both games with the right reason, and after the
 // match no process the arena started is alive.
 TEST_P(MisbehavingMatch, LosesWithTheRightReasonAndLeavesNothingBehind) {
     const auto marker = unique_marker();
-    const auto r = arena("match --game connect4 --games 2 --move-ms 200 --startup-ms 1000 --json "
-                         "'bad=" +
-                         bin("bots/misbehave") + " --seed " + marker + " --mode " +
-                         GetParam().mode + "' " + random_bot("good", 1));
+    const auto r = arena(
+        "match --game connect4 --games 2 --move-ms 200 --startup-ms 1000 --json "
+        "'bad=" +
+        bin("bots/misbehave") + " --seed " + marker + " --mode " + GetParam().mode + "' " +
+        random_bot("good", 1));
     const auto j = json_of(r);
     expect_consistent(j, 2);
     EXPECT_EQ(j["bots"][0]["losses"], 2) << r.err;
     EXPECT_EQ(j["bots"][0][GetParam().reason], 2) << r.err;
-    EXPECT_EQ(processes_with_arg(marker), std::vector<int>{});
+    EXPECT_EQ(survivors(marker), std::vector<int>{});
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -160,8 +170,8 @@ INSTANTIATE_TEST_SUITE_P(
                       Mode{"garbage", "protocol"}, Mode{"endless-line", "protocol"},
                       Mode{"close-stdout", "crash"}, Mode{"handshake-exit", "startup"},
                       Mode{"handshake-hang", "startup"}),
-    [](const auto& info) {
-        std::string name = info.param.mode;
+    [](const auto& param_info) {
+        std::string name = param_info.param.mode;
         for (auto& ch : name)
             if (ch == '-') ch = '_';
         return name;
@@ -170,14 +180,14 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(Cli, ModesThatKeepPlayingLeaveNothingBehind) {
     for (const std::string mode : {"fork-child", "ignore-quit", "flood-stderr"}) {
         const auto marker = unique_marker();
-        const auto r = arena("match --game connect4 --games 2 --move-ms 500 --json 'bad=" +
-                             bin("bots/misbehave") + " --seed " + marker + " --mode " + mode +
-                             " --flood-mb 8' " + random_bot("good", 1));
+        const auto r = arena(
+            "match --game connect4 --games 2 --move-ms 500 --json 'bad=" + bin("bots/misbehave") +
+            " --seed " + marker + " --mode " + mode + " --flood-mb 8' " + random_bot("good", 1));
         const auto j = json_of(r);
         expect_consistent(j, 2);
         for (const char* reason : {"timeout", "crash", "illegal", "protocol", "startup"})
             EXPECT_EQ(j["bots"][0][reason], 0) << mode << " " << reason << "\n" << r.err;
-        EXPECT_EQ(processes_with_arg(marker), std::vector<int>{}) << mode;
+        EXPECT_EQ(survivors(marker), std::vector<int>{}) << mode;
     }
 }
 

@@ -1,6 +1,8 @@
 // One game between real bot processes: every ending is judged right, the
 // record replays to the same result, and nothing the arena started survives.
 
+#include "arena/match/match.hpp"
+
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -9,7 +11,6 @@
 #include <vector>
 
 #include "arena/games/registry.hpp"
-#include "arena/match/match.hpp"
 #include "arena/match/opening.hpp"
 #include "arena/match/tally.hpp"
 #include "proc_util.hpp"
@@ -20,6 +21,7 @@ namespace {
 using namespace std::chrono_literals;
 using arena::testing::bin;
 using arena::testing::processes_with_arg;
+using arena::testing::survivors;
 using arena::testing::unique_marker;
 
 session::BotSpec random_bot(const std::string& name, const std::string& seed = "1") {
@@ -55,7 +57,9 @@ void expect_replays(const games::Game& game, const GameRecord& r) {
         ASSERT_TRUE(state->is_legal(*move)) << m.move;
         state->apply(*move);
     }
-    if (r.termination == Termination::kNormal) EXPECT_EQ(state->outcome(), r.outcome);
+    if (r.termination == Termination::kNormal) {
+        EXPECT_EQ(state->outcome(), r.outcome);
+    }
 }
 
 TEST(Match, RandomBotsPlayEveryGameToItsEnd) {
@@ -82,8 +86,11 @@ TEST(Match, RandomBotsPlayEveryGameToItsEnd) {
             EXPECT_EQ(r.players[0], i % 2 ? "b" : "a");
             EXPECT_EQ(r.params, game->params());
             expect_replays(*game, r);
-            for (const auto& m : r.moves)
-                if (!m.by_arena) EXPECT_LT(m.time, 500ms);
+            for (const auto& m : r.moves) {
+                if (!m.by_arena) {
+                    EXPECT_LT(m.time, 500ms);
+                }
+            }
         }
         // The same processes played all four games.
         EXPECT_TRUE(a.has_session());
@@ -115,7 +122,8 @@ TEST(Match, ReversiForcedPassesArePlayedByTheArena) {
     Player b(random_bot("b", "4"), quick_options());
     int passes = 0;
     for (int i = 0; i < 30 && passes == 0; ++i) {
-        const auto r = play_game(*game, a, b, per_move(500));
+        // The bots are deterministic: a different opening makes a different game.
+        const auto r = play_game(*game, a, b, per_move(500), random_opening(*game, 6, i));
         ASSERT_EQ(r.termination, Termination::kNormal) << r.detail;
         expect_replays(*game, r);
         for (const auto& m : r.moves) {
@@ -133,6 +141,11 @@ struct Misbehaviour {
     Termination expected;
     std::string detail_contains;
 };
+
+void PrintTo(const Misbehaviour& m, std::ostream* os) {
+    for (const auto& f : m.flags)
+        *os << f << " ";
+}
 
 class MisbehaviourTest : public ::testing::TestWithParam<Misbehaviour> {};
 
@@ -162,7 +175,7 @@ TEST_P(MisbehaviourTest, IsJudgedAndLeavesNoProcess) {
             expect_replays(*game, r);
         }
     }
-    EXPECT_EQ(processes_with_arg(marker), std::vector<int>{});
+    EXPECT_EQ(survivors(marker), std::vector<int>{});
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -176,15 +189,15 @@ INSTANTIATE_TEST_SUITE_P(
         Misbehaviour{{"--mode", "sleep", "--sleep-ms", "400"}, Termination::kTimeout, ""},
         Misbehaviour{{"--mode", "no-newline", "--at-ply", "2"}, Termination::kTimeout, ""},
         Misbehaviour{{"--mode", "flood-info"}, Termination::kTimeout, ""},
-        Misbehaviour{{"--mode", "illegal", "--at-ply", "4"}, Termination::kIllegal, "illegal"},
+        Misbehaviour{{"--mode", "illegal", "--at-ply", "4"}, Termination::kIllegal, "move"},
         Misbehaviour{{"--mode", "bad-notation"}, Termination::kIllegal, "zz99"},
         Misbehaviour{{"--mode", "garbage"}, Termination::kProtocol, "hello arena"},
         Misbehaviour{{"--mode", "endless-line"}, Termination::kProtocol, ""},
         Misbehaviour{{"--mode", "close-stdout"}, Termination::kCrash, ""},
         Misbehaviour{{"--mode", "handshake-exit"}, Termination::kStartup, "exit 3"},
         Misbehaviour{{"--mode", "handshake-hang"}, Termination::kStartup, ""}),
-    [](const auto& info) {
-        std::string name = info.param.flags[1];
+    [](const auto& param_info) {
+        std::string name = param_info.param.flags[1];
         for (auto& ch : name)
             if (ch == '-') ch = '_';
         return name;
@@ -200,7 +213,7 @@ TEST(Match, ForkedChildHoldingThePipesIsKilledWithTheBot) {
         EXPECT_EQ(r.termination, Termination::kNormal) << r.detail;
         EXPECT_FALSE(processes_with_arg(marker).empty());
     }
-    EXPECT_EQ(processes_with_arg(marker), std::vector<int>{});
+    EXPECT_EQ(survivors(marker), std::vector<int>{});
 }
 
 TEST(Match, BotIgnoringQuitIsKilledAfterTheGrace) {
@@ -215,7 +228,7 @@ TEST(Match, BotIgnoringQuitIsKilledAfterTheGrace) {
         bad.retire();
         EXPECT_LT(std::chrono::steady_clock::now() - before, 2s);
     }
-    EXPECT_EQ(processes_with_arg(marker), std::vector<int>{});
+    EXPECT_EQ(survivors(marker), std::vector<int>{});
 }
 
 // At 100 ms per move (10 ms tolerance), a bot that always needs 150 ms
@@ -227,13 +240,13 @@ TEST(Match, SlowBotLosesOnTimeRightAfterTheDeadline) {
     Player fast(random_bot("fast"), quick_options());
     const auto tc = per_move(100);
     for (int i = 0; i < 6; ++i) {
-        const auto r =
-            i % 2 ? play_game(*game, fast, slow, tc) : play_game(*game, slow, fast, tc);
+        const auto r = i % 2 ? play_game(*game, fast, slow, tc) : play_game(*game, slow, fast, tc);
         EXPECT_EQ(r.termination, Termination::kTimeout);
         EXPECT_EQ(r.offender(), i % 2 ? 2 : 1);
         const auto limit = tc.move + tc.tolerance;
         EXPECT_GE(r.fault_after, limit);
-        EXPECT_LT(r.fault_after, limit + 30ms) << "verdict late by " << (r.fault_after - limit).count() << " us";
+        EXPECT_LT(r.fault_after, limit + 30ms)
+            << "verdict late by " << (r.fault_after - limit).count() << " us";
     }
 }
 

@@ -4,10 +4,12 @@
 
 #include <dirent.h>
 
+#include <chrono>
 #include <fstream>
 #include <iterator>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace arena::testing {
@@ -50,6 +52,19 @@ inline std::vector<int> processes_with_arg(const std::string& marker) {
         }
     }
     closedir(proc);
+    return found;
+}
+
+// The processes with `marker` still alive after up to `grace`: a process
+// sent SIGKILL goes away soon, but not at once.
+inline std::vector<int> survivors(const std::string& marker,
+                                  std::chrono::milliseconds grace = std::chrono::seconds(2)) {
+    const auto until = std::chrono::steady_clock::now() + grace;
+    auto found = processes_with_arg(marker);
+    while (!found.empty() && std::chrono::steady_clock::now() < until) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        found = processes_with_arg(marker);
+    }
     return found;
 }
 

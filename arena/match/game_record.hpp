@@ -32,26 +32,31 @@ inline constexpr Termination kAllTerminations[] = {
 [[nodiscard]] std::string_view to_string(Termination t);
 
 struct MoveRecord {
-    std::string move;                // protocol notation
-    int player = 0;                  // 1 or 2
+    std::string move;                  // protocol notation
+    int player = 0;                    // 1 or 2
     std::chrono::microseconds time{};  // go written -> move read; 0 for moves the arena played
-    bool by_arena = false;           // an opening move or a forced pass
-    std::vector<std::string> info;   // the bot's `info` lines for this move
+    bool by_arena = false;             // an opening move or a forced pass
+    std::vector<std::string> info;     // the bot's `info` lines for this move
 };
 
 struct GameRecord {
-    std::string game;                 // registry name
-    games::Params params;             // concrete game parameters
-    std::string players[2];           // names of player 1 (moves first) and player 2
-    std::vector<MoveRecord> moves;    // from the initial position, openings included
-    int opening_plies = 0;            // the first moves played by the arena
+    std::string game;               // registry name
+    games::Params params;           // concrete game parameters
+    std::string players[2];         // names of player 1 (moves first) and player 2
+    std::vector<MoveRecord> moves;  // from the initial position, openings included
+    int opening_plies = 0;          // the first moves played by the arena
+    // Stopped from outside before it ended (e.g. Ctrl-C): not a result.
+    bool abandoned = false;
     games::Outcome outcome = games::Outcome::kOngoing;
     Termination termination = Termination::kNormal;
-    std::string detail;               // for a fault: what happened, for people
-    std::chrono::microseconds duration{};  // wall time of the whole game
+    std::string detail;                                // for a fault: what happened, for people
+    std::chrono::system_clock::time_point started_at;  // wall-clock start, for people
+    std::chrono::microseconds duration{};              // wall time of the whole game
     // For a fault during a move: from `go` written to the verdict, so a report
     // can show how the verdict compares with the limit.
     std::chrono::microseconds fault_after{};
+    // What each player wrote to stderr during this game (bounded by the session).
+    std::string stderr_logs[2];
 
     [[nodiscard]] int winner() const { return games::winner_of(outcome); }
     // Which player (1 or 2) is at fault; 0 for a normal ending or when both

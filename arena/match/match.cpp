@@ -15,11 +15,16 @@ using SteadyClock = std::chrono::steady_clock;
 
 Termination termination_of(Fault f) {
     switch (f) {
-        case Fault::kTimeout: return Termination::kTimeout;
-        case Fault::kCrash: return Termination::kCrash;
-        case Fault::kProtocol: return Termination::kProtocol;
-        case Fault::kStartup: return Termination::kStartup;
-        case Fault::kNone: break;
+        case Fault::kTimeout:
+            return Termination::kTimeout;
+        case Fault::kCrash:
+            return Termination::kCrash;
+        case Fault::kProtocol:
+            return Termination::kProtocol;
+        case Fault::kStartup:
+            return Termination::kStartup;
+        case Fault::kNone:
+            break;
     }
     return Termination::kNormal;
 }
@@ -35,7 +40,7 @@ protocol::GameResult result_for(games::Outcome o, int player) {
 
 // Everything one game needs while it runs; the record is its result.
 class GameRun {
-public:
+  public:
     GameRun(const games::Game& game, Player& first, Player& second, const TimeControl& time)
         : players_{&first, &second}, clock_(time), state_(game.new_initial_state()) {
         record_.game = game.name();
@@ -44,28 +49,44 @@ public:
         record_.players[1] = second.name();
         game_line_.game = record_.game;
         game_line_.params = record_.params;
-        for (auto& kv : time.keys()) game_line_.params.push_back(std::move(kv));
+        for (auto& kv : time.keys())
+            game_line_.params.push_back(std::move(kv));
     }
 
-    GameRecord play(const std::vector<games::Move>& opening) {
+    GameRecord play(const std::vector<games::Move>& opening, const std::stop_token& stop) {
         const auto started = SteadyClock::now();
+        record_.started_at = std::chrono::system_clock::now();
         if (start_players()) {
-            for (games::Move m : opening) play_by_arena(m);
+            for (games::Move m : opening)
+                play_by_arena(m);
             record_.opening_plies = static_cast<int>(opening.size());
-            while (!state_->is_over() && !finished_) step();
-            if (!finished_) record_.outcome = state_->outcome();
+            while (!state_->is_over() && !finished_ && !stop.stop_requested())
+                step();
+            if (!finished_ && !state_->is_over()) {
+                record_.abandoned = true;
+            } else if (!finished_) {
+                record_.outcome = state_->outcome();
+            }
+        }
+        for (int p = 1; p <= 2; ++p)
+            record_.stderr_logs[p - 1] = players_[p - 1]->take_stderr_log();
+        if (record_.abandoned) {
+            for (auto* p : players_)
+                p->discard();
+        } else {
             send_end();
         }
         record_.duration = duration_cast<microseconds>(SteadyClock::now() - started);
         return std::move(record_);
     }
 
-private:
+  private:
     // Handshakes (when a session is new) and `game` lines. False when a
     // player could not start; the record then holds the verdict.
     bool start_players() {
         std::array<session::HandshakeResult, 2> hs;
-        for (int p = 1; p <= 2; ++p) hs[p - 1] = players_[p - 1]->ensure_ready();
+        for (int p = 1; p <= 2; ++p)
+            hs[p - 1] = players_[p - 1]->ensure_ready();
         const bool bad1 = hs[0].fault != Fault::kNone;
         const bool bad2 = hs[1].fault != Fault::kNone;
         if (bad1 || bad2) {
@@ -77,14 +98,12 @@ private:
                 record_.detail += players_[p - 1]->name() + ": " + hs[p - 1].detail;
             }
             finished_ = true;
-            send_end();
             return false;
         }
         for (int p = 1; p <= 2; ++p) {
             game_line_.player = p;
             if (!players_[p - 1]->session().start_game(game_line_)) {
                 lose(p, Termination::kCrash, "did not accept the `game` line");
-                send_end();
                 return false;
             }
         }
@@ -167,8 +186,9 @@ private:
 }  // namespace
 
 GameRecord play_game(const games::Game& game, Player& first, Player& second,
-                     const TimeControl& time, const std::vector<games::Move>& opening) {
-    return GameRun(game, first, second, time).play(opening);
+                     const TimeControl& time, const std::vector<games::Move>& opening,
+                     std::stop_token stop) {
+    return GameRun(game, first, second, time).play(opening, stop);
 }
 
 }  // namespace arena::match

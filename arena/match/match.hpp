@@ -3,6 +3,7 @@
 // passes, asks each bot for its moves under the clock, judges every reply
 // with the game's rules, and returns a plain GameRecord.
 
+#include <stop_token>
 #include <vector>
 
 #include "arena/games/game.hpp"
@@ -13,10 +14,13 @@
 namespace arena::match {
 
 // Plays one game; `first` is player 1 (moves first). `opening` must be legal
-// from the initial position and must not end the game. Throws
-// session::SpawnError when a bot's command cannot be started.
+// from the initial position and must not end the game. When `stop` is
+// requested the game is abandoned before the next move (the record says so)
+// and both bots' processes are killed. Throws session::SpawnError when a
+// bot's command cannot be started.
 [[nodiscard]] GameRecord play_game(const games::Game& game, Player& first, Player& second,
                                    const TimeControl& time,
-                                   const std::vector<games::Move>& opening = {});
+                                   const std::vector<games::Move>& opening = {},
+                                   std::stop_token stop = {});
 
 }  // namespace arena::match

@@ -7,7 +7,9 @@ namespace arena::match {
 Player::Player(session::BotSpec spec, session::SessionOptions options)
     : spec_(std::move(spec)), options_(options) {}
 
-Player::~Player() { retire(); }
+Player::~Player() {
+    retire();
+}
 
 session::HandshakeResult Player::ensure_ready() {
     drop_if_dead();
@@ -19,12 +21,17 @@ session::HandshakeResult Player::ensure_ready() {
         throw session::SpawnError("bot '" + spec_.name + "': " + e.what());
     }
     auto result = fresh->handshake();
-    if (result.fault == session::Fault::kNone) session_ = std::move(fresh);
+    // Kept even when it failed, for its stderr log; has_session() is false then.
+    session_ = std::move(fresh);
     return result;
 }
 
 void Player::drop_if_dead() {
     if (session_ && !session_->alive()) session_.reset();
+}
+
+std::string Player::take_stderr_log() {
+    return session_ ? session_->take_stderr_log() : std::string();
 }
 
 void Player::discard() {

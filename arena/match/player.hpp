@@ -11,7 +11,7 @@
 namespace arena::match {
 
 class Player {
-public:
+  public:
     Player(session::BotSpec spec, session::SessionOptions options);
     ~Player();
     Player(const Player&) = delete;
@@ -29,6 +29,9 @@ public:
     [[nodiscard]] session::Session& session() { return *session_; }
     [[nodiscard]] bool has_session() const { return session_ && session_->alive(); }
 
+    // What the current (or just failed) process wrote to stderr since the
+    // last call.
+    [[nodiscard]] std::string take_stderr_log();
     // Forgets a session that has died (after a fault it is already killed).
     void drop_if_dead();
     // Kills the process group now (e.g. after an illegal move).
@@ -36,7 +39,7 @@ public:
     // Asks the bot to quit, then kills what is left.
     void retire();
 
-private:
+  private:
     session::BotSpec spec_;
     session::SessionOptions options_;
     std::unique_ptr<session::Session> session_;

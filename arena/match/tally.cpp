@@ -7,17 +7,19 @@ namespace arena::match {
 
 double BotTally::score() const {
     const auto n = games();
-    return n == 0 ? 0.0 : (static_cast<double>(wins) + 0.5 * static_cast<double>(draws)) /
-                              static_cast<double>(n);
+    return n == 0 ? 0.0
+                  : (static_cast<double>(wins) + 0.5 * static_cast<double>(draws)) /
+                        static_cast<double>(n);
 }
 
 Tally::Tally(const std::vector<std::string>& names) {
-    for (const auto& n : names) bots_.push_back(BotTally{.name = n});
+    for (const auto& n : names)
+        bots_.push_back(BotTally{.name = n});
 }
 
 BotTally& Tally::find(const std::string& name) {
-    auto it = std::find_if(bots_.begin(), bots_.end(),
-                           [&](const BotTally& b) { return b.name == name; });
+    auto it =
+        std::find_if(bots_.begin(), bots_.end(), [&](const BotTally& b) { return b.name == name; });
     if (it == bots_.end()) throw std::logic_error("tally: unknown bot '" + name + "'");
     return *it;
 }

@@ -27,13 +27,13 @@ struct BotTally {
 };
 
 class Tally {
-public:
+  public:
     explicit Tally(const std::vector<std::string>& names);
     void add(const GameRecord& game);
     [[nodiscard]] const std::vector<BotTally>& bots() const { return bots_; }
     [[nodiscard]] std::int64_t games() const { return games_; }
 
-private:
+  private:
     BotTally& find(const std::string& name);
     std::vector<BotTally> bots_;
     std::int64_t games_ = 0;

@@ -24,7 +24,9 @@ protocol::KeyValues TimeControl::keys() const {
     return kv;
 }
 
-GameClock::GameClock(const TimeControl& tc) : tc_(tc) { remaining_.fill(tc.game); }
+GameClock::GameClock(const TimeControl& tc) : tc_(tc) {
+    remaining_.fill(tc.game);
+}
 
 Millis GameClock::budget(int player) const {
     if (tc_.game.count() == 0) return tc_.move;
@@ -38,10 +40,10 @@ protocol::Go GameClock::go(int player) const {
     go.move_ms = budget(player).count();
     if (tc_.game.count() > 0) {
         using std::chrono::duration_cast;
-        go.clock_ms = std::max<std::int64_t>(
-            0, duration_cast<Millis>(remaining_[player - 1]).count());
-        go.opp_clock_ms = std::max<std::int64_t>(
-            0, duration_cast<Millis>(remaining_[2 - player]).count());
+        go.clock_ms =
+            std::max<std::int64_t>(0, duration_cast<Millis>(remaining_[player - 1]).count());
+        go.opp_clock_ms =
+            std::max<std::int64_t>(0, duration_cast<Millis>(remaining_[2 - player]).count());
     }
     return go;
 }

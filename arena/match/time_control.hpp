@@ -20,10 +20,10 @@ using Millis = std::chrono::milliseconds;
 inline constexpr Millis kDefaultTolerance{10};
 
 struct TimeControl {
-    Millis move{3000};                // per-move limit; 0 = none (then a game clock is required)
+    Millis move{3000};  // per-move limit; 0 = none (then a game clock is required)
     Millis tolerance{kDefaultTolerance};
-    Millis game{0};                   // per-player game clock; 0 = none
-    Millis increment{0};              // added to the game clock after each move
+    Millis game{0};       // per-player game clock; 0 = none
+    Millis increment{0};  // added to the game clock after each move
 
     // Empty when valid, else what is wrong ("move_ms and game_ms are both 0").
     [[nodiscard]] std::string validate() const;
@@ -32,7 +32,7 @@ struct TimeControl {
 };
 
 class GameClock {
-public:
+  public:
     explicit GameClock(const TimeControl& tc);
 
     // What `player` (1 or 2) may spend on its next move, tolerance excluded.
@@ -47,7 +47,7 @@ public:
     // judges that as a loss on time).
     bool charge(int player, std::chrono::nanoseconds elapsed);
 
-private:
+  private:
     TimeControl tc_;
     std::array<std::chrono::nanoseconds, 2> remaining_{};  // game clock per player
 };

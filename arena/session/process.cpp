@@ -311,6 +311,16 @@ void Process::read_stdout() {
     }
 }
 
+std::string Process::take_stderr_log() {
+    if (stderr_fd_ >= 0) drain_stderr();
+    std::string log = std::move(stderr_log_);
+    if (stderr_dropped_ > 0)
+        log += "\n[" + std::to_string(stderr_dropped_) + " more bytes not kept]\n";
+    stderr_log_.clear();
+    stderr_dropped_ = 0;
+    return log;
+}
+
 void Process::drain_stderr() {
     char chunk[kChunkBytes];
     for (int i = 0; i < kStderrReadsPerWake && stderr_fd_ >= 0;) {

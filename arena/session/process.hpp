@@ -85,6 +85,9 @@ class Process {
     [[nodiscard]] pid_t pid() const { return pid_; }
     [[nodiscard]] const std::string& stderr_log() const { return stderr_log_; }
     [[nodiscard]] std::uint64_t stderr_dropped_bytes() const { return stderr_dropped_; }
+    // Reads what stderr holds now (without waiting), returns the log with a
+    // note of any dropped bytes, and starts a new, empty log.
+    [[nodiscard]] std::string take_stderr_log();
 
   private:
     // A complete (or too long) line from buffer_, without reading.

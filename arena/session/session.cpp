@@ -82,6 +82,10 @@ const std::string& Session::stderr_log() const {
     return process_->stderr_log();
 }
 
+std::string Session::take_stderr_log() {
+    return process_->take_stderr_log();
+}
+
 HandshakeResult Session::handshake() {
     const auto start = Clock::now();
     const auto deadline = start + options_.startup_limit;

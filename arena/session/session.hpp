@@ -106,6 +106,9 @@ class Session {
     [[nodiscard]] const Identity& identity() const { return identity_; }
     [[nodiscard]] pid_t pid() const;
     [[nodiscard]] const std::string& stderr_log() const;
+    // The stderr log so far (see Process::take_stderr_log); the next call
+    // returns only what came after.
+    [[nodiscard]] std::string take_stderr_log();
     // The exit status once the process has ended, for crash reports.
     [[nodiscard]] std::optional<ExitStatus> exit_status() const { return exit_; }
 
