@@ -14,5 +14,10 @@ inline constexpr int kExitFailure = 1;  // could not do what was asked (a bot ca
 inline constexpr int kExitUsage = 2;    // bad arguments or configuration
 
 int match_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int run_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int standings_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int games_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int show_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int rate_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 }  // namespace arena::cli

@@ -39,7 +39,7 @@ example:
 
 struct MatchArgs {
     std::string game;
-    games::Params params;        // game parameters, possibly a family (variant=tsinghua)
+    games::Params params;  // game parameters, possibly a family (variant=tsinghua)
     int games = 2;
     match::TimeControl time;
     session::SessionOptions session;
@@ -120,11 +120,12 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
             return std::nullopt;
         }
         po::notify(vm);
-        const auto bots = vm.count("bot") ? vm["bot"].as<std::vector<std::string>>()
-                                          : std::vector<std::string>{};
+        const auto bots =
+            vm.count("bot") ? vm["bot"].as<std::vector<std::string>>() : std::vector<std::string>{};
         if (bots.size() != 2)
             throw std::invalid_argument("expected two bots, got " + std::to_string(bots.size()));
-        for (const auto& b : bots) m.bots.push_back(parse_bot(b));
+        for (const auto& b : bots)
+            m.bots.push_back(parse_bot(b));
         if (m.bots[0].name == m.bots[1].name) {
             m.bots[0].name += "-1";
             m.bots[1].name += "-2";
@@ -165,16 +166,18 @@ std::string seconds(std::chrono::microseconds us) {
 
 void print_game(std::ostream& out, int index, int total, const match::GameRecord& g) {
     out << "game " << index << "/" << total << ": " << g.players[0] << " vs " << g.players[1]
-        << "  " << match::score_text(g.outcome) << "  " << match::to_string(g.termination)
-        << "  " << g.moves.size() << " plies  " << seconds(g.duration);
+        << "  " << match::score_text(g.outcome) << "  " << match::to_string(g.termination) << "  "
+        << g.moves.size() << " plies  " << seconds(g.duration);
     if (!g.detail.empty()) out << "  (" << g.detail << ")";
     out << "\n";
 }
 
 void print_summary(std::ostream& out, const match::Tally& tally) {
     std::size_t width = 4;
-    for (const auto& b : tally.bots()) width = std::max(width, b.name.size());
-    out << "\n" << std::left << std::setw(static_cast<int>(width)) << "bot" << std::right
+    for (const auto& b : tally.bots())
+        width = std::max(width, b.name.size());
+    out << "\n"
+        << std::left << std::setw(static_cast<int>(width)) << "bot" << std::right
         << "  games   wins  draws losses   score";
     for (auto t : match::kAllTerminations)
         if (t != Termination::kNormal) out << std::setw(9) << match::to_string(t);
@@ -193,8 +196,8 @@ void print_summary(std::ostream& out, const match::Tally& tally) {
 nlohmann::json summary_json(const MatchArgs& m, const match::Tally& tally) {
     nlohmann::json bots = nlohmann::json::array();
     for (const auto& b : tally.bots()) {
-        nlohmann::json j{{"name", b.name},     {"games", b.games()},   {"wins", b.wins},
-                         {"draws", b.draws},   {"losses", b.losses},   {"score", b.score()}};
+        nlohmann::json j{{"name", b.name},   {"games", b.games()}, {"wins", b.wins},
+                         {"draws", b.draws}, {"losses", b.losses}, {"score", b.score()}};
         for (auto t : match::kAllTerminations)
             if (t != Termination::kNormal) j[std::string(match::to_string(t))] = b.lost(t);
         bots.push_back(std::move(j));
@@ -225,8 +228,8 @@ int match_command(const std::vector<std::string>& args, std::ostream& out, std::
                 const auto pair_seed = match::derive_seed(m.seed, pair);
                 game = games::make_game(
                     m.game, games::realize(m.game, m.params, match::derive_seed(pair_seed, 0)));
-                opening = match::random_opening(*game, m.random_plies,
-                                                match::derive_seed(pair_seed, 1));
+                opening =
+                    match::random_opening(*game, m.random_plies, match::derive_seed(pair_seed, 1));
             }
             auto record = i % 2 == 0 ? match::play_game(*game, a, b, m.time, opening)
                                      : match::play_game(*game, b, a, m.time, opening);

@@ -33,7 +33,9 @@ enum class Outcome : std::uint8_t { kOngoing, kWin1, kWin2, kDraw };
 [[nodiscard]] inline int winner_of(Outcome o) {
     return o == Outcome::kWin1 ? 1 : o == Outcome::kWin2 ? 2 : kNoPlayer;
 }
-[[nodiscard]] inline int opponent_of(int player) { return 3 - player; }
+[[nodiscard]] inline int opponent_of(int player) {
+    return 3 - player;
+}
 
 // Ordered key=value parameters, as they appear in configs and on the
 // protocol's `game` line.
@@ -42,12 +44,12 @@ using Params = std::vector<std::pair<std::string, std::string>>;
 // Bad parameters, an unknown game, or a malformed move given to a function
 // that requires a valid one. The message names the parameter and the problem.
 class GameError : public std::runtime_error {
-public:
+  public:
     using std::runtime_error::runtime_error;
 };
 
 class State {
-public:
+  public:
     virtual ~State() = default;
 
     [[nodiscard]] virtual std::unique_ptr<State> clone() const = 0;
@@ -79,7 +81,7 @@ public:
 };
 
 class Game {
-public:
+  public:
     virtual ~Game() = default;
 
     // Registry name: "connect4", "gomoku", "reversi".

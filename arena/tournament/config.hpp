@@ -18,7 +18,7 @@
 namespace arena::tournament {
 
 class ConfigError : public std::runtime_error {
-public:
+  public:
     using std::runtime_error::runtime_error;
 };
 
@@ -26,15 +26,15 @@ enum class ScheduleType { kRoundRobin, kGauntlet };
 
 struct BotConfig {
     std::string name;
-    std::string command;              // as written (a string, split like a shell)
-    std::vector<std::string> argv;    // command split into words, then `args` appended
-    std::string protocol = "arena1";  // the only protocol so far
-    std::filesystem::path executable; // argv[0] resolved (PATH searched when it has no '/')
+    std::string command;               // as written (a string, split like a shell)
+    std::vector<std::string> argv;     // command split into words, then `args` appended
+    std::string protocol = "arena1";   // the only protocol so far
+    std::filesystem::path executable;  // argv[0] resolved (PATH searched when it has no '/')
 };
 
 struct OpeningsConfig {
-    int random_plies = 0;                // seeded random legal plies
-    std::filesystem::path file;          // or: one opening per line, moves in protocol notation
+    int random_plies = 0;        // seeded random legal plies
+    std::filesystem::path file;  // or: one opening per line, moves in protocol notation
     std::vector<std::vector<std::string>> lines;  // the file's openings, read and checked at load
 };
 
@@ -42,16 +42,16 @@ struct Config {
     std::filesystem::path path;  // the file it came from
     std::string text;            // the file's content, as written
     std::string name;
-    std::string game;            // registry name
-    games::Params game_params;   // may describe a family (variant=tsinghua)
+    std::string game;           // registry name
+    games::Params game_params;  // may describe a family (variant=tsinghua)
     match::TimeControl time;
     std::int64_t startup_ms = 10'000;
     ScheduleType schedule = ScheduleType::kRoundRobin;
-    std::string challenger;      // gauntlet only
-    int games_per_pair = 2;      // even
-    int rounds = 1;              // the schedule repeated
+    std::string challenger;  // gauntlet only
+    int games_per_pair = 2;  // even
+    int rounds = 1;          // the schedule repeated
     OpeningsConfig openings;
-    int concurrency = 0;         // 0: number of cores
+    int concurrency = 0;  // 0: number of cores
     std::uint64_t seed = 1;
     std::filesystem::path database;  // default results/<name>.db
     std::vector<BotConfig> bots;

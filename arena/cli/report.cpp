@@ -1,0 +1,133 @@
+#include "arena/cli/report.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <iomanip>
+#include <map>
+#include <numeric>
+#include <ostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "arena/rating/elo.hpp"
+
+namespace arena::cli {
+namespace {
+
+// Rounded for display, without printing "-0".
+double shown(double elo) {
+    return std::abs(elo) < 0.5 ? 0.0 : elo;
+}
+
+std::string percent(double fraction) {
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(1) << 100.0 * fraction << "%";
+    return s.str();
+}
+
+}  // namespace
+
+void report_standings(store::ResultsStore& store, const store::TournamentRow& tournament,
+                      std::ostream& out) {
+    const auto bots = store.bots(tournament.id);
+    const auto games = store.games(tournament.id);
+    std::vector<std::string> names;
+    std::map<std::string, int> index;
+    for (const auto& b : bots) {
+        index[b.name] = static_cast<int>(names.size());
+        names.push_back(b.name);
+    }
+    const auto n = names.size();
+    std::vector<rating::GameResult> results;
+    std::vector<std::int64_t> timeouts(n), crashes(n);
+    // crosstable[i][j]: i's wins, draws, losses against j
+    std::vector<std::vector<std::array<std::int64_t, 3>>> cross(
+        n, std::vector<std::array<std::int64_t, 3>>(n));
+    results.reserve(games.size());
+    for (const auto& g : games) {
+        const int a = index.at(g.first), b = index.at(g.second);
+        const double s = g.result == "1-0" ? 1.0 : g.result == "0-1" ? 0.0 : 0.5;
+        results.push_back({a, b, s});
+        const int loser = s == 1.0 ? b : s == 0.0 ? a : -1;
+        if (loser >= 0 && g.termination == "timeout") ++timeouts[loser];
+        if (loser >= 0 && g.termination == "crash") ++crashes[loser];
+        const int k = s == 1.0 ? 0 : s == 0.5 ? 1 : 2;
+        ++cross[a][b][k];
+        ++cross[b][a][2 - k];
+    }
+    const auto fit = rating::fit_elo(names, results);
+    const auto summary = rating::summarize_games(names, results);
+    std::vector<store::RatingRow> rows;
+    for (std::size_t i = 0; i < n; ++i)
+        rows.push_back({names[i], fit.ratings[i], fit.errors[i]});
+    store.save_ratings(tournament.id, rows);
+
+    std::vector<std::size_t> order(n);
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](auto x, auto y) { return fit.ratings[x] > fit.ratings[y]; });
+    int width = 3;
+    for (const auto& name : names)
+        width = std::max(width, static_cast<int>(name.size()));
+
+    out << "\n"
+        << tournament.spec.name << ": " << games.size() << " of " << tournament.spec.total_games
+        << " games, " << tournament.spec.game << "\n";
+    out << std::right << std::setw(3) << "#"
+        << "  " << std::left << std::setw(width) << "bot" << std::right << std::setw(7) << "elo"
+        << std::setw(6) << "±95%" << std::setw(7) << "games" << std::setw(6) << "W" << std::setw(6)
+        << "D" << std::setw(6) << "L" << std::setw(8) << "score" << std::setw(8) << "win%"
+        << std::setw(8) << "first" << std::setw(8) << "second" << std::setw(6) << "LOS"
+        << std::setw(9) << "timeouts" << std::setw(8) << "crashes"
+        << "\n";
+    for (std::size_t rank = 0; rank < n; ++rank) {
+        const auto i = order[rank];
+        const auto& s = summary[i];
+        const double win_rate =
+            s.total.games ? static_cast<double>(s.total.wins) / static_cast<double>(s.total.games)
+                          : 0.0;
+        out << std::right << std::setw(3) << rank + 1 << "  " << std::left << std::setw(width)
+            << names[i] << std::right << std::fixed << std::setprecision(0) << std::setw(7)
+            << shown(fit.ratings[i]) << std::setw(5) << fit.errors[i] << std::setw(7)
+            << s.total.games << std::setw(6) << s.total.wins << std::setw(6) << s.total.draws
+            << std::setw(6) << s.total.losses << std::setw(8) << percent(s.total.score())
+            << std::setw(8) << percent(win_rate) << std::setw(8) << percent(s.as_first.score())
+            << std::setw(8) << percent(s.as_second.score());
+        // Likelihood that this bot is stronger than the next one down.
+        if (rank + 1 < n) {
+            out << std::setw(6) << std::setprecision(2) << fit.los(i, order[rank + 1]);
+        } else {
+            out << std::setw(6) << "";
+        }
+        out << std::setw(9) << timeouts[i] << std::setw(8) << crashes[i] << "\n";
+    }
+    out << "first-mover advantage: " << std::setprecision(0) << fit.advantage << " ± "
+        << fit.advantage_error << " Elo\n";
+
+    constexpr std::size_t kMaxCrosstable = 16;
+    if (n <= kMaxCrosstable && n > 1) {
+        out << "\ncrosstable (wins-draws-losses of the row bot against the column bot)\n"
+            << std::left << std::setw(width) << "";
+        for (auto j : order)
+            out << "  " << std::setw(std::max<int>(10, width)) << names[j];
+        out << "\n";
+        for (auto i : order) {
+            out << std::left << std::setw(width) << names[i];
+            for (auto j : order) {
+                std::string cell = "-";
+                if (i != j) {
+                    const auto& c = cross[i][j];
+                    cell = std::to_string(c[0]) + "-" + std::to_string(c[1]) + "-" +
+                           std::to_string(c[2]);
+                }
+                out << "  " << std::setw(std::max<int>(10, width)) << cell;
+            }
+            out << "\n";
+        }
+    }
+    out << std::right;
+}
+
+}  // namespace arena::cli

@@ -1,0 +1,18 @@
+#pragma once
+// Standings of a stored tournament: Elo by maximum likelihood with 95 %
+// intervals, W/D/L, score and win rates overall and by colour, timeouts and
+// crashes, and a crosstable. Reads the store, fits with arena::rating.
+
+#include <cstdint>
+#include <iosfwd>
+
+#include "arena/store/results_store.hpp"
+
+namespace arena::cli {
+
+// Fits the ratings of the tournament's games, saves them in the database,
+// and prints the standings table (and the crosstable for up to 16 bots).
+void report_standings(store::ResultsStore& store, const store::TournamentRow& tournament,
+                      std::ostream& out);
+
+}  // namespace arena::cli

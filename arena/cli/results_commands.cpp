@@ -1,0 +1,198 @@
+// Commands that read a results database: `standings`, `games`, `show`.
+
+#include <boost/program_options.hpp>
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "arena/cli/commands.hpp"
+#include "arena/cli/report.hpp"
+#include "arena/games/registry.hpp"
+#include "arena/store/results_store.hpp"
+#include "protocol/codec.hpp"
+
+namespace arena::cli {
+namespace {
+
+namespace po = boost::program_options;
+
+struct DbArgs {
+    std::string db;
+    std::optional<std::string> tournament;
+    std::optional<std::string> bot;
+    std::int64_t game_id = 0;
+};
+
+// Parses `DB [extra positional]` plus options; returns the exit code to use
+// when parsing ends the command (help or error).
+std::optional<int> parse_db_args(const std::string& command, std::string_view usage,
+                                 const std::vector<std::string>& args, po::options_description opts,
+                                 bool wants_game_id, DbArgs& parsed, std::ostream& out,
+                                 std::ostream& err) {
+    po::options_description all;
+    all.add(opts).add_options()("db", po::value<std::string>(&parsed.db))(
+        "game-id", po::value<std::int64_t>(&parsed.game_id));
+    po::positional_options_description positional;
+    positional.add("db", 1);
+    if (wants_game_id) positional.add("game-id", 1);
+    try {
+        po::variables_map vm;
+        po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
+        if (vm.count("help")) {
+            out << usage << opts;
+            return kExitOk;
+        }
+        po::notify(vm);
+        if (parsed.db.empty()) throw std::invalid_argument("missing DB");
+        if (wants_game_id && !vm.count("game-id")) throw std::invalid_argument("missing GAME_ID");
+        if (!std::filesystem::exists(parsed.db))
+            throw std::invalid_argument("no database at '" + parsed.db + "'");
+        if (vm.count("tournament")) parsed.tournament = vm["tournament"].as<std::string>();
+        if (vm.count("bot")) parsed.bot = vm["bot"].as<std::string>();
+    } catch (const std::exception& e) {
+        err << "arena " << command << ": " << e.what() << "\n(arena " << command
+            << " --help for usage)\n";
+        return kExitUsage;
+    }
+    return std::nullopt;
+}
+
+// The named tournament, or the only one in the database.
+std::optional<store::TournamentRow> pick_tournament(store::ResultsStore& store,
+                                                    const std::optional<std::string>& name,
+                                                    const std::string& db, std::ostream& err) {
+    if (name) {
+        auto t = store.find_tournament(*name);
+        if (!t) err << "no tournament '" << *name << "' in " << db << "\n";
+        return t;
+    }
+    auto all = store.tournaments();
+    if (all.size() == 1) return all.front();
+    if (all.empty()) {
+        err << "no tournament in " << db << "\n";
+    } else {
+        err << db << " holds " << all.size() << " tournaments; choose one with --tournament:";
+        for (const auto& t : all)
+            err << " " << t.spec.name;
+        err << "\n";
+    }
+    return std::nullopt;
+}
+
+po::options_description tournament_option() {
+    po::options_description opts("options");
+    opts.add_options()("help,h", "show this help")(
+        "tournament,t", po::value<std::string>(),
+        "tournament name (needed when the database holds several)");
+    return opts;
+}
+
+}  // namespace
+
+int standings_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    DbArgs a;
+    if (auto code = parse_db_args("standings", "usage: arena standings DB [--tournament NAME]\n\n",
+                                  args, tournament_option(), false, a, out, err))
+        return *code;
+    try {
+        store::ResultsStore store(a.db);
+        const auto t = pick_tournament(store, a.tournament, a.db, err);
+        if (!t) return kExitUsage;
+        report_standings(store, *t, out);
+        return kExitOk;
+    } catch (const std::exception& e) {
+        err << "arena standings: " << e.what() << "\n";
+        return kExitFailure;
+    }
+}
+
+int games_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    DbArgs a;
+    auto opts = tournament_option();
+    opts.add_options()("bot", po::value<std::string>(), "only this bot's games");
+    if (auto code =
+            parse_db_args("games", "usage: arena games DB [--tournament NAME] [--bot NAME]\n\n",
+                          args, opts, false, a, out, err))
+        return *code;
+    try {
+        store::ResultsStore store(a.db);
+        const auto t = pick_tournament(store, a.tournament, a.db, err);
+        if (!t) return kExitUsage;
+        out << std::setw(7) << "id" << std::setw(7) << "index"
+            << "  " << std::left << std::setw(16) << "first" << std::setw(16) << "second"
+            << std::setw(9) << "result" << std::setw(10) << "ending" << std::right << std::setw(6)
+            << "plies" << std::setw(10) << "seconds"
+            << "  detail\n";
+        for (const auto& g : store.games(t->id, a.bot)) {
+            out << std::setw(7) << g.id << std::setw(7) << g.slot.index + 1 << "  " << std::left
+                << std::setw(16) << g.first << std::setw(16) << g.second << std::setw(9) << g.result
+                << std::setw(10) << g.termination << std::right << std::setw(6) << g.plies
+                << std::setw(10) << std::fixed << std::setprecision(2)
+                << static_cast<double>(g.duration_us) / 1e6 << "  " << g.detail << "\n";
+        }
+        return kExitOk;
+    } catch (const std::exception& e) {
+        err << "arena games: " << e.what() << "\n";
+        return kExitFailure;
+    }
+}
+
+int show_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    DbArgs a;
+    po::options_description opts("options");
+    opts.add_options()("help,h", "show this help");
+    if (auto code = parse_db_args("show", "usage: arena show DB GAME_ID\n\n", args, opts, true, a,
+                                  out, err))
+        return *code;
+    try {
+        store::ResultsStore store(a.db);
+        const auto g = store.load_game(a.game_id);
+        if (!g) {
+            err << "arena show: no game " << a.game_id << " in " << a.db << "\n";
+            return kExitUsage;
+        }
+        const auto& s = g->summary;
+        out << "game " << s.id << ": " << s.first << " (first) vs " << s.second << ", " << g->game
+            << " " << g->params << "\n";
+        games::Params params;
+        for (const auto& word : protocol::split_words(g->params)) {
+            const auto eq = word.find('=');
+            if (eq != std::string_view::npos)
+                params.emplace_back(std::string(word.substr(0, eq)),
+                                    std::string(word.substr(eq + 1)));
+        }
+        const auto game = games::make_game(g->game, params);
+        auto state = game->new_initial_state();
+        out << state->render();
+        for (const auto& m : g->moves) {
+            const auto move = state->parse_move(m.move);
+            if (!move || !state->is_legal(*move)) {
+                out << "(stored move " << m.ply << " '" << m.move << "' does not replay)\n";
+                break;
+            }
+            state->apply(*move);
+            out << "\n" << m.ply << ". " << (m.side == 1 ? s.first : s.second) << ": " << m.move;
+            if (m.by_arena) {
+                out << "  (played by the arena)";
+            } else {
+                out << "  " << std::fixed << std::setprecision(1)
+                    << static_cast<double>(m.time_us) / 1000.0 << " ms";
+            }
+            out << "\n";
+            for (const auto& info : m.info)
+                out << "   info " << info << "\n";
+            out << state->render();
+        }
+        out << "\nresult " << s.result << " (" << s.termination
+            << (s.detail.empty() ? "" : ": " + s.detail) << ")\n";
+        return kExitOk;
+    } catch (const std::exception& e) {
+        err << "arena show: " << e.what() << "\n";
+        return kExitFailure;
+    }
+}
+
+}  // namespace arena::cli

@@ -1,0 +1,184 @@
+// `arena run CONFIG`: plays a tournament into its results database, resuming
+// where an earlier run stopped, and prints the standings.
+
+#include <pthread.h>
+#include <unistd.h>
+
+#include <boost/program_options.hpp>
+#include <csignal>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+#include <stop_token>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "arena/cli/commands.hpp"
+#include "arena/cli/report.hpp"
+#include "arena/tournament/config.hpp"
+#include "arena/tournament/fingerprint.hpp"
+#include "arena/tournament/runner.hpp"
+#include "arena/tournament/schedule.hpp"
+
+namespace arena::cli {
+namespace {
+
+namespace po = boost::program_options;
+
+constexpr std::string_view kRunUsage = R"(usage: arena run CONFIG [--db PATH] [--concurrency N]
+
+Plays the tournament described by CONFIG (YAML, see docs/config.md) and
+stores every game in its SQLite database. Running the same command again
+after an interruption plays exactly the games that are missing; running it
+on a finished tournament prints its standings.
+
+)";
+
+// Turns SIGINT and SIGTERM into a stop request. The signals are blocked in
+// every thread (the mask is inherited by threads created later) and taken
+// by one thread with sigtimedwait, so no code runs in a signal handler.
+class StopOnSignal {
+  public:
+    StopOnSignal() {
+        sigemptyset(&set_);
+        sigaddset(&set_, SIGINT);
+        sigaddset(&set_, SIGTERM);
+        pthread_sigmask(SIG_BLOCK, &set_, &old_);
+        waiter_ = std::jthread([this](std::stop_token done) {
+            const timespec tick{0, 100'000'000};
+            while (!done.stop_requested()) {
+                if (sigtimedwait(&set_, nullptr, &tick) > 0) {
+                    source_.request_stop();
+                    return;
+                }
+            }
+        });
+    }
+    ~StopOnSignal() {
+        waiter_.request_stop();
+        waiter_.join();
+        pthread_sigmask(SIG_SETMASK, &old_, nullptr);
+    }
+    StopOnSignal(const StopOnSignal&) = delete;
+    StopOnSignal& operator=(const StopOnSignal&) = delete;
+
+    [[nodiscard]] std::stop_token token() const { return source_.get_token(); }
+    [[nodiscard]] bool stopped() const { return source_.stop_requested(); }
+
+  private:
+    sigset_t set_{}, old_{};
+    std::stop_source source_;
+    std::jthread waiter_;
+};
+
+std::vector<store::BotEntry> bot_entries(const tournament::Config& config) {
+    std::vector<store::BotEntry> entries;
+    for (const auto& b : config.bots)
+        entries.push_back({b.name, b.command, b.protocol, tournament::sha256_file(b.executable)});
+    return entries;
+}
+
+}  // namespace
+
+int run_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    std::string config_path, db_override;
+    int concurrency = 0;
+    po::options_description opts("options");
+    // clang-format off
+    opts.add_options()
+        ("help,h", "show this help")
+        ("db", po::value<std::string>(&db_override), "results database (default: the config's)")
+        ("concurrency,j", po::value<int>(&concurrency), "games at once (default: the config's, else the number of cores)");
+    // clang-format on
+    po::options_description all;
+    all.add(opts).add_options()("config", po::value<std::string>(&config_path));
+    po::positional_options_description positional;
+    positional.add("config", 1);
+    try {
+        po::variables_map vm;
+        po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
+        if (vm.count("help")) {
+            out << kRunUsage << opts;
+            return kExitOk;
+        }
+        po::notify(vm);
+        if (config_path.empty()) throw std::invalid_argument("missing CONFIG");
+        if (vm.count("concurrency") && concurrency < 1)
+            throw std::invalid_argument("--concurrency must be at least 1");
+    } catch (const std::exception& e) {
+        err << "arena run: " << e.what() << "\n(arena run --help for usage)\n";
+        return kExitUsage;
+    }
+
+    tournament::Config config;
+    try {
+        config = tournament::load_config(config_path);
+    } catch (const tournament::ConfigError& e) {
+        err << e.what() << "\n";
+        return kExitUsage;
+    }
+    if (!db_override.empty()) config.database = db_override;
+    if (concurrency == 0) concurrency = config.concurrency;
+    if (concurrency == 0)
+        concurrency = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+
+    try {
+        store::ResultsStore store(config.database);
+        const auto print = tournament::fingerprint(config);
+        std::int64_t id = 0;
+        if (auto existing = store.find_tournament(config.name)) {
+            if (auto diff = tournament::fingerprint_difference(existing->spec.fingerprint, print)) {
+                err << "arena run: " << config.path.string() << " no longer matches tournament '"
+                    << config.name << "' stored in " << config.database.string() << ": " << *diff
+                    << "\n(give the tournament a new name, or use another --db)\n";
+                return kExitUsage;
+            }
+            id = existing->id;
+            const auto stored_bots = store.bots(id);
+            for (const auto& now : bot_entries(config)) {
+                for (const auto& then : stored_bots) {
+                    if (then.name == now.name && then.sha256 != now.sha256)
+                        err << "warning: bot '" << now.name
+                            << "': its executable has changed since the tournament started\n";
+                }
+            }
+        } else {
+            store::TournamentSpec spec{
+                config.name, config.game,
+                config.text, print,
+                config.seed, static_cast<std::int64_t>(tournament::make_schedule(config).size())};
+            id = store.create_tournament(spec, bot_entries(config));
+        }
+
+        tournament::RunOutcome outcome;
+        {
+            StopOnSignal signals;
+            store.set_status(id, "running");
+            tournament::Runner runner(config, store, id);
+            tournament::RunOptions options;
+            options.concurrency = concurrency;
+            options.live = isatty(STDOUT_FILENO) != 0;
+            outcome = runner.run(options, out, signals.token());
+        }
+        const auto row = store.find_tournament(config.name);
+        if (!outcome.interrupted) {
+            store.set_status(id, "finished");
+            report_standings(store, *store.find_tournament(config.name), out);
+            return kExitOk;
+        }
+        store.set_status(id, "interrupted");
+        if (!outcome.error.empty()) {
+            err << "arena run: " << outcome.error << "\n";
+        }
+        err << "arena run: stopped with " << outcome.stored << " of " << outcome.total
+            << " games stored; run the same command again to play the rest\n";
+        if (row && outcome.stored > 0) report_standings(store, *row, out);
+        return outcome.error.empty() ? 130 : kExitFailure;
+    } catch (const std::exception& e) {
+        err << "arena run: " << e.what() << "\n";
+        return kExitFailure;
+    }
+}
+
+}  // namespace arena::cli

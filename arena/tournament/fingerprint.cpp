@@ -1,0 +1,80 @@
+#include "arena/tournament/fingerprint.hpp"
+
+#include <openssl/evp.h>
+
+#include <array>
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+namespace arena::tournament {
+
+std::string fingerprint(const Config& c) {
+    std::ostringstream f;
+    f << "game: " << c.game;
+    for (const auto& [k, v] : c.game_params)
+        f << " " << k << "=" << v;
+    f << "\ntime: move_ms=" << c.time.move.count() << " tolerance_ms=" << c.time.tolerance.count()
+      << " game_ms=" << c.time.game.count() << " inc_ms=" << c.time.increment.count()
+      << " startup_ms=" << c.startup_ms << "\n";
+    f << "schedule: "
+      << (c.schedule == ScheduleType::kGauntlet ? "gauntlet challenger=" + c.challenger
+                                                : std::string("round-robin"))
+      << " games_per_pair=" << c.games_per_pair << " rounds=" << c.rounds << "\n";
+    f << "openings: random_plies=" << c.openings.random_plies;
+    if (!c.openings.lines.empty()) {
+        f << " file=" << c.openings.file.string() << " lines=" << c.openings.lines.size();
+        for (const auto& line : c.openings.lines) {
+            f << " |";
+            for (const auto& m : line)
+                f << " " << m;
+        }
+    }
+    f << "\nseed: " << c.seed << "\n";
+    for (const auto& b : c.bots) {
+        f << "bot " << b.name << ":";
+        for (const auto& w : b.argv)
+            f << " " << w;
+        f << " (protocol " << b.protocol << ")\n";
+    }
+    return f.str();
+}
+
+std::optional<std::string> fingerprint_difference(const std::string& stored,
+                                                  const std::string& current) {
+    std::istringstream a(stored), b(current);
+    std::string la, lb;
+    while (true) {
+        const bool ha = static_cast<bool>(std::getline(a, la));
+        const bool hb = static_cast<bool>(std::getline(b, lb));
+        if (!ha && !hb) return std::nullopt;
+        if (!ha) la = "(nothing)";
+        if (!hb) lb = "(nothing)";
+        if (la != lb) return "was '" + la + "', now '" + lb + "'";
+    }
+}
+
+std::string sha256_file(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return {};
+    std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), &EVP_MD_CTX_free);
+    if (!ctx || EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr) != 1) return {};
+    std::array<char, 1 << 16> buf;
+    while (in) {
+        in.read(buf.data(), buf.size());
+        if (in.gcount() > 0)
+            EVP_DigestUpdate(ctx.get(), buf.data(), static_cast<std::size_t>(in.gcount()));
+    }
+    std::array<unsigned char, EVP_MAX_MD_SIZE> digest;
+    unsigned int len = 0;
+    if (EVP_DigestFinal_ex(ctx.get(), digest.data(), &len) != 1) return {};
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string hex;
+    for (unsigned i = 0; i < len; ++i) {
+        hex += kHex[digest[i] >> 4];
+        hex += kHex[digest[i] & 15];
+    }
+    return hex;
+}
+
+}  // namespace arena::tournament

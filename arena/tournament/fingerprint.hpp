@@ -1,0 +1,26 @@
+#pragma once
+// What identifies a tournament's results: a canonical text of every config
+// value that decides the schedule or the games (game, time, schedule,
+// openings, seed, bots), one `key: value` per line. Values that only decide
+// how fast it runs (concurrency, database) are left out, so a resumed run
+// may change them. Comparing two fingerprints line by line tells the user
+// exactly what changed.
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "arena/tournament/config.hpp"
+
+namespace arena::tournament {
+
+[[nodiscard]] std::string fingerprint(const Config& config);
+
+// The first line that differs, as "was: ... / now: ...", or nullopt when equal.
+[[nodiscard]] std::optional<std::string> fingerprint_difference(const std::string& stored,
+                                                                const std::string& current);
+
+// Lower-case hex SHA-256 of a file's content; empty when it cannot be read.
+[[nodiscard]] std::string sha256_file(const std::filesystem::path& path);
+
+}  // namespace arena::tournament

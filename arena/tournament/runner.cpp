@@ -1,0 +1,277 @@
+#include "arena/tournament/runner.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <iomanip>
+#include <memory>
+#include <mutex>
+#include <ostream>
+#include <sstream>
+#include <thread>
+#include <unordered_set>
+#include <vector>
+
+#include "arena/games/registry.hpp"
+#include "arena/match/match.hpp"
+#include "arena/match/tally.hpp"
+#include "arena/tournament/schedule.hpp"
+
+namespace arena::tournament {
+namespace {
+
+using SteadyClock = std::chrono::steady_clock;
+
+// Idle bot processes per bot. A worker takes one for each side of its game
+// and gives it back afterwards, so a process never plays two games at once
+// and a healthy one is reused by the next game of that bot.
+class PlayerPool {
+  public:
+    PlayerPool(const Config& config) : config_(config), idle_(config.bots.size()) {}
+
+    std::unique_ptr<match::Player> acquire(int bot) {
+        {
+            std::lock_guard lock(mutex_);
+            auto& idle = idle_[bot];
+            if (!idle.empty()) {
+                auto p = std::move(idle.back());
+                idle.pop_back();
+                return p;
+            }
+        }
+        const auto& b = config_.bots[bot];
+        session::SessionOptions options;
+        options.startup_limit = session::Millis{config_.startup_ms};
+        return std::make_unique<match::Player>(session::BotSpec{b.name, b.argv, {}}, options);
+    }
+
+    void release(int bot, std::unique_ptr<match::Player> player) {
+        player->drop_if_dead();
+        std::lock_guard lock(mutex_);
+        idle_[bot].push_back(std::move(player));
+    }
+
+    // Asks every idle bot to quit, all at once, and waits for them.
+    void retire_all() {
+        std::vector<std::unique_ptr<match::Player>> all;
+        {
+            std::lock_guard lock(mutex_);
+            for (auto& idle : idle_) {
+                for (auto& p : idle)
+                    all.push_back(std::move(p));
+                idle.clear();
+            }
+        }
+        std::vector<std::jthread> quitting;
+        for (auto& p : all)
+            quitting.emplace_back([&p] { p->retire(); });
+    }
+
+  private:
+    const Config& config_;
+    std::mutex mutex_;
+    std::vector<std::vector<std::unique_ptr<match::Player>>> idle_;
+};
+
+struct Finished {
+    Pairing pairing;
+    std::string opening;
+    match::GameRecord record;
+};
+
+// Progress for people: one line per game, or one live line on a terminal.
+class Progress {
+  public:
+    Progress(const Config& config, std::ostream& out, bool live, std::int64_t total,
+             std::int64_t already)
+        : out_(out), live_(live), total_(total), done_(already), tally_(names(config)) {}
+
+    void game_stored(const Finished& f, std::int64_t game_id) {
+        ++done_;
+        ++played_;
+        const auto& r = f.record;
+        if (r.termination == match::Termination::kTimeout) ++timeouts_;
+        if (r.termination == match::Termination::kCrash) ++crashes_;
+        tally_.add(r);
+        if (live_) {
+            print_live();
+        } else {
+            out_ << "game " << f.pairing.index + 1 << "/" << total_ << " (#" << game_id
+                 << "): " << r.players[0] << " vs " << r.players[1] << "  "
+                 << match::score_text(r.outcome) << "  " << match::to_string(r.termination) << "  "
+                 << r.moves.size() << " plies";
+            if (!r.detail.empty()) out_ << "  (" << r.detail << ")";
+            out_ << "\n" << std::flush;
+        }
+    }
+
+    void finish() {
+        if (live_ && played_ > 0) out_ << "\n" << std::flush;
+    }
+
+  private:
+    static std::vector<std::string> names(const Config& config) {
+        std::vector<std::string> n;
+        for (const auto& b : config.bots)
+            n.push_back(b.name);
+        return n;
+    }
+
+    void print_live() {
+        const auto now = SteadyClock::now();
+        if (played_ > 1 && done_ < total_ && now - last_print_ < std::chrono::milliseconds(100))
+            return;
+        last_print_ = now;
+        const double secs = std::chrono::duration<double>(now - start_).count();
+        const double rate = secs > 0 ? static_cast<double>(played_) / secs : 0.0;
+        const auto& bots = tally_.bots();
+        const auto leader = std::max_element(
+            bots.begin(), bots.end(), [](auto& a, auto& b) { return a.score() < b.score(); });
+        std::ostringstream line;
+        line << "\r" << done_ << "/" << total_ << " games  " << std::fixed << std::setprecision(1)
+             << rate << " games/s  ETA ";
+        if (rate > 0) {
+            const auto eta = static_cast<std::int64_t>(static_cast<double>(total_ - done_) / rate);
+            line << eta / 60 << ":" << std::setw(2) << std::setfill('0') << eta % 60
+                 << std::setfill(' ');
+        } else {
+            line << "-";
+        }
+        line << "  timeouts " << timeouts_ << "  crashes " << crashes_;
+        if (leader != bots.end() && leader->games() > 0)
+            line << "  leader " << leader->name << " " << std::setprecision(1)
+                 << 100.0 * leader->score() << "%";
+        line << "\x1b[K";
+        out_ << line.str() << std::flush;
+    }
+
+    std::ostream& out_;
+    bool live_;
+    std::int64_t total_, done_, played_ = 0, timeouts_ = 0, crashes_ = 0;
+    match::Tally tally_;  // this run's games only: enough to name a leader
+    SteadyClock::time_point start_ = SteadyClock::now(), last_print_{};
+};
+
+std::string opening_text(const games::Game& game, const std::vector<games::Move>& opening) {
+    auto state = game.new_initial_state();
+    std::string text;
+    for (auto m : opening) {
+        if (!text.empty()) text += ' ';
+        text += state->format_move(m);
+        state->apply(m);
+    }
+    return text;
+}
+
+}  // namespace
+
+Runner::Runner(const Config& config, store::ResultsStore& store, std::int64_t tournament_id)
+    : config_(config), store_(store), tournament_id_(tournament_id) {}
+
+RunOutcome Runner::run(const RunOptions& options, std::ostream& out, std::stop_token stop) {
+    const auto schedule = make_schedule(config_);
+    const auto recorded = store_.recorded_indices(tournament_id_);
+    const std::unordered_set<std::int64_t> done(recorded.begin(), recorded.end());
+    std::vector<Pairing> pending;
+    for (const auto& p : schedule)
+        if (!done.contains(p.index)) pending.push_back(p);
+
+    RunOutcome outcome;
+    outcome.total = static_cast<std::int64_t>(schedule.size());
+    Progress progress(config_, out, options.live, outcome.total,
+                      static_cast<std::int64_t>(done.size()));
+
+    PlayerPool pool(config_);
+    std::atomic<std::size_t> next{0};
+    std::stop_source abort;  // set by a worker that cannot go on (a bot cannot start)
+    std::mutex error_mutex;
+    std::string error;
+
+    std::mutex queue_mutex;
+    std::condition_variable queue_cv;
+    std::deque<Finished> queue;
+    int workers_left = 0;
+
+    auto worker = [&] {
+        while (!stop.stop_requested() && !abort.stop_requested()) {
+            const auto i = next.fetch_add(1);
+            if (i >= pending.size()) break;
+            const Pairing& pairing = pending[i];
+            Finished f;
+            f.pairing = pairing;
+            try {
+                const auto setup = pair_setup(config_, pairing.pair);
+                const auto game = games::make_game(config_.game, setup.board);
+                f.opening = opening_text(*game, setup.opening);
+                auto first = pool.acquire(pairing.first);
+                auto second = pool.acquire(pairing.second);
+                // Either stop ends the game: the user's, or another worker's abort.
+                std::stop_source game_stop;
+                std::stop_callback on_stop(stop, [&] { game_stop.request_stop(); });
+                std::stop_callback on_abort(abort.get_token(), [&] { game_stop.request_stop(); });
+                f.record = match::play_game(*game, *first, *second, config_.time, setup.opening,
+                                            game_stop.get_token());
+                pool.release(pairing.first, std::move(first));
+                pool.release(pairing.second, std::move(second));
+            } catch (const std::exception& e) {
+                std::lock_guard lock(error_mutex);
+                if (error.empty()) error = e.what();
+                abort.request_stop();
+                break;
+            }
+            if (f.record.abandoned) break;
+            {
+                std::lock_guard lock(queue_mutex);
+                queue.push_back(std::move(f));
+            }
+            queue_cv.notify_one();
+        }
+        std::lock_guard lock(queue_mutex);
+        --workers_left;
+        queue_cv.notify_one();
+    };
+
+    const int threads =
+        std::max(1, std::min<int>(options.concurrency, static_cast<int>(pending.size())));
+    workers_left = threads;
+    {
+        std::vector<std::jthread> workers;
+        for (int t = 0; t < threads; ++t)
+            workers.emplace_back(worker);
+
+        // This thread is the one storage writer.
+        std::unique_lock lock(queue_mutex);
+        while (true) {
+            queue_cv.wait(lock, [&] { return !queue.empty() || workers_left == 0; });
+            if (queue.empty()) break;
+            Finished f = std::move(queue.front());
+            queue.pop_front();
+            lock.unlock();
+            try {
+                const auto id =
+                    store_.record_game(tournament_id_,
+                                       {f.pairing.index, f.pairing.round, f.pairing.pair,
+                                        f.pairing.game_in_pair, f.opening},
+                                       f.record);
+                ++outcome.played;
+                progress.game_stored(f, id);
+            } catch (const std::exception& e) {
+                std::lock_guard elock(error_mutex);
+                if (error.empty()) error = e.what();
+                abort.request_stop();
+            }
+            lock.lock();
+        }
+    }
+    progress.finish();
+    pool.retire_all();
+
+    outcome.stored = static_cast<std::int64_t>(store_.recorded_indices(tournament_id_).size());
+    outcome.error = error;
+    outcome.interrupted = outcome.stored < outcome.total;
+    return outcome;
+}
+
+}  // namespace arena::tournament

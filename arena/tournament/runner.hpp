@@ -1,0 +1,49 @@
+#pragma once
+// Plays a tournament's schedule: a pool of worker threads, each playing one
+// game at a time with bots taken from a pool of idle bot processes (so no
+// process ever plays two games at once), and one writer thread that stores
+// each finished game in the results database the moment it ends.
+//
+// Games already in the database are skipped, so running again after an
+// interruption plays exactly the missing ones.
+
+#include <cstdint>
+#include <iosfwd>
+#include <stop_token>
+#include <string>
+
+#include "arena/store/results_store.hpp"
+#include "arena/tournament/config.hpp"
+
+namespace arena::tournament {
+
+struct RunOptions {
+    int concurrency = 1;  // games at once
+    bool live = false;    // one updating progress line (on a terminal) instead of a line per game
+};
+
+struct RunOutcome {
+    std::int64_t total = 0;    // games in the schedule
+    std::int64_t stored = 0;   // games in the database now
+    std::int64_t played = 0;   // games played by this run
+    bool interrupted = false;  // stopped before the schedule was complete
+    std::string error;         // what stopped the run, when it was not a stop request
+};
+
+class Runner {
+  public:
+    Runner(const Config& config, store::ResultsStore& store, std::int64_t tournament_id);
+
+    // Plays the missing games, printing progress to `out`. Returns when the
+    // schedule is complete, `stop` is requested (games in progress are
+    // abandoned and not stored; every bot process is killed), or a bot cannot
+    // be started at all.
+    RunOutcome run(const RunOptions& options, std::ostream& out, std::stop_token stop);
+
+  private:
+    const Config& config_;
+    store::ResultsStore& store_;
+    std::int64_t tournament_id_;
+};
+
+}  // namespace arena::tournament

@@ -1,0 +1,362 @@
+// Tournaments: schedules as pure values, and `arena run` end to end — the
+// database reopened and queried, exact resume after kill -9, Ctrl-C, and
+// configs that are refused before anything runs.
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "arena/store/results_store.hpp"
+#include "arena/tournament/config.hpp"
+#include "arena/tournament/schedule.hpp"
+#include "proc_util.hpp"
+
+extern char** environ;
+
+namespace arena::tournament {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+using arena::testing::bin;
+using arena::testing::survivors;
+using arena::testing::unique_marker;
+
+// ---- schedules -------------------------------------------------------------
+
+Config config_with(int bots, int games_per_pair, ScheduleType type = ScheduleType::kRoundRobin) {
+    Config c;
+    c.name = "t";
+    c.game = "connect4";
+    c.schedule = type;
+    c.games_per_pair = games_per_pair;
+    for (int i = 0; i < bots; ++i) {
+        BotConfig b;
+        b.name = "b" + std::to_string(i);
+        c.bots.push_back(b);
+    }
+    if (type == ScheduleType::kGauntlet) c.challenger = "b2";
+    return c;
+}
+
+TEST(Schedule, RoundRobinPlaysEveryPairInColourSwappedPairs) {
+    const auto c = config_with(5, 4);
+    const auto s = make_schedule(c);
+    ASSERT_EQ(s.size(), 10u * 4u);
+    std::map<std::pair<int, int>, int> by_colour;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        EXPECT_EQ(s[i].index, static_cast<std::int64_t>(i));
+        EXPECT_NE(s[i].first, s[i].second);
+        ++by_colour[{s[i].first, s[i].second}];
+        if (i % 2 == 1) {
+            // The two games of a pair: consecutive, same pair number, colours swapped.
+            EXPECT_EQ(s[i].pair, s[i - 1].pair);
+            EXPECT_EQ(s[i].first, s[i - 1].second);
+            EXPECT_EQ(s[i].second, s[i - 1].first);
+            EXPECT_EQ(s[i].game_in_pair, 1);
+        }
+    }
+    EXPECT_EQ(by_colour.size(), 20u);  // every ordered pair
+    for (const auto& [k, n] : by_colour)
+        EXPECT_EQ(n, 2) << k.first << "-" << k.second;
+    EXPECT_EQ(s.back().pair, 19);
+}
+
+TEST(Schedule, GauntletPlaysTheChallengerAgainstEveryOther) {
+    const auto c = config_with(4, 6, ScheduleType::kGauntlet);
+    const auto s = make_schedule(c);
+    ASSERT_EQ(s.size(), 3u * 6u);
+    std::map<int, int> opponents;
+    for (const auto& p : s) {
+        EXPECT_TRUE(p.first == 2 || p.second == 2);
+        ++opponents[p.first == 2 ? p.second : p.first];
+    }
+    EXPECT_EQ(opponents, (std::map<int, int>{{0, 6}, {1, 6}, {3, 6}}));
+}
+
+TEST(Schedule, RoundsRepeatTheSchedule) {
+    auto c = config_with(3, 2);
+    c.rounds = 3;
+    const auto s = make_schedule(c);
+    ASSERT_EQ(s.size(), 3u * 2u * 3u);
+    EXPECT_EQ(s.back().round, 2);
+}
+
+TEST(Schedule, PairSetupIsDeterministicAndSharedByThePair) {
+    auto c = config_with(3, 2);
+    c.game_params = {{"variant", "tsinghua"}};
+    c.openings.random_plies = 3;
+    std::set<games::Params> boards;
+    for (int pair = 0; pair < 20; ++pair) {
+        const auto a = pair_setup(c, pair);
+        const auto b = pair_setup(c, pair);
+        EXPECT_EQ(a.board, b.board);
+        EXPECT_EQ(a.opening, b.opening);
+        EXPECT_EQ(a.opening.size(), 3u);
+        boards.insert(a.board);
+    }
+    EXPECT_GT(boards.size(), 10u);  // boards differ between pairs
+    c.seed = 2;
+    EXPECT_NE(pair_setup(c, 0).board, config_with(3, 2).game_params);
+}
+
+TEST(Schedule, FileOpeningsAreUsedInOrderFromASeededStart) {
+    auto c = config_with(2, 2);
+    c.openings.lines = {{"1", "2"}, {"3", "4"}, {"5"}};
+    std::vector<std::vector<games::Move>> seen;
+    for (int pair = 0; pair < 6; ++pair)
+        seen.push_back(pair_setup(c, pair).opening);
+    for (int pair = 0; pair < 3; ++pair)
+        EXPECT_EQ(seen[pair], seen[pair + 3]);
+    EXPECT_NE(seen[0], seen[1]);
+    EXPECT_NE(seen[1], seen[2]);
+}
+
+// ---- arena run -------------------------------------------------------------
+
+class RunTest : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        dir_ = fs::path(::testing::TempDir()) / ("run_" + unique_marker());
+        fs::create_directories(dir_);
+        // Every bot logs to this file: its path marks the bots' processes.
+        marker_ = (dir_ / "bots.log").string();
+    }
+    void TearDown() override { fs::remove_all(dir_); }
+
+    // A round-robin of deterministic random bots; `extra` is appended to each
+    // bot's command. The marker lets the test find every bot process.
+    fs::path write_config(const std::string& name, int bots, int games_per_pair,
+                          const std::string& extra = "", const std::string& more = "") {
+        const auto path = dir_ / (name + ".yaml");
+        std::ofstream out(path);
+        out << "name: " << name << "\n"
+            << "game: { name: connect4 }\n"
+            << "time: { move_ms: 2000 }\n"
+            << "schedule: { type: round-robin, games_per_pair: " << games_per_pair << " }\n"
+            << "openings: { random_plies: 2 }\n"
+            << "seed: 7\n"
+            << "database: " << (dir_ / (name + ".db")).string() << "\n"
+            << more << "bots:\n";
+        for (int i = 0; i < bots; ++i) {
+            out << "  - { name: bot" << i << ", command: " << bin("bots/misbehave") << " --seed "
+                << (i + 1) << " " << extra << ", args: [--log, " << marker_ << "] }\n";
+        }
+        return path;
+    }
+
+    struct Result {
+        int status = -1;  // exit code, or 128 + signal
+        std::string out, err;
+    };
+
+    // Starts `arena args...`; returns its pid. Output goes to files in dir_.
+    pid_t start(const std::vector<std::string>& args) {
+        std::vector<std::string> argv{bin("bin/arena")};
+        argv.insert(argv.end(), args.begin(), args.end());
+        std::vector<char*> cargv;
+        for (auto& a : argv)
+            cargv.push_back(a.data());
+        cargv.push_back(nullptr);
+        posix_spawn_file_actions_t actions;
+        posix_spawn_file_actions_init(&actions);
+        const auto out = (dir_ / "out.txt").string(), err = (dir_ / "err.txt").string();
+        posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                         0644);
+        posix_spawn_file_actions_addopen(&actions, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                         0644);
+        pid_t pid = -1;
+        EXPECT_EQ(posix_spawn(&pid, cargv[0], &actions, nullptr, cargv.data(), environ), 0);
+        posix_spawn_file_actions_destroy(&actions);
+        return pid;
+    }
+
+    Result finish(pid_t pid) {
+        int status = 0;
+        waitpid(pid, &status, 0);
+        Result r;
+        r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        r.out = slurp(dir_ / "out.txt");
+        r.err = slurp(dir_ / "err.txt");
+        return r;
+    }
+
+    Result run(const std::vector<std::string>& args) { return finish(start(args)); }
+
+    static std::string slurp(const fs::path& p) {
+        std::ifstream in(p);
+        return {std::istreambuf_iterator<char>(in), {}};
+    }
+
+    // Stored games of the only tournament: schedule index -> (players, result).
+    static std::map<std::int64_t, std::string> stored_games(const fs::path& db) {
+        store::ResultsStore store(db);
+        const auto ts = store.tournaments();
+        EXPECT_EQ(ts.size(), 1u);
+        std::map<std::int64_t, std::string> games;
+        for (const auto& g : store.games(ts.at(0).id)) {
+            const bool fresh = games
+                                   .emplace(g.slot.index, g.first + " " + g.second + " " +
+                                                              g.result + " " + g.termination)
+                                   .second;
+            EXPECT_TRUE(fresh) << "game " << g.slot.index << " stored twice";
+        }
+        return games;
+    }
+
+    fs::path dir_;
+    std::string marker_;
+};
+
+TEST_F(RunTest, PlaysTheScheduleAndStoresEveryGameAndMove) {
+    const auto config = write_config("full", 3, 4);
+    const auto r = run({"run", config.string(), "--concurrency", "2"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("elo"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("crosstable"), std::string::npos) << r.out;
+
+    // Reopen the database and check it.
+    store::ResultsStore store(dir_ / "full.db");
+    const auto t = store.find_tournament("full");
+    ASSERT_TRUE(t.has_value());
+    EXPECT_EQ(t->status, "finished");
+    EXPECT_EQ(t->spec.total_games, 12);
+    const auto games = store.games(t->id);
+    ASSERT_EQ(games.size(), 12u);
+    for (std::size_t i = 0; i < games.size(); ++i) {
+        EXPECT_EQ(games[i].slot.index, static_cast<std::int64_t>(i));
+        EXPECT_EQ(games[i].termination, "normal");
+        const auto g = store.load_game(games[i].id);
+        ASSERT_TRUE(g.has_value());
+        EXPECT_EQ(static_cast<int>(g->moves.size()), games[i].plies);
+        EXPECT_TRUE(g->moves[0].by_arena);  // the 2-ply opening
+        EXPECT_TRUE(g->moves[1].by_arena);
+        EXPECT_FALSE(g->moves[2].by_arena);
+        EXPECT_EQ(g->params, "rows=6 cols=7 connect=4");
+    }
+    // Both games of each pair share their opening.
+    for (std::size_t i = 0; i + 1 < games.size(); i += 2)
+        EXPECT_EQ(games[i].slot.opening, games[i + 1].slot.opening);
+    const auto ratings = store.ratings(t->id);
+    EXPECT_EQ(ratings.size(), 3u);
+    EXPECT_EQ(store.bots(t->id).size(), 3u);
+    EXPECT_EQ(survivors(marker_), std::vector<int>{});
+}
+
+TEST_F(RunTest, RerunningAFinishedTournamentOnlyPrintsItsStandings) {
+    const auto config = write_config("again", 2, 2);
+    ASSERT_EQ(run({"run", config.string()}).status, 0);
+    const auto before = stored_games(dir_ / "again.db");
+    const auto r = run({"run", config.string()});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out.find("game 1/"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("bot0"), std::string::npos) << r.out;
+    EXPECT_EQ(stored_games(dir_ / "again.db"), before);
+}
+
+TEST_F(RunTest, AChangedConfigIsRefusedWithWhatChanged) {
+    const auto config = write_config("changing", 2, 2);
+    ASSERT_EQ(run({"run", config.string()}).status, 0);
+    write_config("changing", 2, 4);
+    const auto r = run({"run", config.string()});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("no longer matches tournament 'changing'"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("games_per_pair=4"), std::string::npos) << r.err;
+}
+
+TEST_F(RunTest, InvalidConfigWritesNothing) {
+    const auto path = dir_ / "bad.yaml";
+    std::ofstream(path) << "name: bad\ngame: { name: connect4 }\nconcurency: 2\ndatabase: "
+                        << (dir_ / "bad.db").string()
+                        << "\nbots:\n  - { name: a, command: " << bin("bots/random")
+                        << " }\n  - { name: b, command: " << bin("bots/random") << " }\n";
+    const auto r = run({"run", path.string()});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find(path.string() + ":3:1: unknown key 'concurency' (did you mean "
+                                         "'concurrency'?)"),
+              std::string::npos)
+        << r.err;
+    EXPECT_FALSE(fs::exists(dir_ / "bad.db"));
+}
+
+// The acceptance test: 4 bots x 10 games per pair at concurrency 2,
+// killed with SIGKILL halfway, then run again: exactly 60 games, each once,
+// and the same results as a run that was never interrupted.
+TEST_F(RunTest, KillNineHalfwayThenResumeGivesTheUninterruptedResults) {
+    const auto reference = write_config("reference", 4, 10);
+    ASSERT_EQ(run({"run", reference.string(), "--concurrency", "2"}).status, 0);
+    const auto expected = stored_games(dir_ / "reference.db");
+    ASSERT_EQ(expected.size(), 60u);
+
+    const auto config = write_config("resumed", 4, 10, "--mode sleep --sleep-ms 10");
+    const auto db = dir_ / "resumed.db";
+    const pid_t pid = start({"run", config.string(), "--concurrency", "2"});
+    // Wait until about half the games are stored, then kill -9.
+    const auto give_up = std::chrono::steady_clock::now() + 120s;
+    std::size_t stored = 0;
+    while (std::chrono::steady_clock::now() < give_up) {
+        std::this_thread::sleep_for(20ms);
+        if (!fs::exists(db)) continue;
+        try {
+            store::ResultsStore store(db);
+            if (auto t = store.find_tournament("resumed"))
+                stored = store.recorded_indices(t->id).size();
+        } catch (const store::StoreError&) {
+            continue;  // the database is being created
+        }
+        if (stored >= 25) break;
+    }
+    ASSERT_EQ(kill(pid, SIGKILL), 0);
+    const auto killed = finish(pid);
+    ASSERT_EQ(killed.status, 128 + SIGKILL);
+    const auto partial = stored_games(db);
+    ASSERT_GE(partial.size(), 25u);
+    ASSERT_LT(partial.size(), 60u) << "the run finished before it could be killed";
+
+    const auto r = run({"run", config.string(), "--concurrency", "2"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto resumed = stored_games(db);
+    EXPECT_EQ(resumed.size(), 60u);
+    EXPECT_EQ(resumed, expected);
+    // The games stored before the kill were kept, not replayed.
+    for (const auto& [index, game] : partial)
+        EXPECT_EQ(resumed.at(index), game);
+    EXPECT_EQ(survivors(marker_), std::vector<int>{});
+}
+
+TEST_F(RunTest, CtrlCStopsCleanlyAndTheRestIsPlayedLater) {
+    const auto config = write_config("interrupted", 3, 20, "--mode sleep --sleep-ms 20");
+    const auto db = dir_ / "interrupted.db";
+    const pid_t pid = start({"run", config.string(), "--concurrency", "2"});
+    std::this_thread::sleep_for(1500ms);
+    ASSERT_EQ(kill(pid, SIGINT), 0);
+    const auto r = finish(pid);
+    EXPECT_EQ(r.status, 130) << r.err;
+    EXPECT_NE(r.err.find("run the same command again"), std::string::npos) << r.err;
+    EXPECT_EQ(survivors(marker_), std::vector<int>{});
+    {
+        store::ResultsStore store(db);
+        const auto t = store.find_tournament("interrupted");
+        ASSERT_TRUE(t.has_value());
+        EXPECT_EQ(t->status, "interrupted");
+        EXPECT_LT(store.games(t->id).size(), 60u);
+    }
+    const auto again = run({"run", config.string(), "--concurrency", "2"});
+    ASSERT_EQ(again.status, 0) << again.err;
+    EXPECT_EQ(stored_games(db).size(), 60u);
+}
+
+}  // namespace
+}  // namespace arena::tournament
