@@ -1,0 +1,36 @@
+#pragma once
+// The command line shared by the reference bots:
+//   <bot> [--seed N] [--level N] [--bench] [--help] [bot-specific flags]
+// --bench runs the bot's fixed benchmark (fixed depth or simulations) and
+// prints the node count, identical on every run, and the speed. Otherwise
+// the bot speaks protocol v1 on stdin/stdout.
+
+#include <boost/program_options.hpp>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+
+#include "bots/common/bot_loop.hpp"
+
+namespace arena::bots {
+
+struct CommonFlags {
+    std::uint64_t seed = 1;
+    std::optional<int> level;  // weaker versions: 1 = weakest; absent = full strength
+};
+
+struct BotProgram {
+    BotInfo info;
+    std::string summary;  // one line for --help
+    // The bot's own flags, bound to its variables; may be empty.
+    boost::program_options::options_description flags{"bot options"};
+    std::function<std::unique_ptr<Engine>(const CommonFlags&)> make_engine;
+    // Prints "nodes <n>" and "nps <n>" lines; returns the exit code.
+    std::function<int(const CommonFlags&)> bench;
+};
+
+// Parses the command line and runs the bot. Bad flags: a message on stderr, exit 2.
+int bot_main(int argc, char** argv, BotProgram& program);
+
+}  // namespace arena::bots
