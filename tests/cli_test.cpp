@@ -6,7 +6,9 @@
 #include <cstdio>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -221,6 +223,51 @@ TEST(Cli, CommandThatCannotStartIsNamedWithTheOsError) {
     EXPECT_NE(r.err.find("/nonexistent/ghost-bot"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("No such file or directory"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("ghost"), std::string::npos) << r.err;
+}
+
+// `arena rate` on the reference games agrees with Ordo to within 0.5 Elo per
+// player once both are aligned on their mean.
+TEST(Cli, RateAgreesWithOrdoOnTheReferenceGames) {
+    const auto r = arena("rate " + source("tests/data/ratings/sample-games.csv") + " --csv");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    std::map<std::string, double> ours, ordo;
+    std::istringstream csv(r.out);
+    std::string line;
+    std::getline(csv, line);
+    EXPECT_EQ(line, "name,elo,error");
+    while (std::getline(csv, line)) {
+        const auto c1 = line.find(','), c2 = line.rfind(',');
+        ASSERT_NE(c1, c2) << line;
+        ours[line.substr(0, c1)] = std::stod(line.substr(c1 + 1, c2 - c1 - 1));
+    }
+    // "   1 Alpha      :   325.867   470.0     560  83.93"
+    std::istringstream reference(slurp(source("tests/data/ratings/sample-ordo.txt")));
+    while (std::getline(reference, line)) {
+        std::istringstream words(line);
+        std::string rank, name, colon;
+        double rating = 0;
+        if (words >> rank >> name >> colon >> rating && colon == ":" && rank != "#")
+            ordo[name] = rating;
+    }
+    ASSERT_EQ(ordo.size(), 6u);
+    ASSERT_EQ(ours.size(), ordo.size());
+    double ours_mean = 0, ordo_mean = 0;
+    for (const auto& [name, elo] : ordo) {
+        ours_mean += ours.at(name) / 6.0;
+        ordo_mean += elo / 6.0;
+    }
+    for (const auto& [name, elo] : ordo)
+        EXPECT_NEAR(ours.at(name) - ours_mean, elo - ordo_mean, 0.5) << name;
+}
+
+TEST(Cli, RateNamesTheBadLine) {
+    const std::string path = ::testing::TempDir() + "bad_" + unique_marker() + ".csv";
+    std::ofstream(path) << "white,black,result\na,b,1-0\na,b,2-0\n";
+    const auto r = arena("rate " + path);
+    std::remove(path.c_str());
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("line 3"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("2-0"), std::string::npos) << r.err;
 }
 
 TEST(Cli, UnknownCommandAndHelp) {

@@ -168,7 +168,13 @@ void print_game(std::ostream& out, int index, int total, const match::GameRecord
     out << "game " << index << "/" << total << ": " << g.players[0] << " vs " << g.players[1]
         << "  " << match::score_text(g.outcome) << "  " << match::to_string(g.termination) << "  "
         << g.moves.size() << " plies  " << seconds(g.duration);
-    if (!g.detail.empty()) out << "  (" << g.detail << ")";
+    if (!g.detail.empty()) {
+        out << "  (" << g.detail;
+        if (g.fault_after.count() > 0)
+            out << "; verdict " << std::fixed << std::setprecision(1)
+                << static_cast<double>(g.fault_after.count()) / 1000.0 << " ms after go";
+        out << ")";
+    }
     out << "\n";
 }
 

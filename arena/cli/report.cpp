@@ -30,7 +30,7 @@ std::string percent(double fraction) {
 }  // namespace
 
 void report_standings(store::ResultsStore& store, const store::TournamentRow& tournament,
-                      std::ostream& out) {
+                      std::ostream& out, const std::optional<std::string>& anchor) {
     const auto bots = store.bots(tournament.id);
     const auto games = store.games(tournament.id);
     std::vector<std::string> names;
@@ -57,7 +57,9 @@ void report_standings(store::ResultsStore& store, const store::TournamentRow& to
         ++cross[a][b][k];
         ++cross[b][a][2 - k];
     }
-    const auto fit = rating::fit_elo(names, results);
+    rating::FitOptions options;
+    options.anchor = anchor;
+    const auto fit = rating::fit_elo(names, results, options);
     const auto summary = rating::summarize_games(names, results);
     std::vector<store::RatingRow> rows;
     for (std::size_t i = 0; i < n; ++i)

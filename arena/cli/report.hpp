@@ -5,6 +5,8 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <optional>
+#include <string>
 
 #include "arena/store/results_store.hpp"
 
@@ -12,7 +14,9 @@ namespace arena::cli {
 
 // Fits the ratings of the tournament's games, saves them in the database,
 // and prints the standings table (and the crosstable for up to 16 bots).
+// Ratings have mean 0, or put `anchor` at 0. Throws std::invalid_argument
+// for an anchor that is not one of the tournament's bots.
 void report_standings(store::ResultsStore& store, const store::TournamentRow& tournament,
-                      std::ostream& out);
+                      std::ostream& out, const std::optional<std::string>& anchor = {});
 
 }  // namespace arena::cli

@@ -23,6 +23,7 @@ struct DbArgs {
     std::string db;
     std::optional<std::string> tournament;
     std::optional<std::string> bot;
+    std::optional<std::string> anchor;
     std::int64_t game_id = 0;
 };
 
@@ -52,6 +53,7 @@ std::optional<int> parse_db_args(const std::string& command, std::string_view us
             throw std::invalid_argument("no database at '" + parsed.db + "'");
         if (vm.count("tournament")) parsed.tournament = vm["tournament"].as<std::string>();
         if (vm.count("bot")) parsed.bot = vm["bot"].as<std::string>();
+        if (vm.count("anchor")) parsed.anchor = vm["anchor"].as<std::string>();
     } catch (const std::exception& e) {
         err << "arena " << command << ": " << e.what() << "\n(arena " << command
             << " --help for usage)\n";
@@ -94,14 +96,18 @@ po::options_description tournament_option() {
 
 int standings_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     DbArgs a;
-    if (auto code = parse_db_args("standings", "usage: arena standings DB [--tournament NAME]\n\n",
-                                  args, tournament_option(), false, a, out, err))
+    auto opts = tournament_option();
+    opts.add_options()("anchor", po::value<std::string>(),
+                       "rate relative to this bot (at 0) instead of the mean");
+    if (auto code = parse_db_args(
+            "standings", "usage: arena standings DB [--tournament NAME] [--anchor BOT]\n\n", args,
+            opts, false, a, out, err))
         return *code;
     try {
         store::ResultsStore store(a.db);
         const auto t = pick_tournament(store, a.tournament, a.db, err);
         if (!t) return kExitUsage;
-        report_standings(store, *t, out);
+        report_standings(store, *t, out, a.anchor);
         return kExitOk;
     } catch (const std::exception& e) {
         err << "arena standings: " << e.what() << "\n";
