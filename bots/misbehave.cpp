@@ -65,7 +65,7 @@
 #include <variant>
 #include <vector>
 
-#include "bots/common/bot_loop.hpp"
+#include "bots/common/bot_main.hpp"
 #include "bots/common/position_seed.hpp"
 
 namespace {
@@ -115,25 +115,6 @@ constexpr std::pair<std::string_view, Mode> kModes[] = {
     {"fork-child", Mode::kForkChild},
     {"ignore-quit", Mode::kIgnoreQuit},
 };
-
-constexpr std::string_view kUsage =
-    "usage: misbehave [--mode M] [--at-ply N] [--sleep-ms N] [--flood-mb N] [--seed N]\n"
-    "                 [--log FILE]\n"
-    "Test fixture: plays random legal moves (like `random --seed N`) and misbehaves on\n"
-    "command.\n"
-    "  --mode M      none (default), crash, abort, exit (code 3), sleep (--sleep-ms, then\n"
-    "                a legal move), hang, illegal (full column / occupied cell / no flip /\n"
-    "                pass; off the board when none exists), garbage (`hello arena`),\n"
-    "                bad-notation (`move zz99`), no-newline (then hang), flood-info (never\n"
-    "                answers), flood-stderr (--flood-mb MiB, then a legal move), endless-line,\n"
-    "                close-stdout (then sleep), handshake-exit (exit 3 on `arena 1`),\n"
-    "                handshake-hang, crash-after-move, fork-child (child holds stdout 600 s),\n"
-    "                ignore-quit (ignores quit, end of input and SIGTERM)\n"
-    "  --at-ply N    misbehave on the first go of each game at ply >= N (default 0)\n"
-    "  --sleep-ms N  delay for --mode sleep (default 1000)\n"
-    "  --flood-mb N  MiB for --mode flood-stderr (default 64)\n"
-    "  --seed N      seed of the random moves (default 1)\n"
-    "  --log FILE    append every line received from the arena to FILE\n";
 
 struct Options {
     Mode mode = Mode::kNone;
@@ -349,82 +330,49 @@ class MisbehaveEngine : public arena::bots::Engine {
     bool done_ = false;  // misbehaved already in this game
 };
 
-[[nodiscard]] bool parse_u64(std::string_view text, std::uint64_t& out) {
-    const char* end = text.data() + text.size();
-    const auto [ptr, ec] = std::from_chars(text.data(), end, out);
-    return !text.empty() && ec == std::errc() && ptr == end;
-}
-
-int usage_error(const std::string& message) {
-    std::cerr << "misbehave: " << message << '\n' << kUsage;
-    return 2;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
+    namespace po = boost::program_options;
     Options options;
-    const std::vector<std::string_view> args(argv + 1, argv + argc);
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        std::string_view flag = args[i];
-        std::string_view value;
-        bool has_value = false;
-        if (const auto eq = flag.find('=');
-            flag.starts_with("--") && eq != std::string_view::npos) {
-            value = flag.substr(eq + 1);
-            flag = flag.substr(0, eq);
-            has_value = true;
+    std::string mode = "none";
+    arena::bots::BotProgram program;
+    program.info = {.name = "misbehave", .author = "", .version = "1"};
+    program.summary =
+        "Test fixture: plays like `random --seed N` and misbehaves on command (see the\n"
+        "comment at the top of bots/misbehave.cpp for every mode).";
+    // clang-format off
+    program.flags.add_options()
+        ("mode", po::value<std::string>(&mode)->default_value("none"),
+         "none, crash, abort, exit, sleep, hang, illegal, garbage, bad-notation, no-newline, "
+         "flood-info, flood-stderr, endless-line, close-stdout, handshake-exit, handshake-hang, "
+         "crash-after-move, fork-child, ignore-quit")
+        ("at-ply", po::value<std::uint64_t>(&options.at_ply)->default_value(0),
+         "misbehave on the first go of each game at ply >= N (sleep: every go from then on)")
+        ("sleep-ms", po::value<std::uint64_t>(&options.sleep_ms)->default_value(1000), "delay of --mode sleep")
+        ("flood-mb", po::value<std::uint64_t>(&options.flood_mb)->default_value(64), "MiB for --mode flood-stderr")
+        ("log", po::value<std::string>(&options.log_path), "append every line received from the arena to FILE");
+    // clang-format on
+    program.make_engine = [&](const arena::bots::CommonFlags& flags) {
+        const auto* it = std::find_if(std::begin(kModes), std::end(kModes),
+                                      [&](const auto& m) { return m.first == mode; });
+        if (it == std::end(kModes)) throw std::invalid_argument("unknown mode '" + mode + "'");
+        options.mode = it->second;
+        options.seed = flags.seed;
+        int log_fd = -1;
+        if (!options.log_path.empty()) {
+            log_fd =
+                ::open(options.log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+            if (log_fd < 0)
+                throw std::runtime_error("cannot open log " + options.log_path + ": " +
+                                         std::strerror(errno));
         }
-        if (flag == "--help" || flag == "-h") {
-            std::cout << kUsage;
-            return 0;
-        }
-        std::uint64_t* number = flag == "--at-ply"     ? &options.at_ply
-                                : flag == "--sleep-ms" ? &options.sleep_ms
-                                : flag == "--flood-mb" ? &options.flood_mb
-                                : flag == "--seed"     ? &options.seed
-                                                       : nullptr;
-        if (!number && flag != "--mode" && flag != "--log") {
-            return usage_error("unknown argument '" + std::string(args[i]) + "'");
-        }
-        if (!has_value) {
-            if (i + 1 >= args.size()) return usage_error(std::string(flag) + " needs a value");
-            value = args[++i];
-        }
-        if (number) {
-            if (!parse_u64(value, *number)) {
-                return usage_error(std::string(flag) + " wants a non-negative integer, not '" +
-                                   std::string(value) + "'");
-            }
-        } else if (flag == "--mode") {
-            const auto* it = std::find_if(std::begin(kModes), std::end(kModes),
-                                          [&](const auto& m) { return m.first == value; });
-            if (it == std::end(kModes)) {
-                return usage_error("unknown mode '" + std::string(value) + "'");
-            }
-            options.mode = it->second;
-        } else {
-            if (value.empty()) return usage_error("--log needs a file name");
-            options.log_path = value;
-        }
-    }
-
-    int log_fd = -1;
-    if (!options.log_path.empty()) {
-        log_fd = ::open(options.log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-        if (log_fd < 0) {
-            std::cerr << "misbehave: cannot open log " << options.log_path << ": "
-                      << std::strerror(errno) << '\n';
-            return 2;
-        }
-    }
-    const bool ignore_quit = options.mode == Mode::kIgnoreQuit;
-    if (ignore_quit) std::signal(SIGTERM, SIG_IGN);
-
-    std::ios::sync_with_stdio(false);
-    MisbehaveEngine engine(std::move(options), log_fd);
-    const int code = arena::bots::run_bot({.name = "misbehave", .author = "", .version = "1"},
-                                          engine, std::cin, std::cout);
-    if (ignore_quit) sleep_forever();  // end of input is a quit too
-    return code;
+        if (options.mode == Mode::kIgnoreQuit) std::signal(SIGTERM, SIG_IGN);
+        return std::make_unique<MisbehaveEngine>(options, log_fd);
+    };
+    program.after_loop = [&](int code) {
+        if (options.mode == Mode::kIgnoreQuit) sleep_forever();  // end of input is a quit too
+        return code;
+    };
+    return arena::bots::bot_main(argc, argv, program);
 }

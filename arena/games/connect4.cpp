@@ -218,20 +218,7 @@ std::string Connect4State::render() const {
         out += pad(std::to_string(col + 1));
     out += '\n';
     out += "ply " + std::to_string(ply_) + ": ";
-    switch (outcome_) {
-        case Outcome::kOngoing:
-            out += std::string(1, piece_char(to_move_)) + " to move";
-            break;
-        case Outcome::kWin1:
-            out += "X wins";
-            break;
-        case Outcome::kWin2:
-            out += "O wins";
-            break;
-        case Outcome::kDraw:
-            out += "draw";
-            break;
-    }
+    out += status_text(outcome_, to_move_);
     out += '\n';
     return out;
 }

@@ -37,6 +37,22 @@ enum class Outcome : std::uint8_t { kOngoing, kWin1, kWin2, kDraw };
     return 3 - player;
 }
 
+// The last line of every render(): "X to move", "X wins", "O wins" or "draw"
+// (X is player 1, O player 2).
+[[nodiscard]] inline std::string status_text(Outcome o, int to_move) {
+    switch (o) {
+        case Outcome::kOngoing:
+            return to_move == 1 ? "X to move" : "O to move";
+        case Outcome::kWin1:
+            return "X wins";
+        case Outcome::kWin2:
+            return "O wins";
+        case Outcome::kDraw:
+            return "draw";
+    }
+    return "?";
+}
+
 // Ordered key=value parameters, as they appear in configs and on the
 // protocol's `game` line.
 using Params = std::vector<std::pair<std::string, std::string>>;

@@ -133,20 +133,7 @@ std::string GomokuState::render() const {
     }
     out += '\n';
     out += "ply " + std::to_string(ply_) + ": ";
-    switch (outcome_) {
-        case Outcome::kOngoing:
-            out += std::string(1, stone_char(to_move_)) + " to move";
-            break;
-        case Outcome::kWin1:
-            out += "X wins";
-            break;
-        case Outcome::kWin2:
-            out += "O wins";
-            break;
-        case Outcome::kDraw:
-            out += "draw";
-            break;
-    }
+    out += status_text(outcome_, to_move_);
     out += '\n';
     return out;
 }

@@ -180,21 +180,8 @@ std::string ReversiState::render() const {
     }
     out += "ply " + std::to_string(ply_) + ": X (black) " + std::to_string(disc_count(1)) +
            ", O (white) " + std::to_string(disc_count(2)) + "; ";
-    switch (outcome_) {
-        case Outcome::kOngoing:
-            out += to_move_ == 1 ? "X to move" : "O to move";
-            if (moves_ == 0) out += " (must pass)";
-            break;
-        case Outcome::kWin1:
-            out += "X wins";
-            break;
-        case Outcome::kWin2:
-            out += "O wins";
-            break;
-        case Outcome::kDraw:
-            out += "draw";
-            break;
-    }
+    out += status_text(outcome_, to_move_);
+    if (outcome_ == Outcome::kOngoing && moves_ == 0) out += " (must pass)";
     out += '\n';
     return out;
 }

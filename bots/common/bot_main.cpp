@@ -35,9 +35,23 @@ int bot_main(int argc, char** argv, BotProgram& program) {
                   << options;
         return 0;
     }
-    if (vm.count("bench")) return program.bench(common);
-    auto engine = program.make_engine(common);
-    return run_bot(program.info, *engine, std::cin, std::cout);
+    if (vm.count("bench")) {
+        if (!program.bench) {
+            std::cerr << program.info.name << ": no benchmark (this bot does not search)\n";
+            return 2;
+        }
+        return program.bench(common);
+    }
+    std::unique_ptr<Engine> engine;
+    try {
+        engine = program.make_engine(common);
+    } catch (const std::exception& e) {
+        std::cerr << program.info.name << ": " << e.what() << "\n";
+        return 2;
+    }
+    std::ios::sync_with_stdio(false);
+    const int code = run_bot(program.info, *engine, std::cin, std::cout);
+    return program.after_loop ? program.after_loop(code) : code;
 }
 
 }  // namespace arena::bots

@@ -26,11 +26,16 @@ struct BotProgram {
     // The bot's own flags, bound to its variables; may be empty.
     boost::program_options::options_description flags{"bot options"};
     std::function<std::unique_ptr<Engine>(const CommonFlags&)> make_engine;
-    // Prints "nodes <n>" and "nps <n>" lines; returns the exit code.
+    // Prints "nodes <n>" and "nps <n>" lines; returns the exit code. Empty
+    // for a bot without a search.
     std::function<int(const CommonFlags&)> bench;
+    // Runs after the protocol loop ends, with its exit code (e.g. a test bot
+    // that refuses to exit); returns the process's exit code.
+    std::function<int(int)> after_loop;
 };
 
-// Parses the command line and runs the bot. Bad flags: a message on stderr, exit 2.
+// Parses the command line and runs the bot. Bad flags, or an engine that
+// cannot be made (make_engine throws): a message on stderr, exit 2.
 int bot_main(int argc, char** argv, BotProgram& program);
 
 }  // namespace arena::bots
