@@ -216,6 +216,22 @@ TEST(Match, ForkedChildHoldingThePipesIsKilledWithTheBot) {
     EXPECT_EQ(survivors(marker), std::vector<int>{});
 }
 
+TEST(Match, EachGameRecordsTheBoundedTailOfTheBotsStderr) {
+    const auto game = games::make_game("connect4", {});
+    auto options = quick_options();
+    options.stderr_log_bytes = 4096;
+    Player noisy(misbehave(unique_marker(), {"--mode", "flood-stderr", "--flood-mb", "2"}),
+                 options);
+    Player quiet(random_bot("quiet"), options);
+    for (int i = 0; i < 2; ++i) {
+        const auto r = play_game(*game, noisy, quiet, per_move(2000));
+        ASSERT_EQ(r.termination, Termination::kNormal) << r.detail;
+        EXPECT_NE(r.stderr_logs[0].find("earlier bytes not kept"), std::string::npos);
+        EXPECT_LT(r.stderr_logs[0].size(), 4096u + 100u);
+        EXPECT_EQ(r.stderr_logs[1], "");
+    }
+}
+
 TEST(Match, BotIgnoringQuitIsKilledAfterTheGrace) {
     const auto marker = unique_marker();
     const auto game = games::make_game("connect4", {});

@@ -313,9 +313,14 @@ void Process::read_stdout() {
 
 std::string Process::take_stderr_log() {
     if (stderr_fd_ >= 0) drain_stderr();
+    if (stderr_log_.size() > stderr_log_bytes_) {
+        const std::size_t cut = stderr_log_.size() - stderr_log_bytes_;
+        stderr_log_.erase(0, cut);
+        stderr_dropped_ += cut;
+    }
     std::string log = std::move(stderr_log_);
     if (stderr_dropped_ > 0)
-        log += "\n[" + std::to_string(stderr_dropped_) + " more bytes not kept]\n";
+        log.insert(0, "[" + std::to_string(stderr_dropped_) + " earlier bytes not kept]\n");
     stderr_log_.clear();
     stderr_dropped_ = 0;
     return log;
@@ -326,11 +331,16 @@ void Process::drain_stderr() {
     for (int i = 0; i < kStderrReadsPerWake && stderr_fd_ >= 0;) {
         const ssize_t n = ::read(stderr_fd_, chunk, sizeof chunk);
         if (n > 0) {
+            // Keep the tail: the last lines before a crash matter most. The
+            // log may grow to twice its bound before the head is cut, so
+            // cutting costs O(1) per byte read.
             const auto got = static_cast<std::size_t>(n);
-            const std::size_t keep =
-                std::min(got, stderr_log_bytes_ - std::min(stderr_log_bytes_, stderr_log_.size()));
-            stderr_log_.append(chunk, keep);
-            stderr_dropped_ += got - keep;
+            stderr_log_.append(chunk, got);
+            if (stderr_log_.size() > 2 * stderr_log_bytes_) {
+                const std::size_t cut = stderr_log_.size() - stderr_log_bytes_;
+                stderr_log_.erase(0, cut);
+                stderr_dropped_ += cut;
+            }
             if (got < sizeof chunk) return;
             ++i;
             continue;

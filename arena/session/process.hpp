@@ -31,9 +31,10 @@ struct ProcessOptions {
     // argv[0] is the program: PATH is searched if it has no '/'; a relative
     // path is relative to the arena's directory, not to working_dir.
     std::vector<std::string> argv;
-    std::filesystem::path working_dir;        // empty: inherit the arena's
-    std::size_t max_line_bytes = 1 << 20;     // longer stdout lines are a protocol fault
-    std::size_t stderr_log_bytes = 64 << 10;  // stderr kept (the rest is counted, then dropped)
+    std::filesystem::path working_dir;     // empty: inherit the arena's
+    std::size_t max_line_bytes = 1 << 20;  // longer stdout lines are a protocol fault
+    std::size_t stderr_log_bytes =
+        64 << 10;  // stderr tail kept (earlier bytes are counted, then dropped)
 };
 
 // How a child ended, as far as waitpid tells.
