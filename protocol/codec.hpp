@@ -16,14 +16,14 @@
 
 namespace arena::protocol {
 
-inline constexpr int kVersion = 1;
+inline constexpr int kProtocolVersion = 1;
 
 using KeyValues = std::vector<std::pair<std::string, std::string>>;
 
 // ---- arena -> bot ----------------------------------------------------------
 
 struct Hello {  // "arena 1"
-    int version = kVersion;
+    int version = kProtocolVersion;
 };
 
 struct GameStart {  // "game connect4 player=1 rows=6 cols=7 connect=4 move_ms=3000"
@@ -66,9 +66,6 @@ using ArenaCommand = std::variant<Hello, GameStart, Position, Go, End, Quit>;
 // ---- bot -> arena ----------------------------------------------------------
 
 struct BotLine {
-// GCC 12 -Wshadow wrongly reports Kind::kVersion as shadowing kVersion above.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wshadow"
     enum class Kind : std::uint8_t {
         kName,     // "name <text>"
         kAuthor,   // "author <text>"
@@ -79,7 +76,6 @@ struct BotLine {
         kMove,     // "move <move>"
         kInvalid,  // anything else (text holds the whole line)
     };
-#pragma GCC diagnostic pop
     Kind kind = Kind::kInvalid;
     std::string text;  // the argument (the move for kMove), trimmed
 };

@@ -41,9 +41,9 @@ class Loop {
 
   private:
     std::optional<int> on(const protocol::Hello& hello, const std::string& line) {
-        if (hello.version != protocol::kVersion) {
+        if (hello.version != protocol::kProtocolVersion) {
             return fail(line, "this bot speaks protocol version " +
-                                  std::to_string(protocol::kVersion) + " only");
+                                  std::to_string(protocol::kProtocolVersion) + " only");
         }
         if (!info_.name.empty()) send("name " + info_.name);
         if (!info_.author.empty()) send("author " + info_.author);
