@@ -13,6 +13,7 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <random>
 #include <set>
 #include <string>
 #include <thread>
@@ -334,6 +335,31 @@ TEST_F(RunTest, KillNineHalfwayThenResumeGivesTheUninterruptedResults) {
     for (const auto& [index, game] : partial)
         EXPECT_EQ(resumed.at(index), game);
     EXPECT_EQ(survivors(marker_), std::vector<int>{});
+}
+
+// kill -9 at twenty random moments of a concurrency-2 tournament: the
+// database stays intact and, once the run completes, holds every scheduled
+// game exactly once.
+TEST_F(RunTest, TwentyKillNinesAtRandomMomentsLoseNothing) {
+    const auto config = write_config("killed", 4, 10, "--mode sleep --sleep-ms 20");
+    const auto db = dir_ / "killed.db";
+    std::mt19937 rng(12345);
+    int kills = 0;
+    for (int attempt = 0; attempt < 200 && kills < 20; ++attempt) {
+        const pid_t pid = start({"run", config.string(), "--concurrency", "2"});
+        std::this_thread::sleep_for(std::chrono::milliseconds(50 + rng() % 400));
+        if (kill(pid, SIGKILL) == 0 && finish(pid).status == 128 + SIGKILL) ++kills;
+        if (fs::exists(db) && stored_games(db).size() == 60u) break;
+    }
+    EXPECT_GE(kills, 20);
+    const auto r = run({"run", config.string(), "--concurrency", "2"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto games = stored_games(db);  // also checks that no index is stored twice
+    ASSERT_EQ(games.size(), 60u);
+    EXPECT_EQ(games.begin()->first, 0);
+    EXPECT_EQ(games.rbegin()->first, 59);
+    store::ResultsStore store(db);
+    EXPECT_EQ(store.find_tournament("killed")->status, "finished");
 }
 
 TEST_F(RunTest, CtrlCStopsCleanlyAndTheRestIsPlayedLater) {
