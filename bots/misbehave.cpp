@@ -31,6 +31,22 @@
 //                       then plays normally
 //     ignore-quit       plays normally, ignores SIGTERM, and on `quit` (or end
 //                       of input) keeps running forever (only SIGKILL ends it)
+//     daemon            double-forks a grandchild that calls setsid(), closes
+//                       its standard descriptors and sleeps 600 s, then plays
+//                       normally
+//     setsid            forks a child that calls setsid() and sleeps 600 s
+//                       holding the pipes, then plays normally
+//     close-stdin       sends its move, closes its stdin, and sleeps forever
+//     stop-self         stops itself with SIGSTOP instead of answering
+//     ponder            from --at-ply on: sends `info cpu_ms=N` (its CPU time
+//                       so far), its move, then burns CPU until its input
+//                       has something to read (the next `go`, `end`, `quit`)
+//     memory-hog        allocates and touches 64 MiB blocks without end
+//                       (a safety stop at 8 GiB, then it hangs)
+//     fork-bomb         forks children that sleep, without end (a safety
+//                       stop at 4000, then it hangs)
+//     big-file          writes big.bin in its working directory without end
+//                       (a safety stop at 4 GiB, then it hangs)
 //   --at-ply N     misbehave on the first `go` of each game whose position has
 //                  at least N moves (default 0); earlier moves are normal. The
 //                  handshake modes and ignore-quit do not use it.
@@ -44,7 +60,9 @@
 // it. "Forever" is pause() in a loop: the process blocks and SIGKILL ends it.
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -92,6 +110,14 @@ enum class Mode : std::uint8_t {
     kCrashAfterMove,
     kForkChild,
     kIgnoreQuit,
+    kDaemon,
+    kSetsid,
+    kCloseStdin,
+    kStopSelf,
+    kPonder,
+    kMemoryHog,
+    kForkBomb,
+    kBigFile,
 };
 
 constexpr std::pair<std::string_view, Mode> kModes[] = {
@@ -114,6 +140,14 @@ constexpr std::pair<std::string_view, Mode> kModes[] = {
     {"crash-after-move", Mode::kCrashAfterMove},
     {"fork-child", Mode::kForkChild},
     {"ignore-quit", Mode::kIgnoreQuit},
+    {"daemon", Mode::kDaemon},
+    {"setsid", Mode::kSetsid},
+    {"close-stdin", Mode::kCloseStdin},
+    {"stop-self", Mode::kStopSelf},
+    {"ponder", Mode::kPonder},
+    {"memory-hog", Mode::kMemoryHog},
+    {"fork-bomb", Mode::kForkBomb},
+    {"big-file", Mode::kBigFile},
 };
 
 struct Options {
@@ -225,7 +259,7 @@ class MisbehaveEngine : public arena::bots::Engine {
         std::mt19937_64 rng(arena::bots::position_seed(options_.seed, state));
         const Move move = moves[static_cast<std::size_t>(rng() % moves.size())];
         if (done_ || static_cast<std::uint64_t>(state.ply()) < options_.at_ply) return move;
-        done_ = options_.mode != Mode::kSleep;
+        done_ = options_.mode != Mode::kSleep && options_.mode != Mode::kPonder;
         return misbehave(state, move);
     }
 
@@ -278,8 +312,124 @@ class MisbehaveEngine : public arena::bots::Engine {
             case Mode::kForkChild:
                 fork_child();
                 return move;
+            case Mode::kDaemon:
+                daemonize();
+                return move;
+            case Mode::kSetsid:
+                setsid_child();
+                return move;
+            case Mode::kCloseStdin:
+                // Closed before the move is sent, so the arena's next write
+                // fails however soon it comes.
+                ::close(STDIN_FILENO);
+                write_all(STDOUT_FILENO, move_line + '\n');
+                sleep_forever();
+            case Mode::kStopSelf:
+                std::raise(SIGSTOP);
+                sleep_forever();  // after SIGCONT: still no answer
+            case Mode::kPonder:
+                write_all(STDOUT_FILENO,
+                          "info cpu_ms=" + std::to_string(cpu_ms()) + '\n' + move_line + '\n');
+                ponder();
+                return arena::bots::kNoMove;
+            case Mode::kMemoryHog:
+                memory_hog();
+            case Mode::kForkBomb:
+                fork_bomb();
+            case Mode::kBigFile:
+                big_file();
         }
         return move;
+    }
+
+    // CPU time (user + system) of this process so far.
+    static long long cpu_ms() {
+        rusage usage{};
+        ::getrusage(RUSAGE_SELF, &usage);
+        const auto ms = [](const timeval& t) {
+            return static_cast<long long>(t.tv_sec) * 1000 + t.tv_usec / 1000;
+        };
+        return ms(usage.ru_utime) + ms(usage.ru_stime);
+    }
+
+    // Busy until stdin has something to read.
+    static void ponder() {
+        volatile std::uint64_t sink = 0;
+        for (;;) {
+            pollfd fd{STDIN_FILENO, POLLIN, 0};
+            if (::poll(&fd, 1, 0) != 0) return;
+            for (int i = 0; i < 100'000; ++i)
+                sink = sink * 6364136223846793005ULL + 1;
+        }
+    }
+
+    static void daemonize() {
+        const pid_t child = ::fork();
+        if (child < 0) {
+            std::cerr << "misbehave: fork: " << std::strerror(errno) << '\n';
+            return;
+        }
+        if (child == 0) {
+            if (::fork() == 0) {
+                ::setsid();
+                const int null = ::open("/dev/null", O_RDWR);
+                for (int fd = 0; fd <= 2; ++fd)
+                    ::dup2(null, fd);
+                std::this_thread::sleep_for(std::chrono::seconds(600));
+            }
+            ::_exit(0);
+        }
+        while (::waitpid(child, nullptr, 0) < 0 && errno == EINTR) {
+        }
+    }
+
+    static void setsid_child() {
+        const pid_t pid = ::fork();
+        if (pid < 0) {
+            std::cerr << "misbehave: fork: " << std::strerror(errno) << '\n';
+        } else if (pid == 0) {
+            ::setsid();
+            std::this_thread::sleep_for(std::chrono::seconds(600));
+            ::_exit(0);
+        }
+    }
+
+    [[noreturn]] static void memory_hog() {
+        no_core_dump();
+        constexpr std::size_t kBlock = std::size_t{64} << 20;
+        std::vector<char*> blocks;
+        for (std::size_t total = 0; total < (std::size_t{8} << 30); total += kBlock) {
+            char* block = new char[kBlock];  // std::bad_alloc at the limit: abort
+            std::memset(block, 1, kBlock);
+            blocks.push_back(block);
+        }
+        std::cerr << "misbehave: memory-hog reached its safety stop\n";
+        sleep_forever();
+    }
+
+    [[noreturn]] static void fork_bomb() {
+        for (int i = 0; i < 4000; ++i) {
+            const pid_t pid = ::fork();
+            if (pid == 0) sleep_forever();
+            if (pid < 0) {
+                std::cerr << "misbehave: fork: " << std::strerror(errno) << '\n';
+                break;
+            }
+        }
+        sleep_forever();
+    }
+
+    [[noreturn]] static void big_file() {
+        const int fd = ::open("big.bin", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (fd < 0) std::cerr << "misbehave: big.bin: " << std::strerror(errno) << '\n';
+        const std::string chunk(std::size_t{1} << 20, 'x');
+        for (int i = 0; fd >= 0 && i < 4096; ++i) {
+            if (!write_all(fd, chunk)) {
+                std::cerr << "misbehave: write: " << std::strerror(errno) << '\n';
+                break;
+            }
+        }
+        sleep_forever();
     }
 
     [[noreturn]] static void flood_info() {
@@ -346,7 +496,8 @@ int main(int argc, char** argv) {
         ("mode", po::value<std::string>(&mode)->default_value("none"),
          "none, crash, abort, exit, sleep, hang, illegal, garbage, bad-notation, no-newline, "
          "flood-info, flood-stderr, endless-line, close-stdout, handshake-exit, handshake-hang, "
-         "crash-after-move, fork-child, ignore-quit")
+         "crash-after-move, fork-child, ignore-quit, daemon, setsid, close-stdin, stop-self, "
+         "ponder, memory-hog, fork-bomb, big-file")
         ("at-ply", po::value<std::uint64_t>(&options.at_ply)->default_value(0),
          "misbehave on the first go of each game at ply >= N (sleep: every go from then on)")
         ("sleep-ms", po::value<std::uint64_t>(&options.sleep_ms)->default_value(1000), "delay of --mode sleep")

@@ -414,6 +414,18 @@ TEST(ConfigError, CommandCannotBeSplit) {
               "t.yaml:4:25: bot 'a': empty command");
 }
 
+// Found by tests/fuzz/fuzz_config: a backslash before a letter made
+// boost::escaped_list_error escape parse_config and terminate the arena.
+TEST(ConfigError, CommandWithAnUnknownEscape) {
+    EXPECT_EQ(error_of("name: t\ngame: { name: connect4 }\nbots:\n"
+                       "  - { name: a, command: build/bots/\\random --game connect4 }\n"),
+              "t.yaml:4:25: bot 'a': unknown escape sequence in command "
+              "'build/bots/\\random --game connect4'");
+    EXPECT_EQ(error_of("name: t\ngame: { name: connect4 }\nbots:\n"
+                       "  - { name: a, command: \"/bin/sh x\\\\\" }\n"),
+              "t.yaml:4:25: bot 'a': cannot end with escape in command '/bin/sh x\\'");
+}
+
 TEST(ConfigError, DuplicateBotName) {
     EXPECT_EQ(error_of("name: t\ngame: { name: connect4 }\nbots:\n"
                        "  - { name: x, command: /bin/sh }\n"

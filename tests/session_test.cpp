@@ -569,7 +569,11 @@ TEST(Session, BotThatDoesNotReadTimesOut) {
 }
 
 TEST(Session, BotThatExitedBetweenMoves) {
-    auto s = started("read pos; read go; echo 'move 1'; exit 0");
+    // Not frozen after its move, or it could not exit until its next turn.
+    auto spec = sh_bot("read pos; read go; echo 'move 1'; exit 0");
+    spec.isolation.freeze_when_idle = false;
+    auto s = std::make_unique<Session>(spec, test_options());
+    ASSERT_EQ(s->handshake().fault, Fault::kNone);
     ASSERT_EQ(s->request_move(position(), go(), 2s).fault, Fault::kNone);
     siginfo_t info{};  // wait for the exit without reaping it
     ASSERT_EQ(::waitid(P_PID, static_cast<id_t>(s->pid()), &info, WEXITED | WNOWAIT), 0);

@@ -1,5 +1,6 @@
 // `arena`: the command-line entry point. Dispatches to the subcommands.
 
+#include <csignal>
 #include <iostream>
 #include <string>
 #include <string_view>
@@ -23,10 +24,20 @@ commands:
 Bots are executables that speak protocol v1 (protocol/PROTOCOL.md).
 )";
 
+// SIGXFSZ (a write past RLIMIT_FSIZE) would kill the arena with a core dump;
+// caught, the write fails with EFBIG and becomes an error message naming the
+// file. A handler, not SIG_IGN: an ignored signal stays ignored across exec
+// and bots would inherit that, a caught one is reset to the default.
+void on_file_too_large(int) {}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     using namespace arena::cli;
+    struct sigaction action {};
+    action.sa_handler = on_file_too_large;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGXFSZ, &action, nullptr);
     if (argc < 2) {
         std::cerr << kUsage;
         return kExitUsage;

@@ -46,6 +46,7 @@ struct MatchArgs {
     std::uint64_t seed = 1;
     int random_plies = 0;
     bool json = false;
+    session::Isolation isolation;  // for both bots
     std::vector<session::BotSpec> bots;
 };
 
@@ -83,6 +84,9 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
     std::int64_t move_ms = 3000, tolerance_ms = match::kDefaultTolerance.count(), game_ms = 0,
                  inc_ms = 0, startup_ms = 10000;
     MatchArgs m;
+    session::Limits& limits = m.isolation.limits;
+    std::uint64_t max_line_bytes = m.session.max_line_bytes;
+    bool no_freeze = false;
     // clang-format off
     opts.add_options()
         ("help,h", "show this help")
@@ -102,7 +106,16 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
         ("startup-ms", po::value<std::int64_t>(&startup_ms)->default_value(10000), "limit for the start-up handshake")
         ("seed", po::value<std::uint64_t>(&m.seed)->default_value(1), "seed for boards and openings")
         ("random-plies", po::value<int>(&m.random_plies)->default_value(0), "random opening plies, shared by each colour-swapped pair")
-        ("json", po::bool_switch(&m.json), "print the summary as one JSON object on stdout");
+        ("json", po::bool_switch(&m.json), "print the summary as one JSON object on stdout")
+        ("memory-mb", po::value<std::uint64_t>(&limits.memory_mb)->default_value(limits.memory_mb), "address-space limit of each bot process in MiB (0: none)")
+        ("file-size-mb", po::value<std::uint64_t>(&limits.file_size_mb)->default_value(limits.file_size_mb), "largest file a bot may write, MiB (0: none)")
+        ("open-files", po::value<std::uint64_t>(&limits.open_files)->default_value(limits.open_files), "open file descriptors per bot process (0: inherit)")
+        ("processes", po::value<std::uint64_t>(&limits.processes)->default_value(limits.processes), "processes + threads per bot (0: none)")
+        ("cpu-seconds", po::value<std::uint64_t>(&limits.cpu_seconds)->default_value(0), "CPU time of each bot process, seconds (0: none)")
+        ("max-line-bytes", po::value<std::uint64_t>(&max_line_bytes)->default_value(max_line_bytes), "longest line a bot may send")
+        ("no-freeze", po::bool_switch(&no_freeze), "let bots run while not on move (default: SIGSTOP them)")
+        ("sandbox", po::bool_switch(&m.isolation.sandbox), "run the bots under bubblewrap (docs/security.md)")
+        ("pass-env", po::value<std::vector<std::string>>(&m.isolation.pass_env)->composing(), "pass this environment variable on to the bots (repeatable)");
     po::options_description hidden;
     hidden.add_options()("bot", po::value<std::vector<std::string>>(), "bot");
     // clang-format on
@@ -140,6 +153,17 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
         if (auto problem = m.time.validate(); !problem.empty())
             throw std::invalid_argument(problem);
         m.session.startup_limit = session::Millis{startup_ms};
+        if (max_line_bytes < 64)
+            throw std::invalid_argument("--max-line-bytes must be at least 64");
+        m.session.max_line_bytes = max_line_bytes;
+        m.isolation.freeze_when_idle = !no_freeze;
+        if (m.isolation.sandbox && !session::sandbox_available()) {
+            throw std::invalid_argument(
+                "--sandbox needs bubblewrap ('bwrap'), which is not installed or cannot create a "
+                "sandbox here");
+        }
+        for (auto& bot : m.bots)
+            bot.isolation = m.isolation;
 
         add_param<std::string>(m.params, vm, "variant", "variant");
         add_param<int>(m.params, vm, "rows", "rows");

@@ -1,6 +1,10 @@
 // `arena rate GAMES.csv`: the Elo fit on games from any source.
 
+#include <algorithm>
 #include <boost/program_options.hpp>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -47,9 +51,16 @@ int rate_command(const std::vector<std::string>& args, std::ostream& out, std::o
         return kExitUsage;
     }
 
-    std::ifstream in(path);
-    if (!in) {
-        err << "arena rate: cannot read '" << path << "'\n";
+    // An ifstream opens a directory and then reads nothing: ask first.
+    std::error_code ec;
+    errno = std::filesystem::is_directory(path, ec) ? EISDIR : 0;
+    std::ifstream in;
+    if (errno == 0) in.open(path);
+    if (!in.is_open()) {
+        const int error = errno;
+        err << "arena rate: " << path << ": cannot read"
+            << (error != 0 ? std::string(" (") + std::strerror(error) + ")" : std::string())
+            << "\n";
         return kExitUsage;
     }
     std::vector<std::string> names;
@@ -57,6 +68,9 @@ int rate_command(const std::vector<std::string>& args, std::ostream& out, std::o
     rating::EloFit fit;
     try {
         games = rating::read_games_csv(in, names);
+        if (games.empty()) throw std::invalid_argument("no games");
+        if (!anchor.empty() && std::find(names.begin(), names.end(), anchor) == names.end())
+            throw std::invalid_argument("no player '" + anchor + "' to anchor on");
         rating::FitOptions options;
         if (!anchor.empty()) options.anchor = anchor;
         if (no_advantage) options.fixed_advantage = 0.0;

@@ -49,8 +49,6 @@ std::optional<int> parse_db_args(const std::string& command, std::string_view us
         po::notify(vm);
         if (parsed.db.empty()) throw std::invalid_argument("missing DB");
         if (wants_game_id && !vm.count("game-id")) throw std::invalid_argument("missing GAME_ID");
-        if (!std::filesystem::exists(parsed.db))
-            throw std::invalid_argument("no database at '" + parsed.db + "'");
         if (vm.count("tournament")) parsed.tournament = vm["tournament"].as<std::string>();
         if (vm.count("bot")) parsed.bot = vm["bot"].as<std::string>();
         if (vm.count("anchor")) parsed.anchor = vm["anchor"].as<std::string>();
@@ -59,29 +57,49 @@ std::optional<int> parse_db_args(const std::string& command, std::string_view us
             << " --help for usage)\n";
         return kExitUsage;
     }
+    // Opening would create a missing file: a typo must not become an empty database.
+    std::error_code ec;
+    if (!std::filesystem::exists(parsed.db, ec)) {
+        err << "arena " << command << ": " << parsed.db << ": no such file\n";
+        return kExitUsage;
+    }
     return std::nullopt;
 }
 
-// The named tournament, or the only one in the database.
+// The named tournament, or the only one in the database; nullopt after
+// saying why there is none to pick.
 std::optional<store::TournamentRow> pick_tournament(store::ResultsStore& store,
                                                     const std::optional<std::string>& name,
+                                                    const std::string& command,
                                                     const std::string& db, std::ostream& err) {
     if (name) {
         auto t = store.find_tournament(*name);
-        if (!t) err << "no tournament '" << *name << "' in " << db << "\n";
+        if (!t) err << "arena " << command << ": no tournament '" << *name << "' in " << db << "\n";
         return t;
     }
     auto all = store.tournaments();
     if (all.size() == 1) return all.front();
     if (all.empty()) {
-        err << "no tournament in " << db << "\n";
+        err << "arena " << command << ": no tournament in " << db << "\n";
     } else {
-        err << db << " holds " << all.size() << " tournaments; choose one with --tournament:";
+        err << "arena " << command << ": " << db << " holds " << all.size()
+            << " tournaments; choose one with --tournament:";
         for (const auto& t : all)
             err << " " << t.spec.name;
         err << "\n";
     }
     return std::nullopt;
+}
+
+// False, after saying so, when `bot` is not one of the tournament's bots: a
+// misspelt name must not look like a bot without games.
+bool check_bot(store::ResultsStore& store, const store::TournamentRow& t, const std::string& bot,
+               const std::string& command, const std::string& db, std::ostream& err) {
+    for (const auto& b : store.bots(t.id))
+        if (b.name == bot) return true;
+    err << "arena " << command << ": tournament '" << t.spec.name << "' in " << db
+        << " has no bot '" << bot << "'\n";
+    return false;
 }
 
 po::options_description tournament_option() {
@@ -105,8 +123,9 @@ int standings_command(const std::vector<std::string>& args, std::ostream& out, s
         return *code;
     try {
         store::ResultsStore store(a.db);
-        const auto t = pick_tournament(store, a.tournament, a.db, err);
+        const auto t = pick_tournament(store, a.tournament, "standings", a.db, err);
         if (!t) return kExitUsage;
+        if (a.anchor && !check_bot(store, *t, *a.anchor, "standings", a.db, err)) return kExitUsage;
         report_standings(store, *t, out, a.anchor);
         return kExitOk;
     } catch (const std::exception& e) {
@@ -125,8 +144,9 @@ int games_command(const std::vector<std::string>& args, std::ostream& out, std::
         return *code;
     try {
         store::ResultsStore store(a.db);
-        const auto t = pick_tournament(store, a.tournament, a.db, err);
+        const auto t = pick_tournament(store, a.tournament, "games", a.db, err);
         if (!t) return kExitUsage;
+        if (a.bot && !check_bot(store, *t, *a.bot, "games", a.db, err)) return kExitUsage;
         out << std::setw(7) << "id" << std::setw(7) << "index"
             << "  " << std::left << std::setw(16) << "first" << std::setw(16) << "second"
             << std::setw(9) << "result" << std::setw(10) << "ending" << std::right << std::setw(6)

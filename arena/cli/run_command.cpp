@@ -16,6 +16,7 @@
 
 #include "arena/cli/commands.hpp"
 #include "arena/cli/report.hpp"
+#include "arena/store/run_lock.hpp"
 #include "arena/tournament/config.hpp"
 #include "arena/tournament/fingerprint.hpp"
 #include "arena/tournament/runner.hpp"
@@ -125,6 +126,14 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
 
     try {
         store::ResultsStore store(config.database);
+        // Held until the run returns; the kernel drops it if the arena dies.
+        std::optional<store::RunLock> lock;
+        try {
+            lock.emplace(config.database, config.name);
+        } catch (const store::LockedError& e) {
+            err << "arena run: " << e.what() << "\n";
+            return kExitFailure;
+        }
         const auto print = tournament::fingerprint(config);
         std::int64_t id = 0;
         if (auto existing = store.find_tournament(config.name)) {
@@ -161,20 +170,30 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
             options.live = isatty(STDOUT_FILENO) != 0;
             outcome = runner.run(options, out, signals.token());
         }
-        const auto row = store.find_tournament(config.name);
         if (!outcome.interrupted) {
             store.set_status(id, "finished");
             report_standings(store, *store.find_tournament(config.name), out);
             return kExitOk;
         }
-        store.set_status(id, "interrupted");
         if (!outcome.error.empty()) {
+            // Storage may be what failed (a full disk): report the cause and
+            // stop, touching the database no more than to note the stop.
             err << "arena run: " << outcome.error << "\n";
+            try {
+                store.set_status(id, "interrupted");
+            } catch (const std::exception&) {
+                // The same failure again; the status is only informative.
+            }
+            err << "arena run: stopped with " << outcome.stored << " of " << outcome.total
+                << " games stored; run the same command again to play the rest\n";
+            return kExitFailure;
         }
+        store.set_status(id, "interrupted");
         err << "arena run: stopped with " << outcome.stored << " of " << outcome.total
             << " games stored; run the same command again to play the rest\n";
-        if (row && outcome.stored > 0) report_standings(store, *row, out);
-        return outcome.error.empty() ? 130 : kExitFailure;
+        if (const auto row = store.find_tournament(config.name); row && outcome.stored > 0)
+            report_standings(store, *row, out);
+        return 130;
     } catch (const std::exception& e) {
         err << "arena run: " << e.what() << "\n";
         return kExitFailure;

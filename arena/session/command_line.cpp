@@ -1,6 +1,7 @@
 #include "arena/session/command_line.hpp"
 
 #include <boost/program_options/parsers.hpp>
+#include <boost/tokenizer.hpp>
 #include <stdexcept>
 
 namespace arena::session {
@@ -21,7 +22,14 @@ std::vector<std::string> split_command(std::string_view command) {
     if (open != 0)
         throw std::invalid_argument("unbalanced " + std::string(1, open) + " in command '" +
                                     std::string(command) + "'");
-    auto words = boost::program_options::split_unix(std::string(command));
+    std::vector<std::string> words;
+    try {
+        words = boost::program_options::split_unix(std::string(command));
+    } catch (const boost::escaped_list_error& e) {
+        // A backslash before anything but a quote, a blank or a backslash.
+        throw std::invalid_argument(std::string(e.what()) + " in command '" + std::string(command) +
+                                    "'");
+    }
     if (words.empty()) throw std::invalid_argument("empty command");
     return words;
 }

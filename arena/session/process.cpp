@@ -17,6 +17,8 @@
 #include <linux/close_range.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -32,11 +34,14 @@
 #include <boost/process/search_path.hpp>
 #include <cerrno>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <system_error>
 #include <thread>
 #include <utility>
+
+#include "arena/session/reaper.hpp"
 
 namespace arena::session {
 
@@ -107,9 +112,50 @@ void ignore_sigpipe_once() {
     });
 }
 
-std::mutex& spawn_mutex() {
-    static std::mutex mutex;
-    return mutex;
+// System directories a sandboxed bot sees read-only. A symlink (a merged-usr
+// /bin -> usr/bin) is recreated as the same symlink inside.
+constexpr const char* kSandboxSystemDirs[] = {"/usr",   "/bin",   "/sbin", "/lib",
+                                              "/lib32", "/lib64", "/etc",  "/opt"};
+
+constexpr rlim_t kMiB = rlim_t{1} << 20;
+
+// The bwrap options that put `exe` (with `args`) in a sandbox whose only
+// writable directory is `dir` (see docs/security.md), followed by "--", exe.
+std::vector<std::string> sandbox_args(const SandboxOptions& sandbox, const std::string& exe,
+                                      const std::vector<std::string>& args,
+                                      const std::string& dir) {
+    namespace fs = std::filesystem;
+    std::vector<std::string> out = {"--die-with-parent", "--unshare-net", "--unshare-pid",
+                                    "--unshare-ipc",     "--unshare-uts", "--unshare-cgroup-try",
+                                    "--hostname",        "arena-sandbox"};
+    for (const char* system_dir : kSandboxSystemDirs) {
+        std::error_code ec;
+        if (fs::is_symlink(system_dir, ec)) {
+            out.insert(out.end(),
+                       {"--symlink", fs::read_symlink(system_dir, ec).string(), system_dir});
+        } else if (fs::is_directory(system_dir, ec)) {
+            out.insert(out.end(), {"--ro-bind", system_dir, system_dir});
+        }
+    }
+    out.insert(out.end(), {"--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"});
+    // The program's directory, and those of arguments naming existing files
+    // (a script, a weights file): read-only.
+    std::vector<fs::path> visible = sandbox.read_only;
+    visible.push_back(fs::path(exe).parent_path());
+    for (const auto& arg : args) {
+        std::error_code ec;
+        if (arg.find('/') == std::string::npos || !fs::exists(arg, ec)) continue;
+        const fs::path path = fs::absolute(arg, ec);
+        visible.push_back(fs::is_directory(path, ec) ? path : path.parent_path());
+    }
+    for (const auto& path : visible) {
+        std::error_code ec;
+        const std::string p = fs::weakly_canonical(path, ec).string();
+        if (!p.empty() && p != "/") out.insert(out.end(), {"--ro-bind-try", p, p});
+    }
+    if (!dir.empty()) out.insert(out.end(), {"--bind", dir, dir, "--chdir", dir});
+    out.insert(out.end(), {"--", exe});
+    return out;
 }
 
 timespec to_timespec(Clock::duration d) {
@@ -132,6 +178,21 @@ ExitStatus decode_status(int status) {
 
 }  // namespace
 
+bool sandbox_available(const std::string& bwrap) {
+    static std::mutex mutex;
+    static std::optional<bool> available;
+    const std::lock_guard lock(mutex);
+    if (!available) {
+        const std::string path = bp::search_path(bwrap).string();
+        available =
+            !path.empty() &&
+            std::system((path + " --ro-bind / / --unshare-net --unshare-pid --die-with-parent "
+                                "true >/dev/null 2>&1")
+                            .c_str()) == 0;
+    }
+    return *available;
+}
+
 std::string ExitStatus::describe() const {
     if (exited) return "exit " + std::to_string(code);
     if (signaled) {
@@ -147,8 +208,12 @@ std::string ExitStatus::describe() const {
 }
 
 Process::Process(const ProcessOptions& options)
-    : max_line_bytes_(options.max_line_bytes), stderr_log_bytes_(options.stderr_log_bytes) {
+    : max_line_bytes_(options.max_line_bytes),
+      stderr_log_bytes_(options.stderr_log_bytes),
+      limits_(options.limits),
+      sandboxed_(options.sandbox.enabled) {
     ignore_sigpipe_once();
+    reaper::start();
     if (options.argv.empty() || options.argv.front().empty()) {
         throw SpawnError("cannot start a bot: empty command");
     }
@@ -182,12 +247,62 @@ Process::Process(const ProcessOptions& options)
     for (int fd : {in_write.get(), out_read.get(), err_read.get()})
         set_nonblocking(command, fd);
 
-    const std::vector<std::string> args(options.argv.begin() + 1, options.argv.end());
+    std::vector<std::string> args(options.argv.begin() + 1, options.argv.end());
+    if (options.sandbox.enabled) {
+        const std::string bwrap = bp::search_path(options.sandbox.bwrap).string();
+        if (bwrap.empty()) {
+            throw SpawnError("cannot start '" + command + "' in a sandbox: '" +
+                             options.sandbox.bwrap + "' (bubblewrap) not found");
+        }
+        auto wrapped = sandbox_args(options.sandbox, exe, args, dir);
+        wrapped.insert(wrapped.end(), args.begin(), args.end());
+        args = std::move(wrapped);
+        exe = bwrap;
+    }
     const char* const chdir_to = dir.empty() ? nullptr : dir.c_str();
 
+    // The environment, prepared here: the child must not allocate.
+    std::vector<char*> envp;
+    if (options.environment) {
+        for (const auto& entry : *options.environment)
+            envp.push_back(const_cast<char*>(entry.c_str()));
+        envp.push_back(nullptr);
+    }
+    char** const env = options.environment ? envp.data() : nullptr;
+
+    struct Rlimit {
+        int resource;
+        rlim_t value;
+    };
+    std::vector<Rlimit> rlimits;
+    const Limits& lim = options.limits;
+    if (lim.memory_mb > 0) rlimits.push_back({RLIMIT_AS, lim.memory_mb * kMiB});
+    if (lim.file_size_mb > 0) rlimits.push_back({RLIMIT_FSIZE, lim.file_size_mb * kMiB});
+    if (lim.open_files > 0) rlimits.push_back({RLIMIT_NOFILE, lim.open_files});
+    if (lim.cpu_seconds > 0) rlimits.push_back({RLIMIT_CPU, lim.cpu_seconds});
+    const Rlimit* const rlimits_begin = rlimits.data();
+    const Rlimit* const rlimits_end = rlimits.data() + rlimits.size();
+
+    const pid_t arena_pid = ::getpid();
+
     // Runs in the forked child: async-signal-safe calls only.
-    auto child_setup = [chdir_to](auto& exec) {
-        ::setpgid(0, 0);
+    auto child_setup = [chdir_to, env, rlimits_begin, rlimits_end, arena_pid](auto& exec) {
+        // Its own session (and process group): no controlling terminal, and
+        // no way to join another bot's group. The reaper relies on it.
+        ::setsid();
+        // Dies with the arena, even a kill -9 of it: a frozen bot would never
+        // see the end of its input. (Forked on the spawner thread, see reaper.hpp.)
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (::getppid() != arena_pid) ::_exit(127);
+        for (const Rlimit* r = rlimits_begin; r != rlimits_end; ++r) {
+            // CPU: SIGXCPU at the limit, SIGKILL a second later.
+            const rlimit value{r->value, r->resource == RLIMIT_CPU ? r->value + 1 : r->value};
+            if (::setrlimit(r->resource, &value) != 0) {
+                exec.set_error(std::error_code(errno, std::system_category()), "setrlimit failed");
+                ::_exit(127);
+            }
+        }
+        if (env != nullptr) exec.env = env;
         struct sigaction dfl {};
         dfl.sa_handler = SIG_DFL;
         sigemptyset(&dfl.sa_mask);
@@ -207,8 +322,8 @@ Process::Process(const ProcessOptions& options)
 
     std::error_code spawn_error;
     pid_t pid = -1;
-    {
-        const std::lock_guard lock(spawn_mutex());
+    reaper::on_spawner_thread([&] {
+        const std::lock_guard lock(reaper::spawn_mutex());
         bp::child child(bp::exe = exe, bp::args = args, bp::extend::on_exec_setup = child_setup,
                         bp::posix::fd.bind(STDIN_FILENO, in_read.get()),
                         bp::posix::fd.bind(STDOUT_FILENO, out_write.get()),
@@ -217,6 +332,7 @@ Process::Process(const ProcessOptions& options)
         child.detach();  // the pid is ours: bp::child must never wait for or terminate it
         if (!spawn_error && child.valid()) {
             pid = child.id();
+            reaper::add_bot(pid, limits_.processes, &over_task_limit_);
         } else if (failed_pid > 0) {
             // The child is on its way out after reporting; do not leave a
             // zombie. Under the lock, so the pid cannot be one of our new
@@ -224,10 +340,11 @@ Process::Process(const ProcessOptions& options)
             while (::waitpid(failed_pid, nullptr, 0) < 0 && errno == EINTR) {
             }
         }
-    }
+    });
     if (pid <= 0) throw_spawn_error(command, spawn_error ? spawn_error.value() : ECHILD);
+    // The child called setsid() before exec, and Boost returns only after the
+    // exec: its process group exists already.
     pid_ = pid;
-    ::setpgid(pid_, pid_);  // the child did it already; this closes the race for our side
 
     stdin_fd_ = in_write.release();
     stdout_fd_ = out_read.release();
@@ -434,7 +551,8 @@ std::optional<ExitStatus> Process::poll_exit() {
     for (;;) {
         const pid_t r = ::waitpid(pid_, &status, WNOHANG);
         if (r == pid_) {
-            exit_ = decode_status(status);
+            exit_ = decode(status);
+            forget();
             break;
         }
         if (r == 0) break;
@@ -472,13 +590,19 @@ ExitStatus Process::kill() {
         ::kill(-pid_, SIGKILL);
         // An unreaped child's pid cannot be reused either.
         if (!exit_) ::kill(pid_, SIGKILL);
+        // Processes that left the group (setsid, setpgid) but are still in
+        // its session or linked to it by parent. What escapes even this (a
+        // fork racing the kill) is adopted by the arena, and the sweep below
+        // or the next periodic one kills it.
+        for (const pid_t p : reaper::tree_of(pid_))
+            ::kill(p, SIGKILL);
     }
     if (!exit_) {
         int status = 0;
         for (;;) {
             const pid_t r = ::waitpid(pid_, &status, 0);
             if (r == pid_) {
-                exit_ = decode_status(status);
+                exit_ = decode(status);
                 break;
             }
             if (r < 0 && errno == EINTR) continue;
@@ -486,7 +610,66 @@ ExitStatus Process::kill() {
             break;
         }
     }
+    forget();
+    if (!swept_) {
+        swept_ = true;
+        reaper::sweep();  // what the kill orphaned
+    }
     return *exit_;
+}
+
+void Process::forget() {
+    // At once: the pid may be reused as soon as it is reaped.
+    if (reaped_) return;
+    reaped_ = true;
+    reaper::remove_bot(pid_);
+}
+
+ExitStatus Process::decode(int status) const {
+    ExitStatus s = decode_status(status);
+    // bubblewrap exits with 128 + N when the bot died of signal N.
+    if (sandboxed_ && s.exited && s.code > 128 && s.code < 128 + NSIG) {
+        s = ExitStatus{.exited = false, .code = 0, .signaled = true, .signal = s.code - 128};
+    }
+    return s;
+}
+
+void Process::freeze() {
+    if (pid_ <= 0 || frozen_ || exit_) return;
+    ::kill(-pid_, SIGSTOP);
+    frozen_ = true;
+}
+
+void Process::thaw() {
+    if (pid_ <= 0 || !frozen_) return;
+    ::kill(-pid_, SIGCONT);
+    frozen_ = false;
+}
+
+std::string Process::limit_hit(const ExitStatus& status) {
+    if (stderr_fd_ >= 0) drain_stderr();  // the last words name a failed allocation
+    if (over_task_limit_.load()) {
+        return "process limit " + std::to_string(limits_.processes) + " (processes + threads)";
+    }
+    const int signal = status.signaled ? status.signal : 0;
+    if (signal == SIGXFSZ && limits_.file_size_mb > 0) {
+        return "file size limit " + std::to_string(limits_.file_size_mb) + " MB";
+    }
+    if (signal == SIGXCPU && limits_.cpu_seconds > 0) {
+        return "CPU time limit " + std::to_string(limits_.cpu_seconds) + " s";
+    }
+    // A failed allocation: C++ aborts with std::bad_alloc, Python raises
+    // MemoryError, C runtimes say "out of memory" or ENOMEM's text.
+    const bool failed = signal != 0 || (status.exited && status.code != 0);
+    if (failed && limits_.memory_mb > 0) {
+        for (const char* sign :
+             {"bad_alloc", "MemoryError", "out of memory", "Cannot allocate memory"}) {
+            if (stderr_log_.find(sign) != std::string::npos) {
+                return "out of memory: memory limit " + std::to_string(limits_.memory_mb) + " MB";
+            }
+        }
+    }
+    return {};
 }
 
 }  // namespace arena::session

@@ -6,6 +6,7 @@
 
 #include <sys/types.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -27,6 +28,33 @@ class SpawnError : public std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// Sanitizer builds reserve terabytes of address space (shadow memory), so an
+// address-space limit would stop their bots from starting at all.
+#ifdef ARENA_SANITIZE
+inline constexpr std::uint64_t kDefaultMemoryMb = 0;
+#else
+inline constexpr std::uint64_t kDefaultMemoryMb = 1024;
+#endif
+
+// Resource limits of one bot (docs/config.md). 0 means no limit.
+struct Limits {
+    std::uint64_t memory_mb = kDefaultMemoryMb;  // RLIMIT_AS of each of its processes
+    std::uint64_t file_size_mb = 256;            // RLIMIT_FSIZE: largest file it may write
+    std::uint64_t open_files = 256;              // RLIMIT_NOFILE
+    std::uint64_t processes = 256;               // processes + threads in its group (polled)
+    std::uint64_t cpu_seconds = 0;               // RLIMIT_CPU of each of its processes
+    friend bool operator==(const Limits&, const Limits&) = default;
+};
+
+// Running under bubblewrap (docs/security.md).
+struct SandboxOptions {
+    bool enabled = false;
+    std::string bwrap = "bwrap";  // the bubblewrap program
+    // Extra directories visible read-only inside (the system directories, and
+    // those of the program and of arguments naming existing files, always are).
+    std::vector<std::filesystem::path> read_only;
+};
+
 struct ProcessOptions {
     // argv[0] is the program: PATH is searched if it has no '/'; a relative
     // path is relative to the arena's directory, not to working_dir.
@@ -35,7 +63,14 @@ struct ProcessOptions {
     std::size_t max_line_bytes = 1 << 20;  // longer stdout lines are a protocol fault
     std::size_t stderr_log_bytes =
         64 << 10;  // stderr tail kept (earlier bytes are counted, then dropped)
+    Limits limits;
+    // The whole environment ("NAME=value"); nullopt: inherit the arena's.
+    std::optional<std::vector<std::string>> environment;
+    SandboxOptions sandbox;  // working_dir is then its only writable directory
 };
+
+// True when bubblewrap can create a sandbox here (checked once, by running it).
+[[nodiscard]] bool sandbox_available(const std::string& bwrap = "bwrap");
 
 // How a child ended, as far as waitpid tells.
 struct ExitStatus {
@@ -80,8 +115,17 @@ class Process {
     // Waits for the child to exit until `deadline`; reaps it if so.
     [[nodiscard]] std::optional<ExitStatus> wait_exit(Clock::time_point deadline);
 
-    // SIGKILL to the process group, then reap the child. Idempotent.
+    // SIGKILL to every process of the bot (its session, its process group and
+    // all descendants; see reaper.hpp), then reap the child. Idempotent.
     ExitStatus kill();
+
+    // SIGSTOP / SIGCONT to the process group: a frozen bot uses no CPU.
+    void freeze();
+    void thaw();
+
+    // When `status` shows that a limit ended the process, which one:
+    // "file size limit 256 MB", "out of memory: memory limit 1024 MB", ...; else "".
+    [[nodiscard]] std::string limit_hit(const ExitStatus& status);
 
     [[nodiscard]] pid_t pid() const { return pid_; }
     [[nodiscard]] const std::string& stderr_log() const { return stderr_log_; }
@@ -95,6 +139,8 @@ class Process {
     std::optional<ReadResult> take_line();
     void read_stdout();  // one non-blocking read of up to 64 KiB
     void drain_stderr();
+    [[nodiscard]] ExitStatus decode(int status) const;  // waitpid status, bwrap's translated
+    void forget();  // after reaping: no longer a bot for the reaper
 
     pid_t pid_ = -1;
     int stdin_fd_ = -1;
@@ -110,10 +156,16 @@ class Process {
     bool stdout_eof_ = false;
     bool child_exited_ = false;
     bool group_killed_ = false;
+    bool reaped_ = false;               // and removed from the reaper
+    bool swept_ = false;                // the sweep after the kill is done
     Clock::time_point last_read_at_{};  // when the newest buffered bytes were read
     std::string stderr_log_;
     std::uint64_t stderr_dropped_ = 0;
     std::optional<ExitStatus> exit_;
+    Limits limits_;
+    bool sandboxed_ = false;
+    bool frozen_ = false;
+    std::atomic<bool> over_task_limit_{false};  // set by the reaper's sweep
 };
 
 }  // namespace arena::session

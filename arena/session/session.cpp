@@ -1,6 +1,14 @@
 #include "arena/session/session.hpp"
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <mutex>
+#include <system_error>
 #include <utility>
 
 namespace arena::session {
@@ -39,6 +47,51 @@ std::string quote(std::string_view line) {
     return out;
 }
 
+// The run's temporary directory: $TMPDIR/arena-XXXXXX, made on first use,
+// removed (with whatever bots left in it) when the arena exits.
+class RunDir {
+  public:
+    ~RunDir() {
+        if (path_.empty()) return;
+        std::error_code ec;
+        std::filesystem::remove_all(path_, ec);
+    }
+    std::filesystem::path make_scratch(const std::string& bot) {
+        const std::lock_guard lock(mutex_);
+        if (path_.empty()) {
+            const char* tmp = std::getenv("TMPDIR");
+            std::string pattern =
+                std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/arena-XXXXXX";
+            if (::mkdtemp(pattern.data()) == nullptr) {
+                throw SpawnError("cannot create a temporary directory in '" + pattern +
+                                 "': " + std::strerror(errno));
+            }
+            path_ = pattern;
+        }
+        auto dir = path_ / (bot + "-" + std::to_string(++serial_));
+        std::error_code ec;
+        std::filesystem::create_directory(dir, ec);
+        if (ec) {
+            throw SpawnError("cannot create the working directory '" + dir.string() +
+                             "': " + ec.message());
+        }
+        std::filesystem::permissions(dir, std::filesystem::perms::owner_all, ec);
+        return dir;
+    }
+
+  private:
+    std::mutex mutex_;
+    std::filesystem::path path_;
+    std::uint64_t serial_ = 0;
+};
+
+RunDir& run_dir() {
+    static RunDir dir;
+    return dir;
+}
+
+constexpr std::string_view kDefaultPath = "/usr/local/bin:/usr/bin:/bin";
+
 std::string millis(Clock::duration d) {
     return std::to_string(std::chrono::duration_cast<Millis>(d).count()) + " ms";
 }
@@ -61,17 +114,64 @@ std::string_view to_string(Fault f) {
     return "unknown";
 }
 
+std::vector<std::string> bot_environment(const std::filesystem::path& dir,
+                                         const Isolation& isolation) {
+    const char* path = std::getenv("PATH");
+    std::vector<std::string> env = {
+        "PATH=" + std::string(path != nullptr ? path : kDefaultPath),
+        "HOME=" + dir.string(),
+        "TMPDIR=" + (isolation.sandbox ? std::string("/tmp") : dir.string()),
+        "LANG=C.UTF-8",
+    };
+    for (const auto& name : isolation.pass_env) {
+        const char* value = std::getenv(name.c_str());
+        if (value == nullptr) continue;
+        const std::string prefix = name + "=";
+        std::erase_if(env, [&](const std::string& e) { return e.starts_with(prefix); });
+        env.push_back(prefix + value);
+    }
+    return env;
+}
+
 Session::Session(BotSpec spec, SessionOptions options) : spec_(std::move(spec)), options_(options) {
+    const Isolation& iso = spec_.isolation;
+    if (spec_.working_dir.empty()) {
+        working_dir_ = run_dir().make_scratch(spec_.name.empty() ? "bot" : spec_.name);
+        scratch_ = true;
+    } else {
+        std::error_code ec;
+        working_dir_ = std::filesystem::absolute(spec_.working_dir, ec);
+        if (ec) working_dir_ = spec_.working_dir;
+    }
     ProcessOptions process_options;
     process_options.argv = spec_.argv;
-    process_options.working_dir = spec_.working_dir;
+    process_options.working_dir = working_dir_;
     process_options.max_line_bytes = options_.max_line_bytes;
     process_options.stderr_log_bytes = options_.stderr_log_bytes;
-    process_ = std::make_unique<Process>(process_options);
+    process_options.limits = iso.limits;
+    if (!iso.inherit_env) process_options.environment = bot_environment(working_dir_, iso);
+    process_options.sandbox.enabled = iso.sandbox;
+    try {
+        process_ = std::make_unique<Process>(process_options);
+    } catch (...) {
+        if (scratch_) {
+            std::error_code ec;
+            std::filesystem::remove_all(working_dir_, ec);
+        }
+        throw;
+    }
 }
 
 Session::~Session() {
     kill();
+    if (scratch_) {
+        std::error_code ec;
+        std::filesystem::remove_all(working_dir_, ec);
+    }
+}
+
+void Session::freeze() {
+    if (alive_ && spec_.isolation.freeze_when_idle) process_->freeze();
 }
 
 pid_t Session::pid() const {
@@ -134,6 +234,7 @@ HandshakeResult Session::handshake() {
                 break;
             case BotLine::Kind::kReady:
                 result.elapsed = read.at - start;
+                freeze();
                 return result;
             default:
                 return fail("unexpected line during start-up: " + quote(read.line));
@@ -183,6 +284,7 @@ MoveReply Session::request_move(const protocol::Position& position, const protoc
     // Writing is bounded by the move limit too: a bot that does not read its
     // input for that long has run out of time. Both lines go in one write
     // (one wake-up for the bot, one syscall for us).
+    process_->thaw();
     const auto write_deadline = Clock::now() + limit;
     std::string commands = protocol::format(position);
     commands += '\n';
@@ -227,6 +329,7 @@ MoveReply Session::request_move(const protocol::Position& position, const protoc
                 if (line.text.empty()) return fail(Fault::kProtocol, "empty move");
                 reply.move = std::move(line.text);
                 reply.answered = read.at;
+                freeze();
                 return reply;
             case BotLine::Kind::kInvalid:
                 return fail(Fault::kProtocol, "invalid line: " + quote(read.line));
@@ -242,6 +345,7 @@ void Session::end_game(const protocol::End& end) {
 }
 
 void Session::quit() {
+    if (alive_) process_->thaw();
     if (alive_ &&
         process_->write_line(protocol::format(protocol::Quit{}), Clock::now() + kEndWriteLimit)) {
         if (auto status = process_->wait_exit(Clock::now() + options_.quit_grace)) exit_ = status;
@@ -253,10 +357,15 @@ void Session::kill() {
     die();
 }
 
+std::string Session::limit_note(const ExitStatus& status) {
+    const std::string hit = process_->limit_hit(status);
+    return hit.empty() ? hit : " (" + hit + ")";
+}
+
 std::string Session::describe_eof(std::string_view when) {
     if (auto status = process_->wait_exit(Clock::now() + kExitReportWait)) {
         exit_ = status;
-        return "exited" + std::string(when) + ": " + status->describe();
+        return "exited" + std::string(when) + ": " + status->describe() + limit_note(*status);
     }
     return "closed its stdout" + std::string(when);
 }
@@ -264,7 +373,7 @@ std::string Session::describe_eof(std::string_view when) {
 std::string Session::describe_write_failure(std::string_view when) {
     if (auto status = process_->wait_exit(Clock::now() + kExitReportWait)) {
         exit_ = status;
-        return "exited" + std::string(when) + ": " + status->describe();
+        return "exited" + std::string(when) + ": " + status->describe() + limit_note(*status);
     }
     return "stopped reading its input" + std::string(when);
 }

@@ -23,11 +23,33 @@ namespace arena::session {
 
 using Millis = std::chrono::milliseconds;
 
-struct BotSpec {
-    std::string name;                   // the arena's name for the bot (reports, results)
-    std::vector<std::string> argv;      // command and arguments, already split
-    std::filesystem::path working_dir;  // empty: the arena's own
+// How a bot is confined (docs/config.md, docs/security.md).
+struct Isolation {
+    Limits limits;
+    // SIGSTOP the bot's process group while it is not on move, so it cannot
+    // think on its opponent's time.
+    bool freeze_when_idle = true;
+    bool sandbox = false;               // run it under bubblewrap
+    std::vector<std::string> pass_env;  // variables passed on from the arena's environment
+    // Use the arena's environment as it is, instead of the clean one (for
+    // tests of the layer below).
+    bool inherit_env = false;
 };
+
+struct BotSpec {
+    std::string name;               // the arena's name for the bot (reports, results)
+    std::vector<std::string> argv;  // command and arguments, already split
+    // A persistent working directory; empty: a fresh scratch directory per
+    // process, under the run's temporary directory, removed when it ends.
+    std::filesystem::path working_dir;
+    Isolation isolation{};
+};
+
+// The clean environment of a bot whose working directory is `dir`: PATH,
+// HOME=dir, TMPDIR (dir, or /tmp in a sandbox), LANG=C.UTF-8, and the
+// variables named in `pass_env` that the arena has.
+[[nodiscard]] std::vector<std::string> bot_environment(const std::filesystem::path& dir,
+                                                       const Isolation& isolation);
 
 struct SessionOptions {
     Millis startup_limit{10'000};  // `arena 1` -> `ready`
@@ -96,6 +118,7 @@ class Session {
     void end_game(const protocol::End& end);
 
     // Sends `quit`, waits up to the grace period, then kills the group.
+    // (A frozen bot is thawed first.)
     void quit();
 
     // Kills the process group and reaps it; the session is dead afterwards.
@@ -105,6 +128,8 @@ class Session {
     [[nodiscard]] const BotSpec& spec() const { return spec_; }
     [[nodiscard]] const Identity& identity() const { return identity_; }
     [[nodiscard]] pid_t pid() const;
+    // Where the bot runs.
+    [[nodiscard]] const std::filesystem::path& working_dir() const { return working_dir_; }
     [[nodiscard]] const std::string& stderr_log() const;
     // The stderr log so far (see Process::take_stderr_log); the next call
     // returns only what came after.
@@ -118,10 +143,15 @@ class Session {
     std::string describe_eof(std::string_view when = {});
     // The same after a failed write: "exited<when>: ..." or "stopped reading its input<when>".
     std::string describe_write_failure(std::string_view when = {});
+    // " (file size limit ...)" when a limit ended the process, else "".
+    std::string limit_note(const ExitStatus& status);
     void die();
+    void freeze();  // when the bot is not on move (if configured)
 
     BotSpec spec_;
     SessionOptions options_;
+    std::filesystem::path working_dir_;
+    bool scratch_ = false;  // working_dir_ is ours to remove
     std::unique_ptr<Process> process_;
     Identity identity_;
     bool alive_ = true;

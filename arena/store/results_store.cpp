@@ -280,8 +280,11 @@ void migrate(Database& db) {
 }
 
 Database open_database(const std::filesystem::path& path) {
+    // SQLite would say only "unable to open database file".
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        refuse(path, "is a directory, not a results database");
     if (path.has_parent_path()) {
-        std::error_code ec;
         std::filesystem::create_directories(path.parent_path(), ec);
         if (ec) {
             throw StoreError("cannot create the directory of results database " + path.string() +

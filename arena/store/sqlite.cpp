@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 
+#include <cstring>
 #include <string>
 #include <utility>
 
@@ -14,13 +15,64 @@ namespace {
     throw SqliteError(message, code);
 }
 
-// "<file>: <what SQLite says>[ (while running: <sql>)]"
+// Errors that come from the file or the system, not from the statement: the
+// SQL text would only hide the problem from the person reading the message.
+bool is_environment_error(int code) {
+    switch (code & 0xff) {
+        case SQLITE_FULL:
+        case SQLITE_IOERR:
+        case SQLITE_READONLY:
+        case SQLITE_CANTOPEN:
+        case SQLITE_PERM:
+        case SQLITE_NOTADB:
+        case SQLITE_CORRUPT:
+        case SQLITE_BUSY:
+        case SQLITE_LOCKED:
+        case SQLITE_NOLFS:
+            return true;
+        default:
+            return false;
+    }
+}
+
+// Which operation an I/O error came from, when the OS error is not known.
+const char* io_operation(int code) {
+    switch (code) {
+        case SQLITE_IOERR_WRITE:
+            return "a write failed";
+        case SQLITE_IOERR_READ:
+        case SQLITE_IOERR_SHORT_READ:
+            return "a read failed";
+        case SQLITE_IOERR_FSYNC:
+            return "fsync failed";
+        case SQLITE_IOERR_TRUNCATE:
+            return "truncating a file failed";
+        default:
+            return nullptr;
+    }
+}
+
+// "<file>: <what SQLite says>[ (<OS error>)][ (while running: <sql>)]", e.g.
+// "results/x.db: disk I/O error (File too large)" or
+// "results/x.db: no such table: foo (while running: SELECT * FROM foo)".
 [[noreturn]] void throw_db_error(sqlite3* db, int code, std::string_view file,
                                  std::string_view sql) {
     std::string message(file);
     message += ": ";
     message += db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(code);
-    if (!sql.empty()) {
+    const int primary = code & 0xff;
+    const int os_error = db != nullptr ? sqlite3_system_errno(db) : 0;
+    if (os_error != 0 && (primary == SQLITE_IOERR || primary == SQLITE_FULL ||
+                          primary == SQLITE_CANTOPEN || primary == SQLITE_READONLY)) {
+        message += " (";
+        message += std::strerror(os_error);
+        message += ')';
+    } else if (const char* what = io_operation(code)) {
+        message += " (";
+        message += what;
+        message += ')';
+    }
+    if (!sql.empty() && !is_environment_error(code)) {
         message += " (while running: ";
         message += sql;
         message += ')';

@@ -41,13 +41,24 @@ constexpr std::int64_t kDefaultMoveMs = 3000;
 constexpr std::string_view kDefaultPath = "/usr/local/bin:/usr/bin:/bin";
 
 const std::initializer_list<std::string_view> kTopKeys = {
-    "name", "game", "time", "schedule", "openings", "concurrency", "seed", "database", "bots"};
+    "name",        "game", "time",     "schedule", "openings",
+    "concurrency", "seed", "database", "bots",     "bot_defaults"};
 const std::initializer_list<std::string_view> kTimeKeys = {"move_ms", "tolerance_ms", "game_ms",
                                                            "inc_ms", "startup_ms"};
 const std::initializer_list<std::string_view> kScheduleKeys = {"type", "games_per_pair", "rounds",
                                                                "challenger"};
 const std::initializer_list<std::string_view> kOpeningsKeys = {"random_plies", "file"};
-const std::initializer_list<std::string_view> kBotKeys = {"name", "command", "args", "protocol"};
+const std::initializer_list<std::string_view> kIsolationKeys = {
+    "memory_mb",      "file_size_mb",     "open_files", "processes", "cpu_seconds",
+    "max_line_bytes", "freeze_when_idle", "sandbox",    "pass_env"};
+const std::initializer_list<std::string_view> kBotKeys = {
+    "name",       "command",   "args",        "protocol",       "memory_mb",        "file_size_mb",
+    "open_files", "processes", "cpu_seconds", "max_line_bytes", "freeze_when_idle", "sandbox",
+    "pass_env",   "workdir"};
+// Ceilings that only stop typos.
+constexpr std::int64_t kMaxMegabytes = std::int64_t{1} << 30;
+constexpr std::int64_t kMaxCount = 1 << 24;
+constexpr std::int64_t kMinLineBytes = 64;
 
 // Optimal string alignment distance: a swap of two neighbours counts as one
 // edit, the most common typo after a missing or doubled letter.
@@ -170,6 +181,12 @@ class Parser {
                                                   describe(root));
         }
         const std::vector<Field> fields = fields_of(root, kTopKeys, "");
+        // Defaults first: every bot starts from them, wherever they are written.
+        if (const Field* defaults = find(fields, "bot_defaults")) {
+            require_map(*defaults);
+            for (const Field& d : fields_of(defaults->value, kIsolationKeys, "'bot_defaults'"))
+                parse_isolation_key(d, defaults_);
+        }
         // Sections in the order they are written, so the first problem in the
         // file is the one reported.
         for (const Field& f : fields) {
@@ -526,7 +543,7 @@ class Parser {
                 fail(node.Mark(), "expected a map for " + which + ", got " + describe(node));
             }
             const std::vector<Field> fields = fields_of(node, kBotKeys, which);
-            BotConfig bot;
+            BotConfig bot = defaults_;
             const Field* name = find(fields, "name");
             if (name == nullptr) missing(node, "name", which);
             bot.name = string_value(*name);
@@ -571,9 +588,78 @@ class Parser {
                                                      " (only 'arena1' is supported)");
                 }
             }
+            for (const Field& field : fields) {
+                if (field.key == "workdir") {
+                    bot.workdir = string_value(field);
+                    if (bot.workdir.empty()) fail(field.value.Mark(), who + "'workdir' is empty");
+                    std::error_code ec;
+                    if (!std::filesystem::is_directory(bot.workdir, ec)) {
+                        fail(field.value.Mark(), who + "workdir " +
+                                                     in_quotes(field.value.Scalar()) +
+                                                     " is not a directory");
+                    }
+                } else if (std::find(kIsolationKeys.begin(), kIsolationKeys.end(), field.key) !=
+                           kIsolationKeys.end()) {
+                    parse_isolation_key(field, bot);
+                }
+            }
+            if (bot.isolation.sandbox && !session::sandbox_available()) {
+                fail(node.Mark(), who +
+                                      "sandbox: true needs bubblewrap ('bwrap'), which is not "
+                                      "installed or cannot create a sandbox here");
+            }
             bot.executable = executable;
             name_lines.push_back(name->value.Mark().line + 1);
             config_.bots.push_back(std::move(bot));
+        }
+    }
+
+    [[nodiscard]] bool boolean(const Field& f) const {
+        require_value(f);
+        const std::string text = f.value.IsScalar() ? f.value.Scalar() : std::string();
+        if (text == "true") return true;
+        if (text == "false") return false;
+        fail(f.value.Mark(), "expected true or false for " + in_quotes(f.key) + ", got " +
+                                 (f.value.IsScalar() ? in_quotes(text) : describe(f.value)));
+    }
+
+    // One of kIsolationKeys, into `bot`.
+    void parse_isolation_key(const Field& f, BotConfig& bot) const {
+        auto& limits = bot.isolation.limits;
+        const auto count = [&](std::int64_t hi) {
+            return static_cast<std::uint64_t>(integer(f, 0, hi));
+        };
+        if (f.key == "memory_mb") {
+            limits.memory_mb = count(kMaxMegabytes);
+        } else if (f.key == "file_size_mb") {
+            limits.file_size_mb = count(kMaxMegabytes);
+        } else if (f.key == "open_files") {
+            limits.open_files = count(kMaxCount);
+        } else if (f.key == "processes") {
+            limits.processes = count(kMaxCount);
+        } else if (f.key == "cpu_seconds") {
+            limits.cpu_seconds = count(kMaxCount);
+        } else if (f.key == "max_line_bytes") {
+            bot.max_line_bytes = static_cast<std::size_t>(integer(f, kMinLineBytes, kMaxMegabytes));
+        } else if (f.key == "freeze_when_idle") {
+            bot.isolation.freeze_when_idle = boolean(f);
+        } else if (f.key == "sandbox") {
+            bot.isolation.sandbox = boolean(f);
+        } else if (f.key == "pass_env") {
+            require_value(f);
+            if (!f.value.IsSequence()) {
+                fail(f.value.Mark(),
+                     "expected a list of variable names for 'pass_env', got " + describe(f.value));
+            }
+            bot.isolation.pass_env.clear();
+            for (const YAML::Node& name : f.value) {
+                if (!name.IsScalar() || name.Scalar().empty() ||
+                    name.Scalar().find('=') != std::string::npos) {
+                    fail(name.Mark(),
+                         "expected a variable name in 'pass_env', got " + describe(name));
+                }
+                bot.isolation.pass_env.push_back(name.Scalar());
+            }
         }
     }
 
@@ -604,12 +690,24 @@ class Parser {
 
     std::string file_;
     Config config_;
+    BotConfig defaults_;  // from `bot_defaults`
     std::optional<Field> challenger_;
     std::optional<Field> openings_file_;
     std::vector<int> opening_line_numbers_;  // per entry of config_.openings.lines
 };
 
 }  // namespace
+
+session::BotSpec bot_spec(const BotConfig& bot) {
+    return session::BotSpec{bot.name, bot.argv, bot.workdir, bot.isolation};
+}
+
+session::SessionOptions session_options(const Config& config, const BotConfig& bot) {
+    session::SessionOptions options;
+    options.startup_limit = session::Millis{config.startup_ms};
+    options.max_line_bytes = bot.max_line_bytes;
+    return options;
+}
 
 Config parse_config(const std::string& text, const std::filesystem::path& path) {
     return Parser(text, path).parse();

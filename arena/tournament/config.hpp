@@ -14,6 +14,7 @@
 
 #include "arena/games/game.hpp"
 #include "arena/match/time_control.hpp"
+#include "arena/session/session.hpp"
 
 namespace arena::tournament {
 
@@ -30,6 +31,10 @@ struct BotConfig {
     std::vector<std::string> argv;     // command split into words, then `args` appended
     std::string protocol = "arena1";   // the only protocol so far
     std::filesystem::path executable;  // argv[0] resolved (PATH searched when it has no '/')
+    // Limits, freezing, sandbox and environment: `bot_defaults`, then the bot's own keys.
+    session::Isolation isolation;
+    std::size_t max_line_bytes = 1 << 20;
+    std::filesystem::path workdir;  // persistent working directory; empty: a scratch one
 };
 
 struct OpeningsConfig {
@@ -56,6 +61,10 @@ struct Config {
     std::filesystem::path database;  // default results/<name>.db
     std::vector<BotConfig> bots;
 };
+
+// What a session of `bot` is started with.
+[[nodiscard]] session::BotSpec bot_spec(const BotConfig& bot);
+[[nodiscard]] session::SessionOptions session_options(const Config& config, const BotConfig& bot);
 
 // Reads and validates. Relative paths inside the config (openings file,
 // database, bot commands containing '/') are taken relative to the current

@@ -42,9 +42,8 @@ class PlayerPool {
             }
         }
         const auto& b = config_.bots[bot];
-        session::SessionOptions options;
-        options.startup_limit = session::Millis{config_.startup_ms};
-        return std::make_unique<match::Player>(session::BotSpec{b.name, b.argv, {}}, options);
+        // Limits, freezing, sandbox, workdir and environment from the config.
+        return std::make_unique<match::Player>(bot_spec(b), session_options(config_, b));
     }
 
     void release(int bot, std::unique_ptr<match::Player> player) {
@@ -241,7 +240,11 @@ RunOutcome Runner::run(const RunOptions& options, std::ostream& out, std::stop_t
         for (int t = 0; t < threads; ++t)
             workers.emplace_back(worker);
 
-        // This thread is the one storage writer.
+        // This thread is the one storage writer. After a failed store (a full
+        // disk, a read-only file) it writes nothing more: the failed game's
+        // transaction was rolled back, and the games still finishing are
+        // dropped like the abandoned ones, to be played when the run resumes.
+        bool storage_failed = false;
         std::unique_lock lock(queue_mutex);
         while (true) {
             queue_cv.wait(lock, [&] { return !queue.empty() || workers_left == 0; });
@@ -249,6 +252,10 @@ RunOutcome Runner::run(const RunOptions& options, std::ostream& out, std::stop_t
             Finished f = std::move(queue.front());
             queue.pop_front();
             lock.unlock();
+            if (storage_failed) {
+                lock.lock();
+                continue;
+            }
             try {
                 const auto id =
                     store_.record_game(tournament_id_,
@@ -258,6 +265,7 @@ RunOutcome Runner::run(const RunOptions& options, std::ostream& out, std::stop_t
                 ++outcome.played;
                 progress.game_stored(f, id);
             } catch (const std::exception& e) {
+                storage_failed = true;
                 std::lock_guard elock(error_mutex);
                 if (error.empty()) error = e.what();
                 abort.request_stop();
@@ -268,7 +276,13 @@ RunOutcome Runner::run(const RunOptions& options, std::ostream& out, std::stop_t
     progress.finish();
     pool.retire_all();
 
-    outcome.stored = static_cast<std::int64_t>(store_.recorded_indices(tournament_id_).size());
+    try {
+        outcome.stored = static_cast<std::int64_t>(store_.recorded_indices(tournament_id_).size());
+    } catch (const std::exception& e) {
+        // The database failed under the writer, or now: count what we know.
+        outcome.stored = static_cast<std::int64_t>(done.size()) + outcome.played;
+        if (error.empty()) error = e.what();
+    }
     outcome.error = error;
     outcome.interrupted = outcome.stored < outcome.total;
     return outcome;

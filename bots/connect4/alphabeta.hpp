@@ -1,0 +1,34 @@
+#pragma once
+// c4-alphabeta: the alpha-beta player of seed 004 ("Connect-Four", the
+// Tsinghua assignment with a blocked cell on random board sizes).
+//
+// Negamax with alpha-beta over bitboards, deepened iteratively until the
+// time is spent (the seed adapted a fixed depth to the clock instead; the
+// idea is the same: fill the budget, never lose breadth). Move ordering: the
+// root moves in the order of the previous iteration's scores (the seed's
+// shallow trial search), the previous principal variation first along its
+// path, otherwise centre first. A win found at the next move is worth
+// kWin - ply, so faster wins are preferred and slower losses.
+//
+// Evaluation (the seed's F, computed for both sides, ours minus theirs):
+// every run of k stones, 2 <= k < connect (twos and threes on the usual
+// board), earns points for each end cell that is empty, not blocked and
+// playable soon: at most `soon` stones have to be dropped into its column
+// before it can be filled (the seed's fix for "凹" grooves, whose far-up
+// ends were counted as open). A run with both ends good earns a bonus.
+
+#include <memory>
+
+#include "bots/connect4/engine.hpp"
+
+namespace arena::c4 {
+
+struct AlphaBetaOptions {
+    int depth = 0;  // fixed depth; 0 = iterative deepening under the clock
+    int soon = 2;   // an end counts when at most this many drops away
+};
+
+[[nodiscard]] std::unique_ptr<Connect4Engine> make_alphabeta_engine(
+    const AlphaBetaOptions& options);
+
+}  // namespace arena::c4

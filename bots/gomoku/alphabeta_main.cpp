@@ -1,0 +1,45 @@
+// gomoku-alphabeta: alpha-beta with candidate pre-selection, ordering by static
+// evaluation and incremental line evaluation, iterative deepening (seed 003).
+// See alphabeta.hpp.
+
+#include <algorithm>
+#include <iostream>
+#include <memory>
+
+#include "bots/common/bot_main.hpp"
+#include "bots/gomoku/alphabeta.hpp"
+
+int main(int argc, char** argv) {
+    namespace po = boost::program_options;
+    using namespace arena::bots;
+    std::ios::sync_with_stdio(false);
+    int depth = 0;
+    int width = 0;
+    BotProgram program;
+    program.info = {.name = "gomoku-alphabeta", .author = "arena", .version = "1"};
+    program.summary =
+        "Gomoku: alpha-beta under iterative deepening, candidates pre-selected around the stones "
+        "and ordered by the static evaluation, incremental line evaluation.\n--level N limits the "
+        "depth to N + 1 plies.";
+    // clang-format off
+    program.flags.add_options()
+        ("depth", po::value<int>(&depth), "maximum depth in plies (default: as deep as time allows; bench 4)")
+        ("width", po::value<int>(&width), "moves searched per node (default 10)");
+    // clang-format on
+    const auto options = [&](const CommonFlags& common, bool bench) {
+        gomoku::AlphaBetaOptions o;
+        if (bench) o.max_depth = 4;
+        if (common.level) o.max_depth = std::clamp(*common.level + 1, 2, 64);
+        if (depth > 0) o.max_depth = depth;
+        if (width > 0) o.width = width;
+        return o;
+    };
+    program.make_engine = [&](const CommonFlags& common) -> std::unique_ptr<Engine> {
+        return std::make_unique<gomoku::AlphaBetaEngine>(options(common, false));
+    };
+    program.bench = [&](const CommonFlags& common) {
+        gomoku::AlphaBetaEngine engine(options(common, true));
+        return gomoku::run_bench(engine);
+    };
+    return bot_main(argc, argv, program);
+}

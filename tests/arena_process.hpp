@@ -1,0 +1,136 @@
+#pragma once
+// Test helper: runs the built `arena` executable as a child process with its
+// output captured, optionally under a file size limit (RLIMIT_FSIZE), and
+// reports how it ended.
+
+#include <fcntl.h>
+#include <grp.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "proc_util.hpp"
+
+namespace arena::testing {
+
+struct ArenaResult {
+    int status = -1;  // exit code, or 128 + signal
+    std::string out, err;
+
+    // The lines of stderr, without their newlines.
+    [[nodiscard]] std::vector<std::string> err_lines() const {
+        std::vector<std::string> lines;
+        std::istringstream in(err);
+        for (std::string line; std::getline(in, line);)
+            lines.push_back(line);
+        return lines;
+    }
+};
+
+struct ArenaOptions {
+    std::optional<rlim_t> file_size_limit;  // bytes, for every file the arena writes
+    // When the test runs as root: run the arena as nobody (uid and gid
+    // 65534), for whom file permissions count. Root reads any file.
+    bool drop_root = false;
+};
+
+class ArenaProcess {
+  public:
+    // Starts `arena args...` with stdout and stderr going to files in `dir`
+    // and stdin from /dev/null.
+    ArenaProcess(const std::filesystem::path& dir, const std::vector<std::string>& args,
+                 const ArenaOptions& options = {})
+        : out_(dir / ("arena-out-" + std::to_string(++count()) + ".txt")),
+          err_(dir / ("arena-err-" + std::to_string(count()) + ".txt")) {
+        std::vector<std::string> argv{bin("bin/arena")};
+        argv.insert(argv.end(), args.begin(), args.end());
+        std::vector<char*> cargv;
+        for (auto& a : argv)
+            cargv.push_back(a.data());
+        cargv.push_back(nullptr);
+        const std::string out = out_.string(), err = err_.string();
+        pid_ = fork();
+        if (pid_ == 0) {
+            // Only async-signal-safe calls between fork and exec.
+            const int in_fd = open("/dev/null", O_RDONLY);
+            const int out_fd = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            const int err_fd = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            if (in_fd < 0 || out_fd < 0 || err_fd < 0) _exit(126);
+            dup2(in_fd, 0);
+            dup2(out_fd, 1);
+            dup2(err_fd, 2);
+            if (options.file_size_limit) {
+                // The soft limit only: the arena may set its own limits on bots.
+                const rlimit limit{*options.file_size_limit, RLIM_INFINITY};
+                if (setrlimit(RLIMIT_FSIZE, &limit) != 0) _exit(126);
+            }
+            if (options.drop_root && geteuid() == 0) {
+                if (setgroups(0, nullptr) != 0 || setgid(65534) != 0 || setuid(65534) != 0)
+                    _exit(126);
+            }
+            execv(cargv[0], cargv.data());
+            _exit(127);
+        }
+    }
+    ArenaProcess(const ArenaProcess&) = delete;
+    ArenaProcess& operator=(const ArenaProcess&) = delete;
+    ~ArenaProcess() {
+        if (pid_ > 0 && !waited_) {
+            kill(pid_, SIGKILL);
+            static_cast<void>(wait());
+        }
+    }
+
+    [[nodiscard]] pid_t pid() const { return pid_; }
+
+    ArenaResult wait() {
+        int status = 0;
+        waitpid(pid_, &status, 0);
+        waited_ = true;
+        ArenaResult r;
+        r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        r.out = slurp(out_);
+        r.err = slurp(err_);
+        return r;
+    }
+
+  private:
+    static int& count() {
+        static int n = 0;
+        return n;
+    }
+    static std::string slurp(const std::filesystem::path& p) {
+        std::ifstream in(p);
+        return {std::istreambuf_iterator<char>(in), {}};
+    }
+
+    std::filesystem::path out_, err_;
+    pid_t pid_ = -1;
+    bool waited_ = false;
+};
+
+// Runs `arena args...` to the end.
+inline ArenaResult run_arena(const std::filesystem::path& dir, const std::vector<std::string>& args,
+                             const ArenaOptions& options = {}) {
+    return ArenaProcess(dir, args, options).wait();
+}
+
+// Text a crash, an abort or a sanitizer leaves on stderr.
+inline bool looks_like_a_crash(const std::string& err) {
+    for (const char* marker :
+         {"terminate called", "Sanitizer", "runtime error:", "Aborted", "core dumped", "what():"}) {
+        if (err.find(marker) != std::string::npos) return true;
+    }
+    return false;
+}
+
+}  // namespace arena::testing

@@ -1,0 +1,359 @@
+// Every error a user can cause gives a non-zero exit and one clear line on
+// stderr naming the file and the problem (or, for a bad command line, that
+// line and the usage hint), never a stack trace, an abort or a wrong answer.
+// End to end: each case runs the arena binary.
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "arena/store/results_store.hpp"
+#include "arena_process.hpp"
+
+namespace arena::cli {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::ArenaResult;
+using testing::bin;
+
+constexpr int kFailure = 1;
+constexpr int kUsage = 2;
+
+class CliErrorsTest : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        dir_ = fs::temp_directory_path() /
+               ("arena-cli-errors-" + std::to_string(getpid()) + "-" +
+                ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        fs::remove_all(dir_);
+        fs::create_directories(dir_);
+    }
+    void TearDown() override {
+        // A test may have made something unreadable.
+        std::error_code ec;
+        for (const auto& e : fs::recursive_directory_iterator(dir_, ec))
+            fs::permissions(e.path(), fs::perms::owner_all, fs::perm_options::add, ec);
+        fs::remove_all(dir_);
+    }
+
+    ArenaResult arena(const std::vector<std::string>& args) {
+        return testing::run_arena(dir_, args);
+    }
+    // As a user for whom permissions count (nobody, when the test runs as root).
+    ArenaResult arena_unprivileged(const std::vector<std::string>& args) {
+        return testing::run_arena(dir_, args, testing::ArenaOptions{{}, true});
+    }
+
+    fs::path write(const std::string& name, const std::string& content) {
+        const auto path = dir_ / name;
+        std::ofstream(path, std::ios::binary) << content;
+        return path;
+    }
+
+    // A valid config whose database is `db`.
+    fs::path config(const fs::path& db) {
+        return write("t.yaml", "name: t\ngame: { name: connect4 }\ndatabase: " + db.string() +
+                                   "\nbots:\n  - { name: a, command: " + bin("bots/random") +
+                                   " }\n  - { name: b, command: " + bin("bots/random") + " }\n");
+    }
+
+    // A results database with tournament 't' (bots a and b) and no games.
+    fs::path results_db() {
+        const auto path = dir_ / "results.db";
+        store::ResultsStore store(path);
+        store::TournamentSpec spec{"t", "connect4", "name: t\n", "fingerprint", 1, 2};
+        static_cast<void>(store.create_tournament(
+            spec, {{"a", "random", "arena1", ""}, {"b", "random", "arena1", ""}}));
+        return path;
+    }
+
+    // A SQLite file with PRAGMA user_version = 2, as a later arena would write.
+    fs::path newer_db() {
+        const auto path = dir_ / "newer.db";
+        sqlite3* db = nullptr;
+        EXPECT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+        EXPECT_EQ(sqlite3_exec(db, "PRAGMA user_version = 2", nullptr, nullptr, nullptr),
+                  SQLITE_OK);
+        sqlite3_close(db);
+        return path;
+    }
+
+    fs::path garbage_db() { return write("garbage.db", std::string(4096, 'x')); }
+
+    fs::path dir_;
+};
+
+// The one line of stderr, after checking the exit code and that nothing
+// crashed.
+std::string one_line(const ArenaResult& r, int status) {
+    EXPECT_EQ(r.status, status) << r.err;
+    EXPECT_FALSE(testing::looks_like_a_crash(r.err)) << r.err;
+    const auto lines = r.err_lines();
+    EXPECT_EQ(lines.size(), 1u) << r.err;
+    return lines.empty() ? "" : lines.front();
+}
+
+// A bad command line: the problem, then the usage hint.
+void usage_error(const ArenaResult& r, const std::string& first, const std::string& command) {
+    EXPECT_EQ(r.status, kUsage) << r.err;
+    EXPECT_FALSE(testing::looks_like_a_crash(r.err)) << r.err;
+    EXPECT_EQ(r.err, first + "\n(arena " + command + " --help for usage)\n");
+}
+
+// ---- arena run --------------------------------------------------------------
+
+TEST_F(CliErrorsTest, RunMissingConfig) {
+    const auto path = dir_ / "missing.yaml";
+    EXPECT_EQ(one_line(arena({"run", path.string()}), kUsage),
+              path.string() + ": cannot read the config file (No such file or directory)");
+}
+
+TEST_F(CliErrorsTest, RunConfigIsADirectory) {
+    EXPECT_EQ(one_line(arena({"run", dir_.string()}), kUsage),
+              dir_.string() + ": cannot read the config file (it is a directory)");
+}
+
+TEST_F(CliErrorsTest, RunUnreadableConfig) {
+    const auto path = config(dir_ / "x.db");
+    fs::permissions(path, fs::perms::none);
+    EXPECT_EQ(one_line(arena_unprivileged({"run", path.string()}), kUsage),
+              path.string() + ": cannot read the config file (Permission denied)");
+}
+
+TEST_F(CliErrorsTest, RunBadConfig) {
+    const auto path = write("bad.yaml", "name: t\ngame: { name: connect4 }\nconcurency: 2\n");
+    EXPECT_EQ(one_line(arena({"run", path.string()}), kUsage),
+              path.string() + ":3:1: unknown key 'concurency' (did you mean 'concurrency'?)");
+}
+
+TEST_F(CliErrorsTest, RunConfigThatIsNotYaml) {
+    const auto path = write("binary.yaml", std::string("\x00\x01\x02[{", 5));
+    const auto line = one_line(arena({"run", path.string()}), kUsage);
+    EXPECT_TRUE(line.starts_with(path.string() + ":")) << line;
+}
+
+TEST_F(CliErrorsTest, RunBadOption) {
+    usage_error(arena({"run", "x.yaml", "--concurrency", "0"}),
+                "arena run: --concurrency must be at least 1", "run");
+}
+
+TEST_F(CliErrorsTest, RunGarbageDatabase) {
+    const auto db = garbage_db();
+    EXPECT_EQ(
+        one_line(arena({"run", config(db).string()}), kFailure),
+        "arena run: cannot open results database: " + db.string() + ": file is not a database");
+}
+
+TEST_F(CliErrorsTest, RunDatabaseFromANewerArena) {
+    const auto db = newer_db();
+    EXPECT_EQ(one_line(arena({"run", config(db).string()}), kFailure),
+              "arena run: " + db.string() +
+                  ": results database schema version 2 is newer than this arena supports "
+                  "(version 1); use a newer arena");
+}
+
+TEST_F(CliErrorsTest, RunDatabaseIsADirectory) {
+    const auto db = dir_ / "dir.db";
+    fs::create_directory(db);
+    EXPECT_EQ(one_line(arena({"run", config(db).string()}), kFailure),
+              "arena run: " + db.string() + ": is a directory, not a results database");
+}
+
+TEST_F(CliErrorsTest, RunDatabaseUnderAFile) {
+    const auto file = write("file", "x");
+    const auto db = file / "x.db";
+    EXPECT_EQ(one_line(arena({"run", config(db).string()}), kFailure),
+              "arena run: cannot create the directory of results database " + db.string() +
+                  ": Not a directory");
+}
+
+TEST_F(CliErrorsTest, RunDatabaseOfAnotherApplication) {
+    const auto db = dir_ / "other.db";
+    {
+        sqlite3* handle = nullptr;
+        ASSERT_EQ(sqlite3_open(db.c_str(), &handle), SQLITE_OK);
+        ASSERT_EQ(sqlite3_exec(handle, "CREATE TABLE notes (text TEXT)", nullptr, nullptr, nullptr),
+                  SQLITE_OK);
+        sqlite3_close(handle);
+    }
+    EXPECT_EQ(one_line(arena({"run", config(db).string()}), kFailure),
+              "arena run: " + db.string() +
+                  ": a SQLite database with tables but no arena schema version, not an arena "
+                  "results database");
+}
+
+// ---- arena standings / games / show ---------------------------------------------
+
+TEST_F(CliErrorsTest, ReadCommandsMissingDatabase) {
+    const auto db = dir_ / "missing.db";
+    for (const std::string command : {"standings", "games"}) {
+        EXPECT_EQ(one_line(arena({command, db.string()}), kUsage),
+                  "arena " + command + ": " + db.string() + ": no such file")
+            << command;
+    }
+    EXPECT_EQ(one_line(arena({"show", db.string(), "1"}), kUsage),
+              "arena show: " + db.string() + ": no such file");
+    EXPECT_FALSE(fs::exists(db));
+}
+
+TEST_F(CliErrorsTest, ReadCommandsGarbageDatabase) {
+    const auto db = garbage_db();
+    for (const std::string command : {"standings", "games"}) {
+        EXPECT_EQ(one_line(arena({command, db.string()}), kFailure),
+                  "arena " + command + ": cannot open results database: " + db.string() +
+                      ": file is not a database")
+            << command;
+    }
+    EXPECT_EQ(
+        one_line(arena({"show", db.string(), "1"}), kFailure),
+        "arena show: cannot open results database: " + db.string() + ": file is not a database");
+}
+
+TEST_F(CliErrorsTest, ReadCommandsDatabaseFromANewerArena) {
+    const auto db = newer_db();
+    for (const std::string command : {"standings", "games"}) {
+        EXPECT_EQ(one_line(arena({command, db.string()}), kFailure),
+                  "arena " + command + ": " + db.string() +
+                      ": results database schema version 2 is newer than this arena supports "
+                      "(version 1); use a newer arena")
+            << command;
+    }
+}
+
+TEST_F(CliErrorsTest, ReadCommandsDatabaseIsADirectory) {
+    for (const std::string command : {"standings", "games"}) {
+        EXPECT_EQ(
+            one_line(arena({command, dir_.string()}), kFailure),
+            "arena " + command + ": " + dir_.string() + ": is a directory, not a results database")
+            << command;
+    }
+}
+
+TEST_F(CliErrorsTest, ReadCommandsUnreadableDatabase) {
+    const auto db = results_db();
+    fs::permissions(db, fs::perms::none);
+    const auto line = one_line(arena_unprivileged({"standings", db.string()}), kFailure);
+    EXPECT_TRUE(
+        line.starts_with("arena standings: cannot open results database: " + db.string() + ": "))
+        << line;
+}
+
+TEST_F(CliErrorsTest, UnknownTournament) {
+    const auto db = results_db();
+    EXPECT_EQ(one_line(arena({"standings", db.string(), "--tournament", "nope"}), kUsage),
+              "arena standings: no tournament 'nope' in " + db.string());
+    EXPECT_EQ(one_line(arena({"games", db.string(), "-t", "nope"}), kUsage),
+              "arena games: no tournament 'nope' in " + db.string());
+}
+
+TEST_F(CliErrorsTest, EmptyDatabase) {
+    const auto db = dir_ / "empty.db";
+    static_cast<void>(store::ResultsStore(db));
+    EXPECT_EQ(one_line(arena({"standings", db.string()}), kUsage),
+              "arena standings: no tournament in " + db.string());
+}
+
+TEST_F(CliErrorsTest, GamesOfAnUnknownBot) {
+    const auto db = results_db();
+    EXPECT_EQ(one_line(arena({"games", db.string(), "--bot", "nobody"}), kUsage),
+              "arena games: tournament 't' in " + db.string() + " has no bot 'nobody'");
+}
+
+TEST_F(CliErrorsTest, StandingsAnchoredOnAnUnknownBot) {
+    const auto db = results_db();
+    EXPECT_EQ(one_line(arena({"standings", db.string(), "--anchor", "nobody"}), kUsage),
+              "arena standings: tournament 't' in " + db.string() + " has no bot 'nobody'");
+}
+
+TEST_F(CliErrorsTest, ShowUnknownGame) {
+    const auto db = results_db();
+    EXPECT_EQ(one_line(arena({"show", db.string(), "99"}), kUsage),
+              "arena show: no game 99 in " + db.string());
+}
+
+TEST_F(CliErrorsTest, ShowBadGameId) {
+    const auto db = results_db();
+    usage_error(arena({"show", db.string(), "twelve"}),
+                "arena show: the argument ('twelve') for option '--game-id' is invalid", "show");
+}
+
+// ---- arena rate ---------------------------------------------------------------
+
+TEST_F(CliErrorsTest, RateMissingFile) {
+    const auto path = dir_ / "missing.csv";
+    EXPECT_EQ(one_line(arena({"rate", path.string()}), kUsage),
+              "arena rate: " + path.string() + ": cannot read (No such file or directory)");
+}
+
+TEST_F(CliErrorsTest, RateDirectory) {
+    EXPECT_EQ(one_line(arena({"rate", dir_.string()}), kUsage),
+              "arena rate: " + dir_.string() + ": cannot read (Is a directory)");
+}
+
+TEST_F(CliErrorsTest, RateUnreadableFile) {
+    const auto path = write("games.csv", "a,b,1-0\n");
+    fs::permissions(path, fs::perms::none);
+    EXPECT_EQ(one_line(arena_unprivileged({"rate", path.string()}), kUsage),
+              "arena rate: " + path.string() + ": cannot read (Permission denied)");
+}
+
+TEST_F(CliErrorsTest, RateBadCsv) {
+    const struct {
+        std::string csv, problem;
+    } cases[] = {
+        {"a,b,1-0\na,b\n", "line 2: expected 3 comma-separated fields (white,black,result), got 2"},
+        {"a,b,1-0\nb,a,2-0\n", "line 2: unknown result '2-0' (expected 1-0, 0-1 or 1/2-1/2)"},
+        {"a,a,1-0\n", "line 1: 'a' cannot play itself"},
+        {",b,1-0\n", "line 1: empty player name"},
+        {"", "no games"},
+        {"white,black,result\n\n", "no games"},
+    };
+    for (const auto& c : cases) {
+        const auto path = write("games.csv", c.csv);
+        EXPECT_EQ(one_line(arena({"rate", path.string()}), kUsage),
+                  "arena rate: " + path.string() + ": " + c.problem)
+            << c.csv;
+    }
+}
+
+TEST_F(CliErrorsTest, RateUnknownAnchor) {
+    const auto path = write("games.csv", "a,b,1-0\nb,a,1/2-1/2\n");
+    EXPECT_EQ(one_line(arena({"rate", path.string(), "--anchor", "nobody"}), kUsage),
+              "arena rate: " + path.string() + ": no player 'nobody' to anchor on");
+}
+
+TEST_F(CliErrorsTest, RateBinaryFile) {
+    const auto path = write("games.csv", std::string("\x7f"
+                                                     "ELF\x02\x01\x01\x00",
+                                                     8));
+    const auto line = one_line(arena({"rate", path.string()}), kUsage);
+    EXPECT_TRUE(line.starts_with("arena rate: " + path.string() + ": line 1: ")) << line;
+}
+
+// ---- arena match --------------------------------------------------------------
+
+TEST_F(CliErrorsTest, MatchBotThatCannotStart) {
+    const auto missing = (dir_ / "no-such-bot").string();
+    const auto line =
+        one_line(arena({"match", "--game", "connect4", missing, bin("bots/random")}), kFailure);
+    EXPECT_NE(line.find(missing), std::string::npos) << line;
+}
+
+TEST_F(CliErrorsTest, MatchBadArguments) {
+    const auto r = arena({"match", "--game", "chess", bin("bots/random"), bin("bots/random")});
+    EXPECT_EQ(r.status, kUsage) << r.err;
+    EXPECT_FALSE(testing::looks_like_a_crash(r.err)) << r.err;
+    const auto lines = r.err_lines();
+    ASSERT_EQ(lines.size(), 2u) << r.err;
+    EXPECT_NE(lines[0].find("chess"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace arena::cli

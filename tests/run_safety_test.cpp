@@ -1,0 +1,255 @@
+// `arena run` when the results database cannot take more (a full disk) and
+// when two runs meet on one database: end-to-end tests of the arena binary.
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sqlite3.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "arena/store/results_store.hpp"
+#include "arena_process.hpp"
+#include "proc_util.hpp"
+
+namespace arena::store {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+using testing::ArenaOptions;
+using testing::ArenaProcess;
+using testing::bin;
+using testing::run_arena;
+
+class RunSafetyTest : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        dir_ = fs::temp_directory_path() /
+               ("arena-run-safety-" + std::to_string(getpid()) + "-" +
+                ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        fs::remove_all(dir_);
+        fs::create_directories(dir_);
+        marker_ = testing::unique_marker();
+    }
+    void TearDown() override { fs::remove_all(dir_); }
+
+    // A round-robin of `bots` deterministic misbehave bots (which play legal
+    // moves); `extra` is added to each bot's command.
+    fs::path write_config(const std::string& name, int bots, int games_per_pair,
+                          const std::string& extra = "") {
+        const auto path = dir_ / (name + ".yaml");
+        std::ofstream out(path);
+        out << "name: " << name << "\n"
+            << "game: { name: connect4 }\n"
+            << "time: { move_ms: 2000 }\n"
+            << "schedule: { type: round-robin, games_per_pair: " << games_per_pair << " }\n"
+            << "openings: { random_plies: 2 }\n"
+            << "seed: 7\n"
+            << "database: " << db_.string() << "\n"
+            << "bots:\n";
+        for (int i = 0; i < bots; ++i) {
+            out << "  - { name: bot" << i << ", command: " << bin("bots/misbehave") << " --seed "
+                << (i + 1) << " " << extra << ", args: [--log, " << marker_ << "] }\n";
+        }
+        return path;
+    }
+
+    // Schedule index -> count of stored games, and a check that every stored
+    // game is whole: as many moves as its plies.
+    std::map<std::int64_t, int> stored_games() {
+        ResultsStore store(db_);
+        std::map<std::int64_t, int> count;
+        for (const auto& t : store.tournaments()) {
+            for (const auto& g : store.games(t.id)) {
+                ++count[g.slot.index];
+                const auto game = store.load_game(g.id);
+                EXPECT_TRUE(game.has_value());
+                if (game) {
+                    EXPECT_EQ(static_cast<int>(game->moves.size()), g.plies) << g.id;
+                }
+            }
+        }
+        return count;
+    }
+
+    std::string integrity_check() {
+        sqlite3* db = nullptr;
+        std::string result = "cannot open";
+        if (sqlite3_open_v2(db_.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
+            sqlite3_stmt* stmt = nullptr;
+            if (sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &stmt, nullptr) == SQLITE_OK &&
+                sqlite3_step(stmt) == SQLITE_ROW) {
+                result = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0));
+            }
+            sqlite3_finalize(stmt);
+        }
+        sqlite3_close(db);
+        return result;
+    }
+
+    fs::path dir_;
+    fs::path db_ = fs::path();
+    std::string marker_;
+
+    void use_db(const std::string& name) { db_ = dir_ / name; }
+};
+
+// "<prefix><SQLite's message for a failed write>[ (<OS error>)]": which of
+// the two SQLite reports depends on whether the write that hit the limit was
+// cut short (full) or refused (I/O error, with EFBIG).
+bool is_write_failure(const std::string& line, const std::string& prefix) {
+    if (!line.starts_with(prefix)) return false;
+    const std::string problem = line.substr(prefix.size());
+    for (const std::string known : {"database or disk is full", "disk I/O error"}) {
+        if (problem == known || problem.starts_with(known + " (")) return true;
+    }
+    return false;
+}
+
+// A full disk, simulated with RLIMIT_FSIZE: it works as root (where chmod does
+// not stop writes) and needs no mount. A write that would pass the limit
+// fails with EFBIG; the arena catches SIGXFSZ, so the failure reaches SQLite
+// as an I/O error instead of killing the process. The limit is low enough for
+// the schema and a few games, not for the 30 games of the tournament.
+TEST_F(RunSafetyTest, AFullDiskStopsTheRunCleanlyAndItResumesLater) {
+    use_db("full.db");
+    const auto config = write_config("full", 3, 10);
+    const auto r =
+        run_arena(dir_, {"run", config.string(), "--concurrency", "2"}, ArenaOptions{256 * 1024});
+    EXPECT_EQ(r.status, 1) << r.err;
+    EXPECT_FALSE(testing::looks_like_a_crash(r.err)) << r.err;
+    const auto lines = r.err_lines();
+    ASSERT_EQ(lines.size(), 2u) << r.err;
+    EXPECT_TRUE(is_write_failure(lines[0], "arena run: " + db_.string() + ": ")) << lines[0];
+    EXPECT_TRUE(lines[1].starts_with("arena run: stopped with ")) << lines[1];
+    EXPECT_TRUE(
+        lines[1].ends_with(" of 30 games stored; run the same command again to play the "
+                           "rest"))
+        << lines[1];
+    EXPECT_EQ(testing::survivors(marker_), std::vector<int>{});
+
+    // Nothing half-written: the database is intact and every game is whole.
+    EXPECT_EQ(integrity_check(), "ok");
+    const auto partial = stored_games();
+    EXPECT_LT(partial.size(), 30u);
+    for (const auto& [index, n] : partial)
+        EXPECT_EQ(n, 1) << "game " << index;
+
+    // With room again, the same command plays exactly the missing games.
+    const auto again = run_arena(dir_, {"run", config.string(), "--concurrency", "2"});
+    ASSERT_EQ(again.status, 0) << again.err;
+    const auto all = stored_games();
+    ASSERT_EQ(all.size(), 30u);
+    for (const auto& [index, n] : all)
+        EXPECT_EQ(n, 1) << "game " << index;
+    ResultsStore store(db_);
+    EXPECT_EQ(store.find_tournament("full")->status, "finished");
+}
+
+// A limit that the database file itself cannot meet: the run cannot even
+// create the tournament, and says so in one line.
+TEST_F(RunSafetyTest, NoRoomAtAllIsOneClearLine) {
+    use_db("tiny.db");
+    const auto config = write_config("tiny", 2, 2);
+    const auto r =
+        run_arena(dir_, {"run", config.string()}, ArenaOptions{static_cast<rlim_t>(1024)});
+    EXPECT_EQ(r.status, 1) << r.err;
+    EXPECT_FALSE(testing::looks_like_a_crash(r.err)) << r.err;
+    const auto lines = r.err_lines();
+    ASSERT_EQ(lines.size(), 1u) << r.err;
+    EXPECT_TRUE(is_write_failure(lines[0],
+                                 "arena run: cannot open results database: " + db_.string() + ": "))
+        << lines[0];
+    EXPECT_EQ(testing::survivors(marker_), std::vector<int>{});
+}
+
+// Waits until the tournament has at least one stored game.
+bool wait_for_a_game(const fs::path& db, std::chrono::milliseconds limit) {
+    const auto until = std::chrono::steady_clock::now() + limit;
+    while (std::chrono::steady_clock::now() < until) {
+        if (fs::exists(db)) {
+            try {
+                ResultsStore store(db);
+                for (const auto& t : store.tournaments())
+                    if (!store.games(t.id).empty()) return true;
+            } catch (const StoreError&) {
+                // Being created: try again.
+            }
+        }
+        std::this_thread::sleep_for(50ms);
+    }
+    return false;
+}
+
+TEST_F(RunSafetyTest, ASecondRunOfTheSameTournamentIsRefusedWhileTheFirstPlays) {
+    use_db("shared.db");
+    const auto config = write_config("shared", 3, 10, "--mode sleep --sleep-ms 20");
+    ArenaProcess first(dir_, {"run", config.string(), "--concurrency", "2"});
+    ASSERT_TRUE(wait_for_a_game(db_, 30s));
+
+    const auto second = run_arena(dir_, {"run", config.string(), "--concurrency", "2"});
+    EXPECT_EQ(second.status, 1) << second.err;
+    EXPECT_EQ(second.err, "arena run: tournament 'shared' in " + db_.string() +
+                              " is being played by another arena process (pid " +
+                              std::to_string(first.pid()) + ")\n");
+
+    // Another tournament in the same database waits its turn too.
+    const auto other_config = dir_ / "other.yaml";
+    {
+        std::ifstream in(config);
+        std::string text{std::istreambuf_iterator<char>(in), {}};
+        text.replace(text.find("name: shared"), 12, "name: other");
+        std::ofstream(other_config) << text;
+    }
+    const auto other = run_arena(dir_, {"run", other_config.string()});
+    EXPECT_EQ(other.status, 1) << other.err;
+    EXPECT_EQ(other.err, "arena run: " + db_.string() +
+                             " is in use by another arena process playing 'shared' (pid " +
+                             std::to_string(first.pid()) + ")\n");
+
+    // Readers take no lock.
+    const auto standings = run_arena(dir_, {"standings", db_.string()});
+    EXPECT_EQ(standings.status, 0) << standings.err;
+    EXPECT_NE(standings.out.find("bot0"), std::string::npos) << standings.out;
+    const auto games = run_arena(dir_, {"games", db_.string()});
+    EXPECT_EQ(games.status, 0) << games.err;
+
+    const auto r = first.wait();
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto stored = stored_games();
+    ASSERT_EQ(stored.size(), 30u);
+    for (const auto& [index, n] : stored)
+        EXPECT_EQ(n, 1) << "game " << index;
+    EXPECT_EQ(testing::survivors(marker_), std::vector<int>{});
+}
+
+// The kernel drops the lock with the process: kill -9 never leaves the
+// tournament locked, whatever the lock file still says.
+TEST_F(RunSafetyTest, TheLockDiesWithTheArena) {
+    use_db("killed.db");
+    const auto config = write_config("killed", 3, 10, "--mode sleep --sleep-ms 20");
+    {
+        ArenaProcess first(dir_, {"run", config.string(), "--concurrency", "2"});
+        ASSERT_TRUE(wait_for_a_game(db_, 30s));
+        ASSERT_EQ(kill(first.pid(), SIGKILL), 0);
+        EXPECT_EQ(first.wait().status, 128 + SIGKILL);
+    }
+    // Bots of the killed arena may live on (nothing was left to stop them):
+    // not the subject here, so they go.
+    for (const int pid : testing::processes_with_arg(marker_))
+        kill(pid, SIGKILL);
+    EXPECT_TRUE(fs::exists(dir_ / "killed.db.lock"));
+    const auto r = run_arena(dir_, {"run", config.string(), "--concurrency", "2"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(stored_games().size(), 30u);
+    EXPECT_EQ(testing::survivors(marker_), std::vector<int>{});
+}
+
+}  // namespace
+}  // namespace arena::store
