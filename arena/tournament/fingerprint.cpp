@@ -35,7 +35,13 @@ std::string fingerprint(const Config& c) {
         f << "bot " << b.name << ":";
         for (const auto& w : b.argv)
             f << " " << w;
-        f << " (protocol " << b.protocol << ")\n";
+        const auto& iso = b.isolation;
+        const auto& lim = iso.limits;
+        f << " (protocol " << b.protocol << ") memory_mb=" << lim.memory_mb
+          << " file_size_mb=" << lim.file_size_mb << " open_files=" << lim.open_files
+          << " processes=" << lim.processes << " cpu_seconds=" << lim.cpu_seconds
+          << " freeze=" << iso.freeze_when_idle << " sandbox=" << iso.sandbox
+          << " max_line_bytes=" << b.max_line_bytes << "\n";
     }
     return f.str();
 }
