@@ -11,8 +11,7 @@ std::vector<BenchPosition> bench_positions() {
     return {
         {Connect4Config{}, ""},
         {Connect4Config{}, "4 4 4 4 3 5 2 3 3"},
-        {Connect4Config{.rows = 6, .cols = 7, .connect = 4, .blocked = {}},
-         "4 3 4 4 5 2 5 6 1 5 2 3"},
+        {Connect4Config{}, "4 3 4 4 5 2 5 6 1 5 2 3"},
         {Connect4Config{.rows = 10, .cols = 11, .connect = 4, .blocked = {Connect4Cell{5, 0}}},
          "6 5 7 6 5"},
         {Connect4Config{.rows = 10,

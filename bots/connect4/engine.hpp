@@ -91,9 +91,9 @@ struct BenchPosition {
     std::string moves;  // e.g. "4 4 3", space separated
 };
 
-// The fixed positions every bot's --bench searches: the empty 7 x 6 board, a
-// 7 x 6 middle game, a tsinghua-sized board with a blocked cell, 10 x 12
-// connect 5 with blocked cells, and an empty 16 x 16 board.
+// The fixed positions every bot's --bench searches: the empty 7 x 6 board, two
+// 7 x 6 middle games, a tsinghua-sized board with a blocked cell, 10 x 12
+// connect 5 with blocked cells, and 16 x 16 after two moves.
 [[nodiscard]] std::vector<BenchPosition> bench_positions();
 
 // Runs `engine` (already configured for fixed work) on every bench position

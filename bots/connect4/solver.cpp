@@ -143,7 +143,6 @@ class SolverSearcher final : public Searcher {
             return iterate(b_.empties(), [&] { return clock.past_soft(); }).move;
         }
         const bots::SearchClock quick(go, 0.1), id_soft(go, 0.3), id_hard(go, 0.55);
-        const bots::SearchClock& full = id_hard;
         ExactResult exact = prove([&] { return quick.past_soft(); });
         if (exact.complete && exact.lo == exact.hi) return report_exact(exact);
 
@@ -151,7 +150,7 @@ class SolverSearcher final : public Searcher {
         const Iteration heur = iterate(b_.empties(), [&] { return id_soft.past_soft(); });
         if (heur.score >= kScale) return heur.move;  // a proven win (the fastest it saw)
 
-        const ExactResult more = prove([&] { return full.past_hard(); });
+        const ExactResult more = prove([&] { return id_hard.past_hard(); });
         exact = merge(exact, more);
         if (exact.complete && exact.lo == exact.hi) return report_exact(exact);
         if (exact.lo >= 1) return report_exact(exact);  // a win, perhaps not the fastest
@@ -195,11 +194,14 @@ class SolverSearcher final : public Searcher {
         return r;
     }
 
+    // Plays r.move, with "exact <score>" or "proven <lo>..<hi>" on its info line.
     int report_exact(const ExactResult& r) {
-        const std::string kind = r.lo == r.hi ? "exact" : "win";
+        const std::string proof =
+            r.lo == r.hi ? "exact " + std::to_string(r.lo)
+                         : "proven " + std::to_string(r.lo) + ".." + std::to_string(r.hi);
         (*info_)("depth " + std::to_string(b_.empties()) + " score " +
                  std::to_string(r.lo * kScale) + " nodes " + std::to_string(nodes_) + " pv " +
-                 col_text(r.move) + " " + kind + " " + std::to_string(r.lo));
+                 col_text(r.move) + " " + proof);
         return r.move;
     }
 

@@ -15,9 +15,9 @@
 //      bound it proves, across phases and moves, so the attempts add up.
 // The move: a proven result when there is one (the fastest win, the slowest
 // loss, a draw when no win exists), otherwise the best move of the deepest
-// completed iteration. On 7 x 6 a small opening book (book_7x6.hpp, made by
-// this solver) covers the first player's first moves, where no proof fits in
-// the time, so that it never loses when it moves first.
+// completed iteration. On 7 x 6 an opening book (book_7x6.hpp, made by this
+// solver: the first player's winning strategy to ply 16) covers the moves
+// where no proof fits in the time, so that it never loses when it moves first.
 
 #include <cstdint>
 #include <iosfwd>
