@@ -36,7 +36,6 @@ constexpr std::int64_t kMaxMillis = 1'000'000'000;
 constexpr std::int64_t kMaxConcurrency = 4096;
 constexpr std::int64_t kMaxGames = 1'000'000;
 constexpr std::int64_t kMaxPlies = 10'000;
-constexpr std::int64_t kDefaultMoveMs = 3000;
 // Used when PATH is unset, as execvp does.
 constexpr std::string_view kDefaultPath = "/usr/local/bin:/usr/bin:/bin";
 
