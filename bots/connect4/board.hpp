@@ -450,4 +450,30 @@ enum class Width : std::uint8_t { k64, k192, k320 };
     return *c4;
 }
 
+// The playable columns whose landing cell is in `next` (e.g. the moves that
+// do not lose at once), best first: `tt_move`, then by the number of winning
+// cells the move gives, then in the geometry's centre-first order. Each
+// child's table entry is prefetched with `prefetch(key)`. Returns the count.
+template <class B, class Prefetch>
+int order_moves(const Board<B>& b, const Geometry& g, const B& next, int tt_move, int* cols,
+                Prefetch&& prefetch) {
+    int scores[kMaxSide];
+    int n = 0;
+    for (int i = 0; i < g.cols; ++i) {
+        const int col = g.order[i];
+        if (!b.can_play(col) || !test(next, b.top(col))) continue;
+        prefetch(b.key_after(col));
+        const int s = col == tt_move ? 1000 : b.threats_after(col);
+        int j = n++;
+        while (j > 0 && scores[j - 1] < s) {
+            scores[j] = scores[j - 1];
+            cols[j] = cols[j - 1];
+            --j;
+        }
+        scores[j] = s;
+        cols[j] = col;
+    }
+    return n;
+}
+
 }  // namespace arena::c4

@@ -320,23 +320,8 @@ class SolverSearcher final : public Searcher {
     }
 
     int sorted_moves(const B& next, int tt_move, int* cols) {
-        int scores[kMaxSide];
-        int n = 0;
-        for (int i = 0; i < g_.cols; ++i) {
-            const int col = g_.order[i];
-            if (!b_.can_play(col) || !test(next, b_.top(col))) continue;
-            heur_.prefetch(b_.key_after(col));
-            int s = col == tt_move ? 1000 : b_.threats_after(col);
-            int j = n++;
-            while (j > 0 && scores[j - 1] < s) {
-                scores[j] = scores[j - 1];
-                cols[j] = cols[j - 1];
-                --j;
-            }
-            scores[j] = s;
-            cols[j] = col;
-        }
-        return n;
+        return order_moves(b_, g_, next, tt_move, cols,
+                           [this](std::uint64_t key) { heur_.prefetch(key); });
     }
 
     // For the side to move: open windows by the stones in them, threats, and
