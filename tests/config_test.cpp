@@ -438,7 +438,34 @@ TEST(ConfigError, DuplicateBotName) {
 TEST(ConfigError, UnknownProtocol) {
     EXPECT_EQ(error_of("name: t\ngame: { name: connect4 }\nbots:\n"
                        "  - { name: a, command: /bin/sh, protocol: uci }\n"),
-              "t.yaml:4:44: bot 'a': unknown protocol 'uci' (only 'arena1' is supported)");
+              "t.yaml:4:44: bot 'a': unknown protocol 'uci' (expected 'arena1', 'gomocup' or "
+              "'nboard')");
+}
+
+TEST(ConfigError, ProtocolThatCannotPlayTheGame) {
+    EXPECT_EQ(error_of("name: t\ngame: { name: connect4 }\nbots:\n"
+                       "  - { name: a, command: /bin/sh, protocol: gomocup }\n"
+                       "  - { name: b, command: /bin/sh }\n"),
+              "t.yaml:4:44: bot 'a': protocol 'gomocup' plays only gomoku");
+    EXPECT_EQ(error_of("name: t\ngame: { name: gomoku }\nbots:\n"
+                       "  - { name: a, command: /bin/sh }\n"
+                       "  - { name: b, command: /bin/sh, protocol: nboard }\n"),
+              "t.yaml:5:44: bot 'b': protocol 'nboard' plays only reversi");
+}
+
+TEST(Config, ForeignProtocols) {
+    const Config c = parse(
+        "name: t\ngame: { name: gomoku, size: 20, rule: exact5 }\nbots:\n"
+        "  - { name: a, command: /bin/sh, protocol: gomocup }\n"
+        "  - { name: b, command: /bin/sh, protocol: arena1 }\n");
+    EXPECT_EQ(c.bots[0].protocol, "gomocup");
+    EXPECT_EQ(bot_spec(c.bots[0]).protocol, session::BotProtocol::kGomocup);
+    EXPECT_EQ(bot_spec(c.bots[1]).protocol, session::BotProtocol::kArena1);
+    const Config r = parse(
+        "name: t\ngame: { name: reversi }\nbots:\n"
+        "  - { name: a, command: /bin/sh, protocol: nboard }\n"
+        "  - { name: b, command: /bin/sh }\n");
+    EXPECT_EQ(bot_spec(r.bots[0]).protocol, session::BotProtocol::kNboard);
 }
 
 TEST(ConfigError, TooFewBots) {

@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "arena/session/bot_protocol.hpp"
 #include "arena/session/process.hpp"
 #include "protocol/codec.hpp"
 
@@ -43,6 +44,7 @@ struct BotSpec {
     // process, under the run's temporary directory, removed when it ends.
     std::filesystem::path working_dir;
     Isolation isolation{};
+    BotProtocol protocol = BotProtocol::kArena1;  // what the bot speaks
 };
 
 // The clean environment of a bot whose working directory is `dir`: PATH,

@@ -28,7 +28,6 @@ constexpr std::string_view kNameChars =
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.+-";
 constexpr std::string_view kRoundRobin = "round-robin";
 constexpr std::string_view kGauntlet = "gauntlet";
-constexpr std::string_view kProtocol = "arena1";
 constexpr int kMinBots = 2;
 // Generous ceilings: they only stop typos (an extra digit or three) and
 // overflow further down (milliseconds become nanoseconds in the clock).
@@ -220,6 +219,7 @@ class Parser {
                                                          std::to_string(config_.bots.size()));
         }
         if (config_.schedule == ScheduleType::kGauntlet) check_challenger();
+        check_protocols();
         if (!config_.openings.file.empty()) check_openings();
         if (config_.database.empty()) config_.database = "results/" + config_.name + ".db";
         return std::move(config_);
@@ -581,11 +581,12 @@ class Parser {
             if (const Field* args = find(fields, "args")) append_args(*args, bot.argv);
             if (const Field* protocol = find(fields, "protocol")) {
                 bot.protocol = string_value(*protocol);
-                if (bot.protocol != kProtocol) {
+                if (!session::parse_bot_protocol(bot.protocol)) {
                     fail(protocol->value.Mark(), who + "unknown protocol " +
-                                                     in_quotes(bot.protocol) +
-                                                     " (only 'arena1' is supported)");
+                                                     in_quotes(bot.protocol) + " (expected " +
+                                                     session::bot_protocol_names() + ")");
                 }
+                protocol_marks_.emplace_back(config_.bots.size(), protocol->value.Mark());
             }
             for (const Field& field : fields) {
                 if (field.key == "workdir") {
@@ -675,6 +676,17 @@ class Parser {
         }
     }
 
+    // Each bot's protocol can play the game (a gomocup bot plays only gomoku).
+    void check_protocols() const {
+        for (const auto& [index, mark] : protocol_marks_) {
+            const BotConfig& bot = config_.bots[index];
+            const auto protocol = session::parse_bot_protocol(bot.protocol);
+            const std::string problem =
+                session::protocol_problem(*protocol, config_.game, config_.game_params);
+            if (!problem.empty()) fail(mark, "bot " + in_quotes(bot.name) + ": " + problem);
+        }
+    }
+
     void check_challenger() const {
         const auto& bots = config_.bots;
         const bool known = std::any_of(bots.begin(), bots.end(), [&](const BotConfig& b) {
@@ -693,12 +705,16 @@ class Parser {
     std::optional<Field> challenger_;
     std::optional<Field> openings_file_;
     std::vector<int> opening_line_numbers_;  // per entry of config_.openings.lines
+    // Bots that name their protocol: index in config_.bots, where it is written.
+    std::vector<std::pair<std::size_t, YAML::Mark>> protocol_marks_;
 };
 
 }  // namespace
 
 session::BotSpec bot_spec(const BotConfig& bot) {
-    return session::BotSpec{bot.name, bot.argv, bot.workdir, bot.isolation};
+    session::BotSpec spec{bot.name, bot.argv, bot.workdir, bot.isolation};
+    spec.protocol = session::parse_bot_protocol(bot.protocol).value_or(spec.protocol);
+    return spec;
 }
 
 session::SessionOptions session_options(const Config& config, const BotConfig& bot) {

@@ -29,7 +29,7 @@ struct BotConfig {
     std::string name;
     std::string command;               // as written (a string, split like a shell)
     std::vector<std::string> argv;     // command split into words, then `args` appended
-    std::string protocol = "arena1";   // the only protocol so far
+    std::string protocol = "arena1";   // as written; see session::parse_bot_protocol
     std::filesystem::path executable;  // argv[0] resolved (PATH searched when it has no '/')
     // Limits, freezing, sandbox and environment: `bot_defaults`, then the bot's own keys.
     session::Isolation isolation;
