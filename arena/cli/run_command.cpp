@@ -2,10 +2,13 @@
 // where an earlier run stopped, and prints the standings.
 
 #include <pthread.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <boost/program_options.hpp>
+#include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <optional>
@@ -27,7 +30,8 @@ namespace {
 
 namespace po = boost::program_options;
 
-constexpr std::string_view kRunUsage = R"(usage: arena run CONFIG [--db PATH] [--concurrency N]
+constexpr std::string_view kRunUsage =
+    R"(usage: arena run CONFIG [--db PATH] [--concurrency N] [--stats]
 
 Plays the tournament described by CONFIG (YAML, see docs/config.md) and
 stores every game in its SQLite database. Running the same command again
@@ -73,6 +77,33 @@ class StopOnSignal {
     std::jthread waiter_;
 };
 
+double seconds(const timeval& t) {
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6;
+}
+
+// One line of key=value figures about this run, for benchmarks and people:
+// what the arena process itself (all its threads, not the bots) used.
+void print_stats(const tournament::RunOutcome& outcome, std::chrono::steady_clock::duration wall,
+                 std::ostream& out) {
+    rusage self{};
+    getrusage(RUSAGE_SELF, &self);
+    const double user = seconds(self.ru_utime), sys = seconds(self.ru_stime);
+    const double moves = static_cast<double>(std::max<std::int64_t>(outcome.moves, 1));
+    const double wall_s = std::chrono::duration<double>(wall).count();
+    char line[400];
+    std::snprintf(line, sizeof line,
+                  "stats: games=%lld moves=%lld wall_s=%.3f games_per_s=%.1f cpu_user_s=%.3f "
+                  "cpu_sys_s=%.3f cpu_us_per_move=%.2f game_cpu_us_per_move=%.2f "
+                  "storage_cpu_us_per_move=%.2f wall_us_per_move=%.2f peak_rss_mb=%.1f\n",
+                  static_cast<long long>(outcome.played), static_cast<long long>(outcome.moves),
+                  wall_s, wall_s > 0 ? static_cast<double>(outcome.played) / wall_s : 0.0, user,
+                  sys, (user + sys) * 1e6 / moves,
+                  std::chrono::duration<double, std::micro>(outcome.game_cpu).count() / moves,
+                  std::chrono::duration<double, std::micro>(outcome.storage_cpu).count() / moves,
+                  wall_s * 1e6 / moves, static_cast<double>(self.ru_maxrss) / 1024.0);
+    out << line;
+}
+
 std::vector<store::BotEntry> bot_entries(const tournament::Config& config) {
     std::vector<store::BotEntry> entries;
     for (const auto& b : config.bots)
@@ -85,12 +116,14 @@ std::vector<store::BotEntry> bot_entries(const tournament::Config& config) {
 int run_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     std::string config_path, db_override;
     int concurrency = 0;
+    bool stats = false;
     po::options_description opts("options");
     // clang-format off
     opts.add_options()
         ("help,h", "show this help")
         ("db", po::value<std::string>(&db_override), "results database (default: the config's)")
-        ("concurrency,j", po::value<int>(&concurrency), "games at once (default: the config's, else the number of cores)");
+        ("concurrency,j", po::value<int>(&concurrency), "games at once (default: the config's, else the number of cores)")
+        ("stats", po::bool_switch(&stats), "print the arena's own CPU time, memory and speed at the end");
     // clang-format on
     po::options_description all;
     all.add(opts).add_options()("config", po::value<std::string>(&config_path));
@@ -161,6 +194,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
         }
 
         tournament::RunOutcome outcome;
+        const auto started = std::chrono::steady_clock::now();
         {
             StopOnSignal signals;
             store.set_status(id, "running");
@@ -170,6 +204,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
             options.live = isatty(STDOUT_FILENO) != 0;
             outcome = runner.run(options, out, signals.token());
         }
+        if (stats) print_stats(outcome, std::chrono::steady_clock::now() - started, out);
         if (!outcome.interrupted) {
             store.set_status(id, "finished");
             report_standings(store, *store.find_tournament(config.name), out);

@@ -509,12 +509,24 @@ Process::ReadResult Process::read_line(Clock::time_point deadline) {
 }
 
 bool Process::write_line(std::string_view line, Clock::time_point deadline) {
-    if (stdin_fd_ < 0) return false;
+    return write_line_then(line, deadline, false);
+}
+
+bool Process::write_line_and_thaw(std::string_view line, Clock::time_point deadline) {
+    return write_line_then(line, deadline, true);
+}
+
+bool Process::write_line_then(std::string_view line, Clock::time_point deadline, bool thaw_it) {
+    if (stdin_fd_ < 0) {
+        if (thaw_it) thaw();
+        return false;
+    }
     static const char kNewline = '\n';
     iovec iov[2] = {{const_cast<char*>(line.data()), line.size()},
                     {const_cast<char*>(&kNewline), 1}};
     iovec* next = iov;
     int count = 2;
+    bool ok = true;
     while (count > 0) {
         const ssize_t n = ::writev(stdin_fd_, next, count);
         if (n >= 0) {
@@ -531,18 +543,31 @@ bool Process::write_line(std::string_view line, Clock::time_point deadline) {
             continue;
         }
         if (errno == EINTR) continue;
-        if (errno != EAGAIN && errno != EWOULDBLOCK) return false;  // EPIPE: nobody reads
-        for (;;) {
-            const auto now = Clock::now();
-            if (now >= deadline) return false;
-            pollfd fd{stdin_fd_, POLLOUT, 0};
-            const timespec timeout = to_timespec(deadline - now);
-            const int ready = ::ppoll(&fd, 1, &timeout, nullptr);
-            if (ready > 0) break;
-            if (ready < 0 && errno != EINTR) return false;
+        if (errno != EAGAIN && errno != EWOULDBLOCK) {  // EPIPE: nobody reads
+            ok = false;
+            break;
+        }
+        // The pipe is full: a frozen child must run to empty it.
+        if (thaw_it) thaw();
+        if (!wait_writable(deadline)) {
+            ok = false;
+            break;
         }
     }
-    return true;
+    if (thaw_it) thaw();
+    return ok;
+}
+
+bool Process::wait_writable(Clock::time_point deadline) {
+    for (;;) {
+        const auto now = Clock::now();
+        if (now >= deadline) return false;
+        pollfd fd{stdin_fd_, POLLOUT, 0};
+        const timespec timeout = to_timespec(deadline - now);
+        const int ready = ::ppoll(&fd, 1, &timeout, nullptr);
+        if (ready > 0) return true;
+        if (ready < 0 && errno != EINTR) return false;
+    }
 }
 
 std::optional<ExitStatus> Process::poll_exit() {

@@ -109,6 +109,10 @@ class Process {
     // Writes one line (appends '\n'). False when the child no longer reads
     // (closed stdin, exited) or does not take the data before `deadline`.
     [[nodiscard]] bool write_line(std::string_view line, Clock::time_point deadline);
+    // The same for a frozen child, which is thawed once the line is in the
+    // pipe (or the pipe is full): it wakes once, with its input already
+    // there, instead of waking for the thaw and again for the line.
+    [[nodiscard]] bool write_line_and_thaw(std::string_view line, Clock::time_point deadline);
 
     // Non-blocking: has the child exited? Reaps it if so.
     [[nodiscard]] std::optional<ExitStatus> poll_exit();
@@ -135,6 +139,8 @@ class Process {
     [[nodiscard]] std::string take_stderr_log();
 
   private:
+    bool write_line_then(std::string_view line, Clock::time_point deadline, bool thaw_it);
+    bool wait_writable(Clock::time_point deadline);  // POLLOUT on stdin until `deadline`
     // A complete (or too long) line from buffer_, without reading.
     std::optional<ReadResult> take_line();
     void read_stdout();  // one non-blocking read of up to 64 KiB

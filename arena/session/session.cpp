@@ -284,12 +284,11 @@ MoveReply Session::request_move(const protocol::Position& position, const protoc
     // Writing is bounded by the move limit too: a bot that does not read its
     // input for that long has run out of time. Both lines go in one write
     // (one wake-up for the bot, one syscall for us).
-    process_->thaw();
-    const auto write_deadline = Clock::now() + limit;
     std::string commands = protocol::format(position);
     commands += '\n';
     commands += protocol::format(go);
-    if (!process_->write_line(commands, write_deadline)) {
+    const auto write_deadline = Clock::now() + limit;
+    if (!process_->write_line_and_thaw(commands, write_deadline)) {
         if (Clock::now() >= write_deadline) {
             return fail(Fault::kTimeout, "did not read its input within " + millis(limit));
         }

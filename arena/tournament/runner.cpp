@@ -1,5 +1,7 @@
 #include "arena/tournament/runner.hpp"
 
+#include <time.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -153,6 +155,13 @@ class Progress {
     SteadyClock::time_point start_ = SteadyClock::now(), last_print_{};
 };
 
+// CPU time used so far by the calling thread.
+std::chrono::nanoseconds thread_cpu() {
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return std::chrono::seconds(t.tv_sec) + std::chrono::nanoseconds(t.tv_nsec);
+}
+
 std::string opening_text(const games::Game& game, const std::vector<games::Move>& opening) {
     auto state = game.new_initial_state();
     std::string text;
@@ -192,6 +201,7 @@ RunOutcome Runner::run(const RunOptions& options, std::ostream& out, std::stop_t
     std::condition_variable queue_cv;
     std::deque<Finished> queue;
     int workers_left = 0;
+    std::chrono::nanoseconds game_cpu{};  // of the workers that have ended, under queue_mutex
 
     auto worker = [&] {
         while (!stop.stop_requested() && !abort.stop_requested()) {
@@ -227,8 +237,10 @@ RunOutcome Runner::run(const RunOptions& options, std::ostream& out, std::stop_t
             }
             queue_cv.notify_one();
         }
+        const auto cpu = thread_cpu();
         std::lock_guard lock(queue_mutex);
         --workers_left;
+        game_cpu += cpu;
         queue_cv.notify_one();
     };
 
@@ -245,6 +257,7 @@ RunOutcome Runner::run(const RunOptions& options, std::ostream& out, std::stop_t
         // transaction was rolled back, and the games still finishing are
         // dropped like the abandoned ones, to be played when the run resumes.
         bool storage_failed = false;
+        const auto writer_start = thread_cpu();
         std::unique_lock lock(queue_mutex);
         while (true) {
             queue_cv.wait(lock, [&] { return !queue.empty() || workers_left == 0; });
@@ -263,6 +276,8 @@ RunOutcome Runner::run(const RunOptions& options, std::ostream& out, std::stop_t
                                         f.pairing.game_in_pair, f.opening},
                                        f.record);
                 ++outcome.played;
+                outcome.moves += std::count_if(f.record.moves.begin(), f.record.moves.end(),
+                                               [](const auto& m) { return !m.by_arena; });
                 progress.game_stored(f, id);
             } catch (const std::exception& e) {
                 storage_failed = true;
@@ -272,6 +287,8 @@ RunOutcome Runner::run(const RunOptions& options, std::ostream& out, std::stop_t
             }
             lock.lock();
         }
+        outcome.storage_cpu = thread_cpu() - writer_start;
+        outcome.game_cpu = game_cpu;
     }
     progress.finish();
     pool.retire_all();

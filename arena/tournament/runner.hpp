@@ -7,6 +7,7 @@
 // Games already in the database are skipped, so running again after an
 // interruption plays exactly the missing ones.
 
+#include <chrono>
 #include <cstdint>
 #include <iosfwd>
 #include <stop_token>
@@ -23,9 +24,13 @@ struct RunOptions {
 };
 
 struct RunOutcome {
-    std::int64_t total = 0;    // games in the schedule
-    std::int64_t stored = 0;   // games in the database now
-    std::int64_t played = 0;   // games played by this run
+    std::int64_t total = 0;   // games in the schedule
+    std::int64_t stored = 0;  // games in the database now
+    std::int64_t played = 0;  // games played by this run
+    std::int64_t moves = 0;   // moves chosen by bots in those games (not the arena's)
+    // CPU time of the threads that played the games (sessions, clocks, rules)
+    // and of the thread that stored them, for `arena run --stats`.
+    std::chrono::nanoseconds game_cpu{}, storage_cpu{};
     bool interrupted = false;  // stopped before the schedule was complete
     std::string error;         // what stopped the run, when it was not a stop request
 };
