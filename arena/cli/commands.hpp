@@ -19,5 +19,6 @@ int standings_command(const std::vector<std::string>& args, std::ostream& out, s
 int games_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int show_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int rate_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int export_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 }  // namespace arena::cli

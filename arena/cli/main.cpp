@@ -19,6 +19,7 @@ commands:
   games      list the stored games of a tournament
   show       replay one stored game as text boards
   rate       fit Elo ratings to a CSV of games
+  export     write stored games as PGN, CSV, Connect-4 move strings, psq or GGF
   help       show this text (arena <command> --help for a command's options)
 
 Bots are executables that speak protocol v1 (protocol/PROTOCOL.md).
@@ -50,6 +51,7 @@ int main(int argc, char** argv) {
     if (command == "games") return games_command(args, std::cout, std::cerr);
     if (command == "show") return show_command(args, std::cout, std::cerr);
     if (command == "rate") return rate_command(args, std::cout, std::cerr);
+    if (command == "export") return export_command(args, std::cout, std::cerr);
     if (command == "help" || command == "--help" || command == "-h") {
         std::cout << kUsage;
         return kExitOk;

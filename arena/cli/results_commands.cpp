@@ -9,26 +9,16 @@
 #include <vector>
 
 #include "arena/cli/commands.hpp"
+#include "arena/cli/db_args.hpp"
 #include "arena/cli/report.hpp"
 #include "arena/games/registry.hpp"
 #include "arena/store/results_store.hpp"
 #include "protocol/codec.hpp"
 
 namespace arena::cli {
-namespace {
 
 namespace po = boost::program_options;
 
-struct DbArgs {
-    std::string db;
-    std::optional<std::string> tournament;
-    std::optional<std::string> bot;
-    std::optional<std::string> anchor;
-    std::int64_t game_id = 0;
-};
-
-// Parses `DB [extra positional]` plus options; returns the exit code to use
-// when parsing ends the command (help or error).
 std::optional<int> parse_db_args(const std::string& command, std::string_view usage,
                                  const std::vector<std::string>& args, po::options_description opts,
                                  bool wants_game_id, DbArgs& parsed, std::ostream& out,
@@ -65,6 +55,8 @@ std::optional<int> parse_db_args(const std::string& command, std::string_view us
     }
     return std::nullopt;
 }
+
+namespace {
 
 // The named tournament, or the only one in the database; nullopt after
 // saying why there is none to pick.
