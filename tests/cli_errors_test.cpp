@@ -74,12 +74,12 @@ class CliErrorsTest : public ::testing::Test {
         return path;
     }
 
-    // A SQLite file with PRAGMA user_version = 2, as a later arena would write.
+    // A SQLite file with PRAGMA user_version = 9, as a later arena would write.
     fs::path newer_db() {
         const auto path = dir_ / "newer.db";
         sqlite3* db = nullptr;
         EXPECT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-        EXPECT_EQ(sqlite3_exec(db, "PRAGMA user_version = 2", nullptr, nullptr, nullptr),
+        EXPECT_EQ(sqlite3_exec(db, "PRAGMA user_version = 9", nullptr, nullptr, nullptr),
                   SQLITE_OK);
         sqlite3_close(db);
         return path;
@@ -155,8 +155,8 @@ TEST_F(CliErrorsTest, RunDatabaseFromANewerArena) {
     const auto db = newer_db();
     EXPECT_EQ(one_line(arena({"run", config(db).string()}), kFailure),
               "arena run: " + db.string() +
-                  ": results database schema version 2 is newer than this arena supports "
-                  "(version 1); use a newer arena");
+                  ": results database schema version 9 is newer than this arena supports "
+                  "(version 2); use a newer arena");
 }
 
 TEST_F(CliErrorsTest, RunDatabaseIsADirectory) {
@@ -221,8 +221,8 @@ TEST_F(CliErrorsTest, ReadCommandsDatabaseFromANewerArena) {
     for (const std::string command : {"standings", "games"}) {
         EXPECT_EQ(one_line(arena({command, db.string()}), kFailure),
                   "arena " + command + ": " + db.string() +
-                      ": results database schema version 2 is newer than this arena supports "
-                      "(version 1); use a newer arena")
+                      ": results database schema version 9 is newer than this arena supports "
+                      "(version 2); use a newer arena")
             << command;
     }
 }

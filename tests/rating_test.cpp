@@ -15,6 +15,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "arena/rating/elo.hpp"
@@ -480,6 +481,37 @@ TEST(RatingInput, RejectsBadGames) {
     FitOptions bad_prior;
     bad_prior.prior_draws = 0.0;
     EXPECT_THROW((void)fit_elo(names, {}, bad_prior), std::invalid_argument);
+}
+
+// The sample's games counted by (first, second, score) fit and summarize
+// exactly as the games one by one.
+TEST(RatingInput, CountedGamesEqualTheGamesOneByOne) {
+    const Sample s = load_sample();
+    std::map<std::tuple<int, int, double>, std::int64_t> counts;
+    for (const GameResult& g : s.games)
+        ++counts[{g.first, g.second, g.score}];
+    std::vector<GameResult> counted;
+    for (const auto& [key, n] : counts)
+        counted.push_back({std::get<0>(key), std::get<1>(key), std::get<2>(key), n});
+    ASSERT_LT(counted.size(), s.games.size() / 10);
+    const EloFit one = fit_elo(s.names, s.games);
+    const EloFit many = fit_elo(s.names, counted);
+    for (std::size_t i = 0; i < s.names.size(); ++i) {
+        EXPECT_NEAR(one.ratings[i], many.ratings[i], 1e-6);
+        EXPECT_NEAR(one.errors[i], many.errors[i], 1e-6);
+    }
+    EXPECT_NEAR(one.advantage, many.advantage, 1e-6);
+    EXPECT_NEAR(one.dispersion, many.dispersion, 1e-9);
+    EXPECT_NEAR(one.log_likelihood, many.log_likelihood, 1e-6);
+    const auto a = summarize_games(s.names, s.games);
+    const auto b = summarize_games(s.names, counted);
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        EXPECT_EQ(a[i].total.wins, b[i].total.wins);
+        EXPECT_EQ(a[i].total.draws, b[i].total.draws);
+        EXPECT_EQ(a[i].as_first.losses, b[i].as_first.losses);
+        EXPECT_EQ(a[i].as_second.games, b[i].as_second.games);
+    }
+    EXPECT_THROW((void)fit_elo(s.names, {{0, 1, 1.0, 0}}), std::invalid_argument);
 }
 
 TEST(RatingSummary, CountsPerSide) {

@@ -70,6 +70,7 @@ void validate(const std::vector<std::string>& names, const std::vector<GameResul
         if (!(game.score >= 0.0 && game.score <= 1.0)) {
             throw std::invalid_argument(where() + "score must be in [0, 1]");
         }
+        if (game.count < 1) throw std::invalid_argument(where() + "count must be at least 1");
     }
 }
 
@@ -80,8 +81,9 @@ std::vector<Pair> aggregate(int n, const std::vector<GameResult>& games) {
         std::vector<double> count(cells, 0.0), points(cells, 0.0);
         for (const GameResult& g : games) {
             const std::size_t cell = static_cast<std::size_t>(g.first) * n + g.second;
-            count[cell] += 1.0;
-            points[cell] += g.score;
+            const auto times = static_cast<double>(g.count);
+            count[cell] += times;
+            points[cell] += times * g.score;
         }
         for (int i = 0; i < n; ++i) {
             for (int j = 0; j < n; ++j) {
@@ -99,8 +101,9 @@ std::vector<Pair> aggregate(int n, const std::vector<GameResult>& games) {
         if (pairs.empty() || pairs.back().first != g.first || pairs.back().second != g.second) {
             pairs.push_back({g.first, g.second, 0.0, 0.0, true});
         }
-        pairs.back().games += 1.0;
-        pairs.back().points += g.score;
+        const auto times = static_cast<double>(g.count);
+        pairs.back().games += times;
+        pairs.back().points += times * g.score;
     }
     return pairs;
 }
@@ -640,7 +643,7 @@ EloFit fit_elo(const std::vector<std::string>& names, const std::vector<GameResu
             fit.log_likelihood += pair_log_likelihood(p, x);
         }
         for (const GameResult& g : games)
-            spread += g.score * (1.0 - g.score);
+            spread += static_cast<double>(g.count) * g.score * (1.0 - g.score);
         if (options.draw_adjusted_errors && bernoulli > 0.0) {
             fit.dispersion = std::clamp(1.0 - spread / bernoulli, kMinDispersion, 1.0);
         }
@@ -762,23 +765,23 @@ std::vector<PlayerSummary> summarize_games(const std::vector<std::string>& names
     std::vector<PlayerSummary> out(names.size());
     for (std::size_t i = 0; i < names.size(); ++i)
         out[i].name = names[i];
-    const auto count = [](SideRecord& side, double score) {
-        ++side.games;
+    const auto count = [](SideRecord& side, double score, std::int64_t times) {
+        side.games += times;
         if (score > 0.5) {
-            ++side.wins;
+            side.wins += times;
         } else if (score < 0.5) {
-            ++side.losses;
+            side.losses += times;
         } else {
-            ++side.draws;
+            side.draws += times;
         }
     };
     for (const GameResult& g : games) {
         PlayerSummary& first = out[g.first];
         PlayerSummary& second = out[g.second];
-        count(first.total, g.score);
-        count(first.as_first, g.score);
-        count(second.total, 1.0 - g.score);
-        count(second.as_second, 1.0 - g.score);
+        count(first.total, g.score, g.count);
+        count(first.as_first, g.score, g.count);
+        count(second.total, 1.0 - g.score, g.count);
+        count(second.as_second, 1.0 - g.score, g.count);
     }
     return out;
 }

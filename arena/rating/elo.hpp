@@ -51,6 +51,9 @@ struct GameResult {
     int first = 0;
     int second = 0;
     double score = 0.0;
+    // How many identical games this entry stands for (at least 1), so that
+    // stored games can be passed counted by pair and result.
+    std::int64_t count = 1;
 };
 
 struct FitOptions {
@@ -102,8 +105,8 @@ struct EloFit {
 };
 
 // Fits the model above. Throws std::invalid_argument for a game with a bad
-// player index, a player against itself, a score outside [0, 1], or an
-// unknown anchor name.
+// player index, a player against itself, a score outside [0, 1], a count
+// below 1, or an unknown anchor name.
 [[nodiscard]] EloFit fit_elo(const std::vector<std::string>& names,
                              const std::vector<GameResult>& games, const FitOptions& options = {});
 

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <string_view>
 #include <system_error>
+#include <unordered_map>
 #include <utility>
 
 #include "arena/store/sqlite.hpp"
@@ -172,9 +173,15 @@ SELECT g.id, t.id AS tournament_id, t.name AS tournament, g.game_index, g.round,
   JOIN bots AS s ON s.id = g.second_bot;
 )sql";
 
+// Version 2: an index that answers the standings (games counted by pair,
+// result and ending) without reading the games themselves.
+constexpr const char* kSchemaV2 = R"sql(
+CREATE INDEX games_by_result ON games (tournament, first_bot, second_bot, result, termination);
+)sql";
+
 // kMigrations[i] takes a database from user_version i to i + 1. A released
 // step is never edited; a change to the schema is a new step.
-constexpr const char* kMigrations[] = {kSchemaV1};
+constexpr const char* kMigrations[] = {kSchemaV1, kSchemaV2};
 static_assert(std::size(kMigrations) == kSchemaVersion);
 
 // ISO 8601 UTC with milliseconds: 2024-05-01T12:34:56.789Z.
@@ -406,6 +413,11 @@ struct ResultsStore::Impl {
     Statement list_ratings = db.prepare(
         "SELECT b.name, r.elo, r.error FROM ratings AS r JOIN bots AS b ON b.id = r.bot "
         "WHERE r.tournament = ? ORDER BY r.elo DESC, b.name");
+    // Answered from the games_by_result index alone.
+    Statement count_results = db.prepare(
+        "SELECT first_bot, second_bot, result, termination, COUNT(*) FROM games "
+        "WHERE tournament = ? GROUP BY first_bot, second_bot, result, termination");
+    Statement bot_ids = db.prepare("SELECT id FROM bots WHERE tournament = ? ORDER BY id");
 
     explicit Impl(const std::filesystem::path& path) : db(open_database(path)) {}
 
@@ -699,6 +711,40 @@ std::vector<RatingRow> ResultsStore::ratings(std::int64_t tournament) {
         q.bind(tournament);
         while (q.step())
             rows.push_back({q.column_text(0), q.column_double(1), q.column_double(2)});
+        return rows;
+    });
+}
+
+std::vector<ResultCount> ResultsStore::result_counts(std::int64_t tournament) {
+    auto& s = Impl::of(impl_);
+    return s.run([&] {
+        // One read snapshot for both queries.
+        Transaction txn(s.db, Transaction::Mode::kDeferred);
+        std::unordered_map<std::int64_t, int> index;  // bot id -> position in bots()
+        {
+            auto q = s.bot_ids.use();
+            q.bind(tournament);
+            while (q.step())
+                index.emplace(q.column_int64(0), static_cast<int>(index.size()));
+        }
+        std::vector<ResultCount> rows;
+        auto q = s.count_results.use();
+        q.bind(tournament);
+        while (q.step()) {
+            const std::string result = q.column_text(2);
+            const std::string termination = q.column_text(3);
+            ResultCount c;
+            c.first = index.at(q.column_int64(0));
+            c.second = index.at(q.column_int64(1));
+            c.outcome = result == "1-0"   ? games::Outcome::kWin1
+                        : result == "0-1" ? games::Outcome::kWin2
+                                          : games::Outcome::kDraw;
+            c.termination = match::Termination::kNormal;
+            for (const auto t : match::kAllTerminations)
+                if (match::to_string(t) == termination) c.termination = t;
+            c.games = q.column_int64(4);
+            rows.push_back(c);
+        }
         return rows;
     });
 }

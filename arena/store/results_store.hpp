@@ -20,7 +20,7 @@
 
 namespace arena::store {
 
-inline constexpr int kSchemaVersion = 1;
+inline constexpr int kSchemaVersion = 2;
 
 // A database that cannot be opened, has a newer schema, or fails a query.
 // The message names the file and the problem.
@@ -90,6 +90,15 @@ struct StoredGame {
     std::string stderr_logs[2];
 };
 
+// Games of a tournament counted by who moved first, who second, the result
+// and the ending: everything the standings need, whatever the number of games.
+struct ResultCount {
+    int first = 0, second = 0;  // positions in bots(tournament); `first` moved first
+    games::Outcome outcome = games::Outcome::kDraw;
+    match::Termination termination = match::Termination::kNormal;
+    std::int64_t games = 0;
+};
+
 struct RatingRow {
     std::string bot;
     double elo = 0, error = 0;  // error: half-width of the 95 % interval
@@ -129,6 +138,9 @@ class ResultsStore {
     [[nodiscard]] std::vector<GameSummary> games(std::int64_t tournament,
                                                  const std::optional<std::string>& bot = {});
     [[nodiscard]] std::optional<StoredGame> load_game(std::int64_t game_id);
+
+    // The tournament's games counted (see ResultCount), in no particular order.
+    [[nodiscard]] std::vector<ResultCount> result_counts(std::int64_t tournament);
 
     // Replaces the tournament's ratings as a whole.
     void save_ratings(std::int64_t tournament, const std::vector<RatingRow>& ratings);
