@@ -4,15 +4,21 @@
 // and --spin it is a CPU-hungry neighbour for the clock-accuracy benchmark
 // when given a large value.
 //
-//   clock_bot --answer-ms N [--spin] [--seed N]
+// With --go-stamp FILE it appends the CLOCK_MONOTONIC time in nanoseconds at
+// which it read its first `go` (the start-up benchmark).
+//
+//   clock_bot --answer-ms N [--spin] [--go-stamp FILE] [--seed N]
 
 #include <time.h>
 
 #include <chrono>
 #include <cstdint>
+#include <fstream>
 #include <memory>
 #include <random>
+#include <string>
 #include <string_view>
+#include <utility>
 
 #include "bots/common/bot_main.hpp"
 #include "bots/common/position_seed.hpp"
@@ -23,11 +29,22 @@ using Clock = std::chrono::steady_clock;  // CLOCK_MONOTONIC
 
 class ClockEngine : public arena::bots::Engine {
   public:
-    ClockEngine(std::int64_t answer_ms, bool spin, std::uint64_t seed)
-        : answer_(std::chrono::milliseconds(answer_ms)), spin_(spin), seed_(seed) {}
+    ClockEngine(std::int64_t answer_ms, bool spin, std::string stamp, std::uint64_t seed)
+        : answer_(std::chrono::milliseconds(answer_ms)),
+          spin_(spin),
+          stamp_(std::move(stamp)),
+          seed_(seed) {}
 
     void on_line(std::string_view line) override {
-        if (line.starts_with("go")) go_read_ = Clock::now();
+        if (!line.starts_with("go")) return;
+        go_read_ = Clock::now();
+        if (!stamp_.empty()) {
+            std::ofstream(stamp_, std::ios::app)
+                << std::chrono::duration_cast<std::chrono::nanoseconds>(go_read_.time_since_epoch())
+                       .count()
+                << "\n";
+            stamp_.clear();
+        }
     }
 
     [[nodiscard]] arena::games::Move choose(const arena::games::State& state,
@@ -57,6 +74,7 @@ class ClockEngine : public arena::bots::Engine {
   private:
     Clock::duration answer_;
     bool spin_;
+    std::string stamp_;  // emptied once written
     std::uint64_t seed_;
     Clock::time_point go_read_ = Clock::now();
 };
@@ -67,14 +85,17 @@ int main(int argc, char** argv) {
     namespace po = boost::program_options;
     std::int64_t answer_ms = 0;
     bool spin = false;
+    std::string stamp;
     arena::bots::BotProgram program;
     program.info = {.name = "clock_bot", .author = "", .version = "1"};
     program.summary = "Answers a random legal move a fixed time after `go` (benchmark fixture).";
     program.flags.add_options()("answer-ms", po::value<std::int64_t>(&answer_ms)->default_value(0),
                                 "answer this many milliseconds after reading `go`")(
-        "spin", po::bool_switch(&spin), "burn CPU until then instead of sleeping");
+        "spin", po::bool_switch(&spin), "burn CPU until then instead of sleeping")(
+        "go-stamp", po::value<std::string>(&stamp),
+        "append the monotonic time (ns) of the first `go` to this file");
     program.make_engine = [&](const arena::bots::CommonFlags& flags) {
-        return std::make_unique<ClockEngine>(answer_ms, spin, flags.seed);
+        return std::make_unique<ClockEngine>(answer_ms, spin, stamp, flags.seed);
     };
     return arena::bots::bot_main(argc, argv, program);
 }

@@ -1,0 +1,97 @@
+// Micro-benchmarks (Google Benchmark) of the arena's hot paths: the protocol
+// codec, the rules on a move cycle, and the Elo fit at scale.
+//
+//   micro [--benchmark_filter=REGEX] [--benchmark_format=json] ...
+
+#include <benchmark/benchmark.h>
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "arena/games/registry.hpp"
+#include "arena/rating/elo.hpp"
+#include "protocol/codec.hpp"
+
+namespace {
+
+using namespace arena;
+
+// A 20-ply Connect-4 position as the arena sends it.
+protocol::Position sample_position() {
+    protocol::Position p;
+    for (const char* m : {"4", "4", "3", "5", "3", "3", "2", "1", "6", "6",
+                          "5", "2", "7", "7", "1", "1", "2", "5", "6", "3"})
+        p.moves.emplace_back(m);
+    return p;
+}
+
+void BM_FormatPositionAndGo(benchmark::State& state) {
+    const auto position = sample_position();
+    const protocol::Go go{3000, std::nullopt, std::nullopt};
+    for (auto _ : state) {
+        std::string text = protocol::format(position);
+        text += '\n';
+        text += protocol::format(go);
+        benchmark::DoNotOptimize(text);
+    }
+}
+BENCHMARK(BM_FormatPositionAndGo);
+
+void BM_ParseMoveLine(benchmark::State& state) {
+    for (auto _ : state)
+        benchmark::DoNotOptimize(protocol::parse_bot_line("move 4"));
+}
+BENCHMARK(BM_ParseMoveLine);
+
+// What the match layer does with a reply: parse, check, apply (Connect-4 7x6).
+void BM_Connect4ParseCheckApply(benchmark::State& state) {
+    const auto game = games::make_game("connect4", {});
+    for (auto _ : state) {
+        auto s = game->new_initial_state();
+        int ply = 0;
+        while (!s->is_over()) {
+            const auto legal = s->legal_moves();
+            const auto text = s->format_move(legal[static_cast<std::size_t>(ply++) % legal.size()]);
+            const auto move = s->parse_move(text);
+            if (!move || !s->is_legal(*move)) state.SkipWithError("bad move");
+            s->apply(*move);
+        }
+        benchmark::DoNotOptimize(s);
+    }
+}
+BENCHMARK(BM_Connect4ParseCheckApply);
+
+// The Elo fit of the scale: players x games, random pairings, 10 % draws.
+void BM_EloFit(benchmark::State& state) {
+    const auto players = static_cast<int>(state.range(0));
+    const auto count = static_cast<std::size_t>(state.range(1));
+    std::mt19937_64 rng(7);
+    std::normal_distribution<double> spread(0.0, 250.0);
+    std::vector<double> truth(static_cast<std::size_t>(players));
+    std::vector<std::string> names;
+    for (int i = 0; i < players; ++i) {
+        truth[static_cast<std::size_t>(i)] = spread(rng);
+        names.push_back("p" + std::to_string(i));
+    }
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    std::vector<rating::GameResult> games;
+    games.reserve(count);
+    while (games.size() < count) {
+        const auto a = static_cast<int>(rng() % static_cast<std::uint64_t>(players));
+        const auto b = static_cast<int>(rng() % static_cast<std::uint64_t>(players));
+        if (a == b) continue;
+        const double p = 1.0 / (1.0 + std::pow(10.0, -(truth[a] - truth[b]) / 400.0));
+        const double u = unit(rng);
+        games.push_back({a, b, u < 0.1 ? 0.5 : (unit(rng) < p ? 1.0 : 0.0)});
+    }
+    for (auto _ : state)
+        benchmark::DoNotOptimize(rating::fit_elo(names, games));
+}
+BENCHMARK(BM_EloFit)->Args({64, 100'000})->Args({1000, 1'000'000})->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();
