@@ -645,8 +645,10 @@ TEST_F(ExportTest, GgfReplaysThroughTheReversiRules) {
         EXPECT_EQ(played, stored.size());
         EXPECT_EQ(header["GM"], "Othello");
         EXPECT_EQ(header["TY"], "8");
-        EXPECT_EQ(header["PB"],
-                  rows[i][1].find('"') == std::string::npos ? rows[i][1] : header["PB"]);
+        EXPECT_EQ(header["PC"], "arena");
+        EXPECT_EQ(header["PB"], rows[i][1]);  // the first mover plays Black
+        EXPECT_EQ(header["PW"], rows[i][2]);
+        EXPECT_EQ(header["DT"].size(), std::string("2024.05.01_12:34:56.UTC").size());
         // Row 1 first, a1..h1: white d4 e5, black d5 e4, black to move.
         EXPECT_EQ(header["BO"],
                   "8 ---------------------------O*------*O--------------------------- *");
