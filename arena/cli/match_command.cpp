@@ -1,6 +1,7 @@
 // `arena match`: N games between two bots, alternating who moves first,
 // with a line per finished game and a summary per bot.
 
+#include <array>
 #include <boost/program_options.hpp>
 #include <cstdint>
 #include <filesystem>
@@ -31,9 +32,17 @@ Plays --games games between BOT1 and BOT2, alternating who moves first, and
 prints one line per game and a summary per bot. Each BOT is one argument:
 '[name=]command [args...]', split like a shell splits words (no shell runs).
 
+Each bot speaks the arena's protocol unless told otherwise: --protocol P sets
+both bots' protocol, --protocol1 P and --protocol2 P set BOT1's and BOT2's
+(overriding --protocol). P is arena1 (protocol/PROTOCOL.md), gomocup (a
+Gomocup/Piskvork brain, gomoku only: protocol/GOMOCUP.md) or nboard (an
+NBoard engine, reversi only: protocol/NBOARD.md).
+
 example:
   arena match --game connect4 --games 10 --move-ms 100 \
       build/bots/random 'other=build/bots/random --seed 7'
+  arena match --game gomoku --games 4 --move-ms 500 --protocol1 gomocup \
+      engines/pbrain-embryo 'random=build/bots/random --game gomoku'
 
 )";
 
@@ -87,6 +96,7 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
     session::Limits& limits = m.isolation.limits;
     std::uint64_t max_line_bytes = m.session.max_line_bytes;
     bool no_freeze = false;
+    std::array<std::string, 3> protocols;  // --protocol, --protocol1, --protocol2
     // clang-format off
     opts.add_options()
         ("help,h", "show this help")
@@ -107,6 +117,9 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
         ("seed", po::value<std::uint64_t>(&m.seed)->default_value(1), "seed for boards and openings")
         ("random-plies", po::value<int>(&m.random_plies)->default_value(0), "random opening plies, shared by each colour-swapped pair")
         ("json", po::bool_switch(&m.json), "print the summary as one JSON object on stdout")
+        ("protocol", po::value<std::string>(&protocols[0])->default_value("arena1"), "the protocol both bots speak: arena1, gomocup or nboard")
+        ("protocol1", po::value<std::string>(&protocols[1]), "the protocol BOT1 speaks (overrides --protocol)")
+        ("protocol2", po::value<std::string>(&protocols[2]), "the protocol BOT2 speaks (overrides --protocol)")
         ("memory-mb", po::value<std::uint64_t>(&limits.memory_mb)->default_value(limits.memory_mb), "address-space limit of each bot process in MiB (0: none)")
         ("file-size-mb", po::value<std::uint64_t>(&limits.file_size_mb)->default_value(limits.file_size_mb), "largest file a bot may write, MiB (0: none)")
         ("open-files", po::value<std::uint64_t>(&limits.open_files)->default_value(limits.open_files), "open file descriptors per bot process (0: inherit)")
@@ -164,6 +177,15 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
         }
         for (auto& bot : m.bots)
             bot.isolation = m.isolation;
+        for (std::size_t i = 0; i < 2; ++i) {
+            const std::string& name = protocols[i + 1].empty() ? protocols[0] : protocols[i + 1];
+            const auto protocol = session::parse_bot_protocol(name);
+            if (!protocol) {
+                throw std::invalid_argument("unknown protocol '" + name + "' (expected " +
+                                            session::bot_protocol_names() + ")");
+            }
+            m.bots[i].protocol = *protocol;
+        }
 
         add_param<std::string>(m.params, vm, "variant", "variant");
         add_param<int>(m.params, vm, "rows", "rows");
@@ -174,6 +196,10 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
         add_param<std::string>(m.params, vm, "rule", "rule");
         // Validate the game now, before any bot starts.
         (void)games::make_game(m.game, games::realize(m.game, m.params, m.seed));
+        for (const auto& bot : m.bots) {
+            const auto problem = session::protocol_problem(bot.protocol, m.game, m.params);
+            if (!problem.empty()) throw std::invalid_argument("bot '" + bot.name + "': " + problem);
+        }
     } catch (const std::exception& e) {
         err << "arena match: " << e.what() << "\n(arena match --help for usage)\n";
         exit_code = kExitUsage;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "arena/rating/elo.hpp"
+#include "arena/tournament/scoring.hpp"
 
 namespace arena::cli {
 namespace {
@@ -70,6 +71,11 @@ void report_standings(store::ResultsStore& store, const store::TournamentRow& to
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(),
                      [&](auto x, auto y) { return fit.ratings[x] > fit.ratings[y]; });
+    // Course-style points when the tournament's config asks for them.
+    const auto scoring = tournament::scoring_of_config_text(tournament.spec.config_text);
+    const auto points = [&](const rating::SideRecord& r) {
+        return r.wins * scoring->win + r.draws * scoring->draw + r.losses * scoring->loss;
+    };
     int width = 3;
     for (const auto& name : names)
         width = std::max(width, static_cast<int>(name.size()));
@@ -80,7 +86,9 @@ void report_standings(store::ResultsStore& store, const store::TournamentRow& to
     out << std::right << std::setw(3) << "#"
         << "  " << std::left << std::setw(width) << "bot" << std::right << std::setw(7) << "elo"
         << std::setw(6) << "±95%" << std::setw(7) << "games" << std::setw(6) << "W" << std::setw(6)
-        << "D" << std::setw(6) << "L" << std::setw(8) << "score" << std::setw(8) << "win%"
+        << "D" << std::setw(6) << "L" << std::setw(8) << "score";
+    if (scoring) out << std::setw(8) << "points";
+    out << std::setw(8) << "win%"
         << std::setw(8) << "first" << std::setw(8) << "second" << std::setw(6) << "LOS"
         << std::setw(9) << "timeouts" << std::setw(8) << "crashes"
         << "\n";
@@ -94,8 +102,9 @@ void report_standings(store::ResultsStore& store, const store::TournamentRow& to
             << names[i] << std::right << std::fixed << std::setprecision(0) << std::setw(7)
             << shown(fit.ratings[i]) << std::setw(5) << fit.errors[i] << std::setw(7)
             << s.total.games << std::setw(6) << s.total.wins << std::setw(6) << s.total.draws
-            << std::setw(6) << s.total.losses << std::setw(8) << percent(s.total.score())
-            << std::setw(8) << percent(win_rate) << std::setw(8) << percent(s.as_first.score())
+            << std::setw(6) << s.total.losses << std::setw(8) << percent(s.total.score());
+        if (scoring) out << std::setw(8) << points(s.total);
+        out << std::setw(8) << percent(win_rate) << std::setw(8) << percent(s.as_first.score())
             << std::setw(8) << percent(s.as_second.score());
         // Likelihood that this bot is stronger than the next one down.
         if (rank + 1 < n) {
@@ -107,6 +116,10 @@ void report_standings(store::ResultsStore& store, const store::TournamentRow& to
     }
     out << "first-mover advantage: " << std::setprecision(0) << fit.advantage << " ± "
         << fit.advantage_error << " Elo\n";
+    if (scoring) {
+        out << "points: " << scoring->win << " a win, " << scoring->draw << " a draw, "
+            << scoring->loss << " a loss (the config's scoring)\n";
+    }
 
     constexpr std::size_t kMaxCrosstable = 16;
     if (n <= kMaxCrosstable && n > 1) {

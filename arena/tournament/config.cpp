@@ -20,6 +20,8 @@
 
 #include "arena/games/registry.hpp"
 #include "arena/session/command_line.hpp"
+#include "arena/tournament/scoring.hpp"
+#include "arena/tournament/tsinghua_so.hpp"
 
 namespace arena::tournament {
 namespace {
@@ -40,19 +42,20 @@ constexpr std::string_view kDefaultPath = "/usr/local/bin:/usr/bin:/bin";
 
 const std::initializer_list<std::string_view> kTopKeys = {
     "name",        "game", "time",     "schedule", "openings",
-    "concurrency", "seed", "database", "bots",     "bot_defaults"};
+    "concurrency", "seed", "database", "bots",     "bot_defaults", "scoring"};
 const std::initializer_list<std::string_view> kTimeKeys = {"move_ms", "tolerance_ms", "game_ms",
                                                            "inc_ms", "startup_ms"};
 const std::initializer_list<std::string_view> kScheduleKeys = {"type", "games_per_pair", "rounds",
                                                                "challenger"};
 const std::initializer_list<std::string_view> kOpeningsKeys = {"random_plies", "file"};
+const std::initializer_list<std::string_view> kScoringKeys = {"win", "draw", "loss"};
 const std::initializer_list<std::string_view> kIsolationKeys = {
     "memory_mb",      "file_size_mb",     "open_files", "processes", "cpu_seconds",
     "max_line_bytes", "freeze_when_idle", "sandbox",    "pass_env"};
 const std::initializer_list<std::string_view> kBotKeys = {
     "name",       "command",   "args",        "protocol",       "memory_mb",        "file_size_mb",
     "open_files", "processes", "cpu_seconds", "max_line_bytes", "freeze_when_idle", "sandbox",
-    "pass_env",   "workdir"};
+    "pass_env",   "workdir",   "library",     "library_dir"};
 // Ceilings that only stop typos.
 constexpr std::int64_t kMaxMegabytes = std::int64_t{1} << 30;
 constexpr std::int64_t kMaxCount = 1 << 24;
@@ -205,6 +208,8 @@ class Parser {
             } else if (f.key == "database") {
                 config_.database = string_value(f);
                 if (config_.database.empty()) fail(f.value.Mark(), "'database' is empty");
+            } else if (f.key == "scoring") {
+                parse_scoring(f);
             } else if (f.key == "bots") {
                 parse_bots(f);
             }
@@ -220,6 +225,7 @@ class Parser {
         }
         if (config_.schedule == ScheduleType::kGauntlet) check_challenger();
         check_protocols();
+        check_tsinghua_bots();
         if (!config_.openings.file.empty()) check_openings();
         if (config_.database.empty()) config_.database = "results/" + config_.name + ".db";
         return std::move(config_);
@@ -542,6 +548,10 @@ class Parser {
                 fail(node.Mark(), "expected a map for " + which + ", got " + describe(node));
             }
             const std::vector<Field> fields = fields_of(node, kBotKeys, which);
+            if (is_tsinghua_entry(fields)) {
+                parse_tsinghua_bots(node, fields, which, name_lines);
+                continue;
+            }
             BotConfig bot = defaults_;
             const Field* name = find(fields, "name");
             if (name == nullptr) missing(node, "name", which);
@@ -588,30 +598,167 @@ class Parser {
                 }
                 protocol_marks_.emplace_back(config_.bots.size(), protocol->value.Mark());
             }
-            for (const Field& field : fields) {
-                if (field.key == "workdir") {
-                    bot.workdir = string_value(field);
-                    if (bot.workdir.empty()) fail(field.value.Mark(), who + "'workdir' is empty");
-                    std::error_code ec;
-                    if (!std::filesystem::is_directory(bot.workdir, ec)) {
-                        fail(field.value.Mark(), who + "workdir " +
-                                                     in_quotes(field.value.Scalar()) +
-                                                     " is not a directory");
-                    }
-                } else if (std::find(kIsolationKeys.begin(), kIsolationKeys.end(), field.key) !=
-                           kIsolationKeys.end()) {
-                    parse_isolation_key(field, bot);
-                }
-            }
-            if (bot.isolation.sandbox && !session::sandbox_available()) {
-                fail(node.Mark(), who +
-                                      "sandbox: true needs bubblewrap ('bwrap'), which is not "
-                                      "installed or cannot create a sandbox here");
-            }
+            parse_bot_settings(node, fields, who, bot);
             bot.executable = executable;
             name_lines.push_back(name->value.Mark().line + 1);
             config_.bots.push_back(std::move(bot));
         }
+    }
+
+    // The working directory, limits and isolation keys of a bot entry, into `bot`.
+    void parse_bot_settings(const YAML::Node& node, const std::vector<Field>& fields,
+                            const std::string& who, BotConfig& bot) const {
+        for (const Field& field : fields) {
+            if (field.key == "workdir") {
+                bot.workdir = string_value(field);
+                if (bot.workdir.empty()) fail(field.value.Mark(), who + "'workdir' is empty");
+                std::error_code ec;
+                if (!std::filesystem::is_directory(bot.workdir, ec)) {
+                    fail(field.value.Mark(), who + "workdir " + in_quotes(field.value.Scalar()) +
+                                                 " is not a directory");
+                }
+            } else if (std::find(kIsolationKeys.begin(), kIsolationKeys.end(), field.key) !=
+                       kIsolationKeys.end()) {
+                parse_isolation_key(field, bot);
+            }
+        }
+        if (bot.isolation.sandbox && !session::sandbox_available()) {
+            fail(node.Mark(), who +
+                                  "sandbox: true needs bubblewrap ('bwrap'), which is not "
+                                  "installed or cannot create a sandbox here");
+        }
+    }
+
+    // An entry that names a strategy library, or says protocol: tsinghua-so.
+    static bool is_tsinghua_entry(const std::vector<Field>& fields) {
+        const Field* protocol = find(fields, "protocol");
+        return find(fields, "library") != nullptr || find(fields, "library_dir") != nullptr ||
+               (protocol != nullptr && protocol->value.IsScalar() &&
+                protocol->value.Scalar() == kTsinghuaSo);
+    }
+
+    // A bot entry with protocol: tsinghua-so (protocol/TSINGHUA.md), played by
+    // arena-so-host. `library` names one strategy library and `name` the bot;
+    // `library_dir` names a directory whose .so files become one bot each,
+    // named after the file (with `name`, if given, as a prefix: name-file),
+    // in file name order, so the schedule stays the same from run to run.
+    void parse_tsinghua_bots(const YAML::Node& node, const std::vector<Field>& fields,
+                             const std::string& which, std::vector<int>& name_lines) {
+        const Field* protocol = find(fields, "protocol");
+        const Field* library = find(fields, "library");
+        const Field* library_dir = find(fields, "library_dir");
+        const Field* name = find(fields, "name");
+        const std::string label = name != nullptr ? "bot " + in_quotes(string_value(*name)) : which;
+        const std::string who = label + ": ";
+        if (protocol == nullptr || string_value(*protocol) != kTsinghuaSo) {
+            const Field* key = library != nullptr ? library : library_dir;
+            fail(key->key_node.Mark(), who + in_quotes(key->key) +
+                                           " needs 'protocol: tsinghua-so' (a Tsinghua strategy "
+                                           "library)");
+        }
+        for (const char* key : {"command", "args"}) {
+            if (const Field* f = find(fields, key)) {
+                fail(f->key_node.Mark(),
+                     who + in_quotes(key) +
+                         " is not for protocol: tsinghua-so (the arena runs arena-so-host with "
+                         "the 'library')");
+            }
+        }
+        if (library != nullptr && library_dir != nullptr) {
+            fail(library_dir->key_node.Mark(),
+                 who + "give either 'library' or 'library_dir', not both");
+        }
+        if (library == nullptr && library_dir == nullptr) {
+            missing(node, "library", label + " (protocol: tsinghua-so plays a strategy library)");
+        }
+        if (library != nullptr && name == nullptr) missing(node, "name", which);
+        BotConfig bot = defaults_;
+        bot.protocol = std::string(kTsinghuaSo);
+        const auto host = find_so_host();
+        if (!host) {
+            fail(protocol->value.Mark(),
+                 who +
+                     "protocol: tsinghua-so needs the arena-so-host executable, which is "
+                     "neither next to the arena executable nor in PATH");
+        }
+        // (library as written, path, where its bot's name comes from)
+        std::vector<std::pair<std::string, std::filesystem::path>> libraries;
+        const Field& where = library != nullptr ? *library : *library_dir;
+        const std::string text = string_value(where);
+        if (text.empty()) fail(where.value.Mark(), who + in_quotes(where.key) + " is empty");
+        std::error_code ec;
+        if (library != nullptr) {
+            if (!std::filesystem::exists(text, ec)) {
+                fail(where.value.Mark(), who + "library " + in_quotes(text) + " not found");
+            }
+            if (!std::filesystem::is_regular_file(text, ec) || ::access(text.c_str(), R_OK) != 0) {
+                fail(where.value.Mark(),
+                     who + "library " + in_quotes(text) + " is not a readable file");
+            }
+            libraries.emplace_back(text, text);
+        } else {
+            if (!std::filesystem::is_directory(text, ec)) {
+                fail(where.value.Mark(),
+                     who + "library_dir " + in_quotes(text) + " is not a directory");
+            }
+            for (const auto& path : strategy_libraries(text))
+                libraries.emplace_back(path.string(), path);
+            if (libraries.empty()) {
+                fail(where.value.Mark(),
+                     who + "library_dir " + in_quotes(text) + " holds no .so files");
+            }
+        }
+        parse_bot_settings(node, fields, who, bot);
+        tsinghua_marks_.emplace_back(label, protocol->value.Mark());
+        for (const auto& [written, path] : libraries) {
+            BotConfig b = bot;
+            if (library != nullptr) {
+                b.name = string_value(*name);
+            } else {
+                b.name = path.stem().string();
+                if (name != nullptr) b.name = string_value(*name) + "-" + b.name;
+            }
+            const YAML::Mark mark =
+                name != nullptr && library != nullptr ? name->value.Mark() : where.value.Mark();
+            if (!is_valid_name(b.name)) {
+                fail(mark, "bot name " + in_quotes(b.name) +
+                               (library != nullptr ? std::string() : " (from " + written + ")") +
+                               " is not valid (use only letters, digits and _ . + -)");
+            }
+            for (std::size_t i = 0; i < config_.bots.size(); ++i) {
+                if (config_.bots[i].name == b.name) {
+                    fail(mark, "duplicate bot name " + in_quotes(b.name) +
+                                   " (first defined at line " + std::to_string(name_lines[i]) +
+                                   ")");
+                }
+            }
+            b.command = written;
+            b.argv = so_host_argv(*host, path);
+            b.executable = path;  // what the results' sha256 identifies: the strategy
+            name_lines.push_back(mark.line + 1);
+            config_.bots.push_back(std::move(b));
+        }
+    }
+
+    // Tsinghua strategies play Connect-4 only (checked once the game is known,
+    // whatever the order of the sections).
+    void check_tsinghua_bots() const {
+        if (tsinghua_marks_.empty()) return;
+        const std::string problem = tsinghua_game_problem(config_.game, config_.game_params);
+        const auto& [label, mark] = tsinghua_marks_.front();
+        if (!problem.empty()) fail(mark, label + ": " + problem);
+    }
+
+    void parse_scoring(const Field& f) {
+        require_map(f);
+        Scoring scoring;
+        for (const Field& s : fields_of(f.value, kScoringKeys, "'scoring'")) {
+            const int points = static_cast<int>(integer(s, 0, kMaxScoringPoints));
+            if (s.key == "win") scoring.win = points;
+            if (s.key == "draw") scoring.draw = points;
+            if (s.key == "loss") scoring.loss = points;
+        }
+        config_.scoring = scoring;
     }
 
     [[nodiscard]] bool boolean(const Field& f) const {
@@ -707,6 +854,8 @@ class Parser {
     std::vector<int> opening_line_numbers_;  // per entry of config_.openings.lines
     // Bots that name their protocol: index in config_.bots, where it is written.
     std::vector<std::pair<std::size_t, YAML::Mark>> protocol_marks_;
+    // Each tsinghua-so entry ("bot 'x'" or "bot #n") and where it says so.
+    std::vector<std::pair<std::string, YAML::Mark>> tsinghua_marks_;
 };
 
 }  // namespace

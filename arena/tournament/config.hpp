@@ -15,6 +15,7 @@
 #include "arena/games/game.hpp"
 #include "arena/match/time_control.hpp"
 #include "arena/session/session.hpp"
+#include "arena/tournament/scoring.hpp"
 
 namespace arena::tournament {
 
@@ -60,6 +61,7 @@ struct Config {
     std::uint64_t seed = 1;
     std::filesystem::path database;  // default results/<name>.db
     std::vector<BotConfig> bots;
+    std::optional<Scoring> scoring;  // course-style points in the standings
 };
 
 // What a session of `bot` is started with.

@@ -1,0 +1,464 @@
+// Tsinghua course strategies (protocol/TSINGHUA.md): the translation of an
+// arena position into getPoint's arguments, checked against the course's own
+// bookkeeping; a tournament of the sample strategy against native bots and a
+// directory of reference strategies; global state across games; misbehaving
+// strategies judged like native bots; and the config's errors.
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <random>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "arena/games/connect4.hpp"
+#include "arena_process.hpp"
+#include "bots/tsinghua/strategy_input.hpp"
+#include "proc_util.hpp"
+
+namespace arena {
+namespace {
+
+namespace fs = std::filesystem;
+using arena::testing::bin;
+using arena::testing::run_arena;
+using arena::testing::survivors;
+using arena::testing::unique_marker;
+using games::Connect4Cell;
+using games::Connect4Config;
+using games::Connect4Game;
+using games::Connect4State;
+
+// ---- translation -------------------------------------------------------------
+
+std::unique_ptr<games::State> play(const Connect4Game& game, const std::vector<int>& cols) {
+    auto state = game.new_initial_state();
+    for (const int col : cols)
+        state->apply(col);
+    return state;
+}
+
+const Connect4State& c4(const std::unique_ptr<games::State>& state) {
+    return dynamic_cast<const Connect4State&>(*state);
+}
+
+// 9 rows, 10 columns, the bottom cell of column 5 (arena 5:1) blocked.
+TEST(Translation, KnownPositionWithABlockedCellAtTheBottom) {
+    const Connect4Game game(Connect4Config{9, 10, 4, {Connect4Cell{4, 0}}});
+    const auto start = tsinghua::strategy_input(c4(game.new_initial_state()), std::nullopt);
+    EXPECT_EQ(start.rows, 9);
+    EXPECT_EQ(start.cols, 10);
+    EXPECT_EQ(start.no_x, 8);  // the bottom row is x = M - 1
+    EXPECT_EQ(start.no_y, 4);
+    EXPECT_EQ(start.last_x, -1);
+    EXPECT_EQ(start.last_y, -1);
+    for (int y = 0; y < 10; ++y)
+        EXPECT_EQ(start.top[y], y == 4 ? 8 : 9) << y;  // blocked bottom: top = M - 1
+    for (const int cell : start.board)
+        EXPECT_EQ(cell, 0);
+
+    // Player 1 plays 5 (onto the blocked cell: row 2), player 2 plays 5
+    // (row 3), player 1 plays 3 (row 1). Player 2 is to move.
+    const auto state = play(game, {4, 4, 2});
+    const auto in = tsinghua::strategy_input(c4(state), 2);
+    const auto at = [&](int x, int y) { return in.board[static_cast<std::size_t>(x * 10 + y)]; };
+    EXPECT_EQ(at(7, 4), 1);  // player 1's piece: the opponent of the mover
+    EXPECT_EQ(at(6, 4), 2);  // the mover's own
+    EXPECT_EQ(at(8, 2), 1);
+    EXPECT_EQ(at(8, 4), 0);  // the blocked cell reads as empty, as in the course
+    int stones = 0;
+    for (const int cell : in.board)
+        stones += cell != 0;
+    EXPECT_EQ(stones, 3);
+    EXPECT_EQ(in.top[4], 6);  // the next piece in column 5 lands on x = 5
+    EXPECT_EQ(in.top[2], 8);
+    EXPECT_EQ(in.top[0], 9);
+    EXPECT_EQ(in.last_x, 8);
+    EXPECT_EQ(in.last_y, 2);
+
+    // Player 1's view of the same board after player 2 answers 1.
+    const auto next = play(game, {4, 4, 2, 0});
+    const auto in1 = tsinghua::strategy_input(c4(next), 0);
+    EXPECT_EQ(in1.board[7 * 10 + 4], 2);
+    EXPECT_EQ(in1.board[6 * 10 + 4], 1);
+    EXPECT_EQ(in1.board[8 * 10 + 0], 1);
+    EXPECT_EQ(in1.last_x, 8);
+    EXPECT_EQ(in1.last_y, 0);
+}
+
+// A blocked cell mid-column is skipped (top jumps over it), and a column whose
+// top cell is blocked is full once the cell below is taken.
+TEST(Translation, BlockedCellMidColumnAndAtTheTop) {
+    const Connect4Game mid(Connect4Config{9, 9, 4, {Connect4Cell{0, 2}}});  // x = 6
+    const auto two = play(mid, {0, 0});
+    const auto in = tsinghua::strategy_input(c4(two), 0);
+    EXPECT_EQ(in.no_x, 6);
+    EXPECT_EQ(in.top[0], 6);  // lands on x = 5, above the blocked x = 6
+    EXPECT_EQ(tsinghua::move_word(in, 5, 0), "1");
+    EXPECT_EQ(tsinghua::move_word(in, 6, 0), "(6,0)");  // the blocked cell itself
+
+    const Connect4Game top(Connect4Config{9, 9, 4, {Connect4Cell{0, 8}}});  // x = 0
+    const auto full = play(top, {0, 0, 0, 0, 1, 0, 0, 0, 0});
+    const auto in2 = tsinghua::strategy_input(c4(full), 0);
+    EXPECT_EQ(in2.top[0], 0);
+    EXPECT_EQ(tsinghua::move_word(in2, -1, 0), "(-1,0)");
+}
+
+TEST(Translation, PointsBecomeColumnsOrIllegalWords) {
+    const Connect4Game game(Connect4Config{9, 10, 4, {Connect4Cell{4, 0}}});
+    const auto in = tsinghua::strategy_input(c4(game.new_initial_state()), std::nullopt);
+    EXPECT_EQ(tsinghua::move_word(in, 8, 0), "1");
+    EXPECT_EQ(tsinghua::move_word(in, 8, 9), "10");
+    EXPECT_EQ(tsinghua::move_word(in, 7, 4), "5");
+    EXPECT_EQ(tsinghua::move_word(in, 8, 4), "(8,4)");  // blocked
+    EXPECT_EQ(tsinghua::move_word(in, 7, 0), "(7,0)");  // floating above the landing cell
+    EXPECT_EQ(tsinghua::move_word(in, 8, 10), "(8,10)");
+    EXPECT_EQ(tsinghua::move_word(in, 8, -1), "(8,-1)");
+    // Not Connect-4 notation, so the arena judges such a move illegal.
+    EXPECT_FALSE(game.new_initial_state()->parse_move("(7,0)"));
+}
+
+TEST(Translation, RefusesWhatTheInterfaceCannotDescribe) {
+    EXPECT_THROW(tsinghua::check_game(Connect4Config{6, 7, 5, {}}), games::GameError);
+    EXPECT_THROW(tsinghua::check_game(Connect4Config{6, 7, 4, {{0, 0}, {1, 1}}}), games::GameError);
+    EXPECT_NO_THROW(tsinghua::check_game(Connect4Config{6, 7, 4, {}}));
+    EXPECT_NO_THROW(tsinghua::check_game(games::tsinghua_config(3)));
+}
+
+// The course's Compete tool keeps top and the boards itself (Data.h,
+// Compete.cpp): top[y] = M, or M - 1 under a blocked bottom cell; a move at
+// (x, y) decrements top[y], and once more when the blocked cell is just
+// above. Random games on random Tsinghua boards: at every ply the arena's
+// translation equals that bookkeeping.
+TEST(Translation, AgreesWithTheCourseBookkeepingOnRandomGames) {
+    std::mt19937_64 rng(12345);
+    for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+        const Connect4Config config = games::tsinghua_config(seed);
+        const Connect4Game game(config);
+        const int m = config.rows, n = config.cols;
+        const int no_x = m - 1 - config.blocked[0].row, no_y = config.blocked[0].col;
+        std::vector<int> top(static_cast<std::size_t>(n), m);
+        if (no_x == m - 1) top[static_cast<std::size_t>(no_y)] = m - 1;
+        std::vector<int> owner(static_cast<std::size_t>(m * n), 0);  // player 1 or 2
+        int last_x = -1, last_y = -1;
+        auto state = game.new_initial_state();
+        while (!state->is_over()) {
+            const int mover = state->current_player();
+            const auto in = tsinghua::strategy_input(
+                c4(state), last_y >= 0 ? std::optional<int>(last_y) : std::nullopt);
+            ASSERT_EQ(in.top, top) << "seed " << seed << " ply " << state->ply();
+            for (int i = 0; i < m * n; ++i) {
+                const int o = owner[static_cast<std::size_t>(i)];
+                ASSERT_EQ(in.board[static_cast<std::size_t>(i)], o == 0       ? 0
+                                                                 : o == mover ? 2
+                                                                              : 1)
+                    << "seed " << seed << " cell " << i;
+            }
+            ASSERT_EQ(in.last_x, last_x);
+            ASSERT_EQ(in.last_y, last_y);
+            ASSERT_EQ(in.no_x, no_x);
+            ASSERT_EQ(in.no_y, no_y);
+            const auto moves = state->legal_moves();
+            const int y = moves[rng() % moves.size()];
+            const int x = top[static_cast<std::size_t>(y)] - 1;
+            ASSERT_EQ(tsinghua::move_word(in, x, y), std::to_string(y + 1));
+            owner[static_cast<std::size_t>(x * n + y)] = mover;
+            --top[static_cast<std::size_t>(y)];
+            if (x == no_x + 1 && y == no_y) --top[static_cast<std::size_t>(y)];
+            last_x = x;
+            last_y = y;
+            state->apply(y);
+        }
+    }
+}
+
+// ---- end to end --------------------------------------------------------------
+
+class TempDir {
+  public:
+    TempDir() : path_(fs::temp_directory_path() / ("tsinghua_test_" + unique_marker())) {
+        fs::create_directories(path_);
+    }
+    ~TempDir() {
+        std::error_code ec;
+        fs::remove_all(path_, ec);
+    }
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+    [[nodiscard]] const fs::path& path() const { return path_; }
+    [[nodiscard]] std::string write(const std::string& name, const std::string& text) const {
+        std::ofstream(path_ / name) << text;
+        return (path_ / name).string();
+    }
+
+  private:
+    fs::path path_;
+};
+
+std::string strategy(const std::string& relative) {
+    return bin("bots/tsinghua/" + relative);
+}
+
+// Rows of a query, each column as text.
+std::vector<std::vector<std::string>> query(const fs::path& db, const std::string& sql) {
+    std::vector<std::vector<std::string>> rows;
+    sqlite3* handle = nullptr;
+    EXPECT_EQ(sqlite3_open_v2(db.c_str(), &handle, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+    sqlite3_stmt* stmt = nullptr;
+    EXPECT_EQ(sqlite3_prepare_v2(handle, sql.c_str(), -1, &stmt, nullptr), SQLITE_OK)
+        << sqlite3_errmsg(handle);
+    while (stmt != nullptr && sqlite3_step(stmt) == SQLITE_ROW) {
+        std::vector<std::string> row;
+        for (int i = 0; i < sqlite3_column_count(stmt); ++i) {
+            const auto* text = sqlite3_column_text(stmt, i);
+            row.emplace_back(text != nullptr ? reinterpret_cast<const char*>(text) : "");
+        }
+        rows.push_back(std::move(row));
+    }
+    sqlite3_finalize(stmt);
+    sqlite3_close(handle);
+    return rows;
+}
+
+// The sample strategy as a gauntlet challenger against two native Connect-4
+// bots and a directory of reference strategies, on Tsinghua boards at 100 ms
+// a move: every game ends by the rules, every move is stored, the directory
+// expands in file name order, and the standings carry the course's points.
+TEST(Tournament, SampleStrategyAgainstNativeBotsAndADirectoryOfStrategies) {
+    TempDir dir;
+    fs::create_directories(dir.path() / "refs");
+    fs::copy_file(strategy("reference/random.so"), dir.path() / "refs" / "b-random.so");
+    fs::copy_file(strategy("reference/greedy.so"), dir.path() / "refs" / "a-greedy.so");
+    std::ofstream(dir.path() / "refs" / "notes.txt") << "not a strategy\n";
+    const auto db = dir.path() / "t.db";
+    const auto config = dir.write("t.yaml", R"(name: tsinghua-test
+game: { name: connect4, variant: tsinghua }
+time: { move_ms: 100, tolerance_ms: 50 }
+schedule: { type: gauntlet, challenger: sample, games_per_pair: 2 }
+scoring: { win: 2, draw: 1, loss: 0 }
+concurrency: 2
+seed: 11
+database: )" + db.string() + R"(
+bots:
+  - { name: sample, protocol: tsinghua-so, library: )" +
+                                                strategy("sample.so") + R"( }
+  - { name: random, command: )" + bin("bots/random") +
+                                                R"( --game connect4 }
+  - { name: features, command: )" + bin("bots/c4-features") +
+                                                R"( }
+  - { name: ref, protocol: tsinghua-so, library_dir: )" +
+                                                (dir.path() / "refs").string() + R"( }
+)");
+    const auto r = run_arena(dir.path(), {"run", config});
+    ASSERT_EQ(r.status, 0) << r.err << r.out;
+    EXPECT_FALSE(arena::testing::looks_like_a_crash(r.err)) << r.err;
+
+    const auto bots = query(db, "SELECT name, protocol FROM bots ORDER BY id");
+    ASSERT_EQ(bots.size(), 5u);
+    EXPECT_EQ(bots[0], (std::vector<std::string>{"sample", "tsinghua-so"}));
+    EXPECT_EQ(bots[3], (std::vector<std::string>{"ref-a-greedy", "tsinghua-so"}));
+    EXPECT_EQ(bots[4], (std::vector<std::string>{"ref-b-random", "tsinghua-so"}));
+
+    const auto games = query(db,
+                             "SELECT g.termination, g.detail, g.plies, "
+                             "(SELECT count(*) FROM moves m WHERE m.game = g.id), "
+                             "(SELECT count(*) FROM moves m WHERE m.game = g.id AND m.info LIKE "
+                             "'point x=%') FROM games g");
+    ASSERT_EQ(games.size(), 8u);
+    for (const auto& g : games) {
+        EXPECT_EQ(g[0], "normal") << g[1];
+        EXPECT_EQ(g[2], g[3]);                  // every move stored
+        EXPECT_GT(std::stoi(g[4]), 0) << g[1];  // the host's info line with the point
+    }
+    // The course's points: 2 a win, 1 a draw, from the stored W/D/L.
+    const auto wdl = query(db, "SELECT sum(won), sum(drawn) FROM bot_games WHERE bot = 'sample'");
+    ASSERT_EQ(wdl.size(), 1u);
+    const int points = 2 * std::stoi(wdl[0][0]) + std::stoi(wdl[0][1]);
+    const std::regex row(
+        "\\n\\s+\\d+\\s+sample\\s+-?\\d+\\s+\\d+\\s+8\\s+\\d+\\s+\\d+\\s+\\d+\\s+"
+        "[\\d.]+%\\s+" +
+        std::to_string(points) + "\\s");
+    EXPECT_TRUE(std::regex_search(r.out, row)) << r.out;
+    EXPECT_NE(r.out.find("points: 2 a win, 1 a draw, 0 a loss"), std::string::npos) << r.out;
+}
+
+// The library stays loaded from game to game of one host process: the
+// counter fixture's call count goes on rising, and what it prints on stdout
+// reaches the log, not the protocol.
+TEST(Tournament, GlobalStateSurvivesAcrossGamesOfOneProcess) {
+    TempDir dir;
+    const auto db = dir.path() / "g.db";
+    const auto config = dir.write("g.yaml", R"(name: tsinghua-state
+game: { name: connect4, variant: tsinghua }
+time: { move_ms: 1000 }
+schedule: { type: round-robin, games_per_pair: 4 }
+concurrency: 1
+seed: 3
+database: )" + db.string() + R"(
+bots:
+  - { name: counter, protocol: tsinghua-so, library: )" +
+                                                strategy("fixtures/counter.so") + R"( }
+  - { name: random, command: )" + bin("bots/random") +
+                                                R"( --game connect4 }
+)");
+    const auto r = run_arena(dir.path(), {"run", config});
+    ASSERT_EQ(r.status, 0) << r.err << r.out;
+    const auto logs = query(db,
+                            "SELECT g.game_index, l.stderr FROM games g JOIN bots b ON b.name = "
+                            "'counter' JOIN bot_logs l ON l.game = g.id AND l.side = CASE b.id "
+                            "WHEN g.first_bot THEN 1 ELSE 2 END WHERE g.termination = 'normal' "
+                            "ORDER BY g.game_index");
+    ASSERT_EQ(logs.size(), 4u) << r.out;
+    const std::regex call("counter: call (\\d+)");
+    int previous_last = 0;
+    for (const auto& row : logs) {
+        const std::string& index = row[0];
+        const std::string& log = row[1];
+        std::smatch m;
+        ASSERT_TRUE(std::regex_search(log, m, call)) << log;
+        const int first = std::stoi(m[1]);
+        EXPECT_EQ(first, previous_last + 1) << "game " << index << ":\n" << log;
+        int last = first;
+        for (std::sregex_iterator it(log.begin(), log.end(), call); it != std::sregex_iterator();
+             ++it)
+            last = std::stoi((*it)[1]);
+        previous_last = last;
+        EXPECT_NE(log.find("stdout noise from printf"), std::string::npos) << log;
+        EXPECT_NE(log.find("stdout noise from std::cout"), std::string::npos) << log;
+    }
+    EXPECT_GT(previous_last, 8);
+}
+
+// ---- misbehaving strategies ----------------------------------------------------
+
+struct Misbehaviour {
+    std::string label;
+    std::string fixture;  // in build/bots/tsinghua/fixtures/
+    std::string move_ms;
+    std::string ending;
+    std::string detail;  // a part of the detail
+};
+
+void PrintTo(const Misbehaviour& c, std::ostream* os) {
+    *os << c.label;
+}
+
+class Misbehaving : public ::testing::TestWithParam<Misbehaviour> {};
+
+// Two games through `arena match` against the native random bot: the bad
+// strategy loses both as a native bot would, and no process is left (found
+// by the library's path, unique to the test).
+TEST_P(Misbehaving, JudgedLikeANativeBotLeavingNothingBehind) {
+    const auto& c = GetParam();
+    TempDir dir;
+    const fs::path library = dir.path() / ("m" + unique_marker()) / (c.fixture + ".so");
+    fs::create_directories(library.parent_path());
+    fs::copy_file(strategy("fixtures/" + c.fixture + ".so"), library);
+    const auto started = std::chrono::steady_clock::now();
+    const auto r =
+        run_arena(dir.path(), {"match", "--game", "connect4", "--variant", "tsinghua", "--games",
+                               "2", "--startup-ms", "3000", "--move-ms", c.move_ms,
+                               "bad=" + library.string(), "good=" + bin("bots/random")});
+    ASSERT_EQ(r.status, 0) << r.err << r.out;
+    EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(15));
+    std::vector<std::string> lines;
+    for (std::size_t at = 0; (at = r.out.find("game ", at)) != std::string::npos;) {
+        const auto end = r.out.find('\n', at);
+        lines.push_back(r.out.substr(at, end - at));
+        at = end;
+    }
+    ASSERT_EQ(lines.size(), 2u) << r.out;
+    for (const auto& line : lines) {
+        EXPECT_NE(line.find("  " + c.ending + "  "), std::string::npos) << line;
+        const bool first = line.find(": bad vs") != std::string::npos;
+        EXPECT_NE(line.find(first ? "  0-1  " : "  1-0  "), std::string::npos) << line;
+        EXPECT_NE(line.find(c.detail), std::string::npos) << line;
+    }
+    EXPECT_EQ(survivors(library.string()), std::vector<int>{}) << r.out;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Fixtures, Misbehaving,
+    ::testing::Values(Misbehaviour{"crash", "crash", "1000", "crash", "(bad: exited"},
+                      Misbehaviour{"hang", "hang", "300", "timeout", "no move within"},
+                      Misbehaviour{"illegal_point", "illegal", "1000", "illegal", "not a move of this game: '("},
+                      Misbehaviour{"missing_symbol", "no_clear_point", "1000", "startup",
+                                   "exit 3"}),
+    [](const auto& param_info) { return param_info.param.label; });
+
+// ---- config errors ---------------------------------------------------------------
+
+struct ConfigCase {
+    std::string label;
+    std::string game;   // the game map
+    std::string bot;    // the first bot's map
+    std::string error;  // in the message, after "file:line:col: "
+};
+
+void PrintTo(const ConfigCase& c, std::ostream* os) {
+    *os << c.label;
+}
+
+class ConfigErrors : public ::testing::TestWithParam<ConfigCase> {};
+
+TEST_P(ConfigErrors, NameTheFileLineAndColumn) {
+    const auto& c = GetParam();
+    TempDir dir;
+    std::string bot = c.bot;
+    for (const auto& [from, to] :
+         std::map<std::string, std::string>{{"@SAMPLE@", strategy("sample.so")},
+                                            {"@FIXTURES@", strategy("fixtures")},
+                                            {"@EMPTY@", dir.path().string()}}) {
+        for (std::size_t at; (at = bot.find(from)) != std::string::npos;)
+            bot.replace(at, from.size(), to);
+    }
+    const auto config =
+        dir.write("c.yaml", "name: errors\ngame: " + c.game + "\nbots:\n  - " + bot +
+                                "\n  - { name: crash, command: " + bin("bots/random") + " }\n");
+    const auto r = run_arena(dir.path(), {"run", config});
+    EXPECT_EQ(r.status, 2) << r.out;  // a config error
+    EXPECT_TRUE(std::regex_search(
+        r.err, std::regex(std::regex_replace(config, std::regex("[.]"), "\\.") + ":\\d+:\\d+: ")))
+        << r.err;
+    EXPECT_NE(r.err.find(c.error), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(dir.path() / "results")) << "nothing is written";
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, ConfigErrors,
+    ::testing::Values(
+        ConfigCase{"missing_library", "{ name: connect4 }",
+                   "{ name: s, protocol: tsinghua-so, library: @EMPTY@/none.so }",
+                   "bot 's': library '"},
+        ConfigCase{"library_without_protocol", "{ name: connect4 }",
+                   "{ name: s, library: @SAMPLE@ }",
+                   "bot 's': 'library' needs 'protocol: tsinghua-so'"},
+        ConfigCase{"protocol_without_library", "{ name: connect4 }",
+                   "{ name: s, protocol: tsinghua-so }",
+                   "missing required key 'library' in bot 's'"},
+        ConfigCase{"command_with_library", "{ name: connect4 }",
+                   "{ name: s, protocol: tsinghua-so, library: @SAMPLE@, command: x }",
+                   "'command' is not for protocol: tsinghua-so"},
+        ConfigCase{"not_connect4", "{ name: gomoku }",
+                   "{ name: s, protocol: tsinghua-so, library: @SAMPLE@ }",
+                   "bot 's': protocol 'tsinghua-so' plays only connect4, not gomoku"},
+        ConfigCase{"connect5", "{ name: connect4, connect: 5 }",
+                   "{ name: s, protocol: tsinghua-so, library: @SAMPLE@ }",
+                   "plays four in a row, not connect=5"},
+        ConfigCase{"empty_library_dir", "{ name: connect4 }",
+                   "{ protocol: tsinghua-so, library_dir: @EMPTY@ }", "holds no .so files"},
+        ConfigCase{"library_dir_not_a_directory", "{ name: connect4 }",
+                   "{ protocol: tsinghua-so, library_dir: @SAMPLE@ }", "is not a directory"},
+        ConfigCase{"library_dir_duplicate_name", "{ name: connect4 }",
+                   "{ protocol: tsinghua-so, library_dir: @FIXTURES@ }",
+                   "duplicate bot name 'crash' (first defined at line 4)"}),
+    [](const auto& param_info) { return param_info.param.label; });
+
+}  // namespace
+}  // namespace arena
