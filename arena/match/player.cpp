@@ -14,9 +14,9 @@ Player::~Player() {
 session::HandshakeResult Player::ensure_ready() {
     drop_if_dead();
     if (session_) return {};
-    std::unique_ptr<session::Session> fresh;
+    std::unique_ptr<session::BotSession> fresh;
     try {
-        fresh = std::make_unique<session::Session>(spec_, options_);
+        fresh = session::make_session(spec_, options_);
     } catch (const session::SpawnError& e) {
         throw session::SpawnError("bot '" + spec_.name + "': " + e.what());
     }

@@ -26,7 +26,7 @@ class Player {
     [[nodiscard]] session::HandshakeResult ensure_ready();
 
     // The live session; only after ensure_ready() succeeded.
-    [[nodiscard]] session::Session& session() { return *session_; }
+    [[nodiscard]] session::BotSession& session() { return *session_; }
     [[nodiscard]] bool has_session() const { return session_ && session_->alive(); }
 
     // What the current (or just failed) process wrote to stderr since the
@@ -42,7 +42,7 @@ class Player {
   private:
     session::BotSpec spec_;
     session::SessionOptions options_;
-    std::unique_ptr<session::Session> session_;
+    std::unique_ptr<session::BotSession> session_;  // of spec_.protocol
 };
 
 }  // namespace arena::match

@@ -133,7 +133,8 @@ std::vector<std::string> bot_environment(const std::filesystem::path& dir,
     return env;
 }
 
-Session::Session(BotSpec spec, SessionOptions options) : spec_(std::move(spec)), options_(options) {
+ProcessSession::ProcessSession(BotSpec spec, SessionOptions options)
+    : spec_(std::move(spec)), options_(options) {
     const Isolation& iso = spec_.isolation;
     if (spec_.working_dir.empty()) {
         working_dir_ = run_dir().make_scratch(spec_.name.empty() ? "bot" : spec_.name);
@@ -162,7 +163,9 @@ Session::Session(BotSpec spec, SessionOptions options) : spec_(std::move(spec)),
     }
 }
 
-Session::~Session() {
+Session::Session(BotSpec spec, SessionOptions options) : ProcessSession(std::move(spec), options) {}
+
+ProcessSession::~ProcessSession() {
     kill();
     if (scratch_) {
         std::error_code ec;
@@ -170,19 +173,19 @@ Session::~Session() {
     }
 }
 
-void Session::freeze() {
+void ProcessSession::freeze() {
     if (alive_ && spec_.isolation.freeze_when_idle) process_->freeze();
 }
 
-pid_t Session::pid() const {
+pid_t ProcessSession::pid() const {
     return process_->pid();
 }
 
-const std::string& Session::stderr_log() const {
+const std::string& ProcessSession::stderr_log() const {
     return process_->stderr_log();
 }
 
-std::string Session::take_stderr_log() {
+std::string ProcessSession::take_stderr_log() {
     return process_->take_stderr_log();
 }
 
@@ -344,24 +347,27 @@ void Session::end_game(const protocol::End& end) {
 }
 
 void Session::quit() {
+    quit_with(protocol::format(protocol::Quit{}));
+}
+
+void ProcessSession::quit_with(std::string_view line) {
     if (alive_) process_->thaw();
-    if (alive_ &&
-        process_->write_line(protocol::format(protocol::Quit{}), Clock::now() + kEndWriteLimit)) {
+    if (alive_ && process_->write_line(line, Clock::now() + kEndWriteLimit)) {
         if (auto status = process_->wait_exit(Clock::now() + options_.quit_grace)) exit_ = status;
     }
     die();  // also when it exited: leftovers in its process group go too
 }
 
-void Session::kill() {
+void ProcessSession::kill() {
     die();
 }
 
-std::string Session::limit_note(const ExitStatus& status) {
+std::string ProcessSession::limit_note(const ExitStatus& status) {
     const std::string hit = process_->limit_hit(status);
     return hit.empty() ? hit : " (" + hit + ")";
 }
 
-std::string Session::describe_eof(std::string_view when) {
+std::string ProcessSession::describe_eof(std::string_view when) {
     if (auto status = process_->wait_exit(Clock::now() + kExitReportWait)) {
         exit_ = status;
         return "exited" + std::string(when) + ": " + status->describe() + limit_note(*status);
@@ -369,7 +375,7 @@ std::string Session::describe_eof(std::string_view when) {
     return "closed its stdout" + std::string(when);
 }
 
-std::string Session::describe_write_failure(std::string_view when) {
+std::string ProcessSession::describe_write_failure(std::string_view when) {
     if (auto status = process_->wait_exit(Clock::now() + kExitReportWait)) {
         exit_ = status;
         return "exited" + std::string(when) + ": " + status->describe() + limit_note(*status);
@@ -377,7 +383,94 @@ std::string Session::describe_write_failure(std::string_view when) {
     return "stopped reading its input" + std::string(when);
 }
 
-void Session::die() {
+std::string ProcessSession::quote(std::string_view line) {
+    return session::quote(line);
+}
+
+std::string ProcessSession::millis(Clock::duration d) {
+    return session::millis(d);
+}
+
+std::string_view ProcessSession::trim(std::string_view text) {
+    const auto first = text.find_first_not_of(" \t\r");
+    if (first == std::string_view::npos) return {};
+    const auto last = text.find_last_not_of(" \t\r");
+    return text.substr(first, last - first + 1);
+}
+
+ProcessSession::ReplyLine ProcessSession::read_reply_line(Clock::time_point deadline,
+                                                          std::string_view when) {
+    ReplyLine out;
+    auto read = process_->read_line(deadline);
+    out.at = read.at;
+    switch (read.status) {
+        case ReadStatus::kTimeout:
+            out.fault = Fault::kTimeout;
+            break;
+        case ReadStatus::kEof:
+            out.fault = Fault::kCrash;
+            out.detail = describe_eof(when);
+            break;
+        case ReadStatus::kTooLong:
+            out.fault = Fault::kProtocol;
+            out.detail = "line longer than " + std::to_string(options_.max_line_bytes) + " bytes" +
+                         std::string(when);
+            break;
+        case ReadStatus::kLine:
+            // Complete only after the deadline (the bot kept talking): too late.
+            if (read.at > deadline) {
+                out.fault = Fault::kTimeout;
+            } else {
+                out.text = std::move(read.line);
+            }
+            break;
+    }
+    return out;
+}
+
+bool ProcessSession::write_move_request(std::string_view commands, Clock::duration limit,
+                                        MoveReply& reply) {
+    // Writing is bounded by the move limit too: a bot that does not read its
+    // input for that long has run out of time.
+    const auto write_deadline = Clock::now() + limit;
+    if (!process_->write_line_and_thaw(commands, write_deadline)) {
+        if (Clock::now() >= write_deadline) {
+            fail_move(reply, Fault::kTimeout, "did not read its input within " + millis(limit));
+        } else {
+            fail_move(reply, Fault::kCrash, describe_write_failure());
+        }
+        return false;
+    }
+    reply.go_written = Clock::now();
+    return true;
+}
+
+MoveReply ProcessSession::fail_move(MoveReply& reply, Fault fault, std::string detail) {
+    reply.answered = Clock::now();  // the verdict; killing and reaping come after
+    die();
+    reply.fault = fault;
+    reply.detail = std::move(detail);
+    if (reply.go_written == Clock::time_point{}) reply.go_written = reply.answered;
+    return std::move(reply);
+}
+
+void ProcessSession::record_info(MoveReply& reply, std::size_t& chatter, std::string text,
+                                 bool keep) {
+    if (chatter++ >= options_.max_info_lines_per_move) {
+        ++reply.info_dropped;
+    } else if (keep) {
+        reply.info.push_back(std::move(text));
+    }
+}
+
+MoveReply ProcessSession::accept_move(MoveReply& reply, std::string move, Clock::time_point at) {
+    reply.move = std::move(move);
+    reply.answered = at;
+    freeze();
+    return std::move(reply);
+}
+
+void ProcessSession::die() {
     const ExitStatus status = process_->kill();
     if (!exit_) exit_ = status;
     alive_ = false;

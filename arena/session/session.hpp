@@ -1,7 +1,9 @@
 #pragma once
-// A bot session: one bot process spoken to in protocol v1 (PROTOCOL.md).
-// It knows the protocol's message order and deadlines, and nothing of games'
-// rules: moves pass through as text and the match layer judges them.
+// A bot session: one bot process spoken to in its protocol: the arena's own
+// v1 (PROTOCOL.md) here, Gomocup and NBoard in gomocup_session.hpp and
+// nboard_session.hpp. A session knows its protocol's message order and
+// deadlines, and nothing of games' rules: moves pass through as text (the
+// adapters translate notation) and the match layer judges them.
 //
 // Every call that waits takes or derives an absolute deadline. A session
 // that has faulted (timeout, crash, protocol error) is dead: its process
@@ -92,54 +94,112 @@ struct MoveReply {
     [[nodiscard]] Clock::duration elapsed() const { return answered - go_written; }
 };
 
-class Session {
+// A bot process as the match layer drives it, whatever protocol it speaks.
+// Every implementation keeps the same contract: each call that waits has an
+// absolute deadline, faults are reported as the same Fault values with the
+// same meaning, and a faulted session is dead (its process group killed and
+// reaped).
+class BotSession {
   public:
-    // Starts the process; throws SpawnError when the command cannot be started.
-    Session(BotSpec spec, SessionOptions options);
-    ~Session();  // kills what is left of the process group
-    Session(const Session&) = delete;
-    Session& operator=(const Session&) = delete;
+    virtual ~BotSession() = default;
+    BotSession() = default;
+    BotSession(const BotSession&) = delete;
+    BotSession& operator=(const BotSession&) = delete;
 
-    // `arena 1`, then reads name/author/version lines until `ready`.
-    [[nodiscard]] HandshakeResult handshake();
+    // Start-up, within the start-up limit.
+    [[nodiscard]] virtual HandshakeResult handshake() = 0;
 
-    // Sends `game ...`. False when the bot no longer reads (the session is then dead).
-    [[nodiscard]] bool start_game(const protocol::GameStart& game);
+    // A new game. False when the bot no longer reads (the session is then dead).
+    [[nodiscard]] virtual bool start_game(const protocol::GameStart& game) = 0;
 
-    // Sends `position ...` and `go ...`, then waits for `move`, at most until
-    // the moment `go` was written plus `limit` (the per-move time plus the
-    // tolerance). Lines printed meanwhile never extend the deadline.
-    // Lines already pending when it is called (printed while not on move) are
-    // checked first: info/debug lines are discarded, anything else is a
-    // kProtocol fault. Info and debug lines both count against
-    // max_info_lines_per_move; only info lines are kept.
-    [[nodiscard]] MoveReply request_move(const protocol::Position& position, const protocol::Go& go,
-                                         Clock::duration limit);
+    // Asks for a move in `position` (every move of the game so far, in the
+    // arena's notation), waiting at most until the moment the request was
+    // written plus `limit` (the per-move time plus the tolerance). Lines
+    // printed meanwhile never extend the deadline. The reply's move is in the
+    // arena's notation (or the bot's raw text when it has none), for the
+    // match layer to judge.
+    [[nodiscard]] virtual MoveReply request_move(const protocol::Position& position,
+                                                 const protocol::Go& go, Clock::duration limit) = 0;
 
-    // Sends `end ...`; best effort.
-    void end_game(const protocol::End& end);
+    // The game is over; best effort.
+    virtual void end_game(const protocol::End& end) = 0;
 
-    // Sends `quit`, waits up to the grace period, then kills the group.
-    // (A frozen bot is thawed first.)
-    void quit();
+    // Asks the bot to exit, waits up to the grace period, then kills the group.
+    virtual void quit() = 0;
 
     // Kills the process group and reaps it; the session is dead afterwards.
-    void kill();
+    virtual void kill() = 0;
 
-    [[nodiscard]] bool alive() const { return alive_; }
-    [[nodiscard]] const BotSpec& spec() const { return spec_; }
-    [[nodiscard]] const Identity& identity() const { return identity_; }
-    [[nodiscard]] pid_t pid() const;
+    [[nodiscard]] virtual bool alive() const = 0;
+    [[nodiscard]] virtual const BotSpec& spec() const = 0;
+    [[nodiscard]] virtual const Identity& identity() const = 0;
+    [[nodiscard]] virtual pid_t pid() const = 0;
     // Where the bot runs.
-    [[nodiscard]] const std::filesystem::path& working_dir() const { return working_dir_; }
-    [[nodiscard]] const std::string& stderr_log() const;
+    [[nodiscard]] virtual const std::filesystem::path& working_dir() const = 0;
+    [[nodiscard]] virtual const std::string& stderr_log() const = 0;
     // The stderr log so far (see Process::take_stderr_log); the next call
     // returns only what came after.
-    [[nodiscard]] std::string take_stderr_log();
+    [[nodiscard]] virtual std::string take_stderr_log() = 0;
     // The exit status once the process has ended, for crash reports.
-    [[nodiscard]] std::optional<ExitStatus> exit_status() const { return exit_; }
+    [[nodiscard]] virtual std::optional<ExitStatus> exit_status() const = 0;
+};
 
-  private:
+// A session of `spec.protocol`. Throws SpawnError when the command cannot be
+// started.
+[[nodiscard]] std::unique_ptr<BotSession> make_session(BotSpec spec, SessionOptions options);
+
+// What every protocol's session shares: the process with its working
+// directory and isolation, its death (kill, quit, crash reports), its stderr
+// log, freezing, and deadline-bounded reading of replies.
+class ProcessSession : public BotSession {
+  public:
+    ~ProcessSession() override;  // kills what is left of the process group
+
+    void kill() override;
+    [[nodiscard]] bool alive() const override { return alive_; }
+    [[nodiscard]] const BotSpec& spec() const override { return spec_; }
+    [[nodiscard]] const Identity& identity() const override { return identity_; }
+    [[nodiscard]] pid_t pid() const override;
+    [[nodiscard]] const std::filesystem::path& working_dir() const override { return working_dir_; }
+    [[nodiscard]] const std::string& stderr_log() const override;
+    [[nodiscard]] std::string take_stderr_log() override;
+    [[nodiscard]] std::optional<ExitStatus> exit_status() const override { return exit_; }
+
+  protected:
+    // Starts the process; throws SpawnError when the command cannot be started.
+    ProcessSession(BotSpec spec, SessionOptions options);
+
+    // One line of a reply, or the fault that ended the wait for it (the
+    // caller decides what it means; nothing is killed here): kTimeout when `deadline` passed first
+    // or the line was complete only after it, kCrash at end of output, kProtocol for a line over
+    // the length limit. `when` qualifies crash details
+    // (" during start-up").
+    struct ReplyLine {
+        Fault fault = Fault::kNone;
+        std::string text;
+        Clock::time_point at;
+        std::string detail;  // for a fault
+    };
+    [[nodiscard]] ReplyLine read_reply_line(Clock::time_point deadline, std::string_view when = {});
+
+    // Thaws the bot and writes `commands` (one or more lines, the last one
+    // being the request to move), bounded by `limit`; the clock starts when
+    // it is written: reply.go_written. False when the bot did not take it
+    // (reply then holds the timeout or crash verdict).
+    [[nodiscard]] bool write_move_request(std::string_view commands, Clock::duration limit,
+                                          MoveReply& reply);
+    // Ends a move request with a fault: the verdict time, then the kill.
+    MoveReply fail_move(MoveReply& reply, Fault fault, std::string detail);
+    // Keeps `text` as an info line of the move, within the per-move cap
+    // (`chatter` counts the lines so far; `keep` false only counts it).
+    void record_info(MoveReply& reply, std::size_t& chatter, std::string text, bool keep = true);
+    // A move read at `at`: stops the clock and freezes the bot.
+    MoveReply accept_move(MoveReply& reply, std::string move, Clock::time_point at);
+
+    // Thaws the bot, writes `line`, waits up to the grace period for the
+    // exit, then kills the group.
+    void quit_with(std::string_view line);
+
     // Crash detail after EOF: waits briefly for the exit status.
     // "exited<when>: signal 11 (SIGSEGV)" or "closed its stdout<when>".
     std::string describe_eof(std::string_view when = {});
@@ -150,6 +210,13 @@ class Session {
     void die();
     void freeze();  // when the bot is not on move (if configured)
 
+    // A bot line for a report: at most 80 bytes, control bytes escaped, quoted.
+    [[nodiscard]] static std::string quote(std::string_view line);
+    // "250 ms".
+    [[nodiscard]] static std::string millis(Clock::duration d);
+    // Without blanks (spaces, tabs, '\r') at either end.
+    [[nodiscard]] static std::string_view trim(std::string_view text);
+
     BotSpec spec_;
     SessionOptions options_;
     std::filesystem::path working_dir_;
@@ -158,6 +225,36 @@ class Session {
     Identity identity_;
     bool alive_ = true;
     std::optional<ExitStatus> exit_;
+};
+
+// A bot that speaks the arena's protocol v1 (PROTOCOL.md).
+class Session final : public ProcessSession {
+  public:
+    // Starts the process; throws SpawnError when the command cannot be started.
+    Session(BotSpec spec, SessionOptions options);
+
+    // `arena 1`, then reads name/author/version lines until `ready`.
+    [[nodiscard]] HandshakeResult handshake() override;
+
+    // Sends `game ...`. False when the bot no longer reads (the session is then dead).
+    [[nodiscard]] bool start_game(const protocol::GameStart& game) override;
+
+    // Sends `position ...` and `go ...`, then waits for `move`, at most until
+    // the moment `go` was written plus `limit` (the per-move time plus the
+    // tolerance). Lines printed meanwhile never extend the deadline.
+    // Lines already pending when it is called (printed while not on move) are
+    // checked first: info/debug lines are discarded, anything else is a
+    // kProtocol fault. Info and debug lines both count against
+    // max_info_lines_per_move; only info lines are kept.
+    [[nodiscard]] MoveReply request_move(const protocol::Position& position, const protocol::Go& go,
+                                         Clock::duration limit) override;
+
+    // Sends `end ...`; best effort.
+    void end_game(const protocol::End& end) override;
+
+    // Sends `quit`, waits up to the grace period, then kills the group.
+    // (A frozen bot is thawed first.)
+    void quit() override;
 };
 
 }  // namespace arena::session

@@ -1,0 +1,98 @@
+#pragma once
+// A Gomocup / Piskvork brain (pbrain-*) run unmodified: the session
+// translates between the arena's calls and the Gomocup AI protocol, as
+// protocol/GOMOCUP.md describes. The match layer sees an ordinary session:
+// the same deadlines, the same faults, moves in the arena's notation.
+//
+// Coordinates: the arena's gomoku move a1 is Gomocup's 0,0; x is the column
+// (letter a = 0), y is the row number minus 1.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "arena/session/session.hpp"
+
+namespace arena::session {
+
+namespace gomocup {
+
+struct Point {
+    int x = 0, y = 0;
+    friend bool operator==(const Point&, const Point&) = default;
+};
+
+// "h8" -> {7, 7}; nullopt when `move` is not a cell of a size x size board.
+[[nodiscard]] std::optional<Point> to_point(std::string_view move, int size);
+// {7, 7} -> "h8"; "" when the point is off a size x size board.
+[[nodiscard]] std::string to_move(Point p, int size);
+// An engine's move line, "x,y" (blanks allowed around the numbers); nullopt
+// when it is not two integers separated by a comma.
+[[nodiscard]] std::optional<Point> parse_point(std::string_view line);
+
+// The BOARD command for an engine playing `player` (1 moves first) whose
+// turn it is after `moves` (every move of the game, arena notation): the
+// lines "BOARD", "x,y,who" in the order the moves were played (who: 1 = the
+// engine's stone, 2 = the opponent's, so the last one listed is the
+// opponent's), "DONE". Throws std::invalid_argument for a move that is not
+// a cell of the board.
+[[nodiscard]] std::vector<std::string> board_command(const std::vector<std::string>& moves,
+                                                     int player, int size);
+
+// `INFO rule` for the arena's gomoku rule: 0 (freestyle) or 1 (exactly
+// five); nullopt for a rule Gomocup cannot express.
+[[nodiscard]] std::optional<int> rule_bitmask(std::string_view rule);
+
+// The values of an ABOUT answer: name="x", version="1.0", author="y", ...
+[[nodiscard]] Identity parse_about(std::string_view line);
+
+}  // namespace gomocup
+
+class GomocupSession final : public ProcessSession {
+  public:
+    // Starts the process; throws SpawnError when the command cannot be started.
+    GomocupSession(BotSpec spec, SessionOptions options);
+
+    // `ABOUT`, waiting a short while for the answer (its name, version and
+    // author become the identity). An engine that does not answer is fine;
+    // one that exits is a start-up fault.
+    [[nodiscard]] HandshakeResult handshake() override;
+
+    // `START <size>` (or `RESTART` when the process already played on this
+    // board size) -> `OK`, then the INFO lines. A failure is a start-up fault,
+    // reported by the next request_move (the match layer judges faults there).
+    [[nodiscard]] bool start_game(const protocol::GameStart& game) override;
+
+    // `INFO timeout_turn`, `INFO time_left`, then `BEGIN`, `TURN x,y` or
+    // `BOARD ... DONE`; the reply `x,y` comes back in the arena's notation.
+    // MESSAGE, DEBUG, UNKNOWN, ERROR and SUGGEST lines are kept as info.
+    [[nodiscard]] MoveReply request_move(const protocol::Position& position, const protocol::Go& go,
+                                         Clock::duration limit) override;
+
+    // Gomocup has no result message: nothing is sent.
+    void end_game(const protocol::End& end) override;
+
+    // `END`, the grace period, then the kill.
+    void quit() override;
+
+  private:
+    // Sends `command` and waits for `OK` until `deadline`. On failure `problem`
+    // says what happened; `unknown` is set when the engine answered UNKNOWN or
+    // ERROR (it may not know RESTART).
+    bool command_ok(const std::string& command, Clock::time_point deadline, std::string& problem,
+                    bool& unknown);
+    void write_lines(const std::vector<std::string>& lines);
+
+    int size_ = 15;
+    int player_ = 1;
+    std::optional<int> started_size_;  // the board size the process last started on
+    std::vector<std::string> told_;    // the moves on the engine's board, in order
+    bool board_fresh_ = true;          // nothing told since START/RESTART
+    bool about_pending_ = false;       // ABOUT went unanswered: its late answer is tolerated
+    std::optional<std::pair<Fault, std::string>> pending_;  // a start_game fault, not yet reported
+};
+
+}  // namespace arena::session

@@ -1,0 +1,212 @@
+#include "arena/session/nboard_session.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <stdexcept>
+#include <utility>
+
+namespace arena::session {
+
+namespace {
+
+std::string_view first_word(std::string_view line) {
+    return line.substr(0, line.find_first_of(" \t"));
+}
+
+// What an NBoard engine may say besides its move; recorded, never judged.
+bool is_chatter(std::string_view word) {
+    static constexpr std::array kWords = {"status", "nodestats", "search", "set",
+                                          "pong",   "hint",      "learn",  "analysis"};
+    return std::find(kWords.begin(), kWords.end(), word) != kWords.end();
+}
+
+bool is_cell(std::string_view move) {
+    return move.size() == 2 && std::tolower(static_cast<unsigned char>(move[0])) >= 'a' &&
+           std::tolower(static_cast<unsigned char>(move[0])) <= 'h' && move[1] >= '1' &&
+           move[1] <= '8';
+}
+
+}  // namespace
+
+namespace nboard {
+
+std::string to_nboard(std::string_view move) {
+    if (move == "pass") return "PA";
+    std::string out(move);
+    for (char& c : out)
+        c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return out;
+}
+
+std::string ggf(const std::vector<std::string>& moves, std::string_view black,
+                std::string_view white) {
+    // The standard start, rows from the top (row 1) down, a..h in each:
+    // white on d4 and e5, black on e4 and d5; black to move.
+    std::string board(64, '-');
+    board[3 * 8 + 3] = 'O';
+    board[3 * 8 + 4] = '*';
+    board[4 * 8 + 3] = '*';
+    board[4 * 8 + 4] = 'O';
+    std::string out = "(;GM[Othello]PC[arena]PB[" + std::string(black) + "]PW[" +
+                      std::string(white) + "]TY[8]BO[8 " + board + " *]";
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+        if (moves[i] != "pass" && !is_cell(moves[i])) {
+            throw std::invalid_argument("not a reversi move: '" + moves[i] + "'");
+        }
+        out += i % 2 == 0 ? "B[" : "W[";
+        out += to_nboard(moves[i]);
+        out += ']';
+    }
+    out += ";)";
+    return out;
+}
+
+std::string parse_answer(std::string_view line) {
+    if (!line.starts_with("===")) return {};
+    line.remove_prefix(3);
+    const auto start = line.find_first_not_of(" \t");
+    if (start == std::string_view::npos) return {};
+    std::string_view word = first_word(line.substr(start));
+    word = word.substr(0, word.find('/'));
+    std::string move(word);
+    for (char& c : move)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (move == "pa") move = "pass";
+    return move;
+}
+
+}  // namespace nboard
+
+NboardSession::NboardSession(BotSpec spec, SessionOptions options, int depth)
+    : ProcessSession(std::move(spec), options), depth_(depth) {}
+
+HandshakeResult NboardSession::handshake() {
+    const auto start = Clock::now();
+    const auto deadline = start + options_.startup_limit;
+    HandshakeResult result;
+    auto fail = [&](std::string detail) {
+        result.elapsed = Clock::now() - start;
+        die();
+        result.fault = Fault::kStartup;
+        result.detail = std::move(detail);
+        return result;
+    };
+    if (!alive_) return fail("the bot is not running");
+    ping_ = 1;
+    const std::string pong = "pong " + std::to_string(ping_);
+    if (!process_->write_line(
+            "nboard 2\nset depth " + std::to_string(depth_) + "\nping " + std::to_string(ping_),
+            deadline)) {
+        if (Clock::now() >= deadline) {
+            return fail("no `" + pong + "` within " + millis(options_.startup_limit));
+        }
+        return fail(describe_write_failure(" during start-up"));
+    }
+    for (;;) {
+        auto line = read_reply_line(deadline, " during start-up");
+        if (line.fault == Fault::kTimeout) {
+            return fail("no `" + pong + "` within " + millis(options_.startup_limit));
+        }
+        if (line.fault != Fault::kNone) return fail(line.detail);
+        const std::string_view text = trim(line.text);
+        if (text == pong) break;
+        if (text.starts_with("set myname ")) identity_.name = trim(text.substr(11));
+        // Anything else before the pong is start-up chatter.
+    }
+    result.elapsed = Clock::now() - start;
+    freeze();
+    return result;
+}
+
+bool NboardSession::start_game(const protocol::GameStart& game) {
+    if (!alive_) return false;
+    if (!protocol_problem(BotProtocol::kNboard, game.game, {}).empty()) {
+        die();
+        return false;
+    }
+    player_ = game.player;
+    in_sync_ = false;
+    told_.clear();
+    return true;
+}
+
+MoveReply NboardSession::request_move(const protocol::Position& position,
+                                      const protocol::Go& /*go*/, Clock::duration limit) {
+    MoveReply reply;
+    if (!alive_) return fail_move(reply, Fault::kCrash, "the bot is not running");
+
+    // The position: incremental `move` lines when the engine's game is a
+    // prefix of it (its own last move, the opponent's, passes), else the
+    // whole game. Then a ping: every line before its pong is stale.
+    const auto& moves = position.moves;
+    std::string sync;
+    if (in_sync_ && moves.size() >= told_.size() &&
+        std::equal(told_.begin(), told_.end(), moves.begin())) {
+        for (std::size_t i = told_.size(); i < moves.size(); ++i)
+            sync += "move " + nboard::to_nboard(moves[i]) + "\n";
+    } else {
+        try {
+            const std::string me = spec_.name.empty() ? "engine" : spec_.name;
+            sync = "set game " +
+                   nboard::ggf(moves, player_ == 1 ? me : "arena", player_ == 1 ? "arena" : me) +
+                   "\n";
+        } catch (const std::invalid_argument& e) {
+            return fail_move(reply, Fault::kProtocol, e.what());  // not a reversi game
+        }
+    }
+    sync += "ping " + std::to_string(++ping_);
+    const std::string pong = "pong " + std::to_string(ping_);
+    // Bounded by the move limit: an engine that does not read or answer
+    // `ping` for that long would not have moved in time either.
+    const auto sync_deadline = Clock::now() + limit;
+    if (!process_->write_line_and_thaw(sync, sync_deadline)) {
+        if (Clock::now() >= sync_deadline) {
+            return fail_move(reply, Fault::kTimeout,
+                             "did not read its input within " + millis(limit));
+        }
+        return fail_move(reply, Fault::kCrash, describe_write_failure());
+    }
+    told_ = moves;
+    in_sync_ = true;
+    for (;;) {
+        auto line = read_reply_line(sync_deadline);
+        if (line.fault == Fault::kTimeout) {
+            return fail_move(reply, Fault::kTimeout, "no `" + pong + "` within " + millis(limit));
+        }
+        if (line.fault != Fault::kNone) return fail_move(reply, line.fault, line.detail);
+        if (trim(line.text) == pong) break;
+    }
+
+    if (!write_move_request("go", limit, reply)) return reply;
+    const auto deadline = reply.go_written + limit;
+    std::size_t chatter = 0;
+    for (;;) {
+        auto line = read_reply_line(deadline);
+        if (line.fault == Fault::kTimeout) {
+            return fail_move(reply, Fault::kTimeout, "no move within " + millis(limit));
+        }
+        if (line.fault != Fault::kNone) return fail_move(reply, line.fault, line.detail);
+        const std::string_view text = trim(line.text);
+        if (text.empty()) continue;
+        if (text.starts_with("===")) {
+            std::string move = nboard::parse_answer(text);
+            if (move.empty()) return fail_move(reply, Fault::kProtocol, "empty move");
+            // The engine plays it only when told: the next request sends it.
+            return accept_move(reply, std::move(move), line.at);
+        }
+        if (is_chatter(first_word(text))) {
+            record_info(reply, chatter, std::string(text));
+            continue;
+        }
+        return fail_move(reply, Fault::kProtocol, "invalid line: " + quote(line.text));
+    }
+}
+
+void NboardSession::end_game(const protocol::End& /*end*/) {}
+
+void NboardSession::quit() {
+    quit_with("quit");
+}
+
+}  // namespace arena::session
