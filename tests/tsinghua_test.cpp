@@ -385,11 +385,11 @@ TEST_P(Misbehaving, JudgedLikeANativeBotLeavingNothingBehind) {
 
 INSTANTIATE_TEST_SUITE_P(
     Fixtures, Misbehaving,
-    ::testing::Values(Misbehaviour{"crash", "crash", "1000", "crash", "(bad: exited"},
-                      Misbehaviour{"hang", "hang", "300", "timeout", "no move within"},
-                      Misbehaviour{"illegal_point", "illegal", "1000", "illegal", "not a move of this game: '("},
-                      Misbehaviour{"missing_symbol", "no_clear_point", "1000", "startup",
-                                   "exit 3"}),
+    ::testing::Values(
+        Misbehaviour{"crash", "crash", "1000", "crash", "(bad: exited"},
+        Misbehaviour{"hang", "hang", "300", "timeout", "no move within"},
+        Misbehaviour{"illegal_point", "illegal", "1000", "illegal", "not a move of this game: '("},
+        Misbehaviour{"missing_symbol", "no_clear_point", "1000", "startup", "exit 3"}),
     [](const auto& param_info) { return param_info.param.label; });
 
 // ---- config errors ---------------------------------------------------------------

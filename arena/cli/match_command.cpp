@@ -19,6 +19,7 @@
 #include "arena/match/opening.hpp"
 #include "arena/match/tally.hpp"
 #include "arena/session/command_line.hpp"
+#include "arena/tournament/tsinghua_so.hpp"
 
 namespace arena::cli {
 namespace {
@@ -31,6 +32,9 @@ constexpr std::string_view kMatchUsage = R"(usage: arena match --game GAME [opti
 Plays --games games between BOT1 and BOT2, alternating who moves first, and
 prints one line per game and a summary per bot. Each BOT is one argument:
 '[name=]command [args...]', split like a shell splits words (no shell runs).
+A BOT that is one path ending in .so, '[name=]path/strategy.so', is a Tsinghua
+course strategy library (protocol/TSINGHUA.md), played through arena-so-host;
+it plays connect4 only, and is named after the file by default.
 
 Each bot speaks the arena's protocol unless told otherwise: --protocol P sets
 both bots' protocol, --protocol1 P and --protocol2 P set BOT1's and BOT2's
@@ -71,6 +75,20 @@ session::BotSpec parse_bot(const std::string& arg) {
         command = arg.substr(eq + 1);
     }
     spec.argv = session::split_command(command);
+    if (spec.argv.size() == 1 && spec.argv[0].ends_with(".so")) {
+        const std::filesystem::path library = spec.argv[0];
+        const auto host = tournament::find_so_host();
+        if (!host) {
+            throw std::invalid_argument("the strategy library " + library.string() +
+                                        " needs arena-so-host, which is neither next to the "
+                                        "arena executable nor in PATH");
+        }
+        std::error_code ec;
+        if (!std::filesystem::is_regular_file(library, ec))
+            throw std::invalid_argument("strategy library '" + library.string() + "' not found");
+        if (spec.name.empty()) spec.name = library.stem().string();
+        spec.argv = tournament::so_host_argv(*host, library);
+    }
     if (spec.name.empty()) spec.name = std::filesystem::path(spec.argv[0]).filename().string();
     return spec;
 }
@@ -198,6 +216,12 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
         (void)games::make_game(m.game, games::realize(m.game, m.params, m.seed));
         for (const auto& bot : m.bots) {
             const auto problem = session::protocol_problem(bot.protocol, m.game, m.params);
+            if (!problem.empty()) throw std::invalid_argument("bot '" + bot.name + "': " + problem);
+        }
+        for (const auto& bot : m.bots) {
+            if (std::filesystem::path(bot.argv.front()).filename() != tournament::kSoHostName)
+                continue;
+            const std::string problem = tournament::tsinghua_game_problem(m.game, m.params);
             if (!problem.empty()) throw std::invalid_argument("bot '" + bot.name + "': " + problem);
         }
     } catch (const std::exception& e) {
