@@ -392,6 +392,27 @@ INSTANTIATE_TEST_SUITE_P(
         Misbehaviour{"missing_symbol", "no_clear_point", "1000", "startup", "exit 3"}),
     [](const auto& param_info) { return param_info.param.label; });
 
+// `arena match --protocol1 tsinghua-so` plays any path as a strategy library;
+// a path ending in .so needs no flag. Both through arena-so-host.
+TEST(Match, ProtocolFlagOrSoSuffixPlaysAStrategyLibrary) {
+    TempDir dir;
+    const auto renamed = dir.path() / "sample.strategy";
+    fs::copy_file(strategy("sample.so"), renamed);
+    const auto r =
+        run_arena(dir.path(), {"match", "--game", "connect4", "--variant", "tsinghua", "--games",
+                               "2", "--move-ms", "1000", "--protocol1", "tsinghua-so",
+                               "mine=" + renamed.string(), strategy("reference/greedy.so")});
+    ASSERT_EQ(r.status, 0) << r.err << r.out;
+    EXPECT_NE(r.out.find("game 1/2: mine vs greedy"), std::string::npos) << r.out;
+    const auto first = r.out.find("  normal  ");
+    ASSERT_NE(first, std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("  normal  ", first + 1), std::string::npos) << r.out;  // both games
+    const auto bad = run_arena(dir.path(), {"match", "--game", "gomoku", "--protocol1",
+                                            "tsinghua-so", renamed.string(), bin("bots/random")});
+    EXPECT_EQ(bad.status, 2);
+    EXPECT_NE(bad.err.find("plays only connect4, not gomoku"), std::string::npos) << bad.err;
+}
+
 // ---- config errors ---------------------------------------------------------------
 
 struct ConfigCase {

@@ -34,7 +34,8 @@ prints one line per game and a summary per bot. Each BOT is one argument:
 '[name=]command [args...]', split like a shell splits words (no shell runs).
 A BOT that is one path ending in .so, '[name=]path/strategy.so', is a Tsinghua
 course strategy library (protocol/TSINGHUA.md), played through arena-so-host;
-it plays connect4 only, and is named after the file by default.
+it plays connect4 only, and is named after the file by default. --protocol
+tsinghua-so (or --protocol1/--protocol2) says the same of any path.
 
 Each bot speaks the arena's protocol unless told otherwise: --protocol P sets
 both bots' protocol, --protocol1 P and --protocol2 P set BOT1's and BOT2's
@@ -63,6 +64,27 @@ struct MatchArgs {
     std::vector<session::BotSpec> bots;
 };
 
+// Makes `spec`, whose argv is one path, play that Tsinghua strategy library
+// through arena-so-host (protocol/TSINGHUA.md). Done already: nothing to do.
+void play_strategy_library(session::BotSpec& spec) {
+    if (std::filesystem::path(spec.argv.front()).filename() == tournament::kSoHostName) return;
+    if (spec.argv.size() != 1) {
+        throw std::invalid_argument("bot '" + spec.name +
+                                    "': a strategy library bot is one path, without arguments");
+    }
+    const std::filesystem::path library = spec.argv[0];
+    const auto host = tournament::find_so_host();
+    if (!host) {
+        throw std::invalid_argument("the strategy library " + library.string() +
+                                    " needs arena-so-host, which is neither next to the arena "
+                                    "executable nor in PATH");
+    }
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(library, ec))
+        throw std::invalid_argument("strategy library '" + library.string() + "' not found");
+    spec.argv = tournament::so_host_argv(*host, library);
+}
+
 // "[name=]command [args...]" -> BotSpec. The name defaults to the command's
 // file name.
 session::BotSpec parse_bot(const std::string& arg) {
@@ -76,18 +98,8 @@ session::BotSpec parse_bot(const std::string& arg) {
     }
     spec.argv = session::split_command(command);
     if (spec.argv.size() == 1 && spec.argv[0].ends_with(".so")) {
-        const std::filesystem::path library = spec.argv[0];
-        const auto host = tournament::find_so_host();
-        if (!host) {
-            throw std::invalid_argument("the strategy library " + library.string() +
-                                        " needs arena-so-host, which is neither next to the "
-                                        "arena executable nor in PATH");
-        }
-        std::error_code ec;
-        if (!std::filesystem::is_regular_file(library, ec))
-            throw std::invalid_argument("strategy library '" + library.string() + "' not found");
-        if (spec.name.empty()) spec.name = library.stem().string();
-        spec.argv = tournament::so_host_argv(*host, library);
+        if (spec.name.empty()) spec.name = std::filesystem::path(spec.argv[0]).stem().string();
+        play_strategy_library(spec);
     }
     if (spec.name.empty()) spec.name = std::filesystem::path(spec.argv[0]).filename().string();
     return spec;
@@ -135,7 +147,7 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
         ("seed", po::value<std::uint64_t>(&m.seed)->default_value(1), "seed for boards and openings")
         ("random-plies", po::value<int>(&m.random_plies)->default_value(0), "random opening plies, shared by each colour-swapped pair")
         ("json", po::bool_switch(&m.json), "print the summary as one JSON object on stdout")
-        ("protocol", po::value<std::string>(&protocols[0])->default_value("arena1"), "the protocol both bots speak: arena1, gomocup or nboard")
+        ("protocol", po::value<std::string>(&protocols[0])->default_value("arena1"), "the protocol both bots speak: arena1, gomocup, nboard or tsinghua-so")
         ("protocol1", po::value<std::string>(&protocols[1]), "the protocol BOT1 speaks (overrides --protocol)")
         ("protocol2", po::value<std::string>(&protocols[2]), "the protocol BOT2 speaks (overrides --protocol)")
         ("memory-mb", po::value<std::uint64_t>(&limits.memory_mb)->default_value(limits.memory_mb), "address-space limit of each bot process in MiB (0: none)")
@@ -197,10 +209,15 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
             bot.isolation = m.isolation;
         for (std::size_t i = 0; i < 2; ++i) {
             const std::string& name = protocols[i + 1].empty() ? protocols[0] : protocols[i + 1];
+            if (name == tournament::kTsinghuaSo) {  // a v1 bot: arena-so-host
+                play_strategy_library(m.bots[i]);
+                continue;
+            }
             const auto protocol = session::parse_bot_protocol(name);
             if (!protocol) {
                 throw std::invalid_argument("unknown protocol '" + name + "' (expected " +
-                                            session::bot_protocol_names() + ")");
+                                            session::bot_protocol_names() + ", or '" +
+                                            std::string(tournament::kTsinghuaSo) + "')");
             }
             m.bots[i].protocol = *protocol;
         }
