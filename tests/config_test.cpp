@@ -468,6 +468,19 @@ TEST(Config, ForeignProtocols) {
     EXPECT_EQ(bot_spec(r.bots[0]).protocol, session::BotProtocol::kNboard);
 }
 
+TEST(Config, RestartPerGameFromDefaultsOrTheBot) {
+    const Config c = parse(
+        "name: t\ngame: { name: connect4 }\nbot_defaults: { restart: per-game }\nbots:\n"
+        "  - { name: a, command: /bin/sh }\n"
+        "  - { name: b, command: /bin/sh, restart: on-fault }\n");
+    EXPECT_TRUE(c.bots[0].restart_each_game);
+    EXPECT_FALSE(c.bots[1].restart_each_game);
+    EXPECT_EQ(error_of("name: t\ngame: { name: connect4 }\nbots:\n"
+                       "  - { name: a, command: /bin/sh, restart: always }\n"
+                       "  - { name: b, command: /bin/sh }\n"),
+              "t.yaml:4:43: expected per-game or on-fault for 'restart', got 'always'");
+}
+
 TEST(ConfigError, TooFewBots) {
     EXPECT_EQ(error_of("name: t\ngame: { name: connect4 }\nbots:\n"
                        "  - { name: a, command: /bin/sh }\n"),

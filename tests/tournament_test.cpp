@@ -256,6 +256,29 @@ TEST_F(RunTest, PlaysTheScheduleAndStoresEveryGameAndMove) {
     EXPECT_EQ(survivors(marker_), std::vector<int>{});
 }
 
+// Every line a bot process receives is appended to the marker log, so its
+// `arena 1` lines count the processes started.
+TEST_F(RunTest, RestartPerGameStartsTwoProcessesPerGameWithTheSameResults) {
+    const auto count_handshakes = [&] {
+        const std::string log = slurp(marker_);
+        int n = 0;
+        for (std::size_t at = log.find("arena 1\n"); at != std::string::npos;
+             at = log.find("arena 1\n", at + 1))
+            ++n;
+        return n;
+    };
+    const auto reused = write_config("reused", 3, 4);
+    ASSERT_EQ(run({"run", reused.string(), "--concurrency", "2"}).status, 0);
+    EXPECT_LE(count_handshakes(), 6);  // at most one process per bot and worker
+    fs::remove(marker_);
+    const auto fresh = write_config("fresh", 3, 4, "", "bot_defaults: { restart: per-game }\n");
+    const auto r = run({"run", fresh.string(), "--concurrency", "2"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(count_handshakes(), 24);  // 12 games, two fresh processes each
+    EXPECT_EQ(stored_games(dir_ / "fresh.db"), stored_games(dir_ / "reused.db"));
+    EXPECT_EQ(survivors(marker_), std::vector<int>{});
+}
+
 TEST_F(RunTest, RerunningAFinishedTournamentOnlyPrintsItsStandings) {
     const auto config = write_config("again", 2, 2);
     ASSERT_EQ(run({"run", config.string()}).status, 0);

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <chrono>
+#include <future>
 #include <string>
 #include <utility>
 
@@ -85,8 +86,17 @@ class GameRun {
     // player could not start; the record then holds the verdict.
     bool start_players() {
         std::array<session::HandshakeResult, 2> hs;
-        for (int p = 1; p <= 2; ++p)
-            hs[p - 1] = players_[p - 1]->ensure_ready();
+        if (!players_[0]->has_session() && !players_[1]->has_session()) {
+            // Two new processes start and handshake side by side, so a game
+            // with fresh processes waits for the slower one, not for both.
+            auto second =
+                std::async(std::launch::async, [this] { return players_[1]->ensure_ready(); });
+            hs[0] = players_[0]->ensure_ready();
+            hs[1] = second.get();
+        } else {
+            for (int p = 1; p <= 2; ++p)
+                hs[p - 1] = players_[p - 1]->ensure_ready();
+        }
         const bool bad1 = hs[0].fault != Fault::kNone;
         const bool bad2 = hs[1].fault != Fault::kNone;
         if (bad1 || bad2) {

@@ -25,6 +25,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+// glibc declares vfork(2) whatever the feature macros say, but Boost.Process
+// enables its vfork launcher only for old _XOPEN_SOURCE levels.
+#ifndef BOOST_POSIX_HAS_VFORK
+#define BOOST_POSIX_HAS_VFORK 1
+#endif
 #include <boost/process/args.hpp>
 #include <boost/process/child.hpp>
 #include <boost/process/error.hpp>
@@ -324,7 +329,11 @@ Process::Process(const ProcessOptions& options)
     pid_t pid = -1;
     reaper::on_spawner_thread([&] {
         const std::lock_guard lock(reaper::spawn_mutex());
-        bp::child child(bp::exe = exe, bp::args = args, bp::extend::on_exec_setup = child_setup,
+        // vfork: the child borrows the arena's memory until it execs, so a
+        // spawn costs no copy of the page tables; child_setup only makes
+        // system calls and writes nothing the parent reads but the error.
+        bp::child child(bp::exe = exe, bp::args = args, bp::posix::use_vfork,
+                        bp::extend::on_exec_setup = child_setup,
                         bp::posix::fd.bind(STDIN_FILENO, in_read.get()),
                         bp::posix::fd.bind(STDOUT_FILENO, out_write.get()),
                         bp::posix::fd.bind(STDERR_FILENO, err_write.get()),
@@ -612,15 +621,20 @@ ExitStatus Process::kill() {
         group_killed_ = true;
         // The group outlives a reaped leader while grandchildren are in it,
         // and its id cannot be reused until it is empty: always send this.
-        ::kill(-pid_, SIGKILL);
+        const bool group_empty = ::kill(-pid_, SIGKILL) != 0 && errno == ESRCH;
         // An unreaped child's pid cannot be reused either.
         if (!exit_) ::kill(pid_, SIGKILL);
         // Processes that left the group (setsid, setpgid) but are still in
         // its session or linked to it by parent. What escapes even this (a
         // fork racing the kill) is adopted by the arena, and the sweep below
-        // or the next periodic one kills it.
-        for (const pid_t p : reaper::tree_of(pid_))
-            ::kill(p, SIGKILL);
+        // or the next periodic one kills it. A leader that has exited and
+        // left an empty group (a bot that quit when asked) has no such
+        // links left: whatever it started is now the arena's, and the sweep
+        // below finds it without this walk over /proc.
+        if (!(exit_ && group_empty)) {
+            for (const pid_t p : reaper::tree_of(pid_))
+                ::kill(p, SIGKILL);
+        }
     }
     if (!exit_) {
         int status = 0;

@@ -41,8 +41,8 @@ constexpr std::int64_t kMaxPlies = 10'000;
 constexpr std::string_view kDefaultPath = "/usr/local/bin:/usr/bin:/bin";
 
 const std::initializer_list<std::string_view> kTopKeys = {
-    "name",        "game", "time",     "schedule", "openings",
-    "concurrency", "seed", "database", "bots",     "bot_defaults", "scoring"};
+    "name", "game",     "time", "schedule",     "openings", "concurrency",
+    "seed", "database", "bots", "bot_defaults", "scoring"};
 const std::initializer_list<std::string_view> kTimeKeys = {"move_ms", "tolerance_ms", "game_ms",
                                                            "inc_ms", "startup_ms"};
 const std::initializer_list<std::string_view> kScheduleKeys = {"type", "games_per_pair", "rounds",
@@ -51,11 +51,11 @@ const std::initializer_list<std::string_view> kOpeningsKeys = {"random_plies", "
 const std::initializer_list<std::string_view> kScoringKeys = {"win", "draw", "loss"};
 const std::initializer_list<std::string_view> kIsolationKeys = {
     "memory_mb",      "file_size_mb",     "open_files", "processes", "cpu_seconds",
-    "max_line_bytes", "freeze_when_idle", "sandbox",    "pass_env"};
+    "max_line_bytes", "freeze_when_idle", "sandbox",    "pass_env",  "restart"};
 const std::initializer_list<std::string_view> kBotKeys = {
     "name",       "command",   "args",        "protocol",       "memory_mb",        "file_size_mb",
     "open_files", "processes", "cpu_seconds", "max_line_bytes", "freeze_when_idle", "sandbox",
-    "pass_env",   "workdir",   "library",     "library_dir"};
+    "pass_env",   "restart",   "workdir",     "library",        "library_dir"};
 // Ceilings that only stop typos.
 constexpr std::int64_t kMaxMegabytes = std::int64_t{1} << 30;
 constexpr std::int64_t kMaxCount = 1 << 24;
@@ -792,6 +792,18 @@ class Parser {
             bot.isolation.freeze_when_idle = boolean(f);
         } else if (f.key == "sandbox") {
             bot.isolation.sandbox = boolean(f);
+        } else if (f.key == "restart") {
+            require_value(f);
+            const std::string text = f.value.IsScalar() ? f.value.Scalar() : std::string();
+            if (text == "per-game") {
+                bot.restart_each_game = true;
+            } else if (text == "on-fault") {
+                bot.restart_each_game = false;
+            } else {
+                fail(f.value.Mark(),
+                     "expected per-game or on-fault for 'restart', got " +
+                         (f.value.IsScalar() ? in_quotes(text) : describe(f.value)));
+            }
         } else if (f.key == "pass_env") {
             require_value(f);
             if (!f.value.IsSequence()) {

@@ -36,6 +36,9 @@ struct BotConfig {
     session::Isolation isolation;
     std::size_t max_line_bytes = 1 << 20;
     std::filesystem::path workdir;  // persistent working directory; empty: a scratch one
+    // A fresh process for every game (restart: per-game); by default a
+    // process plays game after game until it faults (restart: on-fault).
+    bool restart_each_game = false;
 };
 
 struct OpeningsConfig {

@@ -49,6 +49,7 @@ class PlayerPool {
     }
 
     void release(int bot, std::unique_ptr<match::Player> player) {
+        if (config_.bots[bot].restart_each_game) player->retire();
         player->drop_if_dead();
         std::lock_guard lock(mutex_);
         idle_[bot].push_back(std::move(player));
@@ -222,8 +223,15 @@ RunOutcome Runner::run(const RunOptions& options, std::ostream& out, std::stop_t
                 std::stop_callback on_abort(abort.get_token(), [&] { game_stop.request_stop(); });
                 f.record = match::play_game(*game, *first, *second, config_.time, setup.opening,
                                             game_stop.get_token());
-                pool.release(pairing.first, std::move(first));
-                pool.release(pairing.second, std::move(second));
+                if (config_.bots[pairing.first].restart_each_game &&
+                    config_.bots[pairing.second].restart_each_game) {
+                    // Both processes quit side by side.
+                    std::jthread quit_first([&] { pool.release(pairing.first, std::move(first)); });
+                    pool.release(pairing.second, std::move(second));
+                } else {
+                    pool.release(pairing.first, std::move(first));
+                    pool.release(pairing.second, std::move(second));
+                }
             } catch (const std::exception& e) {
                 std::lock_guard lock(error_mutex);
                 if (error.empty()) error = e.what();
