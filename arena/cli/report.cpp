@@ -33,30 +33,36 @@ std::string percent(double fraction) {
 void report_standings(store::ResultsStore& store, const store::TournamentRow& tournament,
                       std::ostream& out, const std::optional<std::string>& anchor) {
     const auto bots = store.bots(tournament.id);
-    const auto games = store.games(tournament.id);
+    // Counted by pair, result and ending: the cost does not grow with the games.
+    const auto counts = store.result_counts(tournament.id);
     std::vector<std::string> names;
-    std::map<std::string, int> index;
-    for (const auto& b : bots) {
-        index[b.name] = static_cast<int>(names.size());
+    for (const auto& b : bots)
         names.push_back(b.name);
-    }
     const auto n = names.size();
     std::vector<rating::GameResult> results;
     std::vector<std::int64_t> timeouts(n), crashes(n);
-    // crosstable[i][j]: i's wins, draws, losses against j
+    // crosstable[i][j]: i's wins, draws, losses against j (only printed for a few bots)
+    constexpr std::size_t kMaxCrosstable = 16;
+    const bool crosstable = n <= kMaxCrosstable && n > 1;
     std::vector<std::vector<std::array<std::int64_t, 3>>> cross(
-        n, std::vector<std::array<std::int64_t, 3>>(n));
-    results.reserve(games.size());
-    for (const auto& g : games) {
-        const int a = index.at(g.first), b = index.at(g.second);
-        const double s = g.result == "1-0" ? 1.0 : g.result == "0-1" ? 0.0 : 0.5;
-        results.push_back({a, b, s});
+        crosstable ? n : 0, std::vector<std::array<std::int64_t, 3>>(n));
+    std::int64_t games = 0;
+    results.reserve(counts.size());
+    for (const auto& c : counts) {
+        const int a = c.first, b = c.second;
+        const double s = c.outcome == games::Outcome::kWin1   ? 1.0
+                         : c.outcome == games::Outcome::kWin2 ? 0.0
+                                                              : 0.5;
+        results.push_back({a, b, s, c.games});
+        games += c.games;
         const int loser = s == 1.0 ? b : s == 0.0 ? a : -1;
-        if (loser >= 0 && g.termination == "timeout") ++timeouts[loser];
-        if (loser >= 0 && g.termination == "crash") ++crashes[loser];
-        const int k = s == 1.0 ? 0 : s == 0.5 ? 1 : 2;
-        ++cross[a][b][k];
-        ++cross[b][a][2 - k];
+        if (loser >= 0 && c.termination == match::Termination::kTimeout) timeouts[loser] += c.games;
+        if (loser >= 0 && c.termination == match::Termination::kCrash) crashes[loser] += c.games;
+        if (crosstable) {
+            const int k = s == 1.0 ? 0 : s == 0.5 ? 1 : 2;
+            cross[a][b][k] += c.games;
+            cross[b][a][2 - k] += c.games;
+        }
     }
     rating::FitOptions options;
     options.anchor = anchor;
@@ -81,16 +87,15 @@ void report_standings(store::ResultsStore& store, const store::TournamentRow& to
         width = std::max(width, static_cast<int>(name.size()));
 
     out << "\n"
-        << tournament.spec.name << ": " << games.size() << " of " << tournament.spec.total_games
+        << tournament.spec.name << ": " << games << " of " << tournament.spec.total_games
         << " games, " << tournament.spec.game << "\n";
     out << std::right << std::setw(3) << "#"
         << "  " << std::left << std::setw(width) << "bot" << std::right << std::setw(7) << "elo"
         << std::setw(6) << "±95%" << std::setw(7) << "games" << std::setw(6) << "W" << std::setw(6)
         << "D" << std::setw(6) << "L" << std::setw(8) << "score";
     if (scoring) out << std::setw(8) << "points";
-    out << std::setw(8) << "win%"
-        << std::setw(8) << "first" << std::setw(8) << "second" << std::setw(6) << "LOS"
-        << std::setw(9) << "timeouts" << std::setw(8) << "crashes"
+    out << std::setw(8) << "win%" << std::setw(8) << "first" << std::setw(8) << "second"
+        << std::setw(6) << "LOS" << std::setw(9) << "timeouts" << std::setw(8) << "crashes"
         << "\n";
     for (std::size_t rank = 0; rank < n; ++rank) {
         const auto i = order[rank];
@@ -121,8 +126,7 @@ void report_standings(store::ResultsStore& store, const store::TournamentRow& to
             << scoring->loss << " a loss (the config's scoring)\n";
     }
 
-    constexpr std::size_t kMaxCrosstable = 16;
-    if (n <= kMaxCrosstable && n > 1) {
+    if (crosstable) {
         out << "\ncrosstable (wins-draws-losses of the row bot against the column bot)\n"
             << std::left << std::setw(width) << "";
         for (auto j : order)
