@@ -503,6 +503,8 @@ INSTANTIATE_TEST_SUITE_P(
                            "not a move of this game: '99,99'"},
                       Case{"gomocup_garbage", "gomocup", "garbage", "200", "protocol",
                            "invalid line: 'hello arena'"},
+                      Case{"gomocup_move_while_not_on_move", "gomocup", "twice --at-ply 2", "200",
+                           "protocol", "line while not on move: '"},
                       Case{"gomocup_no_restart", "gomocup", "no-restart", "200", "normal", ""},
                       Case{"nboard_crash", "nboard", "crash --at-ply 4", "1000", "crash",
                            "exited: signal 11 (SIGSEGV)"},

@@ -14,6 +14,9 @@ namespace {
 constexpr Millis kAboutWait{2'000};
 // Writes outside a move (INFO lines after START): the pipe is normally empty.
 constexpr Millis kCommandWriteLimit{1'000};
+// Lines drained before a move: bounds the work an engine that floods stdout
+// between moves can cause; the rest is judged as part of the move.
+constexpr int kMaxDrainLines = 10'000;
 // What the engine is told when the arena has no game clock: no match limit.
 constexpr std::int64_t kNoLimitMs = 2'147'483'647;
 
@@ -291,7 +294,7 @@ MoveReply GomocupSession::request_move(const protocol::Position& position, const
     // Lines sent while the engine was not on move: chatter is dropped (it
     // belongs to no move), anything else is a protocol fault, as in v1.
     const auto drain_deadline = Clock::now();
-    for (;;) {
+    for (int i = 0; i < kMaxDrainLines; ++i) {
         auto line = read_reply_line(drain_deadline);
         if (line.fault == Fault::kTimeout) break;
         if (line.fault != Fault::kNone) return fail_move(reply, line.fault, line.detail);

@@ -25,6 +25,7 @@
 //     off-board     answers `99,99`
 //     silent-about  does not answer ABOUT, otherwise normal
 //     no-restart    answers `UNKNOWN` to RESTART, otherwise normal
+//     twice         sends every move twice (the second copy while not on move)
 //   --at-ply N  misbehave (crash, hang, garbage, illegal, off-board) only when
 //               at least N stones are on the board (default 0)
 //   --tag X     ignored (tests find their processes by it)
@@ -157,7 +158,10 @@ void move() {
     if (x < 0) return send("ERROR the board is full");
     at(x, y) = 1;
     ++g_stones;
-    send(std::to_string(x) + "," + std::to_string(y));
+    const std::string answer = std::to_string(x) + "," + std::to_string(y);
+    // A second move in the same write: it is there when the arena next asks.
+    if (g_mode == "twice" && g_stones >= g_at_ply) return send(answer + "\n" + answer);
+    send(answer);
 }
 
 bool parse_xy(const std::string& text, int& x, int& y, int* who = nullptr) {
