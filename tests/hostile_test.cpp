@@ -321,7 +321,8 @@ TEST(IsolationConfig, DefaultsAndPerBotKeys) {
             "  - { name: b, command: " +
             random +
             ", memory_mb: 0, file_size_mb: 8, open_files: 32,"
-            " cpu_seconds: 5, max_line_bytes: 4096, freeze_when_idle: true, workdir: /tmp }\n",
+            " cpu_seconds: 5, max_line_bytes: 4096, freeze_when_idle: true, workdir: /tmp,"
+            " nice: 9 }\n",
         "x.yaml");
     const auto& a = c.bots[0];
     EXPECT_EQ(a.isolation.limits.memory_mb, 512u);
@@ -335,6 +336,8 @@ TEST(IsolationConfig, DefaultsAndPerBotKeys) {
     EXPECT_EQ(b.isolation.limits.file_size_mb, 8u);
     EXPECT_EQ(b.isolation.limits.open_files, 32u);
     EXPECT_EQ(b.isolation.limits.cpu_seconds, 5u);
+    EXPECT_EQ(b.isolation.limits.nice, 9);
+    EXPECT_EQ(a.isolation.limits.nice, 5);  // the default
     EXPECT_EQ(b.max_line_bytes, 4096u);
     EXPECT_TRUE(b.isolation.freeze_when_idle);
     EXPECT_EQ(b.workdir, "/tmp");
@@ -354,6 +357,7 @@ TEST(IsolationConfig, BadValuesNameTheLine) {
              {"workdir: /nonexistent-arena-dir", "is not a directory"},
              {"pass_env: A", "expected a list of variable names"},
              {"max_line_bytes: 10", "max_line_bytes"},
+             {"nice: 20", "x.yaml:4:"},
          }) {
         try {
             (void)tournament::parse_config(

@@ -211,6 +211,15 @@ TEST(Process, ChildGetsCleanEnvironment) {
     EXPECT_EQ(fds, (std::vector<std::string>{"0", "1", "2"}));
 }
 
+TEST(Process, NiceLimitLowersTheBotsPriority) {
+    ProcessOptions options = sh_process("cut -d' ' -f19 /proc/self/stat");
+    options.limits.nice = 7;
+    Process p(options);
+    auto r = p.read_line(Clock::now() + 5s);
+    ASSERT_EQ(r.status, ReadStatus::kLine);
+    EXPECT_EQ(r.line, "7");
+}
+
 TEST(Process, WorkingDirectory) {
     ProcessOptions options = sh_process("pwd");
     options.working_dir = "/tmp";

@@ -155,6 +155,7 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
         ("open-files", po::value<std::uint64_t>(&limits.open_files)->default_value(limits.open_files), "open file descriptors per bot process (0: inherit)")
         ("processes", po::value<std::uint64_t>(&limits.processes)->default_value(limits.processes), "processes + threads per bot (0: none)")
         ("cpu-seconds", po::value<std::uint64_t>(&limits.cpu_seconds)->default_value(0), "CPU time of each bot process, seconds (0: none)")
+        ("nice", po::value<int>(&limits.nice)->default_value(limits.nice), "scheduling niceness of the bots, 0..19")
         ("max-line-bytes", po::value<std::uint64_t>(&max_line_bytes)->default_value(max_line_bytes), "longest line a bot may send")
         ("no-freeze", po::bool_switch(&no_freeze), "let bots run while not on move (default: SIGSTOP them)")
         ("sandbox", po::bool_switch(&m.isolation.sandbox), "run the bots under bubblewrap (docs/security.md)")
@@ -196,6 +197,8 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
         if (auto problem = m.time.validate(); !problem.empty())
             throw std::invalid_argument(problem);
         m.session.startup_limit = session::Millis{startup_ms};
+        if (limits.nice < 0 || limits.nice > 19)
+            throw std::invalid_argument("--nice must be between 0 and 19");
         if (max_line_bytes < 64)
             throw std::invalid_argument("--max-line-bytes must be at least 64");
         m.session.max_line_bytes = max_line_bytes;

@@ -289,9 +289,10 @@ Process::Process(const ProcessOptions& options)
     const Rlimit* const rlimits_end = rlimits.data() + rlimits.size();
 
     const pid_t arena_pid = ::getpid();
+    const int nice = lim.nice;
 
     // Runs in the forked child: async-signal-safe calls only.
-    auto child_setup = [chdir_to, env, rlimits_begin, rlimits_end, arena_pid](auto& exec) {
+    auto child_setup = [chdir_to, env, rlimits_begin, rlimits_end, arena_pid, nice](auto& exec) {
         // Its own session (and process group): no controlling terminal, and
         // no way to join another bot's group. The reaper relies on it.
         ::setsid();
@@ -307,6 +308,9 @@ Process::Process(const ProcessOptions& options)
                 ::_exit(127);
             }
         }
+        // Inherited by everything the bot starts; a bot may lower its own
+        // priority further, never raise it above this without privileges.
+        if (nice > 0) ::setpriority(PRIO_PROCESS, 0, nice);
         if (env != nullptr) exec.env = env;
         struct sigaction dfl {};
         dfl.sa_handler = SIG_DFL;

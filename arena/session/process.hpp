@@ -43,6 +43,10 @@ struct Limits {
     std::uint64_t open_files = 256;              // RLIMIT_NOFILE
     std::uint64_t processes = 256;               // processes + threads in its group (polled)
     std::uint64_t cpu_seconds = 0;               // RLIMIT_CPU of each of its processes
+    // Scheduling niceness added to its processes (0..19): the arena's own
+    // threads, which read moves and judge the clock, then win the CPU from
+    // bots that compute. All bots alike keeps them equal among themselves.
+    int nice = 5;
     friend bool operator==(const Limits&, const Limits&) = default;
 };
 

@@ -50,12 +50,12 @@ const std::initializer_list<std::string_view> kScheduleKeys = {"type", "games_pe
 const std::initializer_list<std::string_view> kOpeningsKeys = {"random_plies", "file"};
 const std::initializer_list<std::string_view> kScoringKeys = {"win", "draw", "loss"};
 const std::initializer_list<std::string_view> kIsolationKeys = {
-    "memory_mb",      "file_size_mb",     "open_files", "processes", "cpu_seconds",
-    "max_line_bytes", "freeze_when_idle", "sandbox",    "pass_env",  "restart"};
+    "memory_mb",        "file_size_mb", "open_files", "processes", "cpu_seconds", "max_line_bytes",
+    "freeze_when_idle", "sandbox",      "pass_env",   "restart",   "nice"};
 const std::initializer_list<std::string_view> kBotKeys = {
     "name",       "command",   "args",        "protocol",       "memory_mb",        "file_size_mb",
     "open_files", "processes", "cpu_seconds", "max_line_bytes", "freeze_when_idle", "sandbox",
-    "pass_env",   "restart",   "workdir",     "library",        "library_dir"};
+    "pass_env",   "restart",   "nice",        "workdir",        "library",          "library_dir"};
 // Ceilings that only stop typos.
 constexpr std::int64_t kMaxMegabytes = std::int64_t{1} << 30;
 constexpr std::int64_t kMaxCount = 1 << 24;
@@ -786,6 +786,8 @@ class Parser {
             limits.processes = count(kMaxCount);
         } else if (f.key == "cpu_seconds") {
             limits.cpu_seconds = count(kMaxCount);
+        } else if (f.key == "nice") {
+            limits.nice = static_cast<int>(integer(f, 0, 19));
         } else if (f.key == "max_line_bytes") {
             bot.max_line_bytes = static_cast<std::size_t>(integer(f, kMinLineBytes, kMaxMegabytes));
         } else if (f.key == "freeze_when_idle") {
