@@ -286,6 +286,13 @@ bots:
         std::to_string(points) + "\\s");
     EXPECT_TRUE(std::regex_search(r.out, row)) << r.out;
     EXPECT_NE(r.out.find("points: 2 a win, 1 a draw, 0 a loss"), std::string::npos) << r.out;
+
+    // The same config again: the expansion matches the stored tournament, so
+    // it is accepted as finished and only the standings are printed.
+    const auto again = run_arena(dir.path(), {"run", config});
+    ASSERT_EQ(again.status, 0) << again.err << again.out;
+    EXPECT_NE(again.out.find("tsinghua-test: 8 of 8 games"), std::string::npos) << again.out;
+    EXPECT_EQ(query(db, "SELECT count(*) FROM games")[0][0], "8");
 }
 
 // The library stays loaded from game to game of one host process: the
