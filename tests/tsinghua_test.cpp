@@ -49,7 +49,7 @@ const Connect4State& c4(const std::unique_ptr<games::State>& state) {
 }
 
 // 9 rows, 10 columns, the bottom cell of column 5 (arena 5:1) blocked.
-TEST(Translation, KnownPositionWithABlockedCellAtTheBottom) {
+TEST(TsinghuaTranslation, KnownPositionWithABlockedCellAtTheBottom) {
     const Connect4Game game(Connect4Config{9, 10, 4, {Connect4Cell{4, 0}}});
     const auto start = tsinghua::strategy_input(c4(game.new_initial_state()), std::nullopt);
     EXPECT_EQ(start.rows, 9);
@@ -94,7 +94,7 @@ TEST(Translation, KnownPositionWithABlockedCellAtTheBottom) {
 
 // A blocked cell mid-column is skipped (top jumps over it), and a column whose
 // top cell is blocked is full once the cell below is taken.
-TEST(Translation, BlockedCellMidColumnAndAtTheTop) {
+TEST(TsinghuaTranslation, BlockedCellMidColumnAndAtTheTop) {
     const Connect4Game mid(Connect4Config{9, 9, 4, {Connect4Cell{0, 2}}});  // x = 6
     const auto two = play(mid, {0, 0});
     const auto in = tsinghua::strategy_input(c4(two), 0);
@@ -110,7 +110,7 @@ TEST(Translation, BlockedCellMidColumnAndAtTheTop) {
     EXPECT_EQ(tsinghua::move_word(in2, -1, 0), "(-1,0)");
 }
 
-TEST(Translation, PointsBecomeColumnsOrIllegalWords) {
+TEST(TsinghuaTranslation, PointsBecomeColumnsOrIllegalWords) {
     const Connect4Game game(Connect4Config{9, 10, 4, {Connect4Cell{4, 0}}});
     const auto in = tsinghua::strategy_input(c4(game.new_initial_state()), std::nullopt);
     EXPECT_EQ(tsinghua::move_word(in, 8, 0), "1");
@@ -124,7 +124,7 @@ TEST(Translation, PointsBecomeColumnsOrIllegalWords) {
     EXPECT_FALSE(game.new_initial_state()->parse_move("(7,0)"));
 }
 
-TEST(Translation, RefusesWhatTheInterfaceCannotDescribe) {
+TEST(TsinghuaTranslation, RefusesWhatTheInterfaceCannotDescribe) {
     EXPECT_THROW(tsinghua::check_game(Connect4Config{6, 7, 5, {}}), games::GameError);
     EXPECT_THROW(tsinghua::check_game(Connect4Config{6, 7, 4, {{0, 0}, {1, 1}}}), games::GameError);
     EXPECT_NO_THROW(tsinghua::check_game(Connect4Config{6, 7, 4, {}}));
@@ -136,7 +136,7 @@ TEST(Translation, RefusesWhatTheInterfaceCannotDescribe) {
 // (x, y) decrements top[y], and once more when the blocked cell is just
 // above. Random games on random Tsinghua boards: at every ply the arena's
 // translation equals that bookkeeping.
-TEST(Translation, AgreesWithTheCourseBookkeepingOnRandomGames) {
+TEST(TsinghuaTranslation, AgreesWithTheCourseBookkeepingOnRandomGames) {
     std::mt19937_64 rng(12345);
     for (std::uint64_t seed = 1; seed <= 200; ++seed) {
         const Connect4Config config = games::tsinghua_config(seed);
@@ -230,7 +230,7 @@ std::vector<std::vector<std::string>> query(const fs::path& db, const std::strin
 // bots and a directory of reference strategies, on Tsinghua boards at 100 ms
 // a move: every game ends by the rules, every move is stored, the directory
 // expands in file name order, and the standings carry the course's points.
-TEST(Tournament, SampleStrategyAgainstNativeBotsAndADirectoryOfStrategies) {
+TEST(TsinghuaTournament, SampleStrategyAgainstNativeBotsAndADirectoryOfStrategies) {
     TempDir dir;
     fs::create_directories(dir.path() / "refs");
     fs::copy_file(strategy("reference/random.so"), dir.path() / "refs" / "b-random.so");
@@ -298,7 +298,7 @@ bots:
 // The library stays loaded from game to game of one host process: the
 // counter fixture's call count goes on rising, and what it prints on stdout
 // reaches the log, not the protocol.
-TEST(Tournament, GlobalStateSurvivesAcrossGamesOfOneProcess) {
+TEST(TsinghuaTournament, GlobalStateSurvivesAcrossGamesOfOneProcess) {
     TempDir dir;
     const auto db = dir.path() / "g.db";
     const auto config = dir.write("g.yaml", R"(name: tsinghua-state
@@ -356,12 +356,12 @@ void PrintTo(const Misbehaviour& c, std::ostream* os) {
     *os << c.label;
 }
 
-class Misbehaving : public ::testing::TestWithParam<Misbehaviour> {};
+class TsinghuaMisbehaving : public ::testing::TestWithParam<Misbehaviour> {};
 
 // Two games through `arena match` against the native random bot: the bad
 // strategy loses both as a native bot would, and no process is left (found
 // by the library's path, unique to the test).
-TEST_P(Misbehaving, JudgedLikeANativeBotLeavingNothingBehind) {
+TEST_P(TsinghuaMisbehaving, JudgedLikeANativeBotLeavingNothingBehind) {
     const auto& c = GetParam();
     TempDir dir;
     const fs::path library = dir.path() / ("m" + unique_marker()) / (c.fixture + ".so");
@@ -391,7 +391,7 @@ TEST_P(Misbehaving, JudgedLikeANativeBotLeavingNothingBehind) {
 }
 
 INSTANTIATE_TEST_SUITE_P(
-    Fixtures, Misbehaving,
+    Fixtures, TsinghuaMisbehaving,
     ::testing::Values(
         Misbehaviour{"crash", "crash", "1000", "crash", "(bad: exited"},
         Misbehaviour{"hang", "hang", "300", "timeout", "no move within"},
@@ -401,7 +401,7 @@ INSTANTIATE_TEST_SUITE_P(
 
 // `arena match --protocol1 tsinghua-so` plays any path as a strategy library;
 // a path ending in .so needs no flag. Both through arena-so-host.
-TEST(Match, ProtocolFlagOrSoSuffixPlaysAStrategyLibrary) {
+TEST(TsinghuaMatch, ProtocolFlagOrSoSuffixPlaysAStrategyLibrary) {
     TempDir dir;
     const auto renamed = dir.path() / "sample.strategy";
     fs::copy_file(strategy("sample.so"), renamed);
@@ -433,9 +433,9 @@ void PrintTo(const ConfigCase& c, std::ostream* os) {
     *os << c.label;
 }
 
-class ConfigErrors : public ::testing::TestWithParam<ConfigCase> {};
+class TsinghuaConfigErrors : public ::testing::TestWithParam<ConfigCase> {};
 
-TEST_P(ConfigErrors, NameTheFileLineAndColumn) {
+TEST_P(TsinghuaConfigErrors, NameTheFileLineAndColumn) {
     const auto& c = GetParam();
     TempDir dir;
     std::string bot = c.bot;
@@ -459,7 +459,7 @@ TEST_P(ConfigErrors, NameTheFileLineAndColumn) {
 }
 
 INSTANTIATE_TEST_SUITE_P(
-    Cases, ConfigErrors,
+    Cases, TsinghuaConfigErrors,
     ::testing::Values(
         ConfigCase{"missing_library", "{ name: connect4 }",
                    "{ name: s, protocol: tsinghua-so, library: @EMPTY@/none.so }",
