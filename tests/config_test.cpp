@@ -439,7 +439,7 @@ TEST(ConfigError, UnknownProtocol) {
     EXPECT_EQ(error_of("name: t\ngame: { name: connect4 }\nbots:\n"
                        "  - { name: a, command: /bin/sh, protocol: uci }\n"),
               "t.yaml:4:44: bot 'a': unknown protocol 'uci' (expected 'arena1', 'gomocup' or "
-              "'nboard')");
+              "'nboard', or 'tsinghua-so' with a 'library')");
 }
 
 TEST(ConfigError, ProtocolThatCannotPlayTheGame) {

@@ -464,6 +464,10 @@ INSTANTIATE_TEST_SUITE_P(
         ConfigCase{"missing_library", "{ name: connect4 }",
                    "{ name: s, protocol: tsinghua-so, library: @EMPTY@/none.so }",
                    "bot 's': library '"},
+        ConfigCase{"unknown_protocol_names_tsinghua_so", "{ name: connect4 }",
+                   "{ name: s, protocol: tsinghua, command: /bin/true }",
+                   "unknown protocol 'tsinghua' (expected 'arena1', 'gomocup' or 'nboard', or "
+                   "'tsinghua-so' with a 'library')"},
         ConfigCase{"library_without_protocol", "{ name: connect4 }",
                    "{ name: s, library: @SAMPLE@ }",
                    "bot 's': 'library' needs 'protocol: tsinghua-so'"},

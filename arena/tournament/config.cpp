@@ -594,7 +594,8 @@ class Parser {
                 if (!session::parse_bot_protocol(bot.protocol)) {
                     fail(protocol->value.Mark(), who + "unknown protocol " +
                                                      in_quotes(bot.protocol) + " (expected " +
-                                                     session::bot_protocol_names() + ")");
+                                                     session::bot_protocol_names() +
+                                                     ", or 'tsinghua-so' with a 'library')");
                 }
                 protocol_marks_.emplace_back(config_.bots.size(), protocol->value.Mark());
             }
