@@ -43,17 +43,20 @@ on a finished tournament prints its standings.
 // Turns SIGINT and SIGTERM into a stop request. The signals are blocked in
 // every thread (the mask is inherited by threads created later) and taken
 // by one thread with sigtimedwait, so no code runs in a signal handler.
+// SIGUSR1, sent to that thread by the destructor, only wakes it to end.
 class StopOnSignal {
   public:
     StopOnSignal() {
         sigemptyset(&set_);
         sigaddset(&set_, SIGINT);
         sigaddset(&set_, SIGTERM);
+        sigaddset(&set_, SIGUSR1);
         pthread_sigmask(SIG_BLOCK, &set_, &old_);
         waiter_ = std::jthread([this](std::stop_token done) {
             const timespec tick{0, 100'000'000};
             while (!done.stop_requested()) {
-                if (sigtimedwait(&set_, nullptr, &tick) > 0) {
+                const int sig = sigtimedwait(&set_, nullptr, &tick);
+                if (sig == SIGINT || sig == SIGTERM) {
                     source_.request_stop();
                     return;
                 }
@@ -62,6 +65,7 @@ class StopOnSignal {
     }
     ~StopOnSignal() {
         waiter_.request_stop();
+        pthread_kill(waiter_.native_handle(), SIGUSR1);
         waiter_.join();
         pthread_sigmask(SIG_SETMASK, &old_, nullptr);
     }

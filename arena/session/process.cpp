@@ -621,6 +621,7 @@ std::optional<ExitStatus> Process::wait_exit(Clock::time_point deadline) {
 
 ExitStatus Process::kill() {
     if (pid_ <= 0) return exit_.value_or(ExitStatus{});
+    bool quit_cleanly = false;  // exited by itself, leaving an empty group
     if (!group_killed_) {
         group_killed_ = true;
         // The group outlives a reaped leader while grandchildren are in it,
@@ -633,9 +634,11 @@ ExitStatus Process::kill() {
         // fork racing the kill) is adopted by the arena, and the sweep below
         // or the next periodic one kills it. A leader that has exited and
         // left an empty group (a bot that quit when asked) has no such
-        // links left: whatever it started is now the arena's, and the sweep
-        // below finds it without this walk over /proc.
-        if (!(exit_ && group_empty)) {
+        // links left: whatever it started is now the arena's child, and the
+        // periodic sweep (every 100 ms, and once more when the arena exits)
+        // kills it, without two walks over /proc for every clean quit.
+        quit_cleanly = exit_.has_value() && group_empty;
+        if (!quit_cleanly) {
             for (const pid_t p : reaper::tree_of(pid_))
                 ::kill(p, SIGKILL);
         }
@@ -656,7 +659,7 @@ ExitStatus Process::kill() {
     forget();
     if (!swept_) {
         swept_ = true;
-        reaper::sweep();  // what the kill orphaned
+        if (!quit_cleanly) reaper::sweep();  // what the kill orphaned
     }
     return *exit_;
 }

@@ -91,6 +91,8 @@ class Keeper {
         {
             const std::lock_guard lock(mutex_);
             stopping_ = true;
+            // The last sweep: nothing a bot left behind outlives the arena.
+            if (started_flag_) sweep_locked();
         }
         wake_.notify_all();
         {
@@ -106,6 +108,7 @@ class Keeper {
         std::call_once(started_, [this] {
             // Orphans of bots come to us, not to init: see the header.
             ::prctl(PR_SET_CHILD_SUBREAPER, 1);
+            started_flag_ = true;
             thread_ = std::thread([this] { run(); });
             spawner_ = std::thread([this] { spawn_loop(); });
         });
@@ -217,6 +220,7 @@ class Keeper {
     std::mutex mutex_;
     std::condition_variable wake_;
     std::once_flag started_;
+    bool started_flag_ = false;  // start() ran (read at exit)
     std::thread thread_;
     bool stopping_ = false;
     std::unordered_map<pid_t, Bot> bots_;
