@@ -257,15 +257,7 @@ bool Session::start_game(const protocol::GameStart& game) {
 MoveReply Session::request_move(const protocol::Position& position, const protocol::Go& go,
                                 Clock::duration limit) {
     MoveReply reply;
-    auto fail = [&](Fault fault, std::string detail) {
-        reply.answered = Clock::now();  // the verdict; killing and reaping come after
-        die();
-        reply.fault = fault;
-        reply.detail = std::move(detail);
-        if (reply.go_written == Clock::time_point{}) reply.go_written = reply.answered;
-        return std::move(reply);
-    };
-    if (!alive_) return fail(Fault::kCrash, "the bot is not running");
+    if (!alive_) return fail_move(reply, Fault::kCrash, "the bot is not running");
 
     // Lines sent while the bot was not on move. Stray info/debug lines are
     // discarded: they belong to no move (late output of the previous one).
@@ -273,31 +265,24 @@ MoveReply Session::request_move(const protocol::Position& position, const protoc
     for (int i = 0; i < kMaxDrainLines; ++i) {
         auto read = process_->read_line(drain_deadline);
         if (read.status == ReadStatus::kTimeout) break;
-        if (read.status == ReadStatus::kEof) return fail(Fault::kCrash, describe_eof());
+        if (read.status == ReadStatus::kEof) return fail_move(reply, Fault::kCrash, describe_eof());
         if (read.status == ReadStatus::kTooLong) {
-            return fail(Fault::kProtocol,
-                        "line longer than " + std::to_string(options_.max_line_bytes) + " bytes");
+            return fail_move(
+                reply, Fault::kProtocol,
+                "line longer than " + std::to_string(options_.max_line_bytes) + " bytes");
         }
         const auto kind = protocol::parse_bot_line(read.line).kind;
         if (kind != BotLine::Kind::kInfo && kind != BotLine::Kind::kDebug) {
-            return fail(Fault::kProtocol, "line while not on move: " + quote(read.line));
+            return fail_move(reply, Fault::kProtocol,
+                             "line while not on move: " + quote(read.line));
         }
     }
 
-    // Writing is bounded by the move limit too: a bot that does not read its
-    // input for that long has run out of time. Both lines go in one write
-    // (one wake-up for the bot, one syscall for us).
+    // Both lines go in one write (one wake-up for the bot, one syscall for us).
     std::string commands = protocol::format(position);
     commands += '\n';
     commands += protocol::format(go);
-    const auto write_deadline = Clock::now() + limit;
-    if (!process_->write_line_and_thaw(commands, write_deadline)) {
-        if (Clock::now() >= write_deadline) {
-            return fail(Fault::kTimeout, "did not read its input within " + millis(limit));
-        }
-        return fail(Fault::kCrash, describe_write_failure());
-    }
-    reply.go_written = Clock::now();
+    if (!write_move_request(commands, limit, reply)) return reply;
     const auto deadline = reply.go_written + limit;
 
     std::size_t chatter = 0;  // info and debug lines: both count against the cap
@@ -305,18 +290,19 @@ MoveReply Session::request_move(const protocol::Position& position, const protoc
         auto read = process_->read_line(deadline);
         switch (read.status) {
             case ReadStatus::kTimeout:
-                return fail(Fault::kTimeout, "no move within " + millis(limit));
+                return fail_move(reply, Fault::kTimeout, "no move within " + millis(limit));
             case ReadStatus::kEof:
-                return fail(Fault::kCrash, describe_eof());
+                return fail_move(reply, Fault::kCrash, describe_eof());
             case ReadStatus::kTooLong:
-                return fail(
-                    Fault::kProtocol,
+                return fail_move(
+                    reply, Fault::kProtocol,
                     "line longer than " + std::to_string(options_.max_line_bytes) + " bytes");
             case ReadStatus::kLine:
                 break;
         }
         // Read after the deadline (the bot kept talking): too late, whatever it is.
-        if (read.at > deadline) return fail(Fault::kTimeout, "no move within " + millis(limit));
+        if (read.at > deadline)
+            return fail_move(reply, Fault::kTimeout, "no move within " + millis(limit));
         BotLine line = protocol::parse_bot_line(read.line);
         switch (line.kind) {
             case BotLine::Kind::kInfo:
@@ -328,15 +314,16 @@ MoveReply Session::request_move(const protocol::Position& position, const protoc
                 }
                 break;
             case BotLine::Kind::kMove:
-                if (line.text.empty()) return fail(Fault::kProtocol, "empty move");
+                if (line.text.empty()) return fail_move(reply, Fault::kProtocol, "empty move");
                 reply.move = std::move(line.text);
                 reply.answered = read.at;
                 freeze();
                 return reply;
             case BotLine::Kind::kInvalid:
-                return fail(Fault::kProtocol, "invalid line: " + quote(read.line));
+                return fail_move(reply, Fault::kProtocol, "invalid line: " + quote(read.line));
             default:
-                return fail(Fault::kProtocol, "unexpected line on move: " + quote(read.line));
+                return fail_move(reply, Fault::kProtocol,
+                                 "unexpected line on move: " + quote(read.line));
         }
     }
 }
@@ -435,9 +422,9 @@ bool ProcessSession::write_move_request(std::string_view commands, Clock::durati
     const auto write_deadline = Clock::now() + limit;
     if (!process_->write_line_and_thaw(commands, write_deadline)) {
         if (Clock::now() >= write_deadline) {
-            fail_move(reply, Fault::kTimeout, "did not read its input within " + millis(limit));
+            mark_failed(reply, Fault::kTimeout, "did not read its input within " + millis(limit));
         } else {
-            fail_move(reply, Fault::kCrash, describe_write_failure());
+            mark_failed(reply, Fault::kCrash, describe_write_failure());
         }
         return false;
     }
@@ -445,12 +432,16 @@ bool ProcessSession::write_move_request(std::string_view commands, Clock::durati
     return true;
 }
 
-MoveReply ProcessSession::fail_move(MoveReply& reply, Fault fault, std::string detail) {
+void ProcessSession::mark_failed(MoveReply& reply, Fault fault, std::string detail) {
     reply.answered = Clock::now();  // the verdict; killing and reaping come after
     die();
     reply.fault = fault;
     reply.detail = std::move(detail);
     if (reply.go_written == Clock::time_point{}) reply.go_written = reply.answered;
+}
+
+MoveReply ProcessSession::fail_move(MoveReply& reply, Fault fault, std::string detail) {
+    mark_failed(reply, fault, std::move(detail));
     return std::move(reply);
 }
 

@@ -189,6 +189,8 @@ class ProcessSession : public BotSession {
     [[nodiscard]] bool write_move_request(std::string_view commands, Clock::duration limit,
                                           MoveReply& reply);
     // Ends a move request with a fault: the verdict time, then the kill.
+    void mark_failed(MoveReply& reply, Fault fault, std::string detail);
+    // The same, returning the reply (moved out of `reply`).
     MoveReply fail_move(MoveReply& reply, Fault fault, std::string detail);
     // Keeps `text` as an info line of the move, within the per-move cap
     // (`chatter` counts the lines so far; `keep` false only counts it).
