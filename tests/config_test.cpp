@@ -15,8 +15,12 @@
 #include <string>
 #include <vector>
 
+#include "temp_dir.hpp"
+
 namespace arena::tournament {
 namespace {
+
+using arena::testing::TempDir;
 
 namespace fs = std::filesystem;
 using match::Millis;
@@ -50,36 +54,6 @@ std::string with(const std::string& extra) {
     return "name: t\ngame: { name: connect4 }\n" + extra + kBots;
 }
 
-// A scratch directory, removed afterwards.
-class TempDir {
-  public:
-    TempDir() {
-        static int counter = 0;
-        path_ = fs::temp_directory_path() /
-                ("config_test_" + std::to_string(::getpid()) + "_" + std::to_string(++counter));
-        fs::create_directories(path_);
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path_, ec);
-    }
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-
-    [[nodiscard]] std::string write(const std::string& name, const std::string& content,
-                                    fs::perms perms = fs::perms::owner_read |
-                                                      fs::perms::owner_write) const {
-        const fs::path p = path_ / name;
-        std::ofstream(p) << content;
-        fs::permissions(p, perms);
-        return p.string();
-    }
-    [[nodiscard]] const fs::path& path() const { return path_; }
-
-  private:
-    fs::path path_;
-};
-
 // Changes the working directory for one scope.
 class ChangeDir {
   public:
@@ -98,7 +72,7 @@ class ChangeDir {
 // --- valid configs ----------------------------------------------------------
 
 TEST(Config, FullConfigParsesToExactValues) {
-    TempDir dir;
+    TempDir dir("config_test");
     const std::string openings =
         dir.write("open.txt", "# comment\n4 4\n\n  3 5 4   # trailing comment\n");
     const std::string yaml = R"(name: full-1.0
@@ -203,7 +177,7 @@ TEST(Config, RandomPliesZeroAndConcurrencyZeroAreAllowed) {
 }
 
 TEST(Config, LoadConfigReadsTheFile) {
-    TempDir dir;
+    TempDir dir("config_test");
     const std::string path = dir.write("c.yaml", with("seed: 9\n"));
     const Config c = load_config(path);
     EXPECT_EQ(c.path, fs::path(path));
@@ -376,7 +350,7 @@ TEST(ConfigError, CommandNotInPath) {
 }
 
 TEST(ConfigError, CommandNotExecutable) {
-    TempDir dir;
+    TempDir dir("config_test");
     const std::string file = dir.write("bot.sh", "#!/bin/sh\n");
     EXPECT_EQ(error_of("name: t\ngame: { name: connect4 }\nbots:\n"
                        "  - { name: a, command: " +
@@ -391,7 +365,7 @@ TEST(ConfigError, CommandNotExecutable) {
 }
 
 TEST(ConfigError, CommandRelativeToCurrentDirectory) {
-    TempDir dir;
+    TempDir dir("config_test");
     static_cast<void>(dir.write("bot", "#!/bin/sh\n", fs::perms::owner_all));
     ChangeDir cd(dir.path());
     const Config c = parse(
@@ -528,7 +502,7 @@ TEST(ConfigError, OpeningsBothKinds) {
 }
 
 TEST(ConfigError, OpeningsIllegalMove) {
-    TempDir dir;
+    TempDir dir("config_test");
     const std::string file = dir.write("o.txt", "# first\n4 4\n\n4 8 4\n");
     EXPECT_EQ(
         error_of(with("openings: { file: " + file + " }\n")),
@@ -546,7 +520,7 @@ TEST(ConfigError, OpeningsIllegalMove) {
 }
 
 TEST(ConfigError, OpeningsEndingTheGame) {
-    TempDir dir;
+    TempDir dir("config_test");
     const std::string ends = dir.write("o.txt", "1 2\n1 2 1\n");
     const std::string game = "name: t\ngame: { name: connect4, connect: 2 }\n";
     EXPECT_EQ(error_of(game + "openings: { file: " + ends + " }\n" + kBots),
@@ -558,14 +532,14 @@ TEST(ConfigError, OpeningsEndingTheGame) {
 }
 
 TEST(ConfigError, OpeningsFileEmpty) {
-    TempDir dir;
+    TempDir dir("config_test");
     const std::string file = dir.write("o.txt", "# nothing here\n\n");
     EXPECT_EQ(error_of(with("openings: { file: " + file + " }\n")),
               "t.yaml:3:19: openings file '" + file + "' has no openings");
 }
 
 TEST(ConfigError, OpeningsCheckedAgainstTheGameWhateverTheOrder) {
-    TempDir dir;
+    TempDir dir("config_test");
     const std::string file = dir.write("o.txt", "a1\n");
     // Openings before the game: still checked against reversi.
     EXPECT_EQ(

@@ -27,9 +27,12 @@
 #include "arena/session/gomocup_session.hpp"
 #include "arena/session/nboard_session.hpp"
 #include "arena_process.hpp"
+#include "temp_dir.hpp"
 
 namespace arena {
 namespace {
+
+using arena::testing::TempDir;
 
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
@@ -37,29 +40,6 @@ using session::gomocup::Point;
 using testing::bin;
 using testing::survivors;
 using testing::unique_marker;
-
-class TempDir {
-  public:
-    TempDir()
-        : path_(fs::temp_directory_path() /
-                ("arena-foreign-" + std::to_string(getpid()) + "-" + unique_marker())) {
-        fs::create_directories(path_);
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path_, ec);
-    }
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-    [[nodiscard]] const fs::path& path() const { return path_; }
-    [[nodiscard]] fs::path write(const std::string& name, const std::string& text) const {
-        std::ofstream(path_ / name) << text;
-        return path_ / name;
-    }
-
-  private:
-    fs::path path_;
-};
 
 std::vector<std::string> lines_of(const fs::path& file) {
     std::ifstream in(file);
@@ -220,7 +200,7 @@ TEST(NboardTranslation, AnswersInEveryForm) {
 // ---- 2. sessions, as the engine sees them --------------------------------------
 
 TEST(GomocupSession, SpeaksTheProtocolAndReusesTheProcess) {
-    TempDir dir;
+    TempDir dir("foreign_test");
     const fs::path log = dir.path() / "brain.log";
     session::BotSpec spec{"brain", {bin("bots/pbrain-sample"), "--log", log.string()}, {}};
     spec.protocol = session::BotProtocol::kGomocup;
@@ -298,7 +278,7 @@ TEST(GomocupSession, SpeaksTheProtocolAndReusesTheProcess) {
 }
 
 TEST(GomocupSession, AnEngineWithoutRestartOrAboutGetsAFreshStart) {
-    TempDir dir;
+    TempDir dir("foreign_test");
     const fs::path log = dir.path() / "brain.log";
     for (const char* mode : {"no-restart", "silent-about"}) {
         fs::remove(log);
@@ -325,7 +305,7 @@ TEST(GomocupSession, AnEngineWithoutRestartOrAboutGetsAFreshStart) {
 }
 
 TEST(NboardSession, SetGameThenIncrementalMovesWithPings) {
-    TempDir dir;
+    TempDir dir("foreign_test");
     const fs::path log = dir.path() / "engine.log";
     session::BotSpec spec{"engine", {bin("bots/nboard-sample"), "--log", log.string()}, {}};
     spec.protocol = session::BotProtocol::kNboard;
@@ -381,7 +361,7 @@ struct TournamentCase {
 // Three bots, round robin, two games per pair: every game ends by the rules,
 // every move is stored, and each of the engine's moves carries its chatter.
 void run_tournament(const TournamentCase& c) {
-    TempDir dir;
+    TempDir dir("foreign_test");
     const fs::path db = dir.path() / "results.db";
     const fs::path config = dir.write(
         "t.yaml", "name: foreign-" + c.game + "\ngame: { name: " + c.game +
@@ -458,7 +438,7 @@ TEST_P(MisbehavingEngine, IsJudgedLikeANativeBotLeavingNothingBehind) {
     const std::string game = gomocup ? "gomoku" : "reversi";
     const std::string engine = bin(gomocup ? "bots/pbrain-sample" : "bots/nboard-sample");
     const auto marker = unique_marker();
-    TempDir dir;
+    TempDir dir("foreign_test");
     const auto start = std::chrono::steady_clock::now();
     const auto r =
         testing::run_arena(dir.path(), {"match", "--game", game, "--games", "2", "--move-ms",
@@ -525,7 +505,7 @@ INSTANTIATE_TEST_SUITE_P(
 
 // A foreign protocol that cannot play the game is refused before anything runs.
 TEST(ForeignCli, ProtocolForTheWrongGameIsAUsageError) {
-    TempDir dir;
+    TempDir dir("foreign_test");
     const auto r =
         testing::run_arena(dir.path(), {"match", "--game", "connect4", "--protocol2", "gomocup",
                                         bin("bots/random"), bin("bots/pbrain-sample")});

@@ -21,9 +21,12 @@
 #include "arena_process.hpp"
 #include "bots/tsinghua/strategy_input.hpp"
 #include "proc_util.hpp"
+#include "temp_dir.hpp"
 
 namespace arena {
 namespace {
+
+using arena::testing::TempDir;
 
 namespace fs = std::filesystem;
 using arena::testing::bin;
@@ -180,27 +183,6 @@ TEST(TsinghuaTranslation, AgreesWithTheCourseBookkeepingOnRandomGames) {
 
 // ---- end to end --------------------------------------------------------------
 
-class TempDir {
-  public:
-    TempDir() : path_(fs::temp_directory_path() / ("tsinghua_test_" + unique_marker())) {
-        fs::create_directories(path_);
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path_, ec);
-    }
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-    [[nodiscard]] const fs::path& path() const { return path_; }
-    [[nodiscard]] std::string write(const std::string& name, const std::string& text) const {
-        std::ofstream(path_ / name) << text;
-        return (path_ / name).string();
-    }
-
-  private:
-    fs::path path_;
-};
-
 std::string strategy(const std::string& relative) {
     return bin("bots/tsinghua/" + relative);
 }
@@ -231,7 +213,7 @@ std::vector<std::vector<std::string>> query(const fs::path& db, const std::strin
 // a move: every game ends by the rules, every move is stored, the directory
 // expands in file name order, and the standings carry the course's points.
 TEST(TsinghuaTournament, SampleStrategyAgainstNativeBotsAndADirectoryOfStrategies) {
-    TempDir dir;
+    TempDir dir("tsinghua_test");
     fs::create_directories(dir.path() / "refs");
     fs::copy_file(strategy("reference/random.so"), dir.path() / "refs" / "b-random.so");
     fs::copy_file(strategy("reference/greedy.so"), dir.path() / "refs" / "a-greedy.so");
@@ -299,7 +281,7 @@ bots:
 // counter fixture's call count goes on rising, and what it prints on stdout
 // reaches the log, not the protocol.
 TEST(TsinghuaTournament, GlobalStateSurvivesAcrossGamesOfOneProcess) {
-    TempDir dir;
+    TempDir dir("tsinghua_test");
     const auto db = dir.path() / "g.db";
     const auto config = dir.write("g.yaml", R"(name: tsinghua-state
 game: { name: connect4, variant: tsinghua }
@@ -363,7 +345,7 @@ class TsinghuaMisbehaving : public ::testing::TestWithParam<Misbehaviour> {};
 // by the library's path, unique to the test).
 TEST_P(TsinghuaMisbehaving, JudgedLikeANativeBotLeavingNothingBehind) {
     const auto& c = GetParam();
-    TempDir dir;
+    TempDir dir("tsinghua_test");
     const fs::path library = dir.path() / ("m" + unique_marker()) / (c.fixture + ".so");
     fs::create_directories(library.parent_path());
     fs::copy_file(strategy("fixtures/" + c.fixture + ".so"), library);
@@ -402,7 +384,7 @@ INSTANTIATE_TEST_SUITE_P(
 // `arena match --protocol1 tsinghua-so` plays any path as a strategy library;
 // a path ending in .so needs no flag. Both through arena-so-host.
 TEST(TsinghuaMatch, ProtocolFlagOrSoSuffixPlaysAStrategyLibrary) {
-    TempDir dir;
+    TempDir dir("tsinghua_test");
     const auto renamed = dir.path() / "sample.strategy";
     fs::copy_file(strategy("sample.so"), renamed);
     const auto r =
@@ -437,7 +419,7 @@ class TsinghuaConfigErrors : public ::testing::TestWithParam<ConfigCase> {};
 
 TEST_P(TsinghuaConfigErrors, NameTheFileLineAndColumn) {
     const auto& c = GetParam();
-    TempDir dir;
+    TempDir dir("tsinghua_test");
     std::string bot = c.bot;
     for (const auto& [from, to] :
          std::map<std::string, std::string>{{"@SAMPLE@", strategy("sample.so")},
