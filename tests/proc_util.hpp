@@ -3,6 +3,8 @@
 // built programs.
 
 #include <dirent.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <fstream>
@@ -29,6 +31,23 @@ inline std::string unique_marker() {
     return std::to_string((static_cast<unsigned long long>(rd()) << 20) ^ rd());
 }
 
+// The content of a /proc file, or "" when the process is gone (reading the
+// file of a process that exits meanwhile fails with ESRCH; a stream would
+// throw).
+inline std::string read_proc_file(const std::string& path) {
+    std::string content;
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return content;
+    char buf[4096];
+    for (;;) {
+        const ssize_t n = ::read(fd, buf, sizeof buf);
+        if (n <= 0) break;
+        content.append(buf, static_cast<std::size_t>(n));
+    }
+    ::close(fd);
+    return content;
+}
+
 // Pids of live (non-zombie) processes with `marker` as one of their
 // arguments. Zombies have an empty command line, so they never match.
 inline std::vector<int> processes_with_arg(const std::string& marker) {
@@ -38,8 +57,7 @@ inline std::vector<int> processes_with_arg(const std::string& marker) {
     while (dirent* e = readdir(proc)) {
         const std::string name = e->d_name;
         if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
-        std::ifstream in("/proc/" + name + "/cmdline", std::ios::binary);
-        const std::string cmdline{std::istreambuf_iterator<char>(in), {}};
+        const std::string cmdline = read_proc_file("/proc/" + name + "/cmdline");
         std::size_t start = 0;
         while (start < cmdline.size()) {
             auto end = cmdline.find('\0', start);

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "arena/session/process.hpp"
+#include "proc_util.hpp"
 
 namespace arena::session {
 namespace {
@@ -78,9 +79,8 @@ int live_group_members(pid_t pgid) {
     for (const auto& entry : fs::directory_iterator("/proc", ec)) {
         const std::string name = entry.path().filename().string();
         if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-        std::ifstream in(entry.path() / "stat");
-        std::string stat;
-        if (!std::getline(in, stat)) continue;
+        const std::string stat = arena::testing::read_proc_file((entry.path() / "stat").string());
+        if (stat.empty()) continue;
         const auto paren = stat.rfind(')');
         if (paren == std::string::npos) continue;
         std::istringstream fields(stat.substr(paren + 2));
