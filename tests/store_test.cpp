@@ -7,9 +7,9 @@
 #include <sqlite3.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
-#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
