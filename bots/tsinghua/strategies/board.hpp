@@ -4,6 +4,8 @@
 // self-contained C++ with no arena code, as a course strategy is written;
 // every strategy library compiles its own copy.
 
+#include <initializer_list>
+
 namespace tsinghua_strategy {
 
 inline constexpr int kMaxSize = 16;  // the arena's largest Connect-4 board
@@ -120,5 +122,33 @@ struct Board {
         return from_left < from_right ? from_left : from_right;
     }
 };
+
+// The column that wins at once, else the one where the opponent would win at
+// once (to block it); -1 when there is neither.
+inline int urgent_column(Board& b) {
+    for (const int who : {kSelf, kOpponent})
+        for (int y = 0; y < b.n; ++y)
+            if (b.wins_by(y, who)) return y;
+    return -1;
+}
+
+// The playable column whose position after our move has the highest
+// `score(b, y)` (ties: the lower column); -1 when every column is full.
+template <class Score>
+int best_column(Board& b, Score score) {
+    int best = -1;
+    long best_score = 0;
+    for (int y = 0; y < b.n; ++y) {
+        if (!b.can_play(y)) continue;
+        const int old = b.play(y, kSelf);
+        const long s = score(b, y);
+        b.undo(y, old);
+        if (best < 0 || s > best_score) {
+            best = y;
+            best_score = s;
+        }
+    }
+    return best;
+}
 
 }  // namespace tsinghua_strategy

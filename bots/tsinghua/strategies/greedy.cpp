@@ -9,27 +9,13 @@
 namespace {
 
 using tsinghua_strategy::Board;
-using tsinghua_strategy::kOpponent;
 using tsinghua_strategy::kSelf;
 
 int choose(Board& b) {
-    for (int y = 0; y < b.n; ++y)
-        if (b.wins_by(y, kSelf)) return y;
-    for (int y = 0; y < b.n; ++y)
-        if (b.wins_by(y, kOpponent)) return y;
-    int best = -1;
-    long best_score = 0;
-    for (int y = 0; y < b.n; ++y) {
-        if (!b.can_play(y)) continue;
-        const int old = b.play(y, kSelf);
-        const long score = 16L * b.evaluate(kSelf) + b.centrality(y);
-        b.undo(y, old);
-        if (best < 0 || score > best_score) {
-            best = y;
-            best_score = score;
-        }
-    }
-    return best;
+    if (const int y = tsinghua_strategy::urgent_column(b); y >= 0) return y;
+    return tsinghua_strategy::best_column(b, [](const Board& after, int y) {
+        return 16L * after.evaluate(kSelf) + after.centrality(y);
+    });
 }
 
 }  // namespace

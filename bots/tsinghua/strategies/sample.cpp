@@ -56,25 +56,13 @@ bool dangerous(Board& b) {
 }
 
 int choose(Board& b) {
-    for (int y = 0; y < b.n; ++y)
-        if (b.wins_by(y, kSelf)) return y;
-    for (int y = 0; y < b.n; ++y)
-        if (b.wins_by(y, kOpponent)) return y;
-    int best = -1;
-    long best_score = 0;
-    for (int y = 0; y < b.n; ++y) {
-        if (!b.can_play(y)) continue;
-        const int old = b.play(y, kSelf);
-        long score = 16L * b.evaluate(kSelf) + b.centrality(y);
-        if (threats(b, kSelf) >= 2) score += 1L << 20;  // a fork of our own
-        if (dangerous(b)) score -= 1L << 24;
-        b.undo(y, old);
-        if (best < 0 || score > best_score) {
-            best = y;
-            best_score = score;
-        }
-    }
-    return best;
+    if (const int y = tsinghua_strategy::urgent_column(b); y >= 0) return y;
+    return tsinghua_strategy::best_column(b, [](Board& after, int y) {
+        long score = 16L * after.evaluate(kSelf) + after.centrality(y);
+        if (threats(after, kSelf) >= 2) score += 1L << 20;  // a fork of our own
+        if (dangerous(after)) score -= 1L << 24;
+        return score;
+    });
 }
 
 }  // namespace
