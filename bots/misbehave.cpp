@@ -47,6 +47,10 @@
 //                       stop at 4000, then it hangs)
 //     big-file          writes big.bin in its working directory without end
 //                       (a safety stop at 4 GiB, then it hangs)
+//     tty               opens its controlling terminal (/dev/tty); if that
+//                       works, writes `misbehave: took the terminal` to it
+//                       and answers `hello arena` (a protocol fault), else
+//                       plays normally
 //   --at-ply N     misbehave on the first `go` of each game whose position has
 //                  at least N moves (default 0); earlier moves are normal. The
 //                  handshake modes and ignore-quit do not use it.
@@ -118,6 +122,7 @@ enum class Mode : std::uint8_t {
     kMemoryHog,
     kForkBomb,
     kBigFile,
+    kTty,
 };
 
 constexpr std::pair<std::string_view, Mode> kModes[] = {
@@ -148,6 +153,7 @@ constexpr std::pair<std::string_view, Mode> kModes[] = {
     {"memory-hog", Mode::kMemoryHog},
     {"fork-bomb", Mode::kForkBomb},
     {"big-file", Mode::kBigFile},
+    {"tty", Mode::kTty},
 };
 
 struct Options {
@@ -338,6 +344,10 @@ class MisbehaveEngine : public arena::bots::Engine {
                 fork_bomb();
             case Mode::kBigFile:
                 big_file();
+            case Mode::kTty:
+                if (!take_terminal()) return move;
+                write_all(STDOUT_FILENO, "hello arena\n");
+                return arena::bots::kNoMove;
         }
         return move;
     }
@@ -419,6 +429,15 @@ class MisbehaveEngine : public arena::bots::Engine {
         sleep_forever();
     }
 
+    // True if it could open and write to its controlling terminal.
+    static bool take_terminal() {
+        const int fd = ::open("/dev/tty", O_RDWR | O_CLOEXEC);
+        if (fd < 0) return false;
+        const bool wrote = write_all(fd, "misbehave: took the terminal\n");
+        ::close(fd);
+        return wrote;
+    }
+
     [[noreturn]] static void big_file() {
         const int fd = ::open("big.bin", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
         if (fd < 0) std::cerr << "misbehave: big.bin: " << std::strerror(errno) << '\n';
@@ -497,7 +516,7 @@ int main(int argc, char** argv) {
          "none, crash, abort, exit, sleep, hang, illegal, garbage, bad-notation, no-newline, "
          "flood-info, flood-stderr, endless-line, close-stdout, handshake-exit, handshake-hang, "
          "crash-after-move, fork-child, ignore-quit, daemon, setsid, close-stdin, stop-self, "
-         "ponder, memory-hog, fork-bomb, big-file")
+         "ponder, memory-hog, fork-bomb, big-file, tty")
         ("at-ply", po::value<std::uint64_t>(&options.at_ply)->default_value(0),
          "misbehave on the first go of each game at ply >= N (sleep: every go from then on)")
         ("sleep-ms", po::value<std::uint64_t>(&options.sleep_ms)->default_value(1000), "delay of --mode sleep")

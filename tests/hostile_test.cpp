@@ -8,10 +8,12 @@
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
+#include <pty.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -283,6 +285,56 @@ TEST_F(Sandbox, WritesOnlyItsOwnDirectory) {
     const std::string name = "arena_private_" + unique_marker();
     EXPECT_EQ(probe("echo x > /tmp/" + name, true), "ok");
     EXPECT_FALSE(fs::exists("/tmp/" + name));
+}
+
+// ---- the controlling terminal ----------------------------------------------------
+
+// Runs `command` (through sh) with a new pseudo-terminal as its controlling
+// terminal; returns everything written to the terminal.
+std::string run_in_terminal(const std::string& command) {
+    int master = -1;
+    const pid_t pid = ::forkpty(&master, nullptr, nullptr, nullptr);
+    if (pid < 0) return "forkpty failed";
+    if (pid == 0) {
+        ::execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+        ::_exit(127);
+    }
+    std::string out;
+    char buf[4096];
+    for (;;) {
+        const ssize_t n = ::read(master, buf, sizeof buf);
+        if (n > 0) {
+            out.append(buf, static_cast<std::size_t>(n));
+        } else if (n < 0 && errno == EINTR) {
+            continue;
+        } else {
+            break;  // EIO: every process holding the terminal is gone
+        }
+    }
+    ::close(master);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    return out;
+}
+
+// The arena runs in a terminal; its bots do not have it: the `tty` bot, which
+// takes the terminal when it can (and then answers garbage), plays a normal
+// game. The same command outside the arena does reach the terminal.
+TEST(Terminal, BotsHaveNoControllingTerminal) {
+    const std::string reach = run_in_terminal("echo 'misbehave: took the terminal' >/dev/tty");
+    ASSERT_NE(reach.find("took the terminal"), std::string::npos)
+        << "no controlling terminal in forkpty: " << reach;
+    for (const std::string flags : {"", " --sandbox"}) {
+        if (!flags.empty() && !session::sandbox_available()) continue;
+        const std::string out = run_in_terminal(
+            "timeout 60 " + bin("bin/arena") + " match --game connect4 --games 2" + flags +
+            " 'tty=" + bin("bots/misbehave") + " --mode tty' 'good=" + bin("bots/random") + "'");
+        EXPECT_EQ(out.find("took the terminal"), std::string::npos) << flags << "\n" << out;
+        const auto lines = game_lines(out);
+        ASSERT_EQ(lines.size(), 2u) << flags << "\n" << out;
+        for (const auto& line : lines)
+            EXPECT_NE(line.find("  normal"), std::string::npos) << flags << "\n" << line;
+    }
 }
 
 // ---- working directory and environment ---------------------------------------

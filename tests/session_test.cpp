@@ -220,6 +220,15 @@ TEST(Process, NiceLimitLowersTheBotsPriority) {
     EXPECT_EQ(r.line, "7");
 }
 
+// Its own process group (freezing and killing use it), but the arena's
+// session: a session of its own would be a scheduling group of its own.
+TEST(Process, OwnProcessGroupInTheArenasSession) {
+    Process p(sh_process("cut -d' ' -f5,6 /proc/self/stat"));
+    auto r = p.read_line(Clock::now() + 5s);
+    ASSERT_EQ(r.status, ReadStatus::kLine);
+    EXPECT_EQ(r.line, std::to_string(p.pid()) + " " + std::to_string(::getsid(0)));
+}
+
 TEST(Process, WorkingDirectory) {
     ProcessOptions options = sh_process("pwd");
     options.working_dir = "/tmp";

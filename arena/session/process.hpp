@@ -115,15 +115,19 @@ class Process {
     [[nodiscard]] bool write_line(std::string_view line, Clock::time_point deadline);
     // The same for a frozen child, which is thawed once the line is in the
     // pipe (or the pipe is full): it wakes once, with its input already
-    // there, instead of waking for the thaw and again for the line.
-    [[nodiscard]] bool write_line_and_thaw(std::string_view line, Clock::time_point deadline);
+    // there, instead of waking for the thaw and again for the line. Returns
+    // when the child could first have seen the line (taken just before the
+    // thaw, or before the first write if it was not frozen): the start of
+    // its clock.
+    [[nodiscard]] std::optional<Clock::time_point> write_line_and_thaw(std::string_view line,
+                                                                       Clock::time_point deadline);
 
     // Non-blocking: has the child exited? Reaps it if so.
     [[nodiscard]] std::optional<ExitStatus> poll_exit();
     // Waits for the child to exit until `deadline`; reaps it if so.
     [[nodiscard]] std::optional<ExitStatus> wait_exit(Clock::time_point deadline);
 
-    // SIGKILL to every process of the bot (its session, its process group and
+    // SIGKILL to every process of the bot (its process group and
     // all descendants; see reaper.hpp), then reap the child. Idempotent.
     ExitStatus kill();
 
@@ -143,7 +147,8 @@ class Process {
     [[nodiscard]] std::string take_stderr_log();
 
   private:
-    bool write_line_then(std::string_view line, Clock::time_point deadline, bool thaw_it);
+    std::optional<Clock::time_point> write_line_then(std::string_view line,
+                                                     Clock::time_point deadline, bool thaw_it);
     bool wait_writable(Clock::time_point deadline);  // POLLOUT on stdin until `deadline`
     // A complete (or too long) line from buffer_, without reading.
     std::optional<ReadResult> take_line();

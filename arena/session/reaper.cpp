@@ -175,18 +175,20 @@ class Keeper {
     void sweep_locked() {
         const pid_t self = ::getpid();
         const pid_t self_sid = ::getsid(0);
+        const pid_t self_pgid = ::getpgid(0);
         const auto procs = all_processes();
         std::unordered_map<pid_t, const ProcInfo*> by_pid;
         for (const auto& p : procs)
             by_pid[p.pid] = &p;
 
         // Is `p` a bot's process (a bot, a descendant of one, or adopted from
-        // one)? Adopted processes are our children outside our session.
+        // one)? Adopted processes are our children outside our process group
+        // (bots have their own groups in our session).
         auto ours = [&](const ProcInfo& p) {
             const ProcInfo* at = &p;
             for (int depth = 0; depth < kMaxDepth && at != nullptr; ++depth) {
                 if (bots_.contains(at->pid)) return true;
-                if (at->ppid == self) return at->sid != self_sid;
+                if (at->ppid == self) return at->sid != self_sid || at->pgid != self_pgid;
                 const auto it = by_pid.find(at->ppid);
                 at = it == by_pid.end() ? nullptr : it->second;
             }
@@ -270,7 +272,7 @@ std::vector<pid_t> tree_of(pid_t leader) {
     std::vector<pid_t> todo;
     for (const auto& p : procs) {
         children[p.ppid].push_back(p.pid);
-        if (p.pid == leader || p.sid == leader || p.pgid == leader) {
+        if (p.pid == leader || p.pgid == leader) {
             if (found.insert(p.pid).second) todo.push_back(p.pid);
         }
     }

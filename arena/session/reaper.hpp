@@ -1,8 +1,9 @@
 #pragma once
 // The process-wide keeper of bot process trees (see docs/security.md).
 //
-// Every bot is started as the leader of its own session and process group,
-// and every process a bot starts must stay in that group. The arena makes
+// Every bot is started as the leader of its own process group (in the
+// arena's session, without a controlling terminal), and every process a bot
+// starts must stay in that group. The arena makes
 // itself a child subreaper (PR_SET_CHILD_SUBREAPER), so a bot's descendants
 // whose parents exit (a double-forked daemon) are reparented to the arena
 // instead of to init, and stay visible as descendants. A sweep over /proc,
@@ -14,7 +15,9 @@
 //    the exit status of a bot's leader belongs to its Process;
 //  - counts each bot's processes and threads, and kills a bot that has more
 //    than its limit (flagging it, so the verdict can name the limit).
-// The arena's own non-bot children (they share its session) are never touched.
+// Adopted processes are the arena's children that are not bot leaders and
+// have left the arena's process group or session; the arena's own non-bot
+// children (they stay in its group) are never touched.
 
 #include <sys/types.h>
 
@@ -47,7 +50,7 @@ void add_bot(pid_t pid, std::uint64_t max_tasks, std::atomic<bool>* over_limit);
 // After the leader has been reaped.
 void remove_bot(pid_t pid);
 
-// Every process in the bot's session or process group, or descending from
+// Every process in the bot's process group, or descending from
 // it through parent links (the leader included): what kill() must cover.
 [[nodiscard]] std::vector<pid_t> tree_of(pid_t leader);
 

@@ -420,7 +420,8 @@ bool ProcessSession::write_move_request(std::string_view commands, Clock::durati
     // Writing is bounded by the move limit too: a bot that does not read its
     // input for that long has run out of time.
     const auto write_deadline = Clock::now() + limit;
-    if (!process_->write_line_and_thaw(commands, write_deadline)) {
+    const auto reachable = process_->write_line_and_thaw(commands, write_deadline);
+    if (!reachable) {
         if (Clock::now() >= write_deadline) {
             mark_failed(reply, Fault::kTimeout, "did not read its input within " + millis(limit));
         } else {
@@ -428,7 +429,7 @@ bool ProcessSession::write_move_request(std::string_view commands, Clock::durati
         }
         return false;
     }
-    reply.go_written = Clock::now();
+    reply.go_written = *reachable;
     return true;
 }
 

@@ -184,7 +184,7 @@ class ProcessSession : public BotSession {
 
     // Thaws the bot and writes `commands` (one or more lines, the last one
     // being the request to move), bounded by `limit`; the clock starts when
-    // it is written: reply.go_written. False when the bot did not take it
+    // the bot can see them: reply.go_written. False when the bot did not take it
     // (reply then holds the timeout or crash verdict).
     [[nodiscard]] bool write_move_request(std::string_view commands, Clock::duration limit,
                                           MoveReply& reply);
