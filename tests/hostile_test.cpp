@@ -374,7 +374,7 @@ TEST(IsolationConfig, DefaultsAndPerBotKeys) {
             random +
             ", memory_mb: 0, file_size_mb: 8, open_files: 32,"
             " cpu_seconds: 5, max_line_bytes: 4096, freeze_when_idle: true, workdir: /tmp,"
-            " nice: 9 }\n",
+            " nice: 9, freeze_grace_ms: 0 }\n",
         "x.yaml");
     const auto& a = c.bots[0];
     EXPECT_EQ(a.isolation.limits.memory_mb, 512u);
@@ -392,6 +392,8 @@ TEST(IsolationConfig, DefaultsAndPerBotKeys) {
     EXPECT_EQ(a.isolation.limits.nice, 5);  // the default
     EXPECT_EQ(b.max_line_bytes, 4096u);
     EXPECT_TRUE(b.isolation.freeze_when_idle);
+    EXPECT_EQ(b.isolation.freeze_grace, session::Millis{0});
+    EXPECT_EQ(a.isolation.freeze_grace, session::Millis{5});  // the default
     EXPECT_EQ(b.workdir, "/tmp");
     EXPECT_EQ(tournament::bot_spec(b).working_dir, "/tmp");
     EXPECT_EQ(tournament::session_options(c, b).max_line_bytes, 4096u);
@@ -410,6 +412,7 @@ TEST(IsolationConfig, BadValuesNameTheLine) {
              {"pass_env: A", "expected a list of variable names"},
              {"max_line_bytes: 10", "max_line_bytes"},
              {"nice: 20", "x.yaml:4:"},
+             {"freeze_grace_ms: -1", "freeze_grace_ms"},
          }) {
         try {
             (void)tournament::parse_config(

@@ -586,6 +586,58 @@ TEST(Session, BotThatDoesNotReadTimesOut) {
     EXPECT_EQ(reply.detail, "did not read its input within 200 ms");
 }
 
+// The state letter of a process ('T': stopped), from /proc/PID/stat.
+char process_state(pid_t pid) {
+    const std::string stat =
+        arena::testing::read_proc_file("/proc/" + std::to_string(pid) + "/stat");
+    const auto paren = stat.rfind(')');
+    return paren == std::string::npos || paren + 2 >= stat.size() ? '?' : stat[paren + 2];
+}
+
+// A signalled process stops a moment after kill() returns.
+char state_once_stopped(pid_t pid) {
+    const auto give_up = Clock::now() + 5s;
+    while (process_state(pid) != 'T' && Clock::now() < give_up)
+        std::this_thread::sleep_for(1ms);
+    return process_state(pid);
+}
+
+std::unique_ptr<Session> started_bot(BotSpec spec) {
+    auto session = std::make_unique<Session>(std::move(spec), test_options());
+    const auto handshake = session->handshake();
+    EXPECT_EQ(handshake.fault, Fault::kNone) << handshake.detail;
+    return session;
+}
+
+// After its move a bot runs on for the grace; a read waiting for the other
+// bot stops it when the grace is over. Nothing here depends on timing: with
+// no such read, nothing stops it; the other bot's reply takes 40 grace
+// periods.
+TEST(Session, FreezeAfterAMoveIsDeferredToTheOtherBotsWait) {
+    const std::string burn = "read pos; read go; echo 'move 1'; while :; do :; done";
+    auto thinker = started_bot(sh_bot(burn));
+    auto other = started("read pos; read go; sleep 0.2; echo 'move 2'");
+    ASSERT_EQ(thinker->request_move(position(), go(), 2s).fault, Fault::kNone);
+    ASSERT_TRUE(thinker->freeze_due().has_value());
+    EXPECT_NE(process_state(thinker->pid()), 'T');
+    const auto reply = other->request_move(position(), go(), 2s, thinker.get());
+    ASSERT_EQ(reply.fault, Fault::kNone) << reply.detail;
+    EXPECT_EQ(state_once_stopped(thinker->pid()), 'T');
+    EXPECT_FALSE(thinker->freeze_due().has_value());
+
+    // Grace 0: stopped with the move.
+    auto spec = sh_bot(burn);
+    spec.isolation.freeze_grace = Millis{0};
+    auto strict = started_bot(spec);
+    ASSERT_EQ(strict->request_move(position(), go(), 2s).fault, Fault::kNone);
+    EXPECT_EQ(state_once_stopped(strict->pid()), 'T');
+    // The game is over: a pending freeze is carried out at once.
+    auto last = started_bot(sh_bot(burn));
+    ASSERT_EQ(last->request_move(position(), go(), 2s).fault, Fault::kNone);
+    last->freeze_if_due(Clock::time_point::max());
+    EXPECT_EQ(state_once_stopped(last->pid()), 'T');
+}
+
 TEST(Session, BotThatExitedBetweenMoves) {
     // Not frozen after its move, or it could not exit until its next turn.
     auto spec = sh_bot("read pos; read go; echo 'move 1'; exit 0");

@@ -126,6 +126,7 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
     session::Limits& limits = m.isolation.limits;
     std::uint64_t max_line_bytes = m.session.max_line_bytes;
     bool no_freeze = false;
+    std::int64_t freeze_grace_ms = session::Isolation{}.freeze_grace.count();
     std::array<std::string, 3> protocols;  // --protocol, --protocol1, --protocol2
     // clang-format off
     opts.add_options()
@@ -158,6 +159,7 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
         ("nice", po::value<int>(&limits.nice)->default_value(limits.nice), "scheduling niceness of the bots, 0..19")
         ("max-line-bytes", po::value<std::uint64_t>(&max_line_bytes)->default_value(max_line_bytes), "longest line a bot may send")
         ("no-freeze", po::bool_switch(&no_freeze), "let bots run while not on move (default: SIGSTOP them)")
+        ("freeze-grace-ms", po::value<std::int64_t>(&freeze_grace_ms)->default_value(freeze_grace_ms), "how long a bot may run on after its move before it is stopped (0: at once)")
         ("sandbox", po::bool_switch(&m.isolation.sandbox), "run the bots under bubblewrap (docs/security.md)")
         ("pass-env", po::value<std::vector<std::string>>(&m.isolation.pass_env)->composing(), "pass this environment variable on to the bots (repeatable)");
     po::options_description hidden;
@@ -203,6 +205,9 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
             throw std::invalid_argument("--max-line-bytes must be at least 64");
         m.session.max_line_bytes = max_line_bytes;
         m.isolation.freeze_when_idle = !no_freeze;
+        if (freeze_grace_ms < 0 || freeze_grace_ms > 60'000)
+            throw std::invalid_argument("--freeze-grace-ms must be between 0 and 60000");
+        m.isolation.freeze_grace = session::Millis{freeze_grace_ms};
         if (m.isolation.sandbox && !session::sandbox_available()) {
             throw std::invalid_argument(
                 "--sandbox needs bubblewrap ('bwrap'), which is not installed or cannot create a "

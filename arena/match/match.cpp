@@ -138,7 +138,9 @@ class GameRun {
             return;
         }
         auto& bot = players_[p - 1]->session();
-        auto reply = bot.request_move(position_, clock_.go(p), clock_.limit(p));
+        auto& other = *players_[games::opponent_of(p) - 1];
+        session::IdleBot* idle = other.has_session() ? &other.session() : nullptr;
+        auto reply = bot.request_move(position_, clock_.go(p), clock_.limit(p), idle);
         if (reply.fault != Fault::kNone) {
             record_.fault_after = duration_cast<microseconds>(reply.elapsed());
             lose(p, termination_of(reply.fault), std::move(reply.detail));
@@ -180,7 +182,10 @@ class GameRun {
         for (int p = 1; p <= 2; ++p) {
             Player& pl = *players_[p - 1];
             pl.drop_if_dead();
-            if (pl.has_session()) pl.session().end_game({result_for(record_.outcome, p), reason});
+            if (!pl.has_session()) continue;
+            pl.session().end_game({result_for(record_.outcome, p), reason});
+            // Between games a bot waits frozen: a deferred freeze is due now.
+            pl.session().freeze_if_due(session::Clock::time_point::max());
         }
     }
 

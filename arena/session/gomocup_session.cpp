@@ -282,7 +282,8 @@ bool GomocupSession::start_game(const protocol::GameStart& game) {
 }
 
 MoveReply GomocupSession::request_move(const protocol::Position& position, const protocol::Go& go,
-                                       Clock::duration limit) {
+                                       Clock::duration limit, IdleBot* idle) {
+    const IdleWatch watch(*this, idle);
     MoveReply reply;
     if (pending_) {
         auto [fault, detail] = std::move(*pending_);

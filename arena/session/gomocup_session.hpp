@@ -70,7 +70,7 @@ class GomocupSession final : public ProcessSession {
     // `BOARD ... DONE`; the reply `x,y` comes back in the arena's notation.
     // MESSAGE, DEBUG, UNKNOWN, ERROR and SUGGEST lines are kept as info.
     [[nodiscard]] MoveReply request_move(const protocol::Position& position, const protocol::Go& go,
-                                         Clock::duration limit) override;
+                                         Clock::duration limit, IdleBot* idle = nullptr) override;
 
     // Gomocup has no result message: nothing is sent.
     void end_game(const protocol::End& end) override;

@@ -132,7 +132,9 @@ bool NboardSession::start_game(const protocol::GameStart& game) {
 }
 
 MoveReply NboardSession::request_move(const protocol::Position& position,
-                                      const protocol::Go& /*go*/, Clock::duration limit) {
+                                      const protocol::Go& /*go*/, Clock::duration limit,
+                                      IdleBot* idle) {
+    const IdleWatch watch(*this, idle);
     MoveReply reply;
     if (!alive_) return fail_move(reply, Fault::kCrash, "the bot is not running");
 

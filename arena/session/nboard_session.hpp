@@ -49,7 +49,7 @@ class NboardSession final : public ProcessSession {
     // -> `=== <move>`; the clock starts when `go` is written. status,
     // nodestats and search lines are kept as info.
     [[nodiscard]] MoveReply request_move(const protocol::Position& position, const protocol::Go& go,
-                                         Clock::duration limit) override;
+                                         Clock::duration limit, IdleBot* idle = nullptr) override;
 
     // NBoard has no result message: nothing is sent.
     void end_game(const protocol::End& end) override;

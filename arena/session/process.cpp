@@ -14,9 +14,9 @@
 //    for a moment after pipe(2), and a concurrent fork could leak it.
 
 #include <fcntl.h>
-#include <sched.h>
 #include <linux/close_range.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
@@ -40,8 +40,8 @@
 #include <boost/process/posix.hpp>
 #include <boost/process/search_path.hpp>
 #include <cerrno>
-#include <cstdint>
 #include <csignal>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -544,7 +544,7 @@ void Process::drain_stderr() {
     }
 }
 
-Process::ReadResult Process::read_line(Clock::time_point deadline) {
+Process::ReadResult Process::read_line(Clock::time_point deadline, IdleBot* idle) {
     prepare_waiting_thread();
     bool polled = false;
     for (;;) {
@@ -555,11 +555,16 @@ Process::ReadResult Process::read_line(Clock::time_point deadline) {
         // what is already there.
         if (polled && now >= deadline) return ReadResult{ReadStatus::kTimeout, {}, now};
         polled = true;
+        auto wake = deadline;
+        if (idle != nullptr) {
+            idle->freeze_if_due(now);
+            if (const auto due = idle->freeze_due()) wake = std::min(wake, *due);
+        }
 
         pollfd fds[3] = {{stdout_fd_, POLLIN, 0},
                          {stderr_fd_, POLLIN, 0},
                          {child_exited_ ? -1 : pid_fd_, POLLIN, 0}};
-        const timespec timeout = poll_timeout(deadline - now);
+        const timespec timeout = poll_timeout(wake - now);
         const int ready = ::ppoll(fds, 3, &timeout, nullptr);
         if (ready < 0) {
             if (errno == EINTR) continue;
@@ -758,15 +763,26 @@ ExitStatus Process::decode(int status) const {
 }
 
 void Process::freeze() {
+    freeze_due_.reset();
     if (pid_ <= 0 || frozen_ || exit_) return;
     ::kill(-pid_, SIGSTOP);
     frozen_ = true;
 }
 
 void Process::thaw() {
+    freeze_due_.reset();
     if (pid_ <= 0 || !frozen_) return;
     ::kill(-pid_, SIGCONT);
     frozen_ = false;
+}
+
+void Process::freeze_at(Clock::time_point when) {
+    if (pid_ <= 0 || frozen_ || exit_) return;
+    freeze_due_ = when;
+}
+
+void Process::freeze_if_due(Clock::time_point now) {
+    if (freeze_due_ && now >= *freeze_due_) freeze();
 }
 
 std::string Process::limit_hit(const ExitStatus& status) {

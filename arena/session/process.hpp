@@ -85,7 +85,24 @@ struct ExitStatus {
     [[nodiscard]] std::string describe() const;  // "exit 3", "signal 11 (SIGSEGV)"
 };
 
-class Process {
+// A bot that is not on move, as a read waiting for the other bot sees it:
+// its freeze may be deferred (Process::freeze_at), and the waiting thread
+// carries it out when it falls due.
+class IdleBot {
+  public:
+    // When the pending freeze falls due; nullopt: none pending.
+    [[nodiscard]] virtual std::optional<Clock::time_point> freeze_due() const = 0;
+    // Freezes now if a pending freeze is due at `now`.
+    virtual void freeze_if_due(Clock::time_point now) = 0;
+
+  protected:
+    IdleBot() = default;
+    ~IdleBot() = default;
+    IdleBot(const IdleBot&) = default;
+    IdleBot& operator=(const IdleBot&) = default;
+};
+
+class Process final : public IdleBot {
   public:
     // Throws SpawnError.
     explicit Process(const ProcessOptions& options);
@@ -107,8 +124,9 @@ class Process {
     };
 
     // Reads one stdout line, waiting until `deadline` at most. Drains stderr
-    // meanwhile so a chatty stderr cannot stall the child.
-    [[nodiscard]] ReadResult read_line(Clock::time_point deadline);
+    // meanwhile so a chatty stderr cannot stall the child, and freezes `idle`
+    // (the other bot of the game) when its deferred freeze falls due.
+    [[nodiscard]] ReadResult read_line(Clock::time_point deadline, IdleBot* idle = nullptr);
 
     // Writes one line (appends '\n'). False when the child no longer reads
     // (closed stdin, exited) or does not take the data before `deadline`.
@@ -132,8 +150,18 @@ class Process {
     ExitStatus kill();
 
     // SIGSTOP / SIGCONT to the process group: a frozen bot uses no CPU.
+    // A thaw also cancels a pending freeze.
     void freeze();
     void thaw();
+    // Freezes once `when` has passed, carried out by freeze_if_due (from a
+    // read waiting on the other bot, see read_line): a bot that answers
+    // again before then is never stopped, which spares two signals and two
+    // wake-ups a move with fast bots.
+    void freeze_at(Clock::time_point when);
+    [[nodiscard]] std::optional<Clock::time_point> freeze_due() const override {
+        return freeze_due_;
+    }
+    void freeze_if_due(Clock::time_point now) override;
 
     // When `status` shows that a limit ended the process, which one:
     // "file size limit 256 MB", "out of memory: memory limit 1024 MB", ...; else "".
@@ -180,7 +208,8 @@ class Process {
     Limits limits_;
     bool sandboxed_ = false;
     bool frozen_ = false;
-    std::atomic<bool> over_task_limit_{false};  // set by the reaper's sweep
+    std::optional<Clock::time_point> freeze_due_;  // a deferred freeze
+    std::atomic<bool> over_task_limit_{false};     // set by the reaper's sweep
 };
 
 }  // namespace arena::session

@@ -177,6 +177,23 @@ void ProcessSession::freeze() {
     if (alive_ && spec_.isolation.freeze_when_idle) process_->freeze();
 }
 
+void ProcessSession::freeze_soon() {
+    if (!alive_ || !spec_.isolation.freeze_when_idle) return;
+    if (spec_.isolation.freeze_grace <= Millis{0}) {
+        process_->freeze();
+    } else {
+        process_->freeze_at(Clock::now() + spec_.isolation.freeze_grace);
+    }
+}
+
+std::optional<Clock::time_point> ProcessSession::freeze_due() const {
+    return alive_ ? process_->freeze_due() : std::nullopt;
+}
+
+void ProcessSession::freeze_if_due(Clock::time_point now) {
+    if (alive_) process_->freeze_if_due(now);
+}
+
 pid_t ProcessSession::pid() const {
     return process_->pid();
 }
@@ -255,7 +272,8 @@ bool Session::start_game(const protocol::GameStart& game) {
 }
 
 MoveReply Session::request_move(const protocol::Position& position, const protocol::Go& go,
-                                Clock::duration limit) {
+                                Clock::duration limit, IdleBot* idle) {
+    const IdleWatch watch(*this, idle);
     MoveReply reply;
     if (!alive_) return fail_move(reply, Fault::kCrash, "the bot is not running");
 
@@ -263,7 +281,7 @@ MoveReply Session::request_move(const protocol::Position& position, const protoc
     // discarded: they belong to no move (late output of the previous one).
     const auto drain_deadline = Clock::now();
     for (int i = 0; i < kMaxDrainLines; ++i) {
-        auto read = process_->read_line(drain_deadline);
+        auto read = read_line(drain_deadline);
         if (read.status == ReadStatus::kTimeout) break;
         if (read.status == ReadStatus::kEof) return fail_move(reply, Fault::kCrash, describe_eof());
         if (read.status == ReadStatus::kTooLong) {
@@ -287,7 +305,7 @@ MoveReply Session::request_move(const protocol::Position& position, const protoc
 
     std::size_t chatter = 0;  // info and debug lines: both count against the cap
     for (;;) {
-        auto read = process_->read_line(deadline);
+        auto read = read_line(deadline);
         switch (read.status) {
             case ReadStatus::kTimeout:
                 return fail_move(reply, Fault::kTimeout, "no move within " + millis(limit));
@@ -315,10 +333,7 @@ MoveReply Session::request_move(const protocol::Position& position, const protoc
                 break;
             case BotLine::Kind::kMove:
                 if (line.text.empty()) return fail_move(reply, Fault::kProtocol, "empty move");
-                reply.move = std::move(line.text);
-                reply.answered = read.at;
-                freeze();
-                return reply;
+                return accept_move(reply, std::move(line.text), read.at);
             case BotLine::Kind::kInvalid:
                 return fail_move(reply, Fault::kProtocol, "invalid line: " + quote(read.line));
             default:
@@ -388,7 +403,7 @@ std::string_view ProcessSession::trim(std::string_view text) {
 ProcessSession::ReplyLine ProcessSession::read_reply_line(Clock::time_point deadline,
                                                           std::string_view when) {
     ReplyLine out;
-    auto read = process_->read_line(deadline);
+    auto read = read_line(deadline);
     out.at = read.at;
     switch (read.status) {
         case ReadStatus::kTimeout:
@@ -458,7 +473,7 @@ void ProcessSession::record_info(MoveReply& reply, std::size_t& chatter, std::st
 MoveReply ProcessSession::accept_move(MoveReply& reply, std::string move, Clock::time_point at) {
     reply.move = std::move(move);
     reply.answered = at;
-    freeze();
+    freeze_soon();
     return std::move(reply);
 }
 

@@ -30,8 +30,15 @@ using Millis = std::chrono::milliseconds;
 struct Isolation {
     Limits limits;
     // SIGSTOP the bot's process group while it is not on move, so it cannot
-    // think on its opponent's time.
+    // think on its opponent's time: once `freeze_grace` has passed after its
+    // move, or at once when the game ends. A bot asked to move again within
+    // the grace (fast games) is never stopped, which spares two signals and
+    // two wake-ups a move. The default is longer than a scheduler tick (4 ms
+    // at HZ=250): a shorter timer often has to reprogram the hardware timer,
+    // which costs several microseconds a move in a virtual machine
+    // (docs/performance.md). 0: at once.
     bool freeze_when_idle = true;
+    Millis freeze_grace{5};
     bool sandbox = false;               // run it under bubblewrap
     std::vector<std::string> pass_env;  // variables passed on from the arena's environment
     // Use the arena's environment as it is, instead of the clean one (for
@@ -99,7 +106,7 @@ struct MoveReply {
 // absolute deadline, faults are reported as the same Fault values with the
 // same meaning, and a faulted session is dead (its process group killed and
 // reaped).
-class BotSession {
+class BotSession : public IdleBot {
   public:
     virtual ~BotSession() = default;
     BotSession() = default;
@@ -117,9 +124,11 @@ class BotSession {
     // written plus `limit` (the per-move time plus the tolerance). Lines
     // printed meanwhile never extend the deadline. The reply's move is in the
     // arena's notation (or the bot's raw text when it has none), for the
-    // match layer to judge.
+    // match layer to judge. `idle`, the other bot of the game (or null), is
+    // frozen meanwhile when its deferred freeze falls due.
     [[nodiscard]] virtual MoveReply request_move(const protocol::Position& position,
-                                                 const protocol::Go& go, Clock::duration limit) = 0;
+                                                 const protocol::Go& go, Clock::duration limit,
+                                                 IdleBot* idle = nullptr) = 0;
 
     // The game is over; best effort.
     virtual void end_game(const protocol::End& end) = 0;
@@ -164,6 +173,8 @@ class ProcessSession : public BotSession {
     [[nodiscard]] const std::string& stderr_log() const override;
     [[nodiscard]] std::string take_stderr_log() override;
     [[nodiscard]] std::optional<ExitStatus> exit_status() const override { return exit_; }
+    [[nodiscard]] std::optional<Clock::time_point> freeze_due() const override;
+    void freeze_if_due(Clock::time_point now) override;
 
   protected:
     // Starts the process; throws SpawnError when the command cannot be started.
@@ -195,7 +206,7 @@ class ProcessSession : public BotSession {
     // Keeps `text` as an info line of the move, within the per-move cap
     // (`chatter` counts the lines so far; `keep` false only counts it).
     void record_info(MoveReply& reply, std::size_t& chatter, std::string text, bool keep = true);
-    // A move read at `at`: stops the clock and freezes the bot.
+    // A move read at `at`: stops the clock and freezes the bot (soon).
     MoveReply accept_move(MoveReply& reply, std::string move, Clock::time_point at);
 
     // Thaws the bot, writes `line`, waits up to the grace period for the
@@ -210,7 +221,26 @@ class ProcessSession : public BotSession {
     // " (file size limit ...)" when a limit ended the process, else "".
     std::string limit_note(const ExitStatus& status);
     void die();
-    void freeze();  // when the bot is not on move (if configured)
+    void freeze();       // now, when the bot is not on move (if configured)
+    void freeze_soon();  // the same after isolation.freeze_grace (after a move)
+    // A read of the reply that also keeps watch over the idle bot (see
+    // IdleWatch): what every request_move uses.
+    [[nodiscard]] Process::ReadResult read_line(Clock::time_point deadline) {
+        return process_->read_line(deadline, idle_);
+    }
+    // The other bot of the game, for the duration of one request_move.
+    class IdleWatch {
+      public:
+        IdleWatch(ProcessSession& session, IdleBot* idle) : session_(session) {
+            session_.idle_ = idle;
+        }
+        ~IdleWatch() { session_.idle_ = nullptr; }
+        IdleWatch(const IdleWatch&) = delete;
+        IdleWatch& operator=(const IdleWatch&) = delete;
+
+      private:
+        ProcessSession& session_;
+    };
 
     // A bot line for a report: at most 80 bytes, control bytes escaped, quoted.
     [[nodiscard]] static std::string quote(std::string_view line);
@@ -227,6 +257,7 @@ class ProcessSession : public BotSession {
     Identity identity_;
     bool alive_ = true;
     std::optional<ExitStatus> exit_;
+    IdleBot* idle_ = nullptr;  // see IdleWatch
 };
 
 // A bot that speaks the arena's protocol v1 (PROTOCOL.md).
@@ -249,7 +280,7 @@ class Session final : public ProcessSession {
     // kProtocol fault. Info and debug lines both count against
     // max_info_lines_per_move; only info lines are kept.
     [[nodiscard]] MoveReply request_move(const protocol::Position& position, const protocol::Go& go,
-                                         Clock::duration limit) override;
+                                         Clock::duration limit, IdleBot* idle = nullptr) override;
 
     // Sends `end ...`; best effort.
     void end_game(const protocol::End& end) override;

@@ -50,16 +50,22 @@ const std::initializer_list<std::string_view> kScheduleKeys = {"type", "games_pe
 const std::initializer_list<std::string_view> kOpeningsKeys = {"random_plies", "file"};
 const std::initializer_list<std::string_view> kScoringKeys = {"win", "draw", "loss"};
 const std::initializer_list<std::string_view> kIsolationKeys = {
-    "memory_mb",        "file_size_mb", "open_files", "processes", "cpu_seconds", "max_line_bytes",
-    "freeze_when_idle", "sandbox",      "pass_env",   "restart",   "nice"};
+    "memory_mb",   "file_size_mb",   "open_files",       "processes",
+    "cpu_seconds", "max_line_bytes", "freeze_when_idle", "freeze_grace_ms",
+    "sandbox",     "pass_env",       "restart",          "nice"};
 const std::initializer_list<std::string_view> kBotKeys = {
-    "name",       "command",   "args",        "protocol",       "memory_mb",        "file_size_mb",
-    "open_files", "processes", "cpu_seconds", "max_line_bytes", "freeze_when_idle", "sandbox",
-    "pass_env",   "restart",   "nice",        "workdir",        "library",          "library_dir"};
+    "name",           "command",          "args",
+    "protocol",       "memory_mb",        "file_size_mb",
+    "open_files",     "processes",        "cpu_seconds",
+    "max_line_bytes", "freeze_when_idle", "freeze_grace_ms",
+    "sandbox",        "pass_env",         "restart",
+    "nice",           "workdir",          "library",
+    "library_dir"};
 // Ceilings that only stop typos.
 constexpr std::int64_t kMaxMegabytes = std::int64_t{1} << 30;
 constexpr std::int64_t kMaxCount = 1 << 24;
 constexpr std::int64_t kMinLineBytes = 64;
+constexpr std::int64_t kMaxFreezeGraceMs = 60'000;
 
 // Optimal string alignment distance: a swap of two neighbours counts as one
 // edit, the most common typo after a missing or doubled letter.
@@ -793,6 +799,8 @@ class Parser {
             bot.max_line_bytes = static_cast<std::size_t>(integer(f, kMinLineBytes, kMaxMegabytes));
         } else if (f.key == "freeze_when_idle") {
             bot.isolation.freeze_when_idle = boolean(f);
+        } else if (f.key == "freeze_grace_ms") {
+            bot.isolation.freeze_grace = session::Millis{integer(f, 0, kMaxFreezeGraceMs)};
         } else if (f.key == "sandbox") {
             bot.isolation.sandbox = boolean(f);
         } else if (f.key == "restart") {
