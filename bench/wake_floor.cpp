@@ -1,9 +1,9 @@
 // wake_floor: the floor of a verdict's delay under load. One thread sleeps in
 // ppoll(2) until a deadline, again and again, and records how late it woke,
 // while K forked children (each in its own process group of this session, at
-// the bots' niceness, as the arena starts bots) burn CPU. The thread asks for
-// the same timer slack and scheduler slice as the arena's waiting threads, so
-// what it measures is what the kernel and the machine give any judge.
+// the bots' niceness, as the arena starts bots) burn CPU. The thread is set
+// up as the arena's waiting threads are (prepare_waiting_thread), so what it
+// measures is what the kernel and the machine give any judge.
 //
 //   wake_floor [--samples N] [--spinners K] [--nice P] [--sleep-ms S]
 //
@@ -14,34 +14,22 @@
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
-#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string_view>
 #include <vector>
 
+#include "arena/session/process.hpp"
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// sched_setattr(2)'s argument (SCHED_ATTR_SIZE_VER0).
-struct SchedAttr {
-    std::uint32_t size = sizeof(SchedAttr);
-    std::uint32_t policy = 0;  // SCHED_OTHER
-    std::uint64_t flags = 0;
-    std::int32_t nice = 0;
-    std::uint32_t priority = 0;
-    std::uint64_t runtime = 0;
-    std::uint64_t deadline = 0;
-    std::uint64_t period = 0;
-};
 
 long arg(int argc, char** argv, std::string_view name, long fallback) {
     for (int i = 1; i + 1 < argc; ++i)
@@ -76,10 +64,7 @@ int main(int argc, char** argv) {
         children.push_back(pid);
     }
 
-    ::prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
-    SchedAttr attr;
-    attr.runtime = 100'000;  // 0.1 ms, as the arena's waiting threads
-    ::syscall(SYS_sched_setattr, 0, &attr, 0U);
+    arena::session::prepare_waiting_thread();  // as the arena's waiting threads
 
     ::usleep(100'000);  // let the spinners settle
     std::vector<long> late_us;

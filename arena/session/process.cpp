@@ -198,15 +198,20 @@ constexpr std::uint64_t kSchedResetOnFork = 0x01;  // SCHED_FLAG_RESET_ON_FORK
 // minimum (0.1 ms).
 constexpr std::uint64_t kWaiterSliceNs = 100'000;
 
-// Once per thread that waits on a bot, so that the wake-up at a deadline or
-// a reply is served at once even when thinking bots keep every CPU busy:
-//  - a timer slack of 1 us instead of 50 us: timeouts expire on time;
-//  - a short scheduler slice (Linux >= 6.12 EEVDF custom slices): a waking
-//    thread with a shorter slice than the running task preempts it, instead
-//    of waiting for that task's slice to end at a tick (4 ms at HZ=250).
-//    Older kernels ignore the field. Only a SCHED_OTHER thread is changed,
-//    and its nice value is kept.
-// Measured effect under CPU-hungry bots in docs/performance.md.
+ExitStatus decode_status(int status) {
+    ExitStatus s;
+    if (WIFEXITED(status)) {
+        s.exited = true;
+        s.code = WEXITSTATUS(status);
+    } else if (WIFSIGNALED(status)) {
+        s.signaled = true;
+        s.signal = WTERMSIG(status);
+    }
+    return s;
+}
+
+}  // namespace
+
 void prepare_waiting_thread() {
     thread_local bool prepared = false;
     if (prepared) return;
@@ -222,20 +227,6 @@ void prepare_waiting_thread() {
     attr.runtime = kWaiterSliceNs;
     ::syscall(SYS_sched_setattr, 0, &attr, 0U);  // best effort
 }
-
-ExitStatus decode_status(int status) {
-    ExitStatus s;
-    if (WIFEXITED(status)) {
-        s.exited = true;
-        s.code = WEXITSTATUS(status);
-    } else if (WIFSIGNALED(status)) {
-        s.signaled = true;
-        s.signal = WTERMSIG(status);
-    }
-    return s;
-}
-
-}  // namespace
 
 bool sandbox_available(const std::string& bwrap) {
     static std::mutex mutex;

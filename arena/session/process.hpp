@@ -85,6 +85,18 @@ struct ExitStatus {
     [[nodiscard]] std::string describe() const;  // "exit 3", "signal 11 (SIGSEGV)"
 };
 
+// Once per thread that waits on a bot (Process::read_line calls it), so that
+// the wake-up at a deadline or a reply is served at once even when thinking
+// bots keep every CPU busy:
+//  - a timer slack of 1 us instead of 50 us: timeouts expire on time;
+//  - a short scheduler slice (Linux >= 6.12 EEVDF custom slices): a waking
+//    thread with a shorter slice than the running task preempts it, instead
+//    of waiting for that task's slice to end at a tick (4 ms at HZ=250).
+//    Older kernels ignore the field. Only a SCHED_OTHER thread is changed,
+//    and its nice value is kept.
+// Best effort; measured effect under CPU-hungry bots in docs/performance.md.
+void prepare_waiting_thread();
+
 // A bot that is not on move, as a read waiting for the other bot sees it:
 // its freeze may be deferred (Process::freeze_at), and the waiting thread
 // carries it out when it falls due.

@@ -28,7 +28,6 @@ struct ProcInfo {
     pid_t pid = 0;
     pid_t ppid = 0;
     pid_t pgid = 0;
-    pid_t sid = 0;
     char state = '?';
     long threads = 1;
     long long cpu = 0;  // utime + stime, clock ticks
@@ -52,14 +51,13 @@ bool read_stat(pid_t pid, ProcInfo& info) {
     info.pid = pid;
     info.state = *p;
     // Fields after the state, numbered as in proc(5): 4 ppid, 5 pgrp,
-    // 6 session, 14 utime, 15 stime, 20 num_threads.
+    // 14 utime, 15 stime, 20 num_threads.
     char* cursor = const_cast<char*>(p + 1);
     long long fields[21] = {};
     for (int field = 4; field <= 20; ++field)
         fields[field] = std::strtoll(cursor, &cursor, 10);
     info.ppid = static_cast<pid_t>(fields[4]);
     info.pgid = static_cast<pid_t>(fields[5]);
-    info.sid = static_cast<pid_t>(fields[6]);
     info.cpu = fields[14] + fields[15];
     info.threads = static_cast<long>(fields[20]);
     return true;
@@ -174,7 +172,6 @@ class Keeper {
 
     void sweep_locked() {
         const pid_t self = ::getpid();
-        const pid_t self_sid = ::getsid(0);
         const pid_t self_pgid = ::getpgid(0);
         const auto procs = all_processes();
         std::unordered_map<pid_t, const ProcInfo*> by_pid;
@@ -183,12 +180,13 @@ class Keeper {
 
         // Is `p` a bot's process (a bot, a descendant of one, or adopted from
         // one)? Adopted processes are our children outside our process group
-        // (bots have their own groups in our session).
+        // (bots have their own groups in our session; a group never spans
+        // sessions, so this also covers a child that called setsid).
         auto ours = [&](const ProcInfo& p) {
             const ProcInfo* at = &p;
             for (int depth = 0; depth < kMaxDepth && at != nullptr; ++depth) {
                 if (bots_.contains(at->pid)) return true;
-                if (at->ppid == self) return at->sid != self_sid || at->pgid != self_pgid;
+                if (at->ppid == self) return at->pgid != self_pgid;
                 const auto it = by_pid.find(at->ppid);
                 at = it == by_pid.end() ? nullptr : it->second;
             }
