@@ -1,18 +1,22 @@
 // Micro-benchmarks (Google Benchmark) of the arena's hot paths: the protocol
-// codec, the rules on a move cycle, and the Elo fit at scale.
+// codec, the rules on a move cycle, storing a game, and the Elo fit at scale.
 //
 //   micro [--benchmark_filter=REGEX] [--benchmark_format=json] ...
 
 #include <benchmark/benchmark.h>
+#include <unistd.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "arena/games/registry.hpp"
 #include "arena/rating/elo.hpp"
+#include "arena/store/results_store.hpp"
 #include "protocol/codec.hpp"
 
 namespace {
@@ -63,6 +67,45 @@ void BM_Connect4ParseCheckApply(benchmark::State& state) {
     }
 }
 BENCHMARK(BM_Connect4ParseCheckApply);
+
+// One finished 19-move Connect-4 game stored as the runner stores it: one
+// transaction in a WAL database on disk (the temporary directory).
+void BM_RecordGame(benchmark::State& state) {
+    namespace fs = std::filesystem;
+    const auto dir = fs::temp_directory_path() / ("arena-micro-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    {
+        store::ResultsStore store(dir / "results.db");
+        const auto id =
+            store.create_tournament({"micro", "connect4", "# micro\n", "micro", 1, 0},
+                                    {{"a", "bot-a", "arena1", ""}, {"b", "bot-b", "arena1", ""}});
+        match::GameRecord record;
+        record.game = "connect4";
+        record.params = {{"rows", "6"}, {"cols", "7"}, {"connect", "4"}};
+        record.players[0] = "a";
+        record.players[1] = "b";
+        record.outcome = games::Outcome::kWin1;
+        record.started_at = std::chrono::system_clock::now();
+        record.duration = std::chrono::microseconds(600);
+        for (const char* m : {"4", "4", "3", "5", "3", "3", "2", "1", "6", "6", "5", "2", "7", "7",
+                              "1", "1", "2", "5", "6"}) {
+            match::MoveRecord move;
+            move.move = m;
+            move.player = static_cast<int>(record.moves.size() % 2) + 1;
+            move.time = std::chrono::microseconds(30);
+            record.moves.push_back(move);
+        }
+        store::GameSlot slot;
+        for (auto _ : state) {
+            store.record_game(id, slot, record);
+            ++slot.index;
+            slot.pair = static_cast<int>(slot.index / 2);
+            slot.game_in_pair = static_cast<int>(slot.index % 2);
+        }
+    }
+    fs::remove_all(dir);
+}
+BENCHMARK(BM_RecordGame)->Unit(benchmark::kMicrosecond);
 
 // The Elo fit of the scale: players x games, random pairings, 10 % draws.
 void BM_EloFit(benchmark::State& state) {

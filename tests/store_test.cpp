@@ -576,7 +576,7 @@ TEST_F(StoreTest, VersionOneDatabaseIsUpgradedKeepingItsGames) {
     EXPECT_EQ(store.games(t->id).size(), 1u);
     ASSERT_EQ(store.result_counts(t->id).size(), 1u);
     Database db(db_path_);
-    EXPECT_EQ(db.query_int("PRAGMA user_version"), 2);
+    EXPECT_EQ(db.query_int("PRAGMA user_version"), kSchemaVersion);
     EXPECT_EQ(db.query_int("SELECT count(*) FROM sqlite_schema WHERE name = 'games_by_result'"), 1);
     // The standings query reads the index, not the games.
     auto plan = db.prepare(
@@ -587,6 +587,105 @@ TEST_F(StoreTest, VersionOneDatabaseIsUpgradedKeepingItsGames) {
     while (q.step())
         steps += q.column_text(3) + "\n";
     EXPECT_NE(steps.find("COVERING INDEX games_by_result"), std::string::npos) << steps;
+}
+
+namespace {
+
+// The VDBE program of a statement, one opcode per line.
+std::string opcodes(Database& db, const std::string& sql) {
+    auto explain = db.prepare("EXPLAIN " + sql);
+    auto q = explain.use();
+    std::string program;
+    while (q.step())
+        program += q.column_text(1) + "\n";
+    return program;
+}
+
+const char* const kInsertGame =
+    "INSERT INTO games (tournament, game_index, round, pair_index, game_in_pair, first_bot, "
+    "second_bot, opening, game, params, result, winner, termination, detail, plies, "
+    "opening_plies, started_at, ended_at, duration_us) "
+    "VALUES (1, ?, 0, 0, 0, 1, 2, '', 'connect4', '', ?, ?, 'normal', '', 0, 0, '', '', 0)";
+
+// Inserts a game row with this result and winner; false when a CHECK refuses it.
+bool insert_game_row(Database& db, std::int64_t index, const std::string& result,
+                     std::int64_t winner) {
+    auto stmt = db.prepare(kInsertGame);
+    auto q = stmt.use();
+    q.bind(index).bind(result).bind(winner);
+    try {
+        q.exec();
+        return true;
+    } catch (const SqliteError& e) {
+        EXPECT_EQ(e.code(), SQLITE_CONSTRAINT_CHECK) << e.what();
+        return false;
+    }
+}
+
+}  // namespace
+
+// Version 2 checked result and winner with IN lists, which SQLite evaluates
+// through a temporary b-tree on every insert. A version-2 file is upgraded in
+// place to comparisons that accept exactly the same values.
+TEST_F(StoreTest, VersionTwoDatabaseIsUpgradedToChecksWithoutTemporaryTables) {
+    {
+        ResultsStore store(db_path_);
+        const auto t = store.create_tournament(spec("cup"), bot_entries({"a", "b"}));
+        store.record_game(t, slot(0), record("a", "b", Outcome::kWin1));
+    }
+    {
+        // Back to the version-2 text of the table, as an arena of schema 2 wrote it.
+        Database db(db_path_);
+        db.exec(
+            "PRAGMA writable_schema = ON;"
+            "UPDATE sqlite_schema SET sql = replace(replace(sql,"
+            " 'CHECK (result = ''1-0'' OR result = ''0-1'' OR result = ''1/2-1/2'')',"
+            " 'CHECK (result IN (''1-0'', ''0-1'', ''1/2-1/2''))'),"
+            " 'CHECK (winner = 0 OR winner = 1 OR winner = 2)', 'CHECK (winner IN (0, 1, 2))')"
+            " WHERE name = 'games';"
+            "PRAGMA writable_schema = OFF;");
+        db.exec("PRAGMA schema_version = " +
+                std::to_string(db.query_int("PRAGMA schema_version") + 1));
+        db.exec("PRAGMA user_version = 2");
+    }
+    {
+        Database db(db_path_);
+        EXPECT_NE(opcodes(db, kInsertGame).find("OpenEphemeral"), std::string::npos)
+            << "the version-2 table is not what this test means to upgrade";
+    }
+    ResultsStore store(db_path_);
+    const auto t = store.find_tournament("cup");
+    ASSERT_TRUE(t.has_value());
+    store.record_game(t->id, slot(1), record("b", "a", Outcome::kDraw));
+    EXPECT_EQ(store.games(t->id).size(), 2u);
+
+    Database db(db_path_);
+    EXPECT_EQ(db.query_int("PRAGMA user_version"), kSchemaVersion);
+    EXPECT_EQ(opcodes(db, kInsertGame).find("OpenEphemeral"), std::string::npos);
+    EXPECT_EQ(db.query_text("PRAGMA integrity_check"), "ok");
+    // The same values pass and fail as before.
+    db.exec("BEGIN");
+    std::int64_t index = 100;
+    for (const char* result : {"1-0", "0-1", "1/2-1/2"})
+        EXPECT_TRUE(insert_game_row(db, index++, result, 1)) << result;
+    for (const char* result : {"", "1-1", "1/2", "1-0 ", "draw"})
+        EXPECT_FALSE(insert_game_row(db, index++, result, 1)) << result;
+    for (const std::int64_t winner : {0, 1, 2})
+        EXPECT_TRUE(insert_game_row(db, index++, "1-0", winner)) << winner;
+    for (const std::int64_t winner : {-1, 3, 12})
+        EXPECT_FALSE(insert_game_row(db, index++, "1-0", winner)) << winner;
+    db.exec("ROLLBACK");
+}
+
+// A new file gets the same checks as an upgraded one.
+TEST_F(StoreTest, StoringAGameBuildsNoTemporaryTable) {
+    { ResultsStore store(db_path_); }
+    Database db(db_path_);
+    for (const char* insert : {kInsertGame,
+                               "INSERT INTO moves (game, ply, side, move, time_us, by_arena, info) "
+                               "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                               "INSERT INTO bot_logs (game, side, stderr) VALUES (?, ?, ?)"})
+        EXPECT_EQ(opcodes(db, insert).find("OpenEphemeral"), std::string::npos) << insert;
 }
 
 TEST_F(StoreTest, ReopeningAnExistingDatabaseKeepsItAndItsSettings) {
@@ -624,7 +723,8 @@ TEST_F(StoreTest, NewerSchemaVersionRefused) {
         const std::string message = e.what();
         EXPECT_NE(message.find(db_path_.string()), std::string::npos) << message;
         EXPECT_NE(message.find("version 7"), std::string::npos) << message;
-        EXPECT_NE(message.find("version 2"), std::string::npos) << message;
+        EXPECT_NE(message.find("version " + std::to_string(kSchemaVersion)), std::string::npos)
+            << message;
     }
     Database db(db_path_);
     EXPECT_EQ(db.query_int("PRAGMA user_version"), 7);  // left alone

@@ -20,7 +20,7 @@
 
 namespace arena::store {
 
-inline constexpr int kSchemaVersion = 2;
+inline constexpr int kSchemaVersion = 3;
 
 // A database that cannot be opened, has a newer schema, or fails a query.
 // The message names the file and the problem.
