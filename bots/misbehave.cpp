@@ -40,7 +40,8 @@
 //     stop-self         stops itself with SIGSTOP instead of answering
 //     ponder            from --at-ply on: sends `info cpu_ms=N` (its CPU time
 //                       so far), its move, then burns CPU until its input
-//                       has something to read (the next `go`, `end`, `quit`)
+//                       has something to read (the next `go`, `end`, `quit`);
+//                       after `end` it burns CPU until the next line too
 //     memory-hog        allocates and touches 64 MiB blocks without end
 //                       (a safety stop at 8 GiB, then it hangs)
 //     fork-bomb         forks children that sleep, without end (a safety
@@ -254,6 +255,10 @@ class MisbehaveEngine : public arena::bots::Engine {
             options_.mode == Mode::kIgnoreQuit) {
             sleep_forever();
         }
+        if (std::holds_alternative<arena::protocol::End>(*command) &&
+            options_.mode == Mode::kPonder) {
+            ponder();  // between games
+        }
     }
 
     void new_game(const arena::games::Game& /*game*/, int /*player*/) override { done_ = false; }
@@ -362,10 +367,12 @@ class MisbehaveEngine : public arena::bots::Engine {
         return ms(usage.ru_utime) + ms(usage.ru_stime);
     }
 
-    // Busy until stdin has something to read.
+    // Busy until stdin has something to read: in the pipe, or already read
+    // ahead into std::cin's buffer (several lines can arrive at once).
     static void ponder() {
         volatile std::uint64_t sink = 0;
         for (;;) {
+            if (std::cin.rdbuf()->in_avail() > 0) return;
             pollfd fd{STDIN_FILENO, POLLIN, 0};
             if (::poll(&fd, 1, 0) != 0) return;
             for (int i = 0; i < 100'000; ++i)

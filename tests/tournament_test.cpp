@@ -17,6 +17,7 @@
 #include <set>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "arena/store/results_store.hpp"
@@ -254,6 +255,75 @@ TEST_F(RunTest, PlaysTheScheduleAndStoresEveryGameAndMove) {
     EXPECT_EQ(ratings.size(), 3u);
     EXPECT_EQ(store.bots(t->id).size(), 3u);
     EXPECT_EQ(survivors(marker_), std::vector<int>{});
+}
+
+// A bot waiting in the pool for its next game is frozen too, by the game
+// running meanwhile. `ponder` burns CPU whenever it is not reading; it is idle
+// while `a` and `b` play their games (20 ms a move). Its CPU time, from its own
+// info lines, hardly grows from its last move before those games to its first
+// after them. No timing is asserted, only where the CPU went.
+TEST_F(RunTest, ABotWaitingForItsNextGameIsFrozen) {
+    const auto path = dir_ / "pool.yaml";
+    {
+        const auto misbehave = bin("bots/misbehave");
+        std::ofstream out(path);
+        out << "name: pool\n"
+            << "game: { name: connect4 }\n"
+            << "time: { move_ms: 2000 }\n"
+            << "schedule: { type: round-robin, games_per_pair: 2, rounds: 2 }\n"
+            << "concurrency: 1\n"
+            << "database: " << (dir_ / "pool.db").string() << "\n"
+            << "bots:\n"
+            << "  - { name: ponder, command: " << misbehave << " --mode ponder }\n"
+            << "  - { name: a, command: " << misbehave << " --mode sleep --sleep-ms 20 }\n"
+            << "  - { name: b, command: " << misbehave << " --mode sleep --sleep-ms 20 }\n";
+    }
+    const auto r = run({"run", path.string()});
+    ASSERT_EQ(r.status, 0) << r.err;
+
+    store::ResultsStore store(dir_ / "pool.db");
+    const auto t = store.find_tournament("pool");
+    ASSERT_TRUE(t.has_value());
+    // ponder's CPU time at its first and last move of each of its games, and
+    // how long the games without it ran since its previous game.
+    struct Seen {
+        long long first_ms = -1, last_ms = -1;
+        std::int64_t idle_games_us = 0;
+    };
+    std::vector<Seen> seen;
+    std::int64_t idle_us = 0;
+    for (const auto& g : store.games(t->id)) {
+        const auto game = store.load_game(g.id);
+        ASSERT_TRUE(game.has_value());
+        const int side = g.first == "ponder" ? 1 : g.second == "ponder" ? 2 : 0;
+        if (side == 0) {
+            idle_us += game->summary.duration_us;
+            continue;
+        }
+        Seen s;
+        s.idle_games_us = std::exchange(idle_us, 0);
+        for (const auto& m : game->moves) {
+            if (m.side != side) continue;
+            for (const auto& info : m.info) {
+                if (!info.starts_with("cpu_ms=")) continue;
+                const long long ms = std::stoll(info.substr(7));
+                if (s.first_ms < 0) s.first_ms = ms;
+                s.last_ms = ms;
+            }
+        }
+        ASSERT_GE(s.first_ms, 0) << "game " << g.slot.index;
+        seen.push_back(s);
+    }
+    bool idle_seen = false;
+    for (std::size_t i = 1; i < seen.size(); ++i) {
+        if (seen[i].idle_games_us < 300'000) continue;
+        idle_seen = true;
+        const long long grew = seen[i].first_ms - seen[i - 1].last_ms;
+        std::cout << "[ cpu      ] ponder waited through " << seen[i].idle_games_us / 1000
+                  << " ms of other games and used " << grew << " ms of CPU\n";
+        EXPECT_LT(grew * 4, seen[i].idle_games_us / 1000);
+    }
+    EXPECT_TRUE(idle_seen) << "the schedule never left ponder waiting";
 }
 
 // Every line a bot process receives is appended to the marker log, so its
