@@ -179,6 +179,17 @@ INSTANTIATE_TEST_SUITE_P(
         return name;
     });
 
+// Without real-time priority the clock is judged the same way.
+TEST(Cli, NoRealtimeStillJudgesTimeouts) {
+    const auto r = arena(
+        "match --game connect4 --games 2 --move-ms 200 --no-realtime --json "
+        "'slow=" +
+        bin("bots/misbehave") + " --mode hang' " + random_bot("good", 1));
+    const auto j = json_of(r);
+    expect_consistent(j, 2);
+    EXPECT_EQ(j["bots"][0]["timeout"], 2) << r.err;
+}
+
 TEST(Cli, ModesThatKeepPlayingLeaveNothingBehind) {
     for (const std::string mode : {"fork-child", "ignore-quit", "flood-stderr"}) {
         const auto marker = unique_marker();

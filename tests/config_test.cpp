@@ -77,7 +77,8 @@ TEST(Config, FullConfigParsesToExactValues) {
         dir.write("open.txt", "# comment\n4 4\n\n  3 5 4   # trailing comment\n");
     const std::string yaml = R"(name: full-1.0
 game: { name: connect4, rows: 7, cols: 8, connect: 4 }
-time: { move_ms: 500, tolerance_ms: 20, game_ms: 60000, inc_ms: 100, startup_ms: 2000 }
+time: { move_ms: 500, tolerance_ms: 20, game_ms: 60000, inc_ms: 100, startup_ms: 2000,
+        realtime: false }
 schedule: { type: gauntlet, challenger: mine, games_per_pair: 6, rounds: 3 }
 openings: { file: )" + openings +
                              R"( }
@@ -102,6 +103,8 @@ bots:
     EXPECT_EQ(c.time.game, Millis{60000});
     EXPECT_EQ(c.time.increment, Millis{100});
     EXPECT_EQ(c.startup_ms, 2000);
+    EXPECT_FALSE(c.realtime_deadlines);
+    EXPECT_FALSE(session_options(c, c.bots[0]).realtime_deadlines);
     EXPECT_EQ(c.schedule, ScheduleType::kGauntlet);
     EXPECT_EQ(c.challenger, "mine");
     EXPECT_EQ(c.games_per_pair, 6);
@@ -138,6 +141,7 @@ TEST(Config, Defaults) {
     EXPECT_EQ(c.time.game, Millis{0});
     EXPECT_EQ(c.time.increment, Millis{0});
     EXPECT_EQ(c.startup_ms, 10'000);
+    EXPECT_TRUE(c.realtime_deadlines);
     EXPECT_EQ(c.schedule, ScheduleType::kRoundRobin);
     EXPECT_EQ(c.challenger, "");
     EXPECT_EQ(c.games_per_pair, 2);
@@ -312,6 +316,8 @@ TEST(ConfigError, NegativeOrZero) {
               "t.yaml:3:18: move_ms must not be negative, got -5");
     EXPECT_EQ(error_of(with("time: { startup_ms: 0 }\n")),
               "t.yaml:3:21: startup_ms must be positive, got 0");
+    EXPECT_EQ(error_of(with("time: { realtime: yes }\n")),
+              "t.yaml:3:19: expected true or false for 'realtime', got 'yes'");
     EXPECT_EQ(error_of(with("seed: -1\n")), "t.yaml:3:7: seed must not be negative, got -1");
     EXPECT_EQ(error_of(with("concurrency: 99999999999999999999\n")),
               "t.yaml:3:14: concurrency must be at most 4096, got 99999999999999999999");

@@ -5,6 +5,7 @@
 #include "arena/session/session.hpp"
 
 #include <gtest/gtest.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -227,6 +228,90 @@ TEST(Process, OwnProcessGroupInTheArenasSession) {
     auto r = p.read_line(Clock::now() + 5s);
     ASSERT_EQ(r.status, ReadStatus::kLine);
     EXPECT_EQ(r.line, std::to_string(p.pid()) + " " + std::to_string(::getsid(0)));
+}
+
+// Whether this process may use real-time priority at all (tried on a
+// thread of its own).
+bool realtime_permitted() {
+    bool permitted = false;
+    std::thread([&] {
+        sched_param param{};
+        param.sched_priority = 1;
+        permitted = ::sched_setscheduler(0, SCHED_FIFO, &param) == 0;
+    }).join();
+    return permitted;
+}
+
+int policy_of_this_thread() {
+    return ::sched_getscheduler(0) & ~SCHED_RESET_ON_FORK;
+}
+
+// A wait runs at real-time priority only in its last kRealtimeWindow: a reply
+// long before the deadline leaves the thread as it was, a wait that reaches
+// its deadline ends at real-time priority, and the next wait with a distant
+// deadline goes back.
+TEST(Process, OnlyTheEndOfAWaitRunsAtRealTimePriority) {
+    if (!realtime_permitted()) GTEST_SKIP() << "real-time priority is not permitted here";
+    std::thread([] {
+        Process p(sh_process("while read -r line; do echo \"$line\"; done"));
+        ASSERT_TRUE(p.write_line("one", Clock::now() + 5s));
+        ASSERT_EQ(p.read_line(Clock::now() + 5s).status, ReadStatus::kLine);
+        EXPECT_EQ(policy_of_this_thread(), SCHED_OTHER);
+
+        EXPECT_EQ(p.read_line(Clock::now() + 50ms).status, ReadStatus::kTimeout);
+        EXPECT_EQ(policy_of_this_thread(), SCHED_FIFO);
+
+        ASSERT_TRUE(p.write_line("two", Clock::now() + 5s));
+        const auto r = p.read_line(Clock::now() + 5s);
+        ASSERT_EQ(r.status, ReadStatus::kLine);
+        EXPECT_EQ(r.line, "two");
+        EXPECT_EQ(policy_of_this_thread(), SCHED_OTHER);
+    }).join();
+}
+
+TEST(Process, RealTimeDeadlinesCanBeTurnedOff) {
+    std::thread([] {
+        ProcessOptions options = sh_process("sleep 5");
+        options.realtime_deadlines = false;
+        Process p(options);
+        EXPECT_EQ(p.read_line(Clock::now() + 50ms).status, ReadStatus::kTimeout);
+        EXPECT_EQ(policy_of_this_thread(), SCHED_OTHER);
+    }).join();
+}
+
+// Real-time priority stays with the waiting thread: a thread or process it
+// starts, and every bot, runs under the normal policy (bots at their
+// niceness).
+TEST(Process, RealTimePriorityIsNeverInherited) {
+    if (!realtime_permitted()) GTEST_SKIP() << "real-time priority is not permitted here";
+    std::thread([] {
+        Process waiter(sh_process("sleep 5"));
+        EXPECT_EQ(waiter.read_line(Clock::now() + 30ms).status, ReadStatus::kTimeout);
+        ASSERT_EQ(policy_of_this_thread(), SCHED_FIFO);
+
+        int thread_policy = -1;
+        std::thread([&] { thread_policy = policy_of_this_thread(); }).join();
+        EXPECT_EQ(thread_policy, SCHED_OTHER);
+
+        const pid_t child = ::fork();
+        if (child == 0) ::_exit(policy_of_this_thread() == SCHED_OTHER ? 0 : 1);
+        int status = -1;
+        ASSERT_EQ(::waitpid(child, &status, 0), child);
+        EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+
+        // Fields 19 and 41 of /proc/<pid>/stat: the niceness and the policy;
+        // then the highest real-time priority it may ask for.
+        ProcessOptions options = sh_process(
+            "cut -d' ' -f19,41 /proc/self/stat; "
+            "grep 'Max realtime priority' /proc/self/limits | tr -s ' ' | cut -d' ' -f4,5");
+        Process bot(options);
+        auto r = bot.read_line(Clock::now() + 5s);
+        ASSERT_EQ(r.status, ReadStatus::kLine);
+        EXPECT_EQ(r.line, std::to_string(options.limits.nice) + " " + std::to_string(SCHED_OTHER));
+        r = bot.read_line(Clock::now() + 5s);
+        ASSERT_EQ(r.status, ReadStatus::kLine);
+        EXPECT_EQ(r.line, "0 0");  // soft and hard limit
+    }).join();
 }
 
 TEST(Process, WorkingDirectory) {

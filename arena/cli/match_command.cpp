@@ -126,6 +126,7 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
     session::Limits& limits = m.isolation.limits;
     std::uint64_t max_line_bytes = m.session.max_line_bytes;
     bool no_freeze = false;
+    bool no_realtime = false;
     std::int64_t freeze_grace_ms = session::Isolation{}.freeze_grace.count();
     std::array<std::string, 3> protocols;  // --protocol, --protocol1, --protocol2
     // clang-format off
@@ -145,6 +146,7 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
         ("game-ms", po::value<std::int64_t>(&game_ms)->default_value(0), "game clock per player in ms (0: none)")
         ("inc-ms", po::value<std::int64_t>(&inc_ms)->default_value(0), "increment per move in ms (with --game-ms)")
         ("startup-ms", po::value<std::int64_t>(&startup_ms)->default_value(10000), "limit for the start-up handshake")
+        ("no-realtime", po::bool_switch(&no_realtime), "never judge at real-time priority (default: the last 20 ms before a deadline, when allowed)")
         ("seed", po::value<std::uint64_t>(&m.seed)->default_value(1), "seed for boards and openings")
         ("random-plies", po::value<int>(&m.random_plies)->default_value(0), "random opening plies, shared by each colour-swapped pair")
         ("json", po::bool_switch(&m.json), "print the summary as one JSON object on stdout")
@@ -199,6 +201,7 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
         if (auto problem = m.time.validate(); !problem.empty())
             throw std::invalid_argument(problem);
         m.session.startup_limit = session::Millis{startup_ms};
+        m.session.realtime_deadlines = !no_realtime;
         if (limits.nice < 0 || limits.nice > 19)
             throw std::invalid_argument("--nice must be between 0 and 19");
         if (max_line_bytes < 64)

@@ -210,22 +210,65 @@ ExitStatus decode_status(int status) {
     return s;
 }
 
+// The scheduling of one thread that waits on bots.
+struct WaiterScheduling {
+    bool prepared = false;
+    bool adjustable = false;  // SCHED_OTHER when prepared: the arena decides its policy
+    bool realtime = false;    // SCHED_FIFO now
+    bool refused = false;     // real-time priority was refused: not asked again
+    int nice = 0;             // kept through every change
+};
+
+WaiterScheduling& waiter_scheduling() {
+    thread_local WaiterScheduling w;
+    return w;
+}
+
+// SCHED_OTHER with the waiter's slice and nice value.
+bool set_normal_policy(const WaiterScheduling& w) {
+    SchedAttr attr;
+    attr.flags = kSchedResetOnFork;
+    attr.nice = w.nice;
+    attr.runtime = kWaiterSliceNs;
+    return ::syscall(SYS_sched_setattr, 0, &attr, 0U) == 0;
+}
+
 }  // namespace
 
 void prepare_waiting_thread() {
-    thread_local bool prepared = false;
-    if (prepared) return;
-    prepared = true;
+    auto& w = waiter_scheduling();
+    if (w.prepared) return;
+    w.prepared = true;
     ::prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
     if (::sched_getscheduler(0) != SCHED_OTHER) return;
     errno = 0;
-    const int nice = ::getpriority(PRIO_PROCESS, 0);  // this thread's
+    w.nice = ::getpriority(PRIO_PROCESS, 0);  // this thread's
     if (errno != 0) return;
-    SchedAttr attr;
-    attr.flags = kSchedResetOnFork;
-    attr.nice = nice;
-    attr.runtime = kWaiterSliceNs;
-    ::syscall(SYS_sched_setattr, 0, &attr, 0U);  // best effort
+    w.adjustable = true;
+    set_normal_policy(w);  // best effort
+}
+
+void set_waiting_thread_realtime(bool on) {
+    auto& w = waiter_scheduling();
+    if (!w.adjustable || on == w.realtime) return;
+    if (on) {
+        if (w.refused) return;
+        sched_param param{};
+        param.sched_priority = 1;
+        if (::sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &param) != 0) {
+            w.refused = true;
+            return;
+        }
+        w.realtime = true;
+        return;
+    }
+    if (!set_normal_policy(w)) {
+        // A kernel without sched_setattr: plain SCHED_OTHER.
+        const sched_param param{};
+        if (::sched_setscheduler(0, SCHED_OTHER | SCHED_RESET_ON_FORK, &param) != 0) return;
+        ::setpriority(PRIO_PROCESS, 0, w.nice);
+    }
+    w.realtime = false;
 }
 
 bool sandbox_available(const std::string& bwrap) {
@@ -261,7 +304,8 @@ Process::Process(const ProcessOptions& options)
     : max_line_bytes_(options.max_line_bytes),
       stderr_log_bytes_(options.stderr_log_bytes),
       limits_(options.limits),
-      sandboxed_(options.sandbox.enabled) {
+      sandboxed_(options.sandbox.enabled),
+      realtime_deadlines_(options.realtime_deadlines) {
     ignore_sigpipe_once();
     reaper::start();
     if (options.argv.empty() || options.argv.front().empty()) {
@@ -330,6 +374,9 @@ Process::Process(const ProcessOptions& options)
     if (lim.file_size_mb > 0) rlimits.push_back({RLIMIT_FSIZE, lim.file_size_mb * kMiB});
     if (lim.open_files > 0) rlimits.push_back({RLIMIT_NOFILE, lim.open_files});
     if (lim.cpu_seconds > 0) rlimits.push_back({RLIMIT_CPU, lim.cpu_seconds});
+    // No real-time priority for bots, whatever the arena's own limit allows
+    // (only CAP_SYS_NICE overrides it).
+    rlimits.push_back({RLIMIT_RTPRIO, 0});
     const Rlimit* const rlimits_begin = rlimits.data();
     const Rlimit* const rlimits_end = rlimits.data() + rlimits.size();
 
@@ -547,6 +594,13 @@ Process::ReadResult Process::read_line(Clock::time_point deadline, IdleBot* idle
         if (polled && now >= deadline) return ReadResult{ReadStatus::kTimeout, {}, now};
         polled = true;
         auto wake = deadline;
+        if (realtime_deadlines_ && deadline > now) {
+            // Real-time priority for the last stretch only; the wait before
+            // it ends where the stretch begins, so the switch is never late.
+            const bool near = deadline - now <= kRealtimeWindow;
+            set_waiting_thread_realtime(near);
+            if (!near) wake = deadline - kRealtimeWindow;
+        }
         if (idle != nullptr) {
             idle->freeze_if_due(now);
             if (const auto due = idle->freeze_due()) wake = std::min(wake, *due);

@@ -71,6 +71,9 @@ struct ProcessOptions {
     // The whole environment ("NAME=value"); nullopt: inherit the arena's.
     std::optional<std::vector<std::string>> environment;
     SandboxOptions sandbox;  // working_dir is then its only writable directory
+    // The last kRealtimeWindow of every wait in read_line runs at real-time
+    // priority, when the arena may use it (see set_waiting_thread_realtime).
+    bool realtime_deadlines = true;
 };
 
 // True when bubblewrap can create a sandbox here (checked once, by running it).
@@ -96,6 +99,21 @@ struct ExitStatus {
 //    and its nice value is kept.
 // Best effort; measured effect under CPU-hungry bots in docs/performance.md.
 void prepare_waiting_thread();
+
+// How long before its deadline a wait switches to real-time priority.
+inline constexpr std::chrono::milliseconds kRealtimeWindow{20};
+
+// Moves a waiting thread (prepared as above) to real-time priority,
+// SCHED_FIFO 1, or back to what prepare_waiting_thread gave it. Under
+// CPU-hungry bots a woken SCHED_OTHER thread still waits for the next tick
+// about once in a hundred wake-ups (2.5 to 4 ms at HZ=250); a real-time one
+// preempts at once. Process::read_line asks for it only for the last
+// kRealtimeWindow before a deadline, so a fast game, whose replies all come
+// long before their deadlines, never pays for the switches. Children forked
+// by the thread never inherit it (SCHED_RESET_ON_FORK). Without permission
+// (CAP_SYS_NICE or `ulimit -r` >= 1), or when the thread was not SCHED_OTHER
+// when prepared, nothing changes; a refusal is not asked again.
+void set_waiting_thread_realtime(bool on);
 
 // A bot that is not on move, as a read waiting for the other bot sees it:
 // its freeze may be deferred (Process::freeze_at), and the waiting thread
@@ -219,6 +237,7 @@ class Process final : public IdleBot {
     std::optional<ExitStatus> exit_;
     Limits limits_;
     bool sandboxed_ = false;
+    bool realtime_deadlines_ = true;
     bool frozen_ = false;
     std::optional<Clock::time_point> freeze_due_;  // a deferred freeze
     std::atomic<bool> over_task_limit_{false};     // set by the reaper's sweep

@@ -152,6 +152,7 @@ ProcessSession::ProcessSession(BotSpec spec, SessionOptions options)
     process_options.limits = iso.limits;
     if (!iso.inherit_env) process_options.environment = bot_environment(working_dir_, iso);
     process_options.sandbox.enabled = iso.sandbox;
+    process_options.realtime_deadlines = options_.realtime_deadlines;
     try {
         process_ = std::make_unique<Process>(process_options);
     } catch (...) {

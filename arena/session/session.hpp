@@ -68,6 +68,8 @@ struct SessionOptions {
     std::size_t max_line_bytes = 1 << 20;
     std::size_t stderr_log_bytes = 64 << 10;
     std::size_t max_info_lines_per_move = 1000;  // more are counted, not kept
+    // Real-time priority for the last moments of a wait (ProcessOptions).
+    bool realtime_deadlines = true;
 };
 
 // How a request ended when it did not produce what was asked for.

@@ -44,7 +44,7 @@ const std::initializer_list<std::string_view> kTopKeys = {
     "name", "game",     "time", "schedule",     "openings", "concurrency",
     "seed", "database", "bots", "bot_defaults", "scoring"};
 const std::initializer_list<std::string_view> kTimeKeys = {"move_ms", "tolerance_ms", "game_ms",
-                                                           "inc_ms", "startup_ms"};
+                                                           "inc_ms",  "startup_ms",   "realtime"};
 const std::initializer_list<std::string_view> kScheduleKeys = {"type", "games_per_pair", "rounds",
                                                                "challenger"};
 const std::initializer_list<std::string_view> kOpeningsKeys = {"random_plies", "file"};
@@ -403,6 +403,10 @@ class Parser {
         for (const Field& t : fields) {
             if (t.key == "startup_ms") {
                 config_.startup_ms = integer(t, 1, kMaxMillis);
+                continue;
+            }
+            if (t.key == "realtime") {
+                config_.realtime_deadlines = boolean(t);
                 continue;
             }
             const match::Millis ms{integer(t, 0, kMaxMillis)};
@@ -893,6 +897,7 @@ session::SessionOptions session_options(const Config& config, const BotConfig& b
     session::SessionOptions options;
     options.startup_limit = session::Millis{config.startup_ms};
     options.max_line_bytes = bot.max_line_bytes;
+    options.realtime_deadlines = config.realtime_deadlines;
     return options;
 }
 

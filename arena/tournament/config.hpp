@@ -55,6 +55,7 @@ struct Config {
     games::Params game_params;  // may describe a family (variant=tsinghua)
     match::TimeControl time;
     std::int64_t startup_ms = 10'000;
+    bool realtime_deadlines = true;  // time.realtime
     ScheduleType schedule = ScheduleType::kRoundRobin;
     std::string challenger;  // gauntlet only
     int games_per_pair = 2;  // even
