@@ -246,6 +246,15 @@ int policy_of_this_thread() {
     return ::sched_getscheduler(0) & ~SCHED_RESET_ON_FORK;
 }
 
+// Whether this process holds /dev/cpu_dma_latency open (a PM QoS request).
+bool holds_idle_latency_request() {
+    std::error_code ec;
+    for (const auto& fd : std::filesystem::directory_iterator("/proc/self/fd", ec)) {
+        if (std::filesystem::read_symlink(fd.path(), ec) == "/dev/cpu_dma_latency") return true;
+    }
+    return false;
+}
+
 // A wait runs at real-time priority only in its last kRealtimeWindow: a reply
 // long before the deadline leaves the thread as it was, a wait that reaches
 // its deadline ends at real-time priority, and the next wait with a distant
@@ -260,6 +269,10 @@ TEST(Process, OnlyTheEndOfAWaitRunsAtRealTimePriority) {
 
         EXPECT_EQ(p.read_line(Clock::now() + 50ms).status, ReadStatus::kTimeout);
         EXPECT_EQ(policy_of_this_thread(), SCHED_FIFO);
+        // Root may also keep the CPUs out of deep idle states meanwhile.
+        if (::access("/dev/cpu_dma_latency", W_OK) == 0) {
+            EXPECT_TRUE(holds_idle_latency_request());
+        }
 
         ASSERT_TRUE(p.write_line("two", Clock::now() + 5s));
         const auto r = p.read_line(Clock::now() + 5s);

@@ -210,6 +210,40 @@ ExitStatus decode_status(int status) {
     return s;
 }
 
+// A request that every CPU stay out of idle states that are slow to leave
+// (PM QoS, /dev/cpu_dma_latency), held by one waiting thread for the last
+// stretch of a wait: an idle virtual CPU that halts may take milliseconds to
+// run again when its timer fires. Closing the file ends the request. Needs
+// root; without it nothing changes and it is not tried again.
+class IdleLatencyRequest {
+  public:
+    IdleLatencyRequest() = default;
+    IdleLatencyRequest(const IdleLatencyRequest&) = delete;
+    IdleLatencyRequest& operator=(const IdleLatencyRequest&) = delete;
+    ~IdleLatencyRequest() {
+        if (fd_ >= 0) ::close(fd_);
+    }
+
+    void hold(bool low) {
+        if (low == low_) return;
+        if (fd_ < 0) {
+            if (!low || tried_) return;
+            tried_ = true;
+            fd_ = ::open("/dev/cpu_dma_latency", O_WRONLY | O_CLOEXEC);
+            if (fd_ < 0) return;
+        }
+        // Microseconds of wake-up latency allowed: none, or the kernel's
+        // "no constraint".
+        const std::int32_t value = low ? 0 : 2'000'000'000;
+        if (::write(fd_, &value, sizeof value) == static_cast<ssize_t>(sizeof value)) low_ = low;
+    }
+
+  private:
+    int fd_ = -1;
+    bool tried_ = false;
+    bool low_ = false;
+};
+
 // The scheduling of one thread that waits on bots.
 struct WaiterScheduling {
     bool prepared = false;
@@ -217,6 +251,7 @@ struct WaiterScheduling {
     bool realtime = false;    // SCHED_FIFO now
     bool refused = false;     // real-time priority was refused: not asked again
     int nice = 0;             // kept through every change
+    IdleLatencyRequest idle_latency;
 };
 
 WaiterScheduling& waiter_scheduling() {
@@ -250,6 +285,7 @@ void prepare_waiting_thread() {
 
 void set_waiting_thread_realtime(bool on) {
     auto& w = waiter_scheduling();
+    w.idle_latency.hold(on);
     if (!w.adjustable || on == w.realtime) return;
     if (on) {
         if (w.refused) return;

@@ -107,12 +107,15 @@ inline constexpr std::chrono::milliseconds kRealtimeWindow{20};
 // SCHED_FIFO 1, or back to what prepare_waiting_thread gave it. Under
 // CPU-hungry bots a woken SCHED_OTHER thread still waits for the next tick
 // about once in a hundred wake-ups (2.5 to 4 ms at HZ=250); a real-time one
-// preempts at once. Process::read_line asks for it only for the last
-// kRealtimeWindow before a deadline, so a fast game, whose replies all come
-// long before their deadlines, never pays for the switches. Children forked
-// by the thread never inherit it (SCHED_RESET_ON_FORK). Without permission
+// preempts at once. With it, the thread asks every CPU to stay out of idle
+// states that are slow to leave (PM QoS, root only): on an idle machine a
+// halted virtual CPU takes about 0.1 ms, sometimes milliseconds, to run
+// again. Process::read_line asks for both only for the last kRealtimeWindow
+// before a deadline, so a fast game, whose replies all come long before their
+// deadlines, never pays for the switches. Children forked by the thread never
+// inherit the priority (SCHED_RESET_ON_FORK). Without permission
 // (CAP_SYS_NICE or `ulimit -r` >= 1), or when the thread was not SCHED_OTHER
-// when prepared, nothing changes; a refusal is not asked again.
+// when prepared, the priority does not change; a refusal is not asked again.
 void set_waiting_thread_realtime(bool on);
 
 // A bot that is not on move, as a read waiting for the other bot sees it:
