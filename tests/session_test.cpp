@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -290,6 +291,27 @@ TEST(Process, RealTimeDeadlinesCanBeTurnedOff) {
         EXPECT_EQ(p.read_line(Clock::now() + 50ms).status, ReadStatus::kTimeout);
         EXPECT_EQ(policy_of_this_thread(), SCHED_OTHER);
     }).join();
+}
+
+// A wait sleeps in a few long stretches, not in short slices: up to
+// kRealtimeWindow before its deadline, then to the deadline. Each sleep is
+// one voluntary context switch of the waiting thread.
+TEST(Process, AWaitWakesOnlyAtTheWindowAndTheDeadline) {
+    for (const bool realtime : {true, false}) {
+        std::thread([realtime] {
+            ProcessOptions options = sh_process("sleep 5");
+            options.realtime_deadlines = realtime;
+            Process p(options);
+            const auto switches = [] {
+                rusage usage{};
+                ::getrusage(RUSAGE_THREAD, &usage);
+                return usage.ru_nvcsw;
+            };
+            const long before = switches();
+            EXPECT_EQ(p.read_line(Clock::now() + 600ms).status, ReadStatus::kTimeout);
+            EXPECT_LE(switches() - before, 4) << "realtime " << realtime;
+        }).join();
+    }
 }
 
 // Real-time priority stays with the waiting thread: a thread or process it

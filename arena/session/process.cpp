@@ -59,9 +59,13 @@ namespace {
 
 constexpr std::size_t kChunkBytes = 64 << 10;
 // The longest single wait in poll(2). The kernel lets a poll timeout expire
-// up to 0.1 % late (3 ms of a 3 s move); waits in slices of at most this
-// keep the verdict within the thread's timer slack of the deadline.
-constexpr auto kMaxPollSlice = std::chrono::milliseconds(20);
+// up to 0.1 % late, 0.5 % for a thread with positive niceness, at most
+// 100 ms. Process::read_line splits every wait kRealtimeWindow before its
+// deadline, so a wait up to that point may be late by less than the window
+// without delaying the verdict: at most 2 ms (10 ms niced) for slices of
+// 2 s. The last kRealtimeWindow is shorter than a slice, and its slack is
+// the thread's timer slack (1 us), or none at real-time priority.
+constexpr auto kMaxPollSlice = std::chrono::seconds(2);
 
 // stderr reads per wake-up, so that a flooding stderr cannot starve the
 // deadline check or stdout.
@@ -175,6 +179,12 @@ timespec to_timespec(Clock::duration d) {
     if (d < Clock::duration::zero()) d = Clock::duration::zero();
     const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(d).count();
     return timespec{static_cast<time_t>(ns / 1'000'000'000), static_cast<long>(ns % 1'000'000'000)};
+}
+
+// Where one wait toward a deadline stops: kRealtimeWindow before it while it
+// is further off, so that a long sleep's slack never delays the deadline.
+Clock::time_point wake_before(Clock::time_point deadline, Clock::time_point now) {
+    return deadline - now > kRealtimeWindow ? deadline - kRealtimeWindow : deadline;
 }
 
 timespec poll_timeout(Clock::duration left) {
@@ -629,14 +639,10 @@ Process::ReadResult Process::read_line(Clock::time_point deadline, IdleBot* idle
         // what is already there.
         if (polled && now >= deadline) return ReadResult{ReadStatus::kTimeout, {}, now};
         polled = true;
-        auto wake = deadline;
-        if (realtime_deadlines_ && deadline > now) {
-            // Real-time priority for the last stretch only; the wait before
-            // it ends where the stretch begins, so the switch is never late.
-            const bool near = deadline - now <= kRealtimeWindow;
-            set_waiting_thread_realtime(near);
-            if (!near) wake = deadline - kRealtimeWindow;
-        }
+        // The last stretch runs at real-time priority; the wait before it
+        // ends where the stretch begins, so the switch is never late.
+        auto wake = wake_before(deadline, now);
+        if (realtime_deadlines_ && deadline > now) set_waiting_thread_realtime(wake == deadline);
         if (idle != nullptr) {
             idle->freeze_if_due(now);
             if (const auto due = idle->freeze_due()) wake = std::min(wake, *due);
@@ -739,7 +745,7 @@ bool Process::wait_writable(Clock::time_point deadline) {
         const auto now = Clock::now();
         if (now >= deadline) return false;
         pollfd fd{stdin_fd_, POLLOUT, 0};
-        const timespec timeout = poll_timeout(deadline - now);
+        const timespec timeout = poll_timeout(wake_before(deadline, now) - now);
         const int ready = ::ppoll(&fd, 1, &timeout, nullptr);
         if (ready > 0) return true;
         if (ready < 0 && errno != EINTR) return false;
