@@ -63,8 +63,8 @@ constexpr std::size_t kChunkBytes = 64 << 10;
 // 100 ms. Process::read_line splits every wait kRealtimeWindow before its
 // deadline, so a wait up to that point may be late by less than the window
 // without delaying the verdict: at most 2 ms (10 ms niced) for slices of
-// 2 s. The last kRealtimeWindow is shorter than a slice, and its slack is
-// the thread's timer slack (1 us), or none at real-time priority.
+// 2 s. The last kRealtimeWindow is one sleep, whose slack is at most 20 us
+// (100 us niced), none at real-time priority.
 constexpr auto kMaxPollSlice = std::chrono::seconds(2);
 
 // stderr reads per wake-up, so that a flooding stderr cannot starve the
