@@ -4,9 +4,9 @@
 // the bots' niceness, as the arena starts bots) burn CPU. The thread is set
 // up as the arena's waiting threads are at the end of a wait
 // (prepare_waiting_thread, then real-time priority when permitted: the
-// default sleeps, 10 to 16 ms, lie within kRealtimeWindow), so what it measures is what the
-// kernel and the machine give any judge. --no-realtime leaves it at the
-// normal policy.
+// default sleeps, 10 to 16 ms, lie within kRealtimeWindow), so what it
+// measures is what the kernel and the machine give any judge. --no-realtime
+// leaves it at the normal policy.
 //
 //   wake_floor [--samples N] [--spinners K] [--nice P] [--sleep-ms S] [--no-realtime]
 //
