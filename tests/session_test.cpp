@@ -172,6 +172,23 @@ TEST(Process, TimeoutAtTheDeadline) {
     EXPECT_EQ(past.status, ReadStatus::kTimeout);
 }
 
+// A deadline in the past reads the pipe once: what the child wrote before the
+// call comes back, and so does the end of its output.
+TEST(Process, APastDeadlineCollectsWhatIsAlreadyInThePipe) {
+    Process p(sh_process("read x; echo \"got $x\"; read y; exit 0"));
+    const auto past = [] { return Clock::now() - 1s; };
+    EXPECT_EQ(p.read_line(past()).status, ReadStatus::kTimeout);
+    ASSERT_TRUE(p.write_line("one", Clock::now() + 5s));
+    std::this_thread::sleep_for(200ms);
+    const auto r = p.read_line(past());
+    ASSERT_EQ(r.status, ReadStatus::kLine);
+    EXPECT_EQ(r.line, "got one");
+    EXPECT_EQ(p.read_line(past()).status, ReadStatus::kTimeout);
+    ASSERT_TRUE(p.write_line("two", Clock::now() + 5s));
+    std::this_thread::sleep_for(200ms);
+    EXPECT_EQ(p.read_line(past()).status, ReadStatus::kEof);
+}
+
 TEST(Process, EchoesWhatItIsSent) {
     Process p(sh_process("while read line; do echo \"got $line\"; done"));
     const auto deadline = Clock::now() + 5s;
@@ -682,6 +699,18 @@ TEST(Session, LineWhileNotOnMove) {
     const auto first = s->request_move(position(), go(), 2s);
     ASSERT_EQ(first.fault, Fault::kNone) << first.detail;
     std::this_thread::sleep_for(50ms);
+    const auto second = s->request_move(position(), go(), 2s);
+    EXPECT_EQ(second.fault, Fault::kProtocol);
+    EXPECT_EQ(second.detail, "line while not on move: 'move 2'");
+}
+
+// The out-of-turn line comes after the reply was read, in a later write.
+TEST(Session, LateLineWhileNotOnMove) {
+    auto s = started("read pos; read go; echo 'move 1'; sleep 0.05; echo 'move 2'; sleep 10");
+    const auto first = s->request_move(position(), go(), 2s);
+    ASSERT_EQ(first.fault, Fault::kNone) << first.detail;
+    EXPECT_EQ(first.move, "1");
+    std::this_thread::sleep_for(300ms);
     const auto second = s->request_move(position(), go(), 2s);
     EXPECT_EQ(second.fault, Fault::kProtocol);
     EXPECT_EQ(second.detail, "line while not on move: 'move 2'");

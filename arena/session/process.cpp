@@ -635,9 +635,15 @@ Process::ReadResult Process::read_line(Clock::time_point deadline, IdleBot* idle
         if (auto line = take_line()) return std::move(*line);
         if (stdout_eof_) return ReadResult{ReadStatus::kEof, {}, Clock::now()};
         const auto now = Clock::now();
-        // Poll at least once, so that a deadline in the past still collects
-        // what is already there.
-        if (polled && now >= deadline) return ReadResult{ReadStatus::kTimeout, {}, now};
+        if (now >= deadline) {
+            // A deadline in the past still collects what is already there:
+            // one read of the (non-blocking) pipe, cheaper than a poll. This
+            // is the check before every move for lines sent out of turn.
+            if (polled) return ReadResult{ReadStatus::kTimeout, {}, now};
+            polled = true;
+            read_stdout();
+            continue;
+        }
         polled = true;
         // The last stretch runs at real-time priority; the wait before it
         // ends where the stretch begins, so the switch is never late.
