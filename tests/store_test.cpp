@@ -512,6 +512,56 @@ TEST_F(StoreTest, AFailingMoveInsertLeavesNoPartialGame) {
     EXPECT_EQ(count(db, "games"), 1);
 }
 
+// Moves are inserted many rows per statement: every count, around and past
+// one statement's rows, comes back whole and in order.
+TEST_F(StoreTest, GamesOfAnyLengthComeBackMoveForMove) {
+    ResultsStore store(db_path_);
+    const auto tid = store.create_tournament(spec("long"), bot_entries({"a", "b"}));
+    const std::vector<int> lengths = {0, 1, 2, 31, 32, 33, 64, 70, 225};
+    for (std::size_t i = 0; i < lengths.size(); ++i) {
+        auto r = record("a", "b", Outcome::kDraw, Termination::kNormal, lengths[i]);
+        for (int ply = 0; ply < lengths[i]; ++ply)
+            r.moves[ply].move = "m" + std::to_string(i) + "-" + std::to_string(ply);
+        store.record_game(tid, slot(static_cast<std::int64_t>(i)), r);
+    }
+    const auto list = store.games(tid);
+    ASSERT_EQ(list.size(), lengths.size());
+    for (std::size_t i = 0; i < lengths.size(); ++i) {
+        const auto g = store.load_game(list[i].id);
+        ASSERT_TRUE(g.has_value());
+        ASSERT_EQ(g->moves.size(), static_cast<std::size_t>(lengths[i])) << "game " << i;
+        for (int ply = 0; ply < lengths[i]; ++ply) {
+            const auto& m = g->moves[ply];
+            EXPECT_EQ(m.ply, ply + 1);
+            EXPECT_EQ(m.move, "m" + std::to_string(i) + "-" + std::to_string(ply));
+            EXPECT_EQ(m.side, 1 + ply % 2);
+            EXPECT_EQ(m.time_us, 1000 + ply);
+            EXPECT_EQ(m.by_arena, ply == 0);
+            if (ply % 2 == 1) {
+                EXPECT_EQ(m.info, (std::vector<std::string>{"depth " + std::to_string(ply),
+                                                            "score cp 12"}));
+            } else {
+                EXPECT_TRUE(m.info.empty());
+            }
+        }
+    }
+    Database db(db_path_);
+    EXPECT_EQ(count(db, "moves"), 0 + 1 + 2 + 31 + 32 + 33 + 64 + 70 + 225);
+}
+
+// A constraint that fails in a later statement of a long game still takes
+// the whole game back.
+TEST_F(StoreTest, AFailingMoveInALaterInsertLeavesNoPartialGame) {
+    ResultsStore store(db_path_);
+    const auto tid = store.create_tournament(spec("cup"), bot_entries({"a", "b"}));
+    auto bad = record("a", "b", Outcome::kWin1, Termination::kNormal, 80);
+    bad.moves[70].player = 3;
+    EXPECT_THROW(store.record_game(tid, slot(0), bad), StoreError);
+    Database db(db_path_);
+    EXPECT_EQ(count(db, "games"), 0);
+    EXPECT_EQ(count(db, "moves"), 0);
+}
+
 TEST_F(StoreTest, UnknownBotOrMissingResultRefused) {
     ResultsStore store(db_path_);
     const auto tid = store.create_tournament(spec("cup"), bot_entries({"a", "b"}));

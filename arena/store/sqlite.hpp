@@ -115,6 +115,8 @@ class Statement {
     void reset() noexcept;
 
     [[nodiscard]] const std::string& sql() const { return sql_; }
+    // False for a default-constructed or moved-from Statement.
+    [[nodiscard]] bool is_prepared() const { return stmt_ != nullptr; }
 
   private:
     friend class Query;
