@@ -26,6 +26,16 @@ namespace {
 
 using SteadyClock = std::chrono::steady_clock;
 
+// The storage writer looks for finished games this often, or sooner when
+// kWriterBatch of them wait or the last worker ends; it then stores all that
+// wait, each in its own transaction. Woken for every game instead, it paid a
+// sleep and a wake-up per game, and each worker a wake-up call: with instant
+// bots, about 0.9 us of the arena's CPU per move (5 %). A finished game waits
+// at most this long before it is stored (and played again on resume if the
+// arena is killed meanwhile).
+constexpr auto kWriterPeriod = std::chrono::milliseconds(10);
+constexpr std::size_t kWriterBatch = 32;
+
 // Idle bot processes per bot. A worker takes one for each side of its game
 // and gives it back afterwards, so a process never plays two games at once
 // and a healthy one is reused by the next game of that bot.
@@ -105,9 +115,12 @@ class Progress {
                  << match::score_text(r.outcome) << "  " << match::to_string(r.termination) << "  "
                  << r.moves.size() << " plies";
             if (!r.detail.empty()) out_ << "  (" << r.detail << ")";
-            out_ << "\n" << std::flush;
+            out_ << "\n";
         }
     }
+
+    // After each batch the writer stores: its lines go out together.
+    void flush() { out_ << std::flush; }
 
     void finish() {
         if (live_ && played_ > 0) out_ << "\n" << std::flush;
@@ -239,11 +252,13 @@ RunOutcome Runner::run(const RunOptions& options, std::ostream& out, std::stop_t
                 break;
             }
             if (f.record.abandoned) break;
+            bool wake_writer = false;
             {
                 std::lock_guard lock(queue_mutex);
                 queue.push_back(std::move(f));
+                wake_writer = queue.size() >= kWriterBatch;
             }
-            queue_cv.notify_one();
+            if (wake_writer) queue_cv.notify_one();
         }
         const auto cpu = thread_cpu();
         std::lock_guard lock(queue_mutex);
@@ -265,18 +280,7 @@ RunOutcome Runner::run(const RunOptions& options, std::ostream& out, std::stop_t
         // transaction was rolled back, and the games still finishing are
         // dropped like the abandoned ones, to be played when the run resumes.
         bool storage_failed = false;
-        const auto writer_start = thread_cpu();
-        std::unique_lock lock(queue_mutex);
-        while (true) {
-            queue_cv.wait(lock, [&] { return !queue.empty() || workers_left == 0; });
-            if (queue.empty()) break;
-            Finished f = std::move(queue.front());
-            queue.pop_front();
-            lock.unlock();
-            if (storage_failed) {
-                lock.lock();
-                continue;
-            }
+        const auto store_one = [&](const Finished& f) {
             try {
                 const auto id =
                     store_.record_game(tournament_id_,
@@ -293,6 +297,25 @@ RunOutcome Runner::run(const RunOptions& options, std::ostream& out, std::stop_t
                 if (error.empty()) error = e.what();
                 abort.request_stop();
             }
+        };
+        const auto writer_start = thread_cpu();
+        std::unique_lock lock(queue_mutex);
+        std::deque<Finished> batch;
+        while (true) {
+            queue_cv.wait_for(lock, kWriterPeriod,
+                              [&] { return queue.size() >= kWriterBatch || workers_left == 0; });
+            if (queue.empty()) {
+                if (workers_left == 0) break;
+                continue;
+            }
+            batch.swap(queue);
+            lock.unlock();
+            for (const Finished& f : batch) {
+                if (storage_failed) break;
+                store_one(f);
+            }
+            batch.clear();
+            progress.flush();
             lock.lock();
         }
         outcome.storage_cpu = thread_cpu() - writer_start;
