@@ -750,6 +750,7 @@ TEST_F(StoreTest, ReopeningAnExistingDatabaseKeepsItAndItsSettings) {
     EXPECT_EQ(db.query_int("PRAGMA user_version"), kSchemaVersion);
     EXPECT_EQ(db.query_int("PRAGMA application_id"), 0x4152454E);
     EXPECT_EQ(db.query_text("PRAGMA journal_mode"), "wal");  // persistent in the file
+    EXPECT_EQ(db.query_int("PRAGMA page_size"), 2048);
     for (const char* name : {"tournaments", "bots", "games", "moves", "bot_logs", "ratings",
                              "standings", "pair_results", "endings", "game_list", "bot_games"}) {
         auto stmt = db.prepare("SELECT count(*) FROM sqlite_schema WHERE name = ?");
@@ -758,6 +759,37 @@ TEST_F(StoreTest, ReopeningAnExistingDatabaseKeepsItAndItsSettings) {
         ASSERT_TRUE(q.step());
         EXPECT_EQ(q.column_int(0), 1) << name;
     }
+}
+
+// The page size is chosen for new files only: a database made with SQLite's
+// default keeps it, and takes new games as before.
+TEST_F(StoreTest, AnExistingDatabaseKeepsItsPageSize) {
+    {
+        ResultsStore store(db_path_);
+        store.create_tournament(spec("cup"), bot_entries({"a", "b"}));
+    }
+    // The same file as an arena that left SQLite's default page size made it.
+    const auto old_path = db_path_.parent_path() / "default-pages.db";
+    {
+        Database db(db_path_);
+        db.exec("VACUUM INTO '" + old_path.string() + "'");
+    }
+    {
+        Database db(old_path);
+        db.exec("PRAGMA journal_mode = DELETE");
+        db.exec("PRAGMA page_size = 4096");
+        db.exec("VACUUM");
+        db.exec("PRAGMA journal_mode = WAL");
+        ASSERT_EQ(db.query_int("PRAGMA page_size"), 4096);
+    }
+    ResultsStore store(old_path);
+    const auto t = store.find_tournament("cup");
+    ASSERT_TRUE(t.has_value());
+    store.record_game(t->id, slot(0), record("a", "b", Outcome::kWin1, Termination::kNormal, 40));
+    EXPECT_EQ(store.load_game(store.games(t->id)[0].id)->moves.size(), 40u);
+    Database db(old_path);
+    EXPECT_EQ(db.query_int("PRAGMA page_size"), 4096);
+    EXPECT_EQ(db.query_text("PRAGMA integrity_check"), "ok");
 }
 
 TEST_F(StoreTest, NewerSchemaVersionRefused) {
