@@ -332,7 +332,7 @@ Database open_database(const std::filesystem::path& path) {
         check_identity(db, db.query_int("PRAGMA user_version"));
         // 2 KB pages for a new file (an existing one keeps its own): every
         // commit appends each page it touched to the WAL, whole, and a game
-        // touches half a dozen pages for about a kilobyte of rows. Half the
+        // touches about nine pages for about a kilobyte of rows. Half the
         // page halves the bytes written, checksummed and later fsynced per
         // game, and cuts the CPU of storing one by about 15 %; reads such as
         // `arena standings` over a million games are no slower.
