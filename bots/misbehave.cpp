@@ -46,7 +46,7 @@
 //                       (a safety stop at 8 GiB, then it hangs)
 //     fork-bomb         forks children that sleep, without end (a safety
 //                       stop at 4000, then it hangs)
-//     big-file          writes big.bin in its working directory without end
+//     big-file          writes big.bin in its scratch directory ($TMPDIR) without end
 //                       (a safety stop at 4 GiB, then it hangs)
 //     tty               opens its controlling terminal (/dev/tty); if that
 //                       works, writes `misbehave: took the terminal` to it
@@ -446,8 +446,11 @@ class MisbehaveEngine : public arena::bots::Engine {
     }
 
     [[noreturn]] static void big_file() {
-        const int fd = ::open("big.bin", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-        if (fd < 0) std::cerr << "misbehave: big.bin: " << std::strerror(errno) << '\n';
+        const char* tmp = std::getenv("TMPDIR");
+        const std::string path =
+            std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/big.bin";
+        const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (fd < 0) std::cerr << "misbehave: " << path << ": " << std::strerror(errno) << '\n';
         const std::string chunk(std::size_t{1} << 20, 'x');
         for (int i = 0; fd >= 0 && i < 4096; ++i) {
             if (!write_all(fd, chunk)) {

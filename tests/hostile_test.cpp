@@ -26,6 +26,7 @@
 #include "arena/session/session.hpp"
 #include "arena/tournament/config.hpp"
 #include "proc_util.hpp"
+#include "timing.hpp"
 
 namespace arena {
 namespace {
@@ -36,7 +37,9 @@ using arena::testing::bin;
 using arena::testing::survivors;
 using arena::testing::unique_marker;
 
-constexpr auto kFinishWithin = 20s;
+// How long a match of two games may take: the arena never waits for a bot
+// past its limits (scaled with the build, see timing.hpp).
+const auto kFinishWithin = arena::testing::scaled(20s);
 
 struct Run {
     int exit_code = -1;
@@ -94,7 +97,8 @@ void PrintTo(const Case& c, std::ostream* os) {
 class HostileMatch : public ::testing::TestWithParam<Case> {};
 
 // Two games (the bad bot moves first, then second): the ending and its
-// detail, on time, and nothing alive afterwards.
+// detail, on time, and nothing alive afterwards. The limits, and the sleep of
+// the bot that answers late, scale with the build (timing.hpp).
 TEST_P(HostileMatch, EndsAsExpectedOnTimeLeavingNothingBehind) {
     const Case& c = GetParam();
     if (c.needs_sandbox && !session::sandbox_available()) {
@@ -105,9 +109,11 @@ TEST_P(HostileMatch, EndsAsExpectedOnTimeLeavingNothingBehind) {
                         "address-space limit cannot be tested with them";
     }
     const auto marker = unique_marker();
-    const auto r = arena_cli("match --game connect4 --games 2 --startup-ms 3000 " + c.arena_flags +
-                             " 'bad=" + bin("bots/misbehave") + " --seed " + marker + " --mode " +
-                             c.mode_flags + "' 'good=" + bin("bots/random") + " --seed 1'");
+    const auto r =
+        arena_cli("match --game connect4 --games 2 --startup-ms 3000 " +
+                  arena::testing::scaled_flags(c.arena_flags) + " 'bad=" + bin("bots/misbehave") +
+                  " --seed " + marker + " --mode " + arena::testing::scaled_flags(c.mode_flags) +
+                  "' 'good=" + bin("bots/random") + " --seed 1'");
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_LT(r.took, kFinishWithin);
     const auto lines = game_lines(r.out);
@@ -257,7 +263,7 @@ TEST_F(Sandbox, CannotReadAnotherBotsDirectoryOrTheResults) {
     // Another bot's working directory, with a file in it.
     session::Session other(probe_bot("true", false), quick_options());
     ASSERT_EQ(other.handshake().fault, session::Fault::kNone);
-    const fs::path secret = other.working_dir() / "secret.txt";
+    const fs::path secret = other.scratch_dir() / "secret.txt";
     std::ofstream(secret) << "the other bot's opening book\n";
     const std::string read_other = "cat " + secret.string();
     EXPECT_EQ(probe(read_other, false), "ok");
@@ -267,6 +273,31 @@ TEST_F(Sandbox, CannotReadAnotherBotsDirectoryOrTheResults) {
     std::ofstream(db) << "SQLite format 3";
     EXPECT_EQ(probe("cat " + db.string(), true), "denied");
     fs::remove(db);
+}
+
+// It starts in its working directory, which it can read but not write.
+TEST_F(Sandbox, ReadsItsWorkingDirectoryButCannotWriteIt) {
+    const fs::path dir = fs::path(::testing::TempDir()) / ("botdir_" + unique_marker());
+    fs::create_directories(dir);
+    std::ofstream(dir / "weights.txt") << "0.5 0.25\n";
+    const auto probe_in = [&](const std::string& command) {
+        auto spec = probe_bot(command, true);
+        spec.working_dir = dir;
+        session::Session s(spec, quick_options());
+        const auto hs = s.handshake();
+        EXPECT_EQ(hs.fault, session::Fault::kNone) << hs.detail << "\n" << s.stderr_log();
+        return s.identity().name;
+    };
+    EXPECT_EQ(probe_in("test \"$(pwd)\" = '" + dir.string() + "'"), "ok");
+    EXPECT_EQ(probe_in("grep -q 0.25 ./weights.txt"), "ok");
+    EXPECT_EQ(probe_in("echo x > ./new.txt"), "denied");
+    EXPECT_EQ(probe_in("echo x >> ./weights.txt"), "denied");
+    EXPECT_EQ(probe_in("echo x > \"$HOME/new.txt\""), "ok");
+    EXPECT_FALSE(fs::exists(dir / "new.txt"));
+    std::ifstream in(dir / "weights.txt");
+    std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(content, "0.5 0.25\n");
+    fs::remove_all(dir);
 }
 
 TEST_F(Sandbox, WritesOnlyItsOwnDirectory) {
@@ -280,7 +311,8 @@ TEST_F(Sandbox, WritesOnlyItsOwnDirectory) {
     (void)probe("echo x > " + outside.string(), true);
     EXPECT_FALSE(fs::exists(outside));
     EXPECT_EQ(probe("echo x > /usr/arena-probe", true), "denied");
-    EXPECT_EQ(probe("echo x > ./mine.txt && cat ./mine.txt", true), "ok");
+    // Its scratch directory (HOME, TMPDIR) is the one it may write.
+    EXPECT_EQ(probe("echo x > \"$HOME/mine.txt\" && cat \"$TMPDIR/mine.txt\"", true), "ok");
     // Its /tmp is private: what it writes there is not on the host.
     const std::string name = "arena_private_" + unique_marker();
     EXPECT_EQ(probe("echo x > /tmp/" + name, true), "ok");
@@ -339,24 +371,47 @@ TEST(Terminal, BotsHaveNoControllingTerminal) {
 
 // ---- working directory and environment ---------------------------------------
 
-TEST(Isolation, ScratchDirectoryAndCleanEnvironment) {
+TEST(Isolation, StartsInTheArenasDirectoryWithAScratchHomeAndCleanEnvironment) {
     ::setenv("ARENA_TEST_SECRET", "s3cret", 1);
     ::setenv("ARENA_TEST_PASSED", "passed", 1);
     session::BotSpec spec{"envbot",
                           {"/bin/sh", "-c",
-                           "read hello; echo \"name $(pwd)|$HOME|$LANG|${ARENA_TEST_SECRET:-none}|"
-                           "${ARENA_TEST_PASSED:-none}\"; echo ready; read rest"},
+                           "read hello; echo \"name $(pwd)|$HOME|$TMPDIR|$LANG|"
+                           "${ARENA_TEST_SECRET:-none}|${ARENA_TEST_PASSED:-none}\"; echo ready; "
+                           "read rest"},
                           {}};
     spec.isolation.pass_env = {"ARENA_TEST_PASSED"};
-    fs::path dir;
+    fs::path scratch;
     {
         session::Session s(spec, quick_options());
         ASSERT_EQ(s.handshake().fault, session::Fault::kNone);
-        dir = s.working_dir();
-        EXPECT_TRUE(fs::is_directory(dir));
-        EXPECT_EQ(s.identity().name, dir.string() + "|" + dir.string() + "|C.UTF-8|none|passed");
+        scratch = s.scratch_dir();
+        EXPECT_TRUE(fs::is_directory(scratch));
+        EXPECT_EQ(s.working_dir(), fs::current_path());
+        EXPECT_EQ(s.identity().name, fs::current_path().string() + "|" + scratch.string() + "|" +
+                                         scratch.string() + "|C.UTF-8|none|passed");
     }
-    EXPECT_FALSE(fs::exists(dir));  // removed with its process
+    EXPECT_FALSE(fs::exists(scratch));  // removed with its process
+}
+
+// With a working directory, the bot starts there, and a relative program
+// path and its arguments are taken from there.
+TEST(Isolation, RelativeCommandAndArgumentsAreTakenFromItsDirectory) {
+    const fs::path dir = fs::path(::testing::TempDir()) / ("cmddir_" + unique_marker());
+    fs::create_directories(dir / "sub");
+    {
+        std::ofstream script(dir / "sub" / "bot.sh");
+        script << "#!/bin/sh\nread hello\necho \"name $(cat \"$1\")\"\necho ready\nread rest\n";
+    }
+    fs::permissions(dir / "sub" / "bot.sh", fs::perms::owner_all);
+    std::ofstream(dir / "weights.txt") << "w42\n";
+    session::BotSpec spec{"dirbot", {"sub/bot.sh", "weights.txt"}, dir};
+    session::Session s(spec, quick_options());
+    const auto hs = s.handshake();
+    ASSERT_EQ(hs.fault, session::Fault::kNone) << hs.detail << "\n" << s.stderr_log();
+    EXPECT_EQ(s.identity().name, "w42");
+    EXPECT_EQ(s.working_dir(), dir);
+    fs::remove_all(dir);
 }
 
 // ---- config keys ----------------------------------------------------------------
@@ -373,7 +428,7 @@ TEST(IsolationConfig, DefaultsAndPerBotKeys) {
             "  - { name: b, command: " +
             random +
             ", memory_mb: 0, file_size_mb: 8, open_files: 32,"
-            " cpu_seconds: 5, max_line_bytes: 4096, freeze_when_idle: true, workdir: /tmp,"
+            " cpu_seconds: 5, max_line_bytes: 4096, freeze_when_idle: true, dir: /tmp,"
             " nice: 9, freeze_grace_ms: 0 }\n",
         "x.yaml");
     const auto& a = c.bots[0];
@@ -381,7 +436,7 @@ TEST(IsolationConfig, DefaultsAndPerBotKeys) {
     EXPECT_EQ(a.isolation.limits.processes, 16u);
     EXPECT_FALSE(a.isolation.freeze_when_idle);
     EXPECT_EQ(a.isolation.pass_env, std::vector<std::string>{"A"});
-    EXPECT_TRUE(a.workdir.empty());
+    EXPECT_TRUE(a.dir.empty());
     const auto& b = c.bots[1];
     EXPECT_EQ(b.isolation.limits.memory_mb, 0u);
     EXPECT_EQ(b.isolation.limits.processes, 16u);  // from the defaults
@@ -394,7 +449,7 @@ TEST(IsolationConfig, DefaultsAndPerBotKeys) {
     EXPECT_TRUE(b.isolation.freeze_when_idle);
     EXPECT_EQ(b.isolation.freeze_grace, session::Millis{0});
     EXPECT_EQ(a.isolation.freeze_grace, session::Millis{5});  // the default
-    EXPECT_EQ(b.workdir, "/tmp");
+    EXPECT_EQ(b.dir, "/tmp");
     EXPECT_EQ(tournament::bot_spec(b).working_dir, "/tmp");
     EXPECT_EQ(tournament::session_options(c, b).max_line_bytes, 4096u);
 }

@@ -25,6 +25,7 @@
 
 #include "arena/session/process.hpp"
 #include "proc_util.hpp"
+#include "timing.hpp"
 
 namespace arena::session {
 namespace {
@@ -32,9 +33,11 @@ namespace {
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 using ReadStatus = Process::ReadStatus;
+using arena::testing::scaled;
 
-// Upper bound for how late a verdict may come after its deadline.
-constexpr auto kVerdictSlack = 25ms;
+// Upper bound for how late a verdict may come after its deadline (scaled for
+// slow builds, see timing.hpp).
+const auto kVerdictSlack = scaled(25ms);
 constexpr int kTimingAttempts = 3;
 
 ProcessOptions sh_process(const std::string& script) {
@@ -173,20 +176,27 @@ TEST(Process, TimeoutAtTheDeadline) {
 }
 
 // A deadline in the past reads the pipe once: what the child wrote before the
-// call comes back, and so does the end of its output.
+// call comes back, and so does the end of its output. The child may take a
+// while to answer on a loaded machine: the test reads again until it has.
 TEST(Process, APastDeadlineCollectsWhatIsAlreadyInThePipe) {
     Process p(sh_process("read x; echo \"got $x\"; read y; exit 0"));
     const auto past = [] { return Clock::now() - 1s; };
+    const auto read_once_there = [&] {
+        const auto give_up = Clock::now() + 10s;
+        for (;;) {
+            auto r = p.read_line(past());
+            if (r.status != ReadStatus::kTimeout || Clock::now() > give_up) return r;
+            std::this_thread::sleep_for(10ms);
+        }
+    };
     EXPECT_EQ(p.read_line(past()).status, ReadStatus::kTimeout);
     ASSERT_TRUE(p.write_line("one", Clock::now() + 5s));
-    std::this_thread::sleep_for(200ms);
-    const auto r = p.read_line(past());
+    const auto r = read_once_there();
     ASSERT_EQ(r.status, ReadStatus::kLine);
     EXPECT_EQ(r.line, "got one");
     EXPECT_EQ(p.read_line(past()).status, ReadStatus::kTimeout);
     ASSERT_TRUE(p.write_line("two", Clock::now() + 5s));
-    std::this_thread::sleep_for(200ms);
-    EXPECT_EQ(p.read_line(past()).status, ReadStatus::kEof);
+    EXPECT_EQ(read_once_there().status, ReadStatus::kEof);
 }
 
 TEST(Process, EchoesWhatItIsSent) {
@@ -392,8 +402,14 @@ TEST(Process, SpawnErrorNotFound) {
             Process p(options);
             FAIL() << "no SpawnError for " << command;
         } catch (const SpawnError& e) {
+            // With the likely cause: a relative path, or a name not in PATH.
+            const std::string hint =
+                command.find('/') != std::string::npos
+                    ? " (a relative path is taken from the bot's directory: its 'dir', else the "
+                      "directory the arena was started in)"
+                    : " (not found in PATH)";
             EXPECT_EQ(std::string(e.what()),
-                      "cannot start '" + command + "': No such file or directory");
+                      "cannot start '" + command + "': No such file or directory" + hint);
         }
     }
     // The failed child was reaped: no zombie is left (and no child at all).
@@ -413,7 +429,28 @@ TEST(Process, SpawnErrorNotExecutable) {
         Process p(options);
         ADD_FAILURE() << "no SpawnError";
     } catch (const SpawnError& e) {
-        EXPECT_EQ(std::string(e.what()), "cannot start '" + file.string() + "': Permission denied");
+        EXPECT_EQ(std::string(e.what()), "cannot start '" + file.string() +
+                                             "': Permission denied (is it executable? chmod +x)");
+    }
+    fs::remove(file);
+}
+
+// A script without a '#!' line cannot be executed; the message says what to add.
+TEST(Process, SpawnErrorExecFormatSaysWhatIsMissing) {
+    const fs::path file =
+        fs::temp_directory_path() / ("arena-no-shebang-" + std::to_string(::getpid()));
+    std::ofstream(file) << "print('ready')\n";
+    fs::permissions(file, fs::perms::owner_all);
+    ProcessOptions options;
+    options.argv = {file.string()};
+    try {
+        Process p(options);
+        ADD_FAILURE() << "no SpawnError";
+    } catch (const SpawnError& e) {
+        EXPECT_EQ(std::string(e.what()),
+                  "cannot start '" + file.string() +
+                      "': Exec format error (a script needs a first line such as "
+                      "'#!/usr/bin/env python3', or give its interpreter: 'python3 bot.py')");
     }
     fs::remove(file);
 }
@@ -459,11 +496,11 @@ TEST(Process, DestructorKillsTheGroup) {
 TEST(Process, ExitOfChildIsSeenEvenIfAGrandchildHoldsStdout) {
     Process p(sh_process("sleep 100 & echo bye; exit 4"));
     const auto start = Clock::now();
-    auto r = p.read_line(start + 5s);
+    auto r = p.read_line(start + scaled(5s));
     ASSERT_EQ(r.status, ReadStatus::kLine);
     EXPECT_EQ(r.line, "bye");
-    EXPECT_EQ(p.read_line(start + 5s).status, ReadStatus::kEof);
-    EXPECT_LT(Clock::now() - start, 2s);
+    EXPECT_EQ(p.read_line(start + scaled(5s)).status, ReadStatus::kEof);
+    EXPECT_LT(Clock::now() - start, scaled(2s));
     const pid_t pid = p.pid();
     p.kill();
     expect_group_gone(pid);
@@ -490,6 +527,10 @@ TEST(Process, StderrKeepsABoundedTail) {
 // ---- Session: handshake ----------------------------------------------------
 
 TEST(Session, HandshakeReadsIdentity) {
+    // A long grace: the bot exits by itself on `quit` (exit 0, not SIGKILL)
+    // however slowly the machine runs it.
+    auto options = test_options();
+    options.quit_grace = 10s;
     Session s(
         BotSpec{"t",
                 {"/bin/sh", "-c",
@@ -498,7 +539,7 @@ TEST(Session, HandshakeReadsIdentity) {
                  "echo 'debug x'; echo ready; read line; [ \"$line\" = quit ] && exit 0; "
                  "exit 5"},
                 {}},
-        test_options());
+        options);
     const auto h = s.handshake();
     ASSERT_EQ(h.fault, Fault::kNone) << h.detail;
     EXPECT_EQ(s.identity().name, "Deep Thought");
@@ -507,7 +548,7 @@ TEST(Session, HandshakeReadsIdentity) {
     EXPECT_TRUE(s.alive());
     const auto start = Clock::now();
     s.quit();
-    EXPECT_LT(Clock::now() - start, 300ms);  // it exited by itself, well before the grace
+    EXPECT_LT(Clock::now() - start, options.quit_grace);  // it exited by itself
     EXPECT_FALSE(s.alive());
     ASSERT_TRUE(s.exit_status().has_value());
     EXPECT_EQ(s.exit_status()->describe(), "exit 0");
@@ -529,7 +570,10 @@ TEST(Session, HandshakeSilence) {
         const pid_t pid = s.pid();
         const auto h = s.handshake();
         EXPECT_EQ(h.fault, Fault::kStartup);
-        EXPECT_EQ(h.detail, "no `ready` within 300 ms");
+        // It wrote nothing at all: the usual cause is an unflushed stdout.
+        EXPECT_EQ(h.detail,
+                  "no `ready` within 300 ms (nothing at all came on stdout: a bot must flush "
+                  "stdout after each line, e.g. print(..., flush=True) in Python)");
         EXPECT_FALSE(s.alive());
         expect_group_gone(pid);
         EXPECT_GE(h.elapsed, 300ms);
@@ -629,10 +673,10 @@ TEST(Session, MoveWithoutNewlineIsATimeout) {
 
 TEST(Session, GarbageIsAProtocolFault) {
     auto s = started("read pos; read go; echo 'hello there'; sleep 10");
-    const auto reply = s->request_move(position(), go(), 2s);
+    const auto reply = s->request_move(position(), go(), scaled(2s));
     EXPECT_EQ(reply.fault, Fault::kProtocol);
     EXPECT_NE(reply.detail.find("'hello there'"), std::string::npos) << reply.detail;
-    EXPECT_LT(reply.elapsed(), 1s);
+    EXPECT_LT(reply.elapsed(), scaled(1s));  // at once, not at the deadline
     EXPECT_FALSE(s->alive());
 }
 
@@ -657,10 +701,10 @@ TEST(Session, CrashIsReportedWithTheSignal) {
 TEST(Session, CrashIsSeenWhileAGrandchildHoldsStdout) {
     auto s = started("sleep 100 & read pos; read go; kill -SEGV $$");
     const pid_t pid = s->pid();
-    const auto reply = s->request_move(position(), go(), 5s);
+    const auto reply = s->request_move(position(), go(), scaled(5s));
     EXPECT_EQ(reply.fault, Fault::kCrash);
     EXPECT_EQ(reply.detail, "exited: signal 11 (SIGSEGV)");
-    EXPECT_LT(reply.elapsed(), 2s);
+    EXPECT_LT(reply.elapsed(), scaled(2s));
     expect_group_gone(pid);
 }
 
@@ -675,10 +719,10 @@ TEST(Session, EndlessLineIsAProtocolFault) {
     SessionOptions options = test_options();
     options.max_line_bytes = 4096;
     auto s = started("read pos; read go; cat /dev/zero", options);
-    const auto reply = s->request_move(position(), go(), 5s);
+    const auto reply = s->request_move(position(), go(), scaled(5s));
     EXPECT_EQ(reply.fault, Fault::kProtocol);
     EXPECT_EQ(reply.detail, "line longer than 4096 bytes");
-    EXPECT_LT(reply.elapsed(), 2s);
+    EXPECT_LT(reply.elapsed(), scaled(2s));
 }
 
 TEST(Session, StderrFloodIsBoundedAndHarmless) {
@@ -705,12 +749,17 @@ TEST(Session, LineWhileNotOnMove) {
 }
 
 // The out-of-turn line comes after the reply was read, in a later write.
+// The shell then becomes `sleep 10` (exec): once it has, the line is written.
 TEST(Session, LateLineWhileNotOnMove) {
-    auto s = started("read pos; read go; echo 'move 1'; sleep 0.05; echo 'move 2'; sleep 10");
+    auto s = started("read pos; read go; echo 'move 1'; sleep 0.05; echo 'move 2'; exec sleep 10");
     const auto first = s->request_move(position(), go(), 2s);
     ASSERT_EQ(first.fault, Fault::kNone) << first.detail;
     EXPECT_EQ(first.move, "1");
-    std::this_thread::sleep_for(300ms);
+    const std::string comm = "/proc/" + std::to_string(s->pid()) + "/comm";
+    const auto give_up = Clock::now() + 10s;
+    while (arena::testing::read_proc_file(comm) != "sleep\n" && Clock::now() < give_up)
+        std::this_thread::sleep_for(5ms);
+    ASSERT_EQ(arena::testing::read_proc_file(comm), "sleep\n");
     const auto second = s->request_move(position(), go(), 2s);
     EXPECT_EQ(second.fault, Fault::kProtocol);
     EXPECT_EQ(second.detail, "line while not on move: 'move 2'");
@@ -814,7 +863,7 @@ TEST(Session, QuitIgnoredIsKilledAfterTheGrace) {
     s->quit();
     const auto took = Clock::now() - start;
     EXPECT_GE(took, 300ms);
-    EXPECT_LT(took, 2s);  // the grace, then SIGKILL: no further waiting
+    EXPECT_LT(took, scaled(2s));  // the grace, then SIGKILL: no further waiting
     EXPECT_FALSE(s->alive());
     EXPECT_EQ(s->exit_status()->describe(), "signal 9 (SIGKILL)");
     expect_group_gone(pid);
@@ -843,7 +892,26 @@ TEST(Session, SpawnError) {
         FAIL() << "no SpawnError";
     } catch (const SpawnError& e) {
         EXPECT_EQ(std::string(e.what()),
-                  "cannot start 'build/bots/nope': No such file or directory");
+                  "cannot start 'build/bots/nope': No such file or directory (a relative path is "
+                  "taken from the bot's directory: its 'dir', else the directory the arena was "
+                  "started in)");
+    }
+}
+
+// A bot that says something before it stalls gets no hint about flushing,
+// and protocol keywords in another case are pointed out.
+TEST(Session, HandshakeHints) {
+    SessionOptions options = test_options();
+    options.startup_limit = 300ms;
+    {
+        Session s(BotSpec{"t", {"/bin/sh", "-c", "echo 'name x'; sleep 100"}, {}}, options);
+        EXPECT_EQ(s.handshake().detail, "no `ready` within 300 ms");
+    }
+    {
+        Session s(BotSpec{"t", {"/bin/sh", "-c", "read hello; echo READY; sleep 100"}, {}},
+                  options);
+        EXPECT_EQ(s.handshake().detail,
+                  "unexpected line during start-up: 'READY' (keywords are lower-case: 'ready')");
     }
 }
 

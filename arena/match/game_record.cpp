@@ -1,5 +1,7 @@
 #include "arena/match/game_record.hpp"
 
+#include <vector>
+
 namespace arena::match {
 
 std::string_view to_string(Termination t) {
@@ -32,6 +34,58 @@ std::string_view score_text(games::Outcome o) {
             break;
     }
     return "*";
+}
+
+std::string stderr_tail(std::string_view log, std::size_t max_lines, std::size_t max_bytes) {
+    // The last max_lines lines with something on them, newest last.
+    std::vector<std::string_view> lines;
+    std::size_t end = log.size();
+    while (end > 0 && lines.size() < max_lines) {
+        const std::size_t newline = log.rfind('\n', end - 1);
+        const std::size_t start = newline == std::string_view::npos ? 0 : newline + 1;
+        std::string_view line = log.substr(start, end - start);
+        while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t'))
+            line.remove_suffix(1);
+        const std::size_t first = line.find_first_not_of(" \t");
+        if (first != std::string_view::npos) lines.push_back(line.substr(first));
+        end = newline == std::string_view::npos ? 0 : newline;
+    }
+    std::string text;
+    for (auto it = lines.rbegin(); it != lines.rend(); ++it) {
+        if (!text.empty()) text += " | ";
+        text += *it;
+    }
+    std::string cut;
+    if (text.size() > max_bytes) {
+        text.erase(0, text.size() - max_bytes);
+        cut = "...";
+    }
+    std::string out = cut;
+    for (const char ch : text) {
+        const auto c = static_cast<unsigned char>(ch);
+        if (c < 0x20 || c == 0x7f) {
+            static constexpr char kHex[] = "0123456789abcdef";
+            out += "\\x";
+            out += kHex[c >> 4];
+            out += kHex[c & 15];
+        } else {
+            out += ch;
+        }
+    }
+    return out;
+}
+
+std::string fault_description(const GameRecord& game) {
+    if (game.termination == Termination::kNormal) return {};
+    std::string text = game.detail;
+    const int offender = game.offender();
+    for (int p = 1; p <= 2; ++p) {
+        if (offender != 0 && offender != p) continue;
+        const std::string tail = stderr_tail(game.stderr_logs[p - 1]);
+        if (tail.empty()) continue;
+        text += "; " + game.players[p - 1] + "'s stderr: " + tail;
+    }
+    return text;
 }
 
 }  // namespace arena::match

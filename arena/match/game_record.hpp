@@ -4,6 +4,7 @@
 // reports and the results database consume; it holds no process or pipe.
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -69,5 +70,17 @@ struct GameRecord {
 
 // "1-0", "0-1" or "1/2-1/2" from player 1's point of view.
 [[nodiscard]] std::string_view score_text(games::Outcome o);
+
+// The end of a bot's stderr log, for one line of a report: its last
+// `max_lines` non-blank lines, at most `max_bytes` of them (cut at the
+// front), joined by " | ", with control bytes escaped as \xNN. Empty when
+// the log holds nothing but blanks.
+[[nodiscard]] std::string stderr_tail(std::string_view log, std::size_t max_lines = 5,
+                                      std::size_t max_bytes = 400);
+
+// A fault's detail followed by the stderr tail of each player at fault
+// ("p: no move within 100 ms; p's stderr: Traceback ... | ValueError: x");
+// "" for a normal ending.
+[[nodiscard]] std::string fault_description(const GameRecord& game);
 
 }  // namespace arena::match

@@ -14,13 +14,32 @@ Player::~Player() {
 session::HandshakeResult Player::ensure_ready() {
     drop_if_dead();
     if (session_) return {};
+    if (guard_ != nullptr && !guard_->begin(spec_.name)) {
+        session::HandshakeResult refused;
+        refused.fault = session::Fault::kStartup;
+        refused.detail = "not started: given up after " +
+                         std::to_string(guard_->failures(spec_.name)) +
+                         " failed start-ups in a row";
+        return refused;
+    }
     std::unique_ptr<session::BotSession> fresh;
     try {
         fresh = session::make_session(spec_, options_);
     } catch (const session::SpawnError& e) {
-        throw session::SpawnError("bot '" + spec_.name + "': " + e.what());
+        const std::string what = "bot '" + spec_.name + "': " + e.what();
+        if (guard_ != nullptr) guard_->end(spec_.name, false, e.what(), {}, /*fatal=*/true);
+        throw session::SpawnError(what);
     }
     auto result = fresh->handshake();
+    if (guard_ != nullptr) {
+        if (result.fault == session::Fault::kNone) {
+            guard_->end(spec_.name, true);
+        } else {
+            // Read now, for the guard's report; the game's record gets it too.
+            stderr_kept_ = fresh->take_stderr_log();
+            guard_->end(spec_.name, false, result.detail, stderr_tail(stderr_kept_));
+        }
+    }
     // Kept even when it failed, for its stderr log; has_session() is false then.
     session_ = std::move(fresh);
     return result;
@@ -31,7 +50,10 @@ void Player::drop_if_dead() {
 }
 
 std::string Player::take_stderr_log() {
-    return session_ ? session_->take_stderr_log() : std::string();
+    std::string log = std::move(stderr_kept_);
+    stderr_kept_.clear();
+    if (session_) log += session_->take_stderr_log();
+    return log;
 }
 
 void Player::discard() {

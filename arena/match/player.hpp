@@ -6,6 +6,8 @@
 #include <memory>
 #include <string>
 
+#include "arena/match/game_record.hpp"
+#include "arena/match/startup_guard.hpp"
 #include "arena/session/session.hpp"
 
 namespace arena::match {
@@ -20,9 +22,15 @@ class Player {
     [[nodiscard]] const std::string& name() const { return spec_.name; }
     [[nodiscard]] const session::BotSpec& spec() const { return spec_; }
 
+    // Starts of new processes go through `guard` (shared by the players of
+    // a run; it must outlive this player), which may hold a start back or
+    // refuse it for a bot given up. nullptr: no guard.
+    void set_startup_guard(StartupGuard* guard) { guard_ = guard; }
+
     // A live session that has completed its handshake, starting one if
     // needed. On a handshake fault the result says so and there is no
-    // session. Throws session::SpawnError when the command cannot be started.
+    // session; a start refused by the guard is a start-up fault too. Throws
+    // session::SpawnError when the command cannot be started.
     [[nodiscard]] session::HandshakeResult ensure_ready();
 
     // The live session; only after ensure_ready() succeeded.
@@ -43,6 +51,8 @@ class Player {
     session::BotSpec spec_;
     session::SessionOptions options_;
     std::unique_ptr<session::BotSession> session_;  // of spec_.protocol
+    StartupGuard* guard_ = nullptr;
+    std::string stderr_kept_;  // read from a failed start, not yet taken
 };
 
 }  // namespace arena::match

@@ -94,8 +94,27 @@ class UniqueFd {
     int fd_ = -1;
 };
 
+// The likely cause of the commonest failures, for people writing a bot.
+std::string spawn_hint(const std::string& command, int err) {
+    switch (err) {
+        case ENOEXEC:
+            return " (a script needs a first line such as '#!/usr/bin/env python3', or give "
+                   "its interpreter: 'python3 bot.py')";
+        case EACCES:
+            return " (is it executable? chmod +x)";
+        case ENOENT:
+            if (command.find('/') == std::string::npos) return " (not found in PATH)";
+            if (command.front() == '/') return "";
+            return " (a relative path is taken from the bot's directory: its 'dir', else the "
+                   "directory the arena was started in)";
+        default:
+            return "";
+    }
+}
+
 [[noreturn]] void throw_spawn_error(const std::string& command, int err) {
-    throw SpawnError("cannot start '" + command + "': " + std::strerror(err));
+    throw SpawnError("cannot start '" + command + "': " + std::strerror(err) +
+                     spawn_hint(command, err));
 }
 
 // A close-on-exec pipe whose ends are both >= 3: the child dup2()s them onto
@@ -136,11 +155,13 @@ constexpr const char* kSandboxSystemDirs[] = {"/usr",   "/bin",   "/sbin", "/lib
 
 constexpr rlim_t kMiB = rlim_t{1} << 20;
 
-// The bwrap options that put `exe` (with `args`) in a sandbox whose only
-// writable directory is `dir` (see docs/security.md), followed by "--", exe.
+// The bwrap options that put `exe` (with `args`) in a sandbox that starts
+// in `dir`, sees it read-only and can write only `scratch` (see
+// docs/security.md), followed by "--", exe.
 std::vector<std::string> sandbox_args(const SandboxOptions& sandbox, const std::string& exe,
                                       const std::vector<std::string>& args,
-                                      const std::string& dir) {
+                                      const std::filesystem::path& dir,
+                                      const std::filesystem::path& scratch) {
     namespace fs = std::filesystem;
     std::vector<std::string> out = {"--die-with-parent", "--unshare-net", "--unshare-pid",
                                     "--unshare-ipc",     "--unshare-uts", "--unshare-cgroup-try",
@@ -155,14 +176,17 @@ std::vector<std::string> sandbox_args(const SandboxOptions& sandbox, const std::
         }
     }
     out.insert(out.end(), {"--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"});
-    // The program's directory, and those of arguments naming existing files
-    // (a script, a weights file): read-only.
+    // The working directory, the program's directory, and those of arguments
+    // naming existing files (a script, a weights file): read-only.
+    const fs::path base = dir.empty() ? fs::current_path() : dir;
     std::vector<fs::path> visible = sandbox.read_only;
+    visible.push_back(base);
     visible.push_back(fs::path(exe).parent_path());
     for (const auto& arg : args) {
         std::error_code ec;
-        if (arg.find('/') == std::string::npos || !fs::exists(arg, ec)) continue;
-        const fs::path path = fs::absolute(arg, ec);
+        if (arg.find('/') == std::string::npos) continue;
+        const fs::path path = base / arg;  // an absolute arg replaces the base
+        if (!fs::exists(path, ec)) continue;
         visible.push_back(fs::is_directory(path, ec) ? path : path.parent_path());
     }
     for (const auto& path : visible) {
@@ -170,8 +194,8 @@ std::vector<std::string> sandbox_args(const SandboxOptions& sandbox, const std::
         const std::string p = fs::weakly_canonical(path, ec).string();
         if (!p.empty() && p != "/") out.insert(out.end(), {"--ro-bind-try", p, p});
     }
-    if (!dir.empty()) out.insert(out.end(), {"--bind", dir, dir, "--chdir", dir});
-    out.insert(out.end(), {"--", exe});
+    if (!scratch.empty()) out.insert(out.end(), {"--bind", scratch.string(), scratch.string()});
+    out.insert(out.end(), {"--chdir", base.string(), "--", exe});
     return out;
 }
 
@@ -360,15 +384,14 @@ Process::Process(const ProcessOptions& options)
     const std::string& command = options.argv.front();
 
     // Resolve the program in the parent (the child must not allocate). A
-    // relative path with a '/' is relative to the arena's directory, not to
-    // working_dir.
+    // relative path with a '/' is relative to working_dir, where it starts.
     std::string exe;
     if (command.find('/') == std::string::npos) {
         exe = bp::search_path(command).string();
         if (exe.empty()) throw_spawn_error(command, ENOENT);
     } else {
         std::error_code ec;
-        exe = std::filesystem::absolute(command, ec).string();
+        exe = std::filesystem::absolute(options.working_dir / command, ec).string();
         if (ec) throw_spawn_error(command, ec.value());
     }
     const std::string dir = options.working_dir.string();
@@ -394,7 +417,8 @@ Process::Process(const ProcessOptions& options)
             throw SpawnError("cannot start '" + command + "' in a sandbox: '" +
                              options.sandbox.bwrap + "' (bubblewrap) not found");
         }
-        auto wrapped = sandbox_args(options.sandbox, exe, args, dir);
+        auto wrapped =
+            sandbox_args(options.sandbox, exe, args, options.working_dir, options.scratch_dir);
         wrapped.insert(wrapped.end(), args.begin(), args.end());
         args = std::move(wrapped);
         exe = bwrap;

@@ -54,23 +54,29 @@ struct Limits {
 struct SandboxOptions {
     bool enabled = false;
     std::string bwrap = "bwrap";  // the bubblewrap program
-    // Extra directories visible read-only inside (the system directories, and
-    // those of the program and of arguments naming existing files, always are).
+    // Extra directories visible read-only inside (the system directories, the
+    // working directory, and those of the program and of arguments naming
+    // existing files, always are).
     std::vector<std::filesystem::path> read_only;
 };
 
 struct ProcessOptions {
     // argv[0] is the program: PATH is searched if it has no '/'; a relative
-    // path is relative to the arena's directory, not to working_dir.
+    // path is relative to working_dir, as are the arguments (the program
+    // starts there).
     std::vector<std::string> argv;
-    std::filesystem::path working_dir;     // empty: inherit the arena's
+    std::filesystem::path working_dir;  // empty: inherit the arena's
+    // The bot's private writable directory (its HOME and TMPDIR, made and
+    // removed by the caller); empty: none. In a sandbox it is the only
+    // writable directory, and working_dir is read-only.
+    std::filesystem::path scratch_dir;
     std::size_t max_line_bytes = 1 << 20;  // longer stdout lines are a protocol fault
     std::size_t stderr_log_bytes =
         64 << 10;  // stderr tail kept (earlier bytes are counted, then dropped)
     Limits limits;
     // The whole environment ("NAME=value"); nullopt: inherit the arena's.
     std::optional<std::vector<std::string>> environment;
-    SandboxOptions sandbox;  // working_dir is then its only writable directory
+    SandboxOptions sandbox;
     // The last kRealtimeWindow of every wait in read_line runs at real-time
     // priority, when the arena may use it (see set_waiting_thread_realtime).
     bool realtime_deadlines = true;

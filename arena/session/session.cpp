@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -96,6 +97,27 @@ std::string millis(Clock::duration d) {
     return std::to_string(std::chrono::duration_cast<Millis>(d).count()) + " ms";
 }
 
+// " (keywords are lower-case: 'move')" when a line that is not the protocol's
+// starts with one of its keywords in another case; else "".
+std::string keyword_hint(std::string_view line) {
+    const auto words = protocol::split_words(line);
+    if (words.empty()) return {};
+    std::string lower(words.front());
+    for (char& c : lower)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (lower == words.front()) return {};
+    for (const std::string_view keyword :
+         {"name", "author", "version", "ready", "info", "debug", "move"}) {
+        if (lower == keyword) return " (keywords are lower-case: '" + lower + "')";
+    }
+    return {};
+}
+
+// Said of a bot that wrote nothing at all on stdout before a deadline.
+constexpr std::string_view kSilentHint =
+    " (nothing at all came on stdout: a bot must flush stdout after each line, e.g. "
+    "print(..., flush=True) in Python)";
+
 }  // namespace
 
 std::string_view to_string(Fault f) {
@@ -114,13 +136,13 @@ std::string_view to_string(Fault f) {
     return "unknown";
 }
 
-std::vector<std::string> bot_environment(const std::filesystem::path& dir,
+std::vector<std::string> bot_environment(const std::filesystem::path& scratch,
                                          const Isolation& isolation) {
     const char* path = std::getenv("PATH");
     std::vector<std::string> env = {
         "PATH=" + std::string(path != nullptr ? path : kDefaultPath),
-        "HOME=" + dir.string(),
-        "TMPDIR=" + (isolation.sandbox ? std::string("/tmp") : dir.string()),
+        "HOME=" + scratch.string(),
+        "TMPDIR=" + scratch.string(),
         "LANG=C.UTF-8",
     };
     for (const auto& name : isolation.pass_env) {
@@ -136,30 +158,25 @@ std::vector<std::string> bot_environment(const std::filesystem::path& dir,
 ProcessSession::ProcessSession(BotSpec spec, SessionOptions options)
     : spec_(std::move(spec)), options_(options) {
     const Isolation& iso = spec_.isolation;
-    if (spec_.working_dir.empty()) {
-        working_dir_ = run_dir().make_scratch(spec_.name.empty() ? "bot" : spec_.name);
-        scratch_ = true;
-    } else {
-        std::error_code ec;
-        working_dir_ = std::filesystem::absolute(spec_.working_dir, ec);
-        if (ec) working_dir_ = spec_.working_dir;
-    }
+    std::error_code ec;
+    working_dir_ = spec_.working_dir.empty() ? std::filesystem::current_path(ec)
+                                             : std::filesystem::absolute(spec_.working_dir, ec);
+    if (ec) working_dir_ = spec_.working_dir;
+    scratch_dir_ = run_dir().make_scratch(spec_.name.empty() ? "bot" : spec_.name);
     ProcessOptions process_options;
     process_options.argv = spec_.argv;
     process_options.working_dir = working_dir_;
+    process_options.scratch_dir = scratch_dir_;
     process_options.max_line_bytes = options_.max_line_bytes;
     process_options.stderr_log_bytes = options_.stderr_log_bytes;
     process_options.limits = iso.limits;
-    if (!iso.inherit_env) process_options.environment = bot_environment(working_dir_, iso);
+    if (!iso.inherit_env) process_options.environment = bot_environment(scratch_dir_, iso);
     process_options.sandbox.enabled = iso.sandbox;
     process_options.realtime_deadlines = options_.realtime_deadlines;
     try {
         process_ = std::make_unique<Process>(process_options);
     } catch (...) {
-        if (scratch_) {
-            std::error_code ec;
-            std::filesystem::remove_all(working_dir_, ec);
-        }
+        std::filesystem::remove_all(scratch_dir_, ec);
         throw;
     }
 }
@@ -168,10 +185,8 @@ Session::Session(BotSpec spec, SessionOptions options) : ProcessSession(std::mov
 
 ProcessSession::~ProcessSession() {
     kill();
-    if (scratch_) {
-        std::error_code ec;
-        std::filesystem::remove_all(working_dir_, ec);
-    }
+    std::error_code ec;
+    std::filesystem::remove_all(scratch_dir_, ec);
 }
 
 void ProcessSession::freeze() {
@@ -218,7 +233,11 @@ HandshakeResult Session::handshake() {
         result.detail = std::move(detail);
         return result;
     };
-    auto timeout = [&] { return fail("no `ready` within " + millis(options_.startup_limit)); };
+    bool said_anything = false;
+    auto timeout = [&] {
+        return fail("no `ready` within " + millis(options_.startup_limit) +
+                    (said_anything ? "" : std::string(kSilentHint)));
+    };
     if (!alive_) return fail("the bot is not running");
 
     if (!process_->write_line(protocol::format(protocol::Hello{}), deadline)) {
@@ -238,6 +257,7 @@ HandshakeResult Session::handshake() {
             case ReadStatus::kLine:
                 break;
         }
+        said_anything = true;
         if (read.at > deadline) return timeout();
         BotLine line = protocol::parse_bot_line(read.line);
         switch (line.kind) {
@@ -258,7 +278,8 @@ HandshakeResult Session::handshake() {
                 freeze();
                 return result;
             default:
-                return fail("unexpected line during start-up: " + quote(read.line));
+                return fail("unexpected line during start-up: " + quote(read.line) +
+                            keyword_hint(read.line));
         }
     }
 }
@@ -336,7 +357,8 @@ MoveReply Session::request_move(const protocol::Position& position, const protoc
                 if (line.text.empty()) return fail_move(reply, Fault::kProtocol, "empty move");
                 return accept_move(reply, std::move(line.text), read.at);
             case BotLine::Kind::kInvalid:
-                return fail_move(reply, Fault::kProtocol, "invalid line: " + quote(read.line));
+                return fail_move(reply, Fault::kProtocol,
+                                 "invalid line: " + quote(read.line) + keyword_hint(read.line));
             default:
                 return fail_move(reply, Fault::kProtocol,
                                  "unexpected line on move: " + quote(read.line));

@@ -49,17 +49,19 @@ struct Isolation {
 struct BotSpec {
     std::string name;               // the arena's name for the bot (reports, results)
     std::vector<std::string> argv;  // command and arguments, already split
-    // A persistent working directory; empty: a fresh scratch directory per
-    // process, under the run's temporary directory, removed when it ends.
+    // Where the bot starts, and what a relative program path or argument is
+    // taken from; empty: the arena's current directory. Each process also
+    // gets a fresh scratch directory of its own (HOME and TMPDIR), under the
+    // run's temporary directory, removed when the process ends.
     std::filesystem::path working_dir;
     Isolation isolation{};
     BotProtocol protocol = BotProtocol::kArena1;  // what the bot speaks
 };
 
-// The clean environment of a bot whose working directory is `dir`: PATH,
-// HOME=dir, TMPDIR (dir, or /tmp in a sandbox), LANG=C.UTF-8, and the
-// variables named in `pass_env` that the arena has.
-[[nodiscard]] std::vector<std::string> bot_environment(const std::filesystem::path& dir,
+// The clean environment of a bot whose scratch directory is `scratch`: PATH,
+// HOME and TMPDIR (both `scratch`), LANG=C.UTF-8, and the variables named in
+// `pass_env` that the arena has.
+[[nodiscard]] std::vector<std::string> bot_environment(const std::filesystem::path& scratch,
                                                        const Isolation& isolation);
 
 struct SessionOptions {
@@ -145,8 +147,10 @@ class BotSession : public IdleBot {
     [[nodiscard]] virtual const BotSpec& spec() const = 0;
     [[nodiscard]] virtual const Identity& identity() const = 0;
     [[nodiscard]] virtual pid_t pid() const = 0;
-    // Where the bot runs.
+    // Where the bot runs (absolute).
     [[nodiscard]] virtual const std::filesystem::path& working_dir() const = 0;
+    // Its private writable directory (HOME, TMPDIR), removed when it ends.
+    [[nodiscard]] virtual const std::filesystem::path& scratch_dir() const = 0;
     [[nodiscard]] virtual const std::string& stderr_log() const = 0;
     // The stderr log so far (see Process::take_stderr_log); the next call
     // returns only what came after.
@@ -172,6 +176,7 @@ class ProcessSession : public BotSession {
     [[nodiscard]] const Identity& identity() const override { return identity_; }
     [[nodiscard]] pid_t pid() const override;
     [[nodiscard]] const std::filesystem::path& working_dir() const override { return working_dir_; }
+    [[nodiscard]] const std::filesystem::path& scratch_dir() const override { return scratch_dir_; }
     [[nodiscard]] const std::string& stderr_log() const override;
     [[nodiscard]] std::string take_stderr_log() override;
     [[nodiscard]] std::optional<ExitStatus> exit_status() const override { return exit_; }
@@ -254,7 +259,7 @@ class ProcessSession : public BotSession {
     BotSpec spec_;
     SessionOptions options_;
     std::filesystem::path working_dir_;
-    bool scratch_ = false;  // working_dir_ is ours to remove
+    std::filesystem::path scratch_dir_;  // ours to remove
     std::unique_ptr<Process> process_;
     Identity identity_;
     bool alive_ = true;

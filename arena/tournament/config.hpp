@@ -32,10 +32,15 @@ struct BotConfig {
     std::vector<std::string> argv;     // command split into words, then `args` appended
     std::string protocol = "arena1";   // as written; see session::parse_bot_protocol
     std::filesystem::path executable;  // argv[0] resolved (PATH searched when it has no '/')
+    // Files named by the arguments (a script, a jar, weights) that exist:
+    // with the executable, what identifies the bot's build (bot_sha256).
+    std::vector<std::filesystem::path> files;
     // Limits, freezing, sandbox and environment: `bot_defaults`, then the bot's own keys.
     session::Isolation isolation;
     std::size_t max_line_bytes = 1 << 20;
-    std::filesystem::path workdir;  // persistent working directory; empty: a scratch one
+    // Where the bot starts (`dir`, alias `workdir`), as written; its command
+    // and arguments are taken from there. Empty: the arena's current directory.
+    std::filesystem::path dir;
     // A fresh process for every game (restart: per-game); by default a
     // process plays game after game until it faults (restart: on-fault).
     bool restart_each_game = false;
@@ -66,15 +71,37 @@ struct Config {
     std::filesystem::path database;  // default results/<name>.db
     std::vector<BotConfig> bots;
     std::optional<Scoring> scoring;  // course-style points in the standings
+    // Likely mistakes that do not stop the run ("file:line:col: warning: ...").
+    std::vector<std::string> warnings;
 };
+
+// A bot's program as found from `dir` (empty: the current directory): argv[0]
+// resolved as execvp would (PATH searched when it has no '/'), and the
+// arguments that name existing files there (a script, a jar, weights).
+struct ProgramFiles {
+    std::filesystem::path executable;  // empty when not found
+    std::vector<std::filesystem::path> files;
+};
+[[nodiscard]] ProgramFiles program_files(const std::vector<std::string>& argv,
+                                         const std::filesystem::path& dir);
+// The SHA-256 of the executable alone when there are no files, else of the
+// sha256sum-style listing of it and the files. Empty when it cannot be read.
+[[nodiscard]] std::string program_sha256(const ProgramFiles& program);
+
+// The SHA-256 that identifies the bot's build: of its executable, or, when
+// its arguments name files (`python3 bot.py`, `java -jar bot.jar`), of the
+// sha256sum-style listing of the executable and those files, so an edited
+// script counts as a new build. Empty when the executable cannot be read.
+[[nodiscard]] std::string bot_sha256(const BotConfig& bot);
 
 // What a session of `bot` is started with.
 [[nodiscard]] session::BotSpec bot_spec(const BotConfig& bot);
 [[nodiscard]] session::SessionOptions session_options(const Config& config, const BotConfig& bot);
 
 // Reads and validates. Relative paths inside the config (openings file,
-// database, bot commands containing '/') are taken relative to the current
-// directory, as the user typed them from there.
+// database, a bot's `dir`) are taken relative to the current directory, as
+// the user typed them from there; a bot's command and arguments relative to
+// its `dir` (the current directory by default), where it starts.
 [[nodiscard]] Config load_config(const std::filesystem::path& path);
 
 // Same, from text (for tests); `path` is only used in messages.

@@ -41,7 +41,9 @@ std::string fingerprint(const Config& c) {
           << " file_size_mb=" << lim.file_size_mb << " open_files=" << lim.open_files
           << " processes=" << lim.processes << " cpu_seconds=" << lim.cpu_seconds
           << " freeze=" << iso.freeze_when_idle << " sandbox=" << iso.sandbox
-          << " max_line_bytes=" << b.max_line_bytes << "\n";
+          << " max_line_bytes=" << b.max_line_bytes;
+        if (!b.dir.empty()) f << " dir=" << b.dir.string();
+        f << "\n";
     }
     return f.str();
 }
@@ -60,20 +62,20 @@ std::optional<std::string> fingerprint_difference(const std::string& stored,
     }
 }
 
-std::string sha256_file(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return {};
-    std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), &EVP_MD_CTX_free);
-    if (!ctx || EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr) != 1) return {};
-    std::array<char, 1 << 16> buf;
-    while (in) {
-        in.read(buf.data(), buf.size());
-        if (in.gcount() > 0)
-            EVP_DigestUpdate(ctx.get(), buf.data(), static_cast<std::size_t>(in.gcount()));
-    }
+namespace {
+
+using DigestContext = std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)>;
+
+DigestContext new_digest() {
+    DigestContext ctx(EVP_MD_CTX_new(), &EVP_MD_CTX_free);
+    if (ctx && EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr) != 1) ctx.reset();
+    return ctx;
+}
+
+std::string hex_digest(EVP_MD_CTX* ctx) {
     std::array<unsigned char, EVP_MAX_MD_SIZE> digest;
     unsigned int len = 0;
-    if (EVP_DigestFinal_ex(ctx.get(), digest.data(), &len) != 1) return {};
+    if (EVP_DigestFinal_ex(ctx, digest.data(), &len) != 1) return {};
     static constexpr char kHex[] = "0123456789abcdef";
     std::string hex;
     for (unsigned i = 0; i < len; ++i) {
@@ -81,6 +83,29 @@ std::string sha256_file(const std::filesystem::path& path) {
         hex += kHex[digest[i] & 15];
     }
     return hex;
+}
+
+}  // namespace
+
+std::string sha256_file(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return {};
+    const auto ctx = new_digest();
+    if (!ctx) return {};
+    std::array<char, 1 << 16> buf;
+    while (in) {
+        in.read(buf.data(), buf.size());
+        if (in.gcount() > 0)
+            EVP_DigestUpdate(ctx.get(), buf.data(), static_cast<std::size_t>(in.gcount()));
+    }
+    return hex_digest(ctx.get());
+}
+
+std::string sha256_text(std::string_view text) {
+    const auto ctx = new_digest();
+    if (!ctx) return {};
+    EVP_DigestUpdate(ctx.get(), text.data(), text.size());
+    return hex_digest(ctx.get());
 }
 
 }  // namespace arena::tournament

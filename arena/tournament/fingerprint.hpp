@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "arena/tournament/config.hpp"
 
@@ -22,5 +23,7 @@ namespace arena::tournament {
 
 // Lower-case hex SHA-256 of a file's content; empty when it cannot be read.
 [[nodiscard]] std::string sha256_file(const std::filesystem::path& path);
+// Lower-case hex SHA-256 of `text`.
+[[nodiscard]] std::string sha256_text(std::string_view text);
 
 }  // namespace arena::tournament

@@ -18,6 +18,7 @@
 
 #include "arena/games/registry.hpp"
 #include "arena/match/match.hpp"
+#include "arena/match/startup_guard.hpp"
 #include "arena/match/tally.hpp"
 #include "arena/tournament/schedule.hpp"
 
@@ -41,7 +42,8 @@ constexpr std::size_t kWriterBatch = 32;
 // and a healthy one is reused by the next game of that bot.
 class PlayerPool {
   public:
-    PlayerPool(const Config& config) : config_(config), idle_(config.bots.size()) {}
+    PlayerPool(const Config& config, match::StartupGuard& guard)
+        : config_(config), guard_(guard), idle_(config.bots.size()) {}
 
     std::unique_ptr<match::Player> acquire(int bot) {
         {
@@ -54,8 +56,10 @@ class PlayerPool {
             }
         }
         const auto& b = config_.bots[bot];
-        // Limits, freezing, sandbox, workdir and environment from the config.
-        return std::make_unique<match::Player>(bot_spec(b), session_options(config_, b));
+        // Limits, freezing, sandbox, dir and environment from the config.
+        auto player = std::make_unique<match::Player>(bot_spec(b), session_options(config_, b));
+        player->set_startup_guard(&guard_);
+        return player;
     }
 
     void release(int bot, std::unique_ptr<match::Player> player) {
@@ -83,6 +87,7 @@ class PlayerPool {
 
   private:
     const Config& config_;
+    match::StartupGuard& guard_;
     std::mutex mutex_;
     std::vector<std::vector<std::unique_ptr<match::Player>>> idle_;
 };
@@ -96,16 +101,20 @@ struct Finished {
 // Progress for people: one line per game, or one live line on a terminal.
 class Progress {
   public:
-    Progress(const Config& config, std::ostream& out, bool live, std::int64_t total,
+    Progress(const Config& config, std::ostream& out, bool live, int width, std::int64_t total,
              std::int64_t already)
-        : out_(out), live_(live), total_(total), done_(already), tally_(names(config)) {}
+        : out_(out),
+          live_(live),
+          width_(width),
+          total_(total),
+          done_(already),
+          tally_(names(config)) {}
 
     void game_stored(const Finished& f, std::int64_t game_id) {
         ++done_;
         ++played_;
         const auto& r = f.record;
-        if (r.termination == match::Termination::kTimeout) ++timeouts_;
-        if (r.termination == match::Termination::kCrash) ++crashes_;
+        if (r.termination != match::Termination::kNormal) ++faults_;
         tally_.add(r);
         if (live_) {
             print_live();
@@ -114,7 +123,8 @@ class Progress {
                  << "): " << r.players[0] << " vs " << r.players[1] << "  "
                  << match::score_text(r.outcome) << "  " << match::to_string(r.termination) << "  "
                  << r.moves.size() << " plies";
-            if (!r.detail.empty()) out_ << "  (" << r.detail << ")";
+            if (const auto fault = match::fault_description(r); !fault.empty())
+                out_ << "  (" << fault << ")";
             out_ << "\n";
         }
     }
@@ -154,17 +164,22 @@ class Progress {
         } else {
             line << "-";
         }
-        line << "  timeouts " << timeouts_ << "  crashes " << crashes_;
+        line << "  faults " << faults_;
         if (leader != bots.end() && leader->games() > 0)
             line << "  leader " << leader->name << " " << std::setprecision(1)
                  << 100.0 * leader->score() << "%";
-        line << "\x1b[K";
-        out_ << line.str() << std::flush;
+        // One column short of the width: a line that fills it wraps on some
+        // terminals, and each update would leave a new line behind.
+        std::string text = line.str();
+        if (width_ > 1 && text.size() > static_cast<std::size_t>(width_))
+            text.resize(static_cast<std::size_t>(width_));  // "\r" takes no column
+        out_ << text << "\x1b[K" << std::flush;
     }
 
     std::ostream& out_;
     bool live_;
-    std::int64_t total_, done_, played_ = 0, timeouts_ = 0, crashes_ = 0;
+    int width_;  // of the terminal; 0: unknown
+    std::int64_t total_, done_, played_ = 0, faults_ = 0;
     match::Tally tally_;  // this run's games only: enough to name a leader
     SteadyClock::time_point start_ = SteadyClock::now(), last_print_{};
 };
@@ -202,10 +217,12 @@ RunOutcome Runner::run(const RunOptions& options, std::ostream& out, std::stop_t
 
     RunOutcome outcome;
     outcome.total = static_cast<std::int64_t>(schedule.size());
-    Progress progress(config_, out, options.live, outcome.total,
+    Progress progress(config_, out, options.live, options.width, outcome.total,
                       static_cast<std::int64_t>(done.size()));
 
-    PlayerPool pool(config_);
+    match::StartupGuard guard;
+    PlayerPool pool(config_, guard);
+    const auto given_up = [&](int bot) { return guard.given_up(config_.bots[bot].name); };
     std::atomic<std::size_t> next{0};
     std::stop_source abort;  // set by a worker that cannot go on (a bot cannot start)
     std::mutex error_mutex;
@@ -217,11 +234,39 @@ RunOutcome Runner::run(const RunOptions& options, std::ostream& out, std::stop_t
     int workers_left = 0;
     std::chrono::nanoseconds game_cpu{};  // of the workers that have ended, under queue_mutex
 
+    // A game lost at start-up waits here until it is known whether its bot
+    // starts at all: stored once the bot has started since, dropped (no
+    // invented results) if the bot is given up. Under queue_mutex.
+    std::vector<Finished> held;
+    const auto startup_offenders = [&](const Finished& f) {
+        std::vector<int> bots;
+        const int offender = f.record.offender();
+        if (offender != 2) bots.push_back(f.pairing.first);
+        if (offender != 1) bots.push_back(f.pairing.second);
+        return bots;
+    };
+    // Moves the held games whose fate is known to the queue, or drops them;
+    // at the end (`last`), every one whose bots were not given up is stored.
+    const auto settle_held = [&](bool last) {
+        std::erase_if(held, [&](Finished& f) {
+            const auto bots = startup_offenders(f);
+            if (std::any_of(bots.begin(), bots.end(), given_up)) return true;
+            const bool started_since = std::all_of(bots.begin(), bots.end(), [&](int b) {
+                return guard.failures(config_.bots[b].name) == 0;
+            });
+            if (!last && !started_since) return false;
+            queue.push_back(std::move(f));
+            return true;
+        });
+    };
+
     auto worker = [&] {
         while (!stop.stop_requested() && !abort.stop_requested()) {
             const auto i = next.fetch_add(1);
             if (i >= pending.size()) break;
             const Pairing& pairing = pending[i];
+            // The games of a bot given up are not played: fixed, the next run plays them.
+            if (given_up(pairing.first) || given_up(pairing.second)) continue;
             Finished f;
             f.pairing = pairing;
             try {
@@ -245,6 +290,13 @@ RunOutcome Runner::run(const RunOptions& options, std::ostream& out, std::stop_t
                     pool.release(pairing.first, std::move(first));
                     pool.release(pairing.second, std::move(second));
                 }
+            } catch (const session::SpawnError& e) {
+                // The guard has given the bot up: its games are skipped from now on.
+                if (given_up(pairing.first) || given_up(pairing.second)) continue;
+                std::lock_guard lock(error_mutex);
+                if (error.empty()) error = e.what();
+                abort.request_stop();
+                break;
             } catch (const std::exception& e) {
                 std::lock_guard lock(error_mutex);
                 if (error.empty()) error = e.what();
@@ -255,7 +307,12 @@ RunOutcome Runner::run(const RunOptions& options, std::ostream& out, std::stop_t
             bool wake_writer = false;
             {
                 std::lock_guard lock(queue_mutex);
-                queue.push_back(std::move(f));
+                if (f.record.termination == match::Termination::kStartup) {
+                    held.push_back(std::move(f));
+                } else {
+                    queue.push_back(std::move(f));
+                }
+                settle_held(false);
                 wake_writer = queue.size() >= kWriterBatch;
             }
             if (wake_writer) queue_cv.notify_one();
@@ -263,6 +320,9 @@ RunOutcome Runner::run(const RunOptions& options, std::ostream& out, std::stop_t
         const auto cpu = thread_cpu();
         std::lock_guard lock(queue_mutex);
         --workers_left;
+        // Stopped by the user or an error: the held games are played again on resume.
+        if (workers_left == 0 && !stop.stop_requested() && !abort.stop_requested())
+            settle_held(true);
         game_cpu += cpu;
         queue_cv.notify_one();
     };
@@ -333,6 +393,24 @@ RunOutcome Runner::run(const RunOptions& options, std::ostream& out, std::stop_t
     }
     outcome.error = error;
     outcome.interrupted = outcome.stored < outcome.total;
+    if (const auto bots = guard.given_up_bots(); !bots.empty()) {
+        std::unordered_set<std::int64_t> stored;
+        try {
+            const auto indices = store_.recorded_indices(tournament_id_);
+            stored.insert(indices.begin(), indices.end());
+        } catch (const std::exception&) {
+            stored = done;  // counted from what was there before: an upper bound
+        }
+        for (const auto& b : bots) {
+            RunOutcome::GivenUp g{b.bot, b.detail, b.stderr_tail, b.failures, 0};
+            for (const auto& p : schedule) {
+                if (stored.contains(p.index)) continue;
+                if (config_.bots[p.first].name == b.bot || config_.bots[p.second].name == b.bot)
+                    ++g.missing_games;
+            }
+            outcome.given_up.push_back(std::move(g));
+        }
+    }
     return outcome;
 }
 

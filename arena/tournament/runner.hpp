@@ -12,6 +12,7 @@
 #include <iosfwd>
 #include <stop_token>
 #include <string>
+#include <vector>
 
 #include "arena/store/results_store.hpp"
 #include "arena/tournament/config.hpp"
@@ -21,6 +22,7 @@ namespace arena::tournament {
 struct RunOptions {
     int concurrency = 1;  // games at once
     bool live = false;    // one updating progress line (on a terminal) instead of a line per game
+    int width = 0;        // the terminal's columns, to which the live line is cut; 0: unknown
 };
 
 struct RunOutcome {
@@ -33,6 +35,15 @@ struct RunOutcome {
     std::chrono::nanoseconds game_cpu{}, storage_cpu{};
     bool interrupted = false;  // stopped before the schedule was complete
     std::string error;         // what stopped the run, when it was not a stop request
+    // Bots given up after failing to start kMaxStartupFailures times in a
+    // row (or whose command cannot be executed): their remaining games were
+    // neither played nor stored, nor were the start-up losses that led to it.
+    struct GivenUp {
+        std::string bot, detail, stderr_tail;
+        int failures = 0;
+        std::int64_t missing_games = 0;  // of its games, not in the database
+    };
+    std::vector<GivenUp> given_up;
 };
 
 class Runner {
@@ -41,8 +52,9 @@ class Runner {
 
     // Plays the missing games, printing progress to `out`. Returns when the
     // schedule is complete, `stop` is requested (games in progress are
-    // abandoned and not stored; every bot process is killed), or a bot cannot
-    // be started at all.
+    // abandoned and not stored; every bot process is killed), or storing
+    // fails. A bot that cannot start is given up (see RunOutcome::given_up)
+    // and the other games go on.
     RunOutcome run(const RunOptions& options, std::ostream& out, std::stop_token stop);
 
   private:

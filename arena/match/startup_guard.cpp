@@ -1,0 +1,54 @@
+#include "arena/match/startup_guard.hpp"
+
+namespace arena::match {
+
+bool StartupGuard::begin(const std::string& bot) {
+    std::unique_lock lock(mutex_);
+    State& s = bots_[bot];
+    // A bot that has not proved it can start is started once at a time, so
+    // that a broken one costs kMaxStartupFailures starts, not one per game.
+    changed_.wait(lock, [&] { return s.given_up || s.proven || !s.starting; });
+    if (s.given_up) return false;
+    if (!s.proven) s.starting = true;
+    return true;
+}
+
+void StartupGuard::end(const std::string& bot, bool ok, const std::string& detail,
+                       const std::string& stderr_tail, bool fatal) {
+    {
+        const std::lock_guard lock(mutex_);
+        State& s = bots_[bot];
+        s.starting = false;
+        if (ok) {
+            s.proven = true;
+            s.failures = 0;
+        } else {
+            s.proven = false;
+            ++s.failures;
+            if (!s.given_up && (fatal || s.failures >= max_failures_)) {
+                s.given_up = true;
+                given_up_.push_back({bot, s.failures, detail, stderr_tail});
+            }
+        }
+    }
+    changed_.notify_all();
+}
+
+bool StartupGuard::given_up(const std::string& bot) const {
+    const std::lock_guard lock(mutex_);
+    const auto it = bots_.find(bot);
+    return it != bots_.end() && it->second.given_up;
+}
+
+int StartupGuard::failures(const std::string& bot) const {
+    const std::lock_guard lock(mutex_);
+    const auto it = bots_.find(bot);
+    return it == bots_.end() ? 0 : it->second.failures;
+}
+
+std::vector<StartupGuard::GivenUp> StartupGuard::given_up_bots() const {
+    const std::lock_guard lock(mutex_);
+    return given_up_;
+}
+
+}  // namespace arena::match
