@@ -21,6 +21,7 @@
 #include "arena/games/registry.hpp"
 #include "arena/session/command_line.hpp"
 #include "arena/tournament/scoring.hpp"
+#include "arena/tournament/suggest.hpp"
 #include "arena/tournament/tsinghua_so.hpp"
 
 namespace arena::tournament {
@@ -66,47 +67,6 @@ constexpr std::int64_t kMaxMegabytes = std::int64_t{1} << 30;
 constexpr std::int64_t kMaxCount = 1 << 24;
 constexpr std::int64_t kMinLineBytes = 64;
 constexpr std::int64_t kMaxFreezeGraceMs = 60'000;
-
-// Optimal string alignment distance: a swap of two neighbours counts as one
-// edit, the most common typo after a missing or doubled letter.
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-    const std::size_t n = a.size();
-    const std::size_t m = b.size();
-    std::vector<std::vector<std::size_t>> d(n + 1, std::vector<std::size_t>(m + 1));
-    for (std::size_t i = 0; i <= n; ++i)
-        d[i][0] = i;
-    for (std::size_t j = 0; j <= m; ++j)
-        d[0][j] = j;
-    for (std::size_t i = 1; i <= n; ++i) {
-        for (std::size_t j = 1; j <= m; ++j) {
-            const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
-            d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) {
-                d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
-            }
-        }
-    }
-    return d[n][m];
-}
-
-// " (did you mean 'x'?)" when a known word is close to `word`, else "".
-std::string suggestion(std::string_view word, std::initializer_list<std::string_view> known) {
-    constexpr std::size_t kMaxDistance = 2;
-    std::string_view best;
-    std::size_t best_distance = kMaxDistance + 1;
-    for (const std::string_view k : known) {
-        std::size_t distance = edit_distance(word, k);
-        // A prefix either way ("conc", "games_per_pair_count") is as good as
-        // a near miss.
-        const bool prefix = !word.empty() && (k.starts_with(word) || word.starts_with(k));
-        if (prefix) distance = std::min(distance, kMaxDistance);
-        if (distance < best_distance) {
-            best = k;
-            best_distance = distance;
-        }
-    }
-    return best.empty() ? std::string() : " (did you mean '" + std::string(best) + "'?)";
-}
 
 bool is_valid_name(std::string_view name) {
     return !name.empty() && name.find_first_not_of(kNameChars) == std::string_view::npos;
