@@ -281,7 +281,8 @@ TEST_F(CliErrorsTest, ShowUnknownGame) {
 TEST_F(CliErrorsTest, ShowBadGameId) {
     const auto db = results_db();
     usage_error(arena({"show", db.string(), "twelve"}),
-                "arena show: the argument ('twelve') for option '--game-id' is invalid", "show");
+                "arena show: GAME must be a game id (a positive whole number), got 'twelve'",
+                "show");
 }
 
 // ---- arena rate ---------------------------------------------------------------

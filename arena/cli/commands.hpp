@@ -3,9 +3,14 @@
 // (without the subcommand word) and the streams to print to, and returns
 // the process exit code.
 
+#include <exception>
 #include <iosfwd>
 #include <string>
 #include <vector>
+
+namespace boost::program_options {
+class options_description;
+}
 
 namespace arena::cli {
 
@@ -18,7 +23,15 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
 int standings_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int games_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int show_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int log_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int rate_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int export_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+// The first line of a command-line error, the same in every subcommand: what
+// Boost.Program_options reports, except that an unknown option names the
+// closest of the command's options `opts` ("unknown option '--gmae' (did you
+// mean '--game'?)").
+[[nodiscard]] std::string usage_problem(const std::exception& e,
+                                        const boost::program_options::options_description& opts);
 
 }  // namespace arena::cli

@@ -1,7 +1,7 @@
 #pragma once
 // Command-line helpers shared by the commands that read a results database
-// (`standings`, `games`, `show`, `export`): parsing `DB` plus options with
-// the same error lines everywhere.
+// (`standings`, `games`, `show`, `log`, `export`): parsing `DB` plus options
+// with the same error lines everywhere.
 
 #include <boost/program_options.hpp>
 #include <cstdint>
@@ -18,12 +18,12 @@ struct DbArgs {
     std::optional<std::string> tournament;
     std::optional<std::string> bot;
     std::optional<std::string> anchor;
-    std::int64_t game_id = 0;
+    std::int64_t game_id = 0;  // GAME, when the command takes one: a positive id
 };
 
-// Parses `DB [extra positional]` plus options; returns the exit code to use
-// when parsing ends the command (help or error). A DB that does not exist is
-// an error: opening it would create an empty database.
+// Parses `DB`, and `GAME` when `wants_game_id`, plus options; returns the
+// exit code to use when parsing ends the command (help or error). A DB that
+// does not exist is an error: opening it would create an empty database.
 [[nodiscard]] std::optional<int> parse_db_args(const std::string& command, std::string_view usage,
                                                const std::vector<std::string>& args,
                                                boost::program_options::options_description opts,

@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "arena/cli/commands.hpp"
+#include "arena/cli/escape.hpp"
+#include "arena/tournament/suggest.hpp"
 
 namespace {
 
@@ -16,14 +18,33 @@ commands:
   run        play a tournament from a YAML config into its results database
   match      play games between two bots and print the results
   standings  print the standings of a stored tournament
-  games      list the stored games of a tournament
+  games      list the stored games of a tournament (--bot, --termination to filter)
   show       replay one stored game as text boards
-  rate       fit Elo ratings to a CSV of games
+  log        print what the bots of one stored game wrote on stderr
+  rate       fit Elo ratings to games in a CSV (arena export -f csv, or white,black,result)
   export     write stored games as PGN, CSV, Connect-4 move strings, psq or GGF
   help       show this text (arena <command> --help for a command's options)
 
 Bots are executables that speak protocol v1 (protocol/PROTOCOL.md).
 )";
+
+using Command = int (*)(const std::vector<std::string>&, std::ostream&, std::ostream&);
+
+struct Entry {
+    std::string_view name;
+    Command run;
+};
+
+constexpr Entry kCommands[] = {
+    {"run", arena::cli::run_command},
+    {"match", arena::cli::match_command},
+    {"standings", arena::cli::standings_command},
+    {"games", arena::cli::games_command},
+    {"show", arena::cli::show_command},
+    {"log", arena::cli::log_command},
+    {"rate", arena::cli::rate_command},
+    {"export", arena::cli::export_command},
+};
 
 // SIGXFSZ (a write past RLIMIT_FSIZE) would kill the arena with a core dump;
 // caught, the write fails with EFBIG and becomes an error message naming the
@@ -45,13 +66,8 @@ int main(int argc, char** argv) {
     }
     const std::string command = argv[1];
     const std::vector<std::string> args(argv + 2, argv + argc);
-    if (command == "run") return run_command(args, std::cout, std::cerr);
-    if (command == "match") return match_command(args, std::cout, std::cerr);
-    if (command == "standings") return standings_command(args, std::cout, std::cerr);
-    if (command == "games") return games_command(args, std::cout, std::cerr);
-    if (command == "show") return show_command(args, std::cout, std::cerr);
-    if (command == "rate") return rate_command(args, std::cout, std::cerr);
-    if (command == "export") return export_command(args, std::cout, std::cerr);
+    for (const auto& c : kCommands)
+        if (command == c.name) return c.run(args, std::cout, std::cerr);
     if (command == "help" || command == "--help" || command == "-h") {
         std::cout << kUsage;
         return kExitOk;
@@ -60,6 +76,15 @@ int main(int argc, char** argv) {
         std::cout << "arena 0.1.0 (protocol 1)\n";
         return kExitOk;
     }
-    std::cerr << "arena: unknown command '" << command << "'\n\n" << kUsage;
+    std::vector<std::string_view> names{"help"};
+    for (const auto& c : kCommands)
+        names.push_back(c.name);
+    const std::string hint = arena::tournament::suggestion(command, names);
+    std::cerr << "arena: unknown command '" << escape_controls(command) << "'" << hint << "\n";
+    if (hint.empty()) {
+        std::cerr << "\n" << kUsage;
+    } else {
+        std::cerr << "(arena help lists the commands)\n";
+    }
     return kExitUsage;
 }

@@ -253,7 +253,7 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
             if (!problem.empty()) throw std::invalid_argument("bot '" + bot.name + "': " + problem);
         }
     } catch (const std::exception& e) {
-        err << "arena match: " << e.what() << "\n(arena match --help for usage)\n";
+        err << "arena match: " << usage_problem(e, opts) << "\n(arena match --help for usage)\n";
         exit_code = kExitUsage;
         return std::nullopt;
     }

@@ -1,6 +1,8 @@
 // Commands that read a results database: `standings`, `games`, `show`.
 
+#include <algorithm>
 #include <boost/program_options.hpp>
+#include <charconv>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
@@ -10,25 +12,46 @@
 
 #include "arena/cli/commands.hpp"
 #include "arena/cli/db_args.hpp"
+#include "arena/cli/escape.hpp"
 #include "arena/cli/report.hpp"
 #include "arena/games/registry.hpp"
 #include "arena/store/results_store.hpp"
+#include "arena/tournament/suggest.hpp"
 #include "protocol/codec.hpp"
 
 namespace arena::cli {
 
 namespace po = boost::program_options;
 
+namespace {
+
+// A game id as the user typed it: a positive whole number, else nullopt.
+std::optional<std::int64_t> parse_game_id(const std::string& text) {
+    std::int64_t id = 0;
+    const auto* end = text.data() + text.size();
+    const auto [ptr, ec] = std::from_chars(text.data(), end, id);
+    if (text.empty() || text.front() == '-' || ec != std::errc() || ptr != end || id < 1)
+        return std::nullopt;
+    return id;
+}
+
+std::string bad_game_id(const std::string& text) {
+    return "GAME must be a game id (a positive whole number), got '" + escape_controls(text) + "'";
+}
+
+}  // namespace
+
 std::optional<int> parse_db_args(const std::string& command, std::string_view usage,
                                  const std::vector<std::string>& args, po::options_description opts,
                                  bool wants_game_id, DbArgs& parsed, std::ostream& out,
                                  std::ostream& err) {
+    std::string game;
     po::options_description all;
     all.add(opts).add_options()("db", po::value<std::string>(&parsed.db))(
-        "game-id", po::value<std::int64_t>(&parsed.game_id));
+        "game", po::value<std::string>(&game));
     po::positional_options_description positional;
     positional.add("db", 1);
-    if (wants_game_id) positional.add("game-id", 1);
+    if (wants_game_id) positional.add("game", 1);
     try {
         po::variables_map vm;
         po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
@@ -38,12 +61,26 @@ std::optional<int> parse_db_args(const std::string& command, std::string_view us
         }
         po::notify(vm);
         if (parsed.db.empty()) throw std::invalid_argument("missing DB");
-        if (wants_game_id && !vm.count("game-id")) throw std::invalid_argument("missing GAME_ID");
+        if (wants_game_id) {
+            if (!vm.count("game")) throw std::invalid_argument("missing GAME");
+            const auto id = parse_game_id(game);
+            if (!id) throw std::invalid_argument(bad_game_id(game));
+            parsed.game_id = *id;
+        }
         if (vm.count("tournament")) parsed.tournament = vm["tournament"].as<std::string>();
         if (vm.count("bot")) parsed.bot = vm["bot"].as<std::string>();
         if (vm.count("anchor")) parsed.anchor = vm["anchor"].as<std::string>();
+    } catch (const po::unknown_option& e) {
+        // "-5" is a negative number where GAME goes, not an option.
+        const std::string typed = e.get_option_name();
+        const bool negative =
+            typed.size() > 1 && typed.find_first_not_of("0123456789", 1) == std::string::npos;
+        err << "arena " << command << ": "
+            << (wants_game_id && negative ? bad_game_id(typed) : usage_problem(e, opts))
+            << "\n(arena " << command << " --help for usage)\n";
+        return kExitUsage;
     } catch (const std::exception& e) {
-        err << "arena " << command << ": " << e.what() << "\n(arena " << command
+        err << "arena " << command << ": " << usage_problem(e, opts) << "\n(arena " << command
             << " --help for usage)\n";
         return kExitUsage;
     }
@@ -94,6 +131,19 @@ bool check_bot(store::ResultsStore& store, const store::TournamentRow& t, const 
     return false;
 }
 
+// Throws, suggesting the closest kind, when `kind` is not a way a game ends.
+void check_termination(const std::string& kind) {
+    std::vector<std::string_view> kinds;
+    for (const auto t : match::kAllTerminations)
+        kinds.push_back(match::to_string(t));
+    if (std::find(kinds.begin(), kinds.end(), kind) != kinds.end()) return;
+    std::string list;
+    for (const auto k : kinds)
+        list += (list.empty() ? "" : ", ") + std::string(k);
+    throw std::invalid_argument("--termination: unknown ending '" + escape_controls(kind) + "'" +
+                                tournament::suggestion(kind, kinds) + "; endings: " + list);
+}
+
 po::options_description tournament_option() {
     po::options_description opts("options");
     opts.add_options()("help,h", "show this help")(
@@ -128,12 +178,23 @@ int standings_command(const std::vector<std::string>& args, std::ostream& out, s
 
 int games_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     DbArgs a;
+    std::string termination;
     auto opts = tournament_option();
-    opts.add_options()("bot", po::value<std::string>(), "only this bot's games");
-    if (auto code =
-            parse_db_args("games", "usage: arena games DB [--tournament NAME] [--bot NAME]\n\n",
-                          args, opts, false, a, out, err))
+    // clang-format off
+    opts.add_options()
+        ("bot", po::value<std::string>(), "only this bot's games")
+        ("termination", po::value<std::string>(&termination)->notifier(check_termination),
+         "only the games that ended so: normal, timeout, crash, illegal, protocol or startup");
+    // clang-format on
+    if (auto code = parse_db_args(
+            "games",
+            "usage: arena games DB [--tournament NAME] [--bot NAME] [--termination KIND]\n\n"
+            "Lists the stored games: id (for arena show and arena log), schedule index,\n"
+            "players, result, ending, plies, seconds and what happened.\n\n",
+            args, opts, false, a, out, err))
         return *code;
+    std::optional<std::string> ending;
+    if (!termination.empty()) ending = termination;
     try {
         store::ResultsStore store(a.db);
         const auto t = pick_tournament(store, a.tournament, "games", a.db, err);
@@ -144,7 +205,7 @@ int games_command(const std::vector<std::string>& args, std::ostream& out, std::
             << std::setw(9) << "result" << std::setw(10) << "ending" << std::right << std::setw(6)
             << "plies" << std::setw(10) << "seconds"
             << "  detail\n";
-        for (const auto& g : store.games(t->id, a.bot)) {
+        for (const auto& g : store.games(t->id, a.bot, ending)) {
             out << std::setw(7) << g.id << std::setw(7) << g.slot.index + 1 << "  " << std::left
                 << std::setw(16) << g.first << std::setw(16) << g.second << std::setw(9) << g.result
                 << std::setw(10) << g.termination << std::right << std::setw(6) << g.plies
@@ -162,8 +223,12 @@ int show_command(const std::vector<std::string>& args, std::ostream& out, std::o
     DbArgs a;
     po::options_description opts("options");
     opts.add_options()("help,h", "show this help");
-    if (auto code = parse_db_args("show", "usage: arena show DB GAME_ID\n\n", args, opts, true, a,
-                                  out, err))
+    if (auto code =
+            parse_db_args("show",
+                          "usage: arena show DB GAME\n\n"
+                          "Replays a stored game as text boards. GAME is the game's id, as\n"
+                          "arena games lists it.\n\n",
+                          args, opts, true, a, out, err))
         return *code;
     try {
         store::ResultsStore store(a.db);

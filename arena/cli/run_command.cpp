@@ -145,7 +145,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
         if (vm.count("concurrency") && concurrency < 1)
             throw std::invalid_argument("--concurrency must be at least 1");
     } catch (const std::exception& e) {
-        err << "arena run: " << e.what() << "\n(arena run --help for usage)\n";
+        err << "arena run: " << usage_problem(e, opts) << "\n(arena run --help for usage)\n";
         return kExitUsage;
     }
 

@@ -448,7 +448,7 @@ struct ResultsStore::Impl {
     Statement list_games =
         db.prepare(select(kSummaryColumns,
                           "WHERE g.tournament = ?1 AND (?2 IS NULL OR f.name = ?2 OR s.name = ?2) "
-                          "ORDER BY g.game_index"));
+                          "AND (?3 IS NULL OR g.termination = ?3) ORDER BY g.game_index"));
     Statement find_game = db.prepare(select(kSummaryColumns, "WHERE g.id = ?"));
     Statement list_moves = db.prepare(
         "SELECT ply, side, move, time_us, by_arena, info FROM moves WHERE game = ? ORDER BY ply");
@@ -685,12 +685,13 @@ std::int64_t ResultsStore::record_game(std::int64_t tournament, const GameSlot& 
 }
 
 std::vector<GameSummary> ResultsStore::games(std::int64_t tournament,
-                                             const std::optional<std::string>& bot) {
+                                             const std::optional<std::string>& bot,
+                                             const std::optional<std::string>& termination) {
     auto& s = Impl::of(impl_);
     return s.run([&] {
         std::vector<GameSummary> list;
         auto q = s.list_games.use();
-        q.bind(tournament).bind(bot);
+        q.bind(tournament).bind(bot).bind(termination);
         while (q.step())
             list.push_back(read_summary(q));
         return list;

@@ -134,9 +134,11 @@ class ResultsStore {
     std::int64_t record_game(std::int64_t tournament, const GameSlot& slot,
                              const match::GameRecord& game);
 
-    // Games in schedule order; with `bot`, only that bot's.
-    [[nodiscard]] std::vector<GameSummary> games(std::int64_t tournament,
-                                                 const std::optional<std::string>& bot = {});
+    // Games in schedule order; with `bot`, only that bot's; with
+    // `termination` ("timeout", ...), only those that ended so.
+    [[nodiscard]] std::vector<GameSummary> games(
+        std::int64_t tournament, const std::optional<std::string>& bot = {},
+        const std::optional<std::string>& termination = {});
     [[nodiscard]] std::optional<StoredGame> load_game(std::int64_t game_id);
 
     // The tournament's games counted (see ResultCount), in no particular order.

@@ -1,0 +1,81 @@
+// `arena log DB GAME [--bot NAME]`: what the bots of one stored game wrote
+// on stderr during it.
+
+#include <boost/program_options.hpp>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "arena/cli/commands.hpp"
+#include "arena/cli/db_args.hpp"
+#include "arena/cli/escape.hpp"
+#include "arena/store/results_store.hpp"
+
+namespace arena::cli {
+namespace {
+
+namespace po = boost::program_options;
+
+constexpr std::string_view kUsage =
+    "usage: arena log DB GAME [--bot NAME]\n\n"
+    "Prints what each bot wrote on stderr during game GAME (its id, as arena games\n"
+    "lists it), under a heading with the bot's name and side. Control characters\n"
+    "other than newlines and tabs are shown as \\xNN.\n\n";
+
+constexpr const char* kSides[2] = {"first", "second"};
+
+// One bot's stderr under its heading.
+void print_stderr(const std::string& name, int side, const std::string& text, std::ostream& out) {
+    out << "--- " << escape_controls(name) << " (" << kSides[side] << ") ---\n";
+    if (text.empty()) {
+        out << "(nothing on stderr)\n";
+        return;
+    }
+    out << escape_controls(text, true);
+    if (text.back() != '\n') out << "\n";
+}
+
+}  // namespace
+
+int log_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    DbArgs a;
+    po::options_description opts("options");
+    // clang-format off
+    opts.add_options()
+        ("help,h", "show this help")
+        ("bot", po::value<std::string>(), "only this bot's stderr");
+    // clang-format on
+    if (auto code = parse_db_args("log", kUsage, args, opts, true, a, out, err)) return *code;
+    try {
+        store::ResultsStore store(a.db);
+        const auto g = store.load_game(a.game_id);
+        if (!g) {
+            err << "arena log: no game " << a.game_id << " in " << a.db << "\n";
+            return kExitUsage;
+        }
+        const auto& s = g->summary;
+        const std::string names[2] = {s.first, s.second};
+        if (a.bot && *a.bot != names[0] && *a.bot != names[1]) {
+            err << "arena log: game " << s.id << " has no bot '" << escape_controls(*a.bot)
+                << "'; its bots: " << escape_controls(names[0]) << " (first), "
+                << escape_controls(names[1]) << " (second)\n";
+            return kExitUsage;
+        }
+        out << "game " << s.id << ": " << escape_controls(s.first) << " (first) vs "
+            << escape_controls(s.second) << ", " << g->game << " " << g->params << ", result "
+            << s.result << " (" << s.termination << ")\n";
+        for (int side = 0; side < 2; ++side) {
+            if (a.bot && *a.bot != names[side]) continue;
+            out << "\n";
+            print_stderr(names[side], side, g->stderr_logs[side], out);
+        }
+        out << std::flush;
+        return out ? kExitOk : kExitFailure;
+    } catch (const std::exception& e) {
+        err << "arena log: " << e.what() << "\n";
+        return kExitFailure;
+    }
+}
+
+}  // namespace arena::cli
