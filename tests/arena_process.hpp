@@ -41,12 +41,14 @@ struct ArenaOptions {
     // When the test runs as root: run the arena as nobody (uid and gid
     // 65534), for whom file permissions count. Root reads any file.
     bool drop_root = false;
+    std::filesystem::path cwd;  // the arena's working directory; empty: the test's
+    std::string stdin_text;     // what the arena reads on stdin (else /dev/null)
 };
 
 class ArenaProcess {
   public:
     // Starts `arena args...` with stdout and stderr going to files in `dir`
-    // and stdin from /dev/null.
+    // and stdin from /dev/null (or options.stdin_text).
     ArenaProcess(const std::filesystem::path& dir, const std::vector<std::string>& args,
                  const ArenaOptions& options = {})
         : out_(dir / ("arena-out-" + std::to_string(++count()) + ".txt")),
@@ -58,10 +60,17 @@ class ArenaProcess {
             cargv.push_back(a.data());
         cargv.push_back(nullptr);
         const std::string out = out_.string(), err = err_.string();
+        const std::string cwd = options.cwd.string();
+        std::string in = "/dev/null";
+        if (!options.stdin_text.empty()) {
+            in = (dir / ("arena-in-" + std::to_string(count()) + ".txt")).string();
+            std::ofstream(in) << options.stdin_text;
+        }
         pid_ = fork();
         if (pid_ == 0) {
             // Only async-signal-safe calls between fork and exec.
-            const int in_fd = open("/dev/null", O_RDONLY);
+            if (!cwd.empty() && chdir(cwd.c_str()) != 0) _exit(126);
+            const int in_fd = open(in.c_str(), O_RDONLY);
             const int out_fd = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
             const int err_fd = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
             if (in_fd < 0 || out_fd < 0 || err_fd < 0) _exit(126);
@@ -91,6 +100,8 @@ class ArenaProcess {
     }
 
     [[nodiscard]] pid_t pid() const { return pid_; }
+    // Where its stdout goes, to watch it while it runs.
+    [[nodiscard]] const std::filesystem::path& out_path() const { return out_; }
 
     ArenaResult wait() {
         int status = 0;

@@ -14,11 +14,16 @@
 #include <vector>
 
 #include "arena/cli/commands.hpp"
+#include "arena/cli/stop_signal.hpp"
 #include "arena/games/registry.hpp"
 #include "arena/match/match.hpp"
 #include "arena/match/opening.hpp"
+#include "arena/match/startup_guard.hpp"
 #include "arena/match/tally.hpp"
 #include "arena/session/command_line.hpp"
+#include "arena/store/results_store.hpp"
+#include "arena/tournament/config.hpp"
+#include "arena/tournament/fingerprint.hpp"
 #include "arena/tournament/tsinghua_so.hpp"
 
 namespace arena::cli {
@@ -36,6 +41,15 @@ A BOT that is one path ending in .so, '[name=]path/strategy.so', is a Tsinghua
 course strategy library (protocol/TSINGHUA.md), played through arena-so-host;
 it plays connect4 only, and is named after the file by default. --protocol
 tsinghua-so (or --protocol1/--protocol2) says the same of any path.
+
+Each bot starts in the current directory, and a relative command or argument
+is taken from there; --dir D (both bots), --dir1 D or --dir2 D start it in D
+instead, and then its command and arguments are taken from D.
+
+With --db FILE the match is also stored in that results database as a
+tournament of its own, so `arena show`, `games`, `log`, `export` and
+`standings` work on it. Ctrl-C stops after the games played so far, prints
+their summary and exits with status 130.
 
 Each bot speaks the arena's protocol unless told otherwise: --protocol P sets
 both bots' protocol, --protocol1 P and --protocol2 P set BOT1's and BOT2's
@@ -62,6 +76,10 @@ struct MatchArgs {
     bool json = false;
     session::Isolation isolation;  // for both bots
     std::vector<session::BotSpec> bots;
+    std::vector<std::string> commands;  // each bot argument as typed
+    std::string db;                     // results database to store the match in; "" for none
+    std::string name;                   // the stored tournament's name ("" for a default)
+    std::vector<std::string> args;      // the whole command line, for the stored record
 };
 
 // Makes `spec`, whose argv is one path, play that Tsinghua strategy library
@@ -129,6 +147,7 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
     bool no_realtime = false;
     std::int64_t freeze_grace_ms = session::Isolation{}.freeze_grace.count();
     std::array<std::string, 3> protocols;  // --protocol, --protocol1, --protocol2
+    std::array<std::string, 3> dirs;       // --dir, --dir1, --dir2
     // clang-format off
     opts.add_options()
         ("help,h", "show this help")
@@ -150,6 +169,11 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
         ("seed", po::value<std::uint64_t>(&m.seed)->default_value(1), "seed for boards and openings")
         ("random-plies", po::value<int>(&m.random_plies)->default_value(0), "random opening plies, shared by each colour-swapped pair")
         ("json", po::bool_switch(&m.json), "print the summary as one JSON object on stdout")
+        ("db", po::value<std::string>(&m.db), "also store the match in this results database")
+        ("name", po::value<std::string>(&m.name), "the stored tournament's name, with --db (default: BOT1-vs-BOT2)")
+        ("dir", po::value<std::string>(&dirs[0]), "directory both bots start in, from which their commands are taken (default: the current one)")
+        ("dir1", po::value<std::string>(&dirs[1]), "directory BOT1 starts in (overrides --dir)")
+        ("dir2", po::value<std::string>(&dirs[2]), "directory BOT2 starts in (overrides --dir)")
         ("protocol", po::value<std::string>(&protocols[0])->default_value("arena1"), "the protocol both bots speak: arena1, gomocup, nboard or tsinghua-so")
         ("protocol1", po::value<std::string>(&protocols[1]), "the protocol BOT1 speaks (overrides --protocol)")
         ("protocol2", po::value<std::string>(&protocols[2]), "the protocol BOT2 speaks (overrides --protocol)")
@@ -187,6 +211,20 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
             throw std::invalid_argument("expected two bots, got " + std::to_string(bots.size()));
         for (const auto& b : bots)
             m.bots.push_back(parse_bot(b));
+        m.commands = bots;
+        m.args = args;
+        for (std::size_t i = 0; i < 2; ++i) {
+            const std::string& dir = dirs[i + 1].empty() ? dirs[0] : dirs[i + 1];
+            if (dir.empty()) continue;
+            std::error_code ec;
+            if (!std::filesystem::is_directory(dir, ec)) {
+                throw std::invalid_argument(
+                    "--dir" + std::string(dirs[i + 1].empty() ? "" : std::to_string(i + 1)) + " '" +
+                    dir + "' is not a directory");
+            }
+            m.bots[i].working_dir = dir;
+        }
+        if (!m.name.empty() && m.db.empty()) throw std::invalid_argument("--name needs --db");
         if (m.bots[0].name == m.bots[1].name) {
             m.bots[0].name += "-1";
             m.bots[1].name += "-2";
@@ -266,18 +304,118 @@ std::string seconds(std::chrono::microseconds us) {
     return s.str();
 }
 
-void print_game(std::ostream& out, int index, int total, const match::GameRecord& g) {
-    out << "game " << index << "/" << total << ": " << g.players[0] << " vs " << g.players[1]
-        << "  " << match::score_text(g.outcome) << "  " << match::to_string(g.termination) << "  "
-        << g.moves.size() << " plies  " << seconds(g.duration);
+// One line per finished game, flushed at once: a match interrupted, or
+// piped into a file, keeps every line of the games it played.
+void print_game(std::ostream& out, int index, int total, std::int64_t stored_id,
+                const match::GameRecord& g) {
+    out << "game " << index << "/" << total;
+    if (stored_id > 0) out << " (#" << stored_id << ")";
+    out << ": " << g.players[0] << " vs " << g.players[1] << "  " << match::score_text(g.outcome)
+        << "  " << match::to_string(g.termination) << "  " << g.moves.size() << " plies  "
+        << seconds(g.duration);
     if (!g.detail.empty()) {
         out << "  (" << g.detail;
         if (g.fault_after.count() > 0)
             out << "; verdict " << std::fixed << std::setprecision(1)
                 << static_cast<double>(g.fault_after.count()) / 1000.0 << " ms after go";
+        const std::string fault = match::fault_description(g);
+        if (fault.size() > g.detail.size()) out << fault.substr(g.detail.size());
         out << ")";
     }
-    out << "\n";
+    out << std::endl;
+}
+
+// A YAML string: JSON's double-quoted form is one.
+std::string yaml_string(const std::string& text) {
+    return nlohmann::json(text).dump();
+}
+
+// The config of a tournament that describes the match, for the stored record
+// (preceded by the command line as a comment).
+std::string match_config_text(const MatchArgs& m, const std::string& name) {
+    std::ostringstream y;
+    y << "# arena match";
+    for (const auto& a : m.args) {
+        std::string shown = a;
+        for (char& c : shown)
+            if (c == '\n' || c == '\r') c = ' ';
+        y << " "
+          << (shown.find_first_of(" \t'\"") == std::string::npos ? shown : yaml_string(shown));
+    }
+    y << "\nname: " << yaml_string(name) << "\ngame: { name: " << m.game;
+    for (const auto& [k, v] : m.params)
+        y << ", " << k << ": " << yaml_string(v);
+    y << " }\ntime: { move_ms: " << m.time.move.count()
+      << ", tolerance_ms: " << m.time.tolerance.count();
+    if (m.time.game.count() > 0)
+        y << ", game_ms: " << m.time.game.count() << ", inc_ms: " << m.time.increment.count();
+    y << ", startup_ms: " << m.session.startup_limit.count() << " }\n"
+      << "schedule: { type: round-robin, games_per_pair: " << m.games << " }\n"
+      << "openings: { random_plies: " << m.random_plies << " }\n"
+      << "seed: " << m.seed << "\nbots:\n";
+    for (const auto& b : m.bots) {
+        std::string command;
+        for (const auto& w : b.argv)
+            command += (command.empty() ? "" : " ") + w;
+        y << "  - { name: " << yaml_string(b.name) << ", command: " << yaml_string(command)
+          << ", protocol: " << session::to_string(b.protocol);
+        if (!b.working_dir.empty()) y << ", dir: " << yaml_string(b.working_dir.string());
+        y << " }\n";
+    }
+    return y.str();
+}
+
+// The match as a tournament of its own in a results database: created
+// before the first game, each game stored the moment it ends.
+class StoredMatch {
+  public:
+    StoredMatch(const MatchArgs& m) : store_(m.db) {
+        std::string name = m.name.empty() ? m.bots[0].name + "-vs-" + m.bots[1].name : m.name;
+        if (store_.find_tournament(name)) {
+            if (!m.name.empty()) {
+                throw store::StoreError(m.db + " already holds a tournament named '" + name +
+                                        "' (choose another --name)");
+            }
+            const std::string base = name;
+            for (int n = 2; store_.find_tournament(name); ++n)
+                name = base + "-" + std::to_string(n);
+        }
+        const std::string text = match_config_text(m, name);
+        std::vector<store::BotEntry> bots;
+        for (std::size_t i = 0; i < 2; ++i) {
+            const auto& b = m.bots[i];
+            bots.push_back(
+                {b.name, m.commands[i], std::string(session::to_string(b.protocol)),
+                 tournament::program_sha256(tournament::program_files(b.argv, b.working_dir))});
+        }
+        id_ = store_.create_tournament({name, m.game, text, tournament::sha256_text(text), m.seed,
+                                        static_cast<std::int64_t>(m.games)},
+                                       bots);
+        store_.set_status(id_, "running");
+        name_ = name;
+    }
+
+    std::int64_t record(int index, const std::string& opening, const match::GameRecord& g) {
+        return store_.record_game(id_, {index, 0, index / 2, index % 2, opening}, g);
+    }
+    void finish(bool complete) { store_.set_status(id_, complete ? "finished" : "interrupted"); }
+    [[nodiscard]] const std::string& name() const { return name_; }
+
+  private:
+    store::ResultsStore store_;
+    std::int64_t id_ = 0;
+    std::string name_;
+};
+
+std::string opening_text(const games::Game& game, const std::vector<games::Move>& opening) {
+    auto state = game.new_initial_state();
+    std::string text;
+    for (auto move : opening) {
+        if (!text.empty()) text += ' ';
+        text += state->format_move(move);
+        state->apply(move);
+    }
+    return text;
 }
 
 void print_summary(std::ostream& out, const match::Tally& tally) {
@@ -321,39 +459,98 @@ int match_command(const std::vector<std::string>& args, std::ostream& out, std::
     if (!parsed) return exit_code;
     const MatchArgs& m = *parsed;
 
+    std::optional<StoredMatch> stored;
+    if (!m.db.empty()) {
+        try {
+            stored.emplace(m);
+        } catch (const std::exception& e) {
+            err << "arena match: " << e.what() << "\n";
+            return kExitFailure;
+        }
+    }
+    match::StartupGuard guard;
     match::Player a(m.bots[0], m.session);
     match::Player b(m.bots[1], m.session);
+    a.set_startup_guard(&guard);
+    b.set_startup_guard(&guard);
     match::Tally tally({a.name(), b.name()});
     // With --json, stdout holds the JSON object only; game lines go to stderr.
     std::ostream& progress = m.json ? err : out;
-    try {
-        std::unique_ptr<games::Game> game;
-        std::vector<games::Move> opening;
-        for (int i = 0; i < m.games; ++i) {
-            const auto pair = static_cast<std::uint64_t>(i / 2);
-            if (i % 2 == 0) {
-                // Each colour-swapped pair shares its board and its opening.
-                const auto pair_seed = match::derive_seed(m.seed, pair);
-                game = games::make_game(
-                    m.game, games::realize(m.game, m.params, match::derive_seed(pair_seed, 0)));
-                opening =
-                    match::random_opening(*game, m.random_plies, match::derive_seed(pair_seed, 1));
+    bool interrupted = false;
+    std::string failure;  // what stopped the match early, for the last line
+    {
+        StopOnSignal signals;
+        try {
+            std::unique_ptr<games::Game> game;
+            std::vector<games::Move> opening;
+            for (int i = 0; i < m.games; ++i) {
+                if (signals.stopped()) {
+                    interrupted = true;
+                    break;
+                }
+                const auto pair = static_cast<std::uint64_t>(i / 2);
+                if (i % 2 == 0) {
+                    // Each colour-swapped pair shares its board and its opening.
+                    const auto pair_seed = match::derive_seed(m.seed, pair);
+                    game = games::make_game(
+                        m.game, games::realize(m.game, m.params, match::derive_seed(pair_seed, 0)));
+                    opening = match::random_opening(*game, m.random_plies,
+                                                    match::derive_seed(pair_seed, 1));
+                }
+                auto record = i % 2 == 0
+                                  ? match::play_game(*game, a, b, m.time, opening, signals.token())
+                                  : match::play_game(*game, b, a, m.time, opening, signals.token());
+                if (record.abandoned) {
+                    interrupted = true;
+                    break;
+                }
+                tally.add(record);
+                const std::int64_t id =
+                    stored ? stored->record(i, opening_text(*game, opening), record) : 0;
+                print_game(progress, i + 1, m.games, id, record);
+                // A bot that keeps failing to start is not started for every game.
+                if (const auto bots = guard.given_up_bots(); !bots.empty()) {
+                    const auto& g = bots.front();
+                    failure = "bot '" + g.bot + "' failed to start " + std::to_string(g.failures) +
+                              " times in a row (" + g.detail +
+                              (g.stderr_tail.empty() ? "" : "; its stderr: " + g.stderr_tail) +
+                              "), so the match stopped after " + std::to_string(i + 1) + " of " +
+                              std::to_string(m.games) + " games: fix it and run it again";
+                    break;
+                }
             }
-            auto record = i % 2 == 0 ? match::play_game(*game, a, b, m.time, opening)
-                                     : match::play_game(*game, b, a, m.time, opening);
-            tally.add(record);
-            print_game(progress, i + 1, m.games, record);
+        } catch (const session::SpawnError& e) {
+            failure = e.what();
+        } catch (const std::exception& e) {
+            failure = e.what();  // the database failed
         }
-    } catch (const session::SpawnError& e) {
-        err << "arena match: " << e.what() << "\n";
-        return kExitFailure;
     }
     a.retire();
     b.retire();
     if (m.json) {
-        out << summary_json(m, tally).dump() << "\n";
+        out << summary_json(m, tally).dump() << std::endl;
     } else {
         print_summary(out, tally);
+        out << std::flush;
+    }
+    const bool complete = !interrupted && failure.empty();
+    if (stored) {
+        try {
+            stored->finish(complete);
+            err << "arena match: stored as tournament '" << stored->name() << "' in " << m.db
+                << "\n";
+        } catch (const std::exception& e) {
+            if (failure.empty()) failure = e.what();
+        }
+    }
+    if (!failure.empty()) {
+        err << "arena match: " << failure << "\n";
+        return kExitFailure;
+    }
+    if (interrupted) {
+        err << "arena match: interrupted after " << tally.games() << " of " << m.games
+            << " games\n";
+        return 130;
     }
     return kExitOk;
 }

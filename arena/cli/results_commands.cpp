@@ -266,11 +266,25 @@ int show_command(const std::vector<std::string>& args, std::ostream& out, std::o
             }
             out << "\n";
             for (const auto& info : m.info)
-                out << "   info " << info << "\n";
+                out << "   info " << escape_controls(info) << "\n";
             out << state->render();
         }
         out << "\nresult " << s.result << " (" << s.termination
-            << (s.detail.empty() ? "" : ": " + s.detail) << ")\n";
+            << (s.detail.empty() ? "" : ": " + escape_controls(s.detail)) << ")\n";
+        // For a fault, the end of what the bot at fault wrote on stderr (of
+        // both bots when neither could start).
+        if (s.termination != "normal") {
+            bool any = false;
+            for (int side = 1; side <= 2; ++side) {
+                const bool lost = (side == 1 && s.result == "0-1") ||
+                                  (side == 2 && s.result == "1-0") || s.result == "1/2-1/2";
+                const std::string tail = match::stderr_tail(g->stderr_logs[side - 1]);
+                if (!lost || tail.empty()) continue;
+                out << (side == 1 ? s.first : s.second) << "'s stderr: " << tail << "\n";
+                any = true;
+            }
+            if (any) out << "(all of it: arena log " << a.db << " " << s.id << ")\n";
+        }
         return kExitOk;
     } catch (const std::exception& e) {
         err << "arena show: " << e.what() << "\n";

@@ -20,6 +20,7 @@
 
 #include "arena/games/registry.hpp"
 #include "arena/session/command_line.hpp"
+#include "arena/tournament/fingerprint.hpp"
 #include "arena/tournament/scoring.hpp"
 #include "arena/tournament/suggest.hpp"
 #include "arena/tournament/tsinghua_so.hpp"
@@ -54,14 +55,26 @@ const std::initializer_list<std::string_view> kIsolationKeys = {
     "memory_mb",   "file_size_mb",   "open_files",       "processes",
     "cpu_seconds", "max_line_bytes", "freeze_when_idle", "freeze_grace_ms",
     "sandbox",     "pass_env",       "restart",          "nice"};
-const std::initializer_list<std::string_view> kBotKeys = {
-    "name",           "command",          "args",
-    "protocol",       "memory_mb",        "file_size_mb",
-    "open_files",     "processes",        "cpu_seconds",
-    "max_line_bytes", "freeze_when_idle", "freeze_grace_ms",
-    "sandbox",        "pass_env",         "restart",
-    "nice",           "workdir",          "library",
-    "library_dir"};
+const std::initializer_list<std::string_view> kBotKeys = {"name",
+                                                          "command",
+                                                          "args",
+                                                          "protocol",
+                                                          "memory_mb",
+                                                          "file_size_mb",
+                                                          "open_files",
+                                                          "processes",
+                                                          "cpu_seconds",
+                                                          "max_line_bytes",
+                                                          "freeze_when_idle",
+                                                          "freeze_grace_ms",
+                                                          "sandbox",
+                                                          "pass_env",
+                                                          "restart",
+                                                          "nice",
+                                                          "dir",
+                                                          "workdir",
+                                                          "library",
+                                                          "library_dir"};
 // Ceilings that only stop typos.
 constexpr std::int64_t kMaxMegabytes = std::int64_t{1} << 30;
 constexpr std::int64_t kMaxCount = 1 << 24;
@@ -103,10 +116,15 @@ ExecStatus check_executable(const std::string& path) {
     return ExecStatus::kOk;
 }
 
-// argv[0] as execvp would find it: a path when it contains '/', else the
-// first executable regular file of that name in PATH.
-std::pair<ExecStatus, std::filesystem::path> resolve_command(const std::string& word) {
-    if (word.find('/') != std::string::npos) return {check_executable(word), word};
+// argv[0] as execvp would find it from `dir`: a path (taken from `dir` when
+// relative) when it contains '/', else the first executable regular file of
+// that name in PATH.
+std::pair<ExecStatus, std::filesystem::path> resolve_command(const std::string& word,
+                                                             const std::filesystem::path& dir) {
+    if (word.find('/') != std::string::npos) {
+        const std::filesystem::path path = (dir / word).lexically_normal();
+        return {check_executable(path.string()), path};
+    }
     const char* env = std::getenv("PATH");
     const std::string path_list = env != nullptr ? env : std::string(kDefaultPath);
     ExecStatus status = ExecStatus::kNotFound;
@@ -114,9 +132,9 @@ std::pair<ExecStatus, std::filesystem::path> resolve_command(const std::string& 
     std::size_t start = 0;
     while (start <= path_list.size()) {
         const std::size_t colon = std::min(path_list.find(':', start), path_list.size());
-        std::string dir = path_list.substr(start, colon - start);
-        if (dir.empty()) dir = ".";  // an empty PATH entry is the current directory
-        const std::string candidate = dir + "/" + word;
+        std::string entry = path_list.substr(start, colon - start);
+        if (entry.empty()) entry = ".";  // an empty PATH entry is the current directory
+        const std::string candidate = entry + "/" + word;
         const ExecStatus s = check_executable(candidate);
         if (s == ExecStatus::kOk) return {s, candidate};
         if (s == ExecStatus::kNotExecutable && status == ExecStatus::kNotFound) {
@@ -548,15 +566,23 @@ class Parser {
                 fail(command->value.Mark(), who + e.what());
             }
             if (bot.argv.front().empty()) fail(command->value.Mark(), who + "empty command");
-            const auto [status, executable] = resolve_command(bot.argv.front());
+            parse_dir(fields, who, bot);
+            const auto [status, executable] = resolve_command(bot.argv.front(), bot.dir);
+            const std::string in_dir =
+                bot.dir.empty() ? "" : " in dir " + in_quotes(bot.dir.string());
             if (status == ExecStatus::kNotFound) {
                 fail(command->value.Mark(),
                      who + "command " + in_quotes(bot.argv.front()) + " not found" +
-                         (bot.argv.front().find('/') == std::string::npos ? " in PATH" : ""));
+                         (bot.argv.front().find('/') == std::string::npos ? " in PATH" : in_dir));
             }
             if (status == ExecStatus::kNotExecutable) {
                 fail(command->value.Mark(),
-                     who + "command " + in_quotes(bot.argv.front()) + " is not executable");
+                     who + "command " + in_quotes(bot.argv.front()) + in_dir +
+                         " is not executable" +
+                         (bot.argv.front().find('/') == std::string::npos
+                              ? std::string()
+                              : " (chmod +x it, or name its interpreter: 'python3 " +
+                                    bot.argv.front() + "')"));
             }
             if (const Field* args = find(fields, "args")) append_args(*args, bot.argv);
             if (const Field* protocol = find(fields, "protocol")) {
@@ -571,25 +597,71 @@ class Parser {
             }
             parse_bot_settings(node, fields, who, bot);
             bot.executable = executable;
+            find_argument_files(*command, who, bot);
             name_lines.push_back(name->value.Mark().line + 1);
             config_.bots.push_back(std::move(bot));
         }
     }
 
-    // The working directory, limits and isolation keys of a bot entry, into `bot`.
+    // `dir` (or its alias `workdir`): where the bot starts, into `bot`.
+    void parse_dir(const std::vector<Field>& fields, const std::string& who, BotConfig& bot) const {
+        const Field* dir = find(fields, "dir");
+        const Field* workdir = find(fields, "workdir");
+        if (dir != nullptr && workdir != nullptr) {
+            fail(workdir->key_node.Mark(),
+                 who + "give either 'dir' or 'workdir' (the same setting), not both");
+        }
+        if (dir == nullptr) dir = workdir;
+        if (dir == nullptr) return;
+        bot.dir = string_value(*dir);
+        if (bot.dir.empty()) fail(dir->value.Mark(), who + in_quotes(dir->key) + " is empty");
+        std::error_code ec;
+        if (!std::filesystem::is_directory(bot.dir, ec)) {
+            fail(dir->value.Mark(),
+                 who + dir->key + " " + in_quotes(dir->value.Scalar()) + " is not a directory");
+        }
+    }
+
+    // The arguments that name existing files (from the bot's dir) go into
+    // bot.files; one that looks like a relative file path but names nothing
+    // there gets a warning, since the bot will not find it either.
+    void find_argument_files(const Field& command, const std::string& who, BotConfig& bot) {
+        namespace fs = std::filesystem;
+        bot.files = program_files(bot.argv, bot.dir).files;
+        const fs::path base = bot.dir.empty() ? fs::path(".") : bot.dir;
+        for (std::size_t i = 1; i < bot.argv.size(); ++i) {
+            const std::string& arg = bot.argv[i];
+            if (arg.empty() || arg.front() == '-' || !fs::path(arg).is_relative() ||
+                !looks_like_file(arg))
+                continue;
+            std::error_code ec;
+            if (fs::exists(base / arg, ec)) continue;
+            const YAML::Mark mark = command.value.Mark();
+            config_.warnings.push_back(file_ + ":" + std::to_string(mark.line + 1) + ":" +
+                                       std::to_string(mark.column + 1) + ": warning: " + who +
+                                       "argument " + in_quotes(arg) + " names no file in " +
+                                       (bot.dir.empty() ? std::string("the current directory")
+                                                        : in_quotes(bot.dir.string())) +
+                                       ", where the bot starts");
+        }
+    }
+
+    // A path with a directory part, or a name with a script's or archive's extension.
+    static bool looks_like_file(std::string_view arg) {
+        if (arg.find('/') != std::string_view::npos) return true;
+        for (const std::string_view ext :
+             {".py", ".js", ".mjs", ".jar", ".rb", ".pl", ".sh", ".lua", ".php", ".R", ".class"}) {
+            if (arg.size() > ext.size() && arg.ends_with(ext)) return true;
+        }
+        return false;
+    }
+
+    // The limits and isolation keys of a bot entry, into `bot`.
     void parse_bot_settings(const YAML::Node& node, const std::vector<Field>& fields,
                             const std::string& who, BotConfig& bot) const {
         for (const Field& field : fields) {
-            if (field.key == "workdir") {
-                bot.workdir = string_value(field);
-                if (bot.workdir.empty()) fail(field.value.Mark(), who + "'workdir' is empty");
-                std::error_code ec;
-                if (!std::filesystem::is_directory(bot.workdir, ec)) {
-                    fail(field.value.Mark(), who + "workdir " + in_quotes(field.value.Scalar()) +
-                                                 " is not a directory");
-                }
-            } else if (std::find(kIsolationKeys.begin(), kIsolationKeys.end(), field.key) !=
-                       kIsolationKeys.end()) {
+            if (std::find(kIsolationKeys.begin(), kIsolationKeys.end(), field.key) !=
+                kIsolationKeys.end()) {
                 parse_isolation_key(field, bot);
             }
         }
@@ -679,6 +751,7 @@ class Parser {
                      who + "library_dir " + in_quotes(text) + " holds no .so files");
             }
         }
+        parse_dir(fields, who, bot);
         parse_bot_settings(node, fields, who, bot);
         tsinghua_marks_.emplace_back(label, protocol->value.Mark());
         for (const auto& [written, path] : libraries) {
@@ -848,7 +921,7 @@ class Parser {
 }  // namespace
 
 session::BotSpec bot_spec(const BotConfig& bot) {
-    session::BotSpec spec{bot.name, bot.argv, bot.workdir, bot.isolation};
+    session::BotSpec spec{bot.name, bot.argv, bot.dir, bot.isolation};
     spec.protocol = session::parse_bot_protocol(bot.protocol).value_or(spec.protocol);
     return spec;
 }
@@ -859,6 +932,36 @@ session::SessionOptions session_options(const Config& config, const BotConfig& b
     options.max_line_bytes = bot.max_line_bytes;
     options.realtime_deadlines = config.realtime_deadlines;
     return options;
+}
+
+ProgramFiles program_files(const std::vector<std::string>& argv, const std::filesystem::path& dir) {
+    namespace fs = std::filesystem;
+    ProgramFiles program;
+    if (argv.empty()) return program;
+    if (const auto [status, path] = resolve_command(argv.front(), dir); status == ExecStatus::kOk)
+        program.executable = path;
+    const fs::path base = dir.empty() ? fs::path(".") : dir;
+    for (std::size_t i = 1; i < argv.size(); ++i) {
+        const std::string& arg = argv[i];
+        if (arg.empty() || arg.front() == '-' || arg.find('=') != std::string::npos) continue;
+        const fs::path path = (base / arg).lexically_normal();
+        std::error_code ec;
+        if (fs::is_regular_file(path, ec)) program.files.push_back(path);
+    }
+    return program;
+}
+
+std::string program_sha256(const ProgramFiles& program) {
+    const std::string sha = sha256_file(program.executable);
+    if (program.files.empty() || sha.empty()) return sha;
+    std::string listing = sha + "  " + program.executable.string() + "\n";
+    for (const auto& file : program.files)
+        listing += sha256_file(file) + "  " + file.string() + "\n";
+    return sha256_text(listing);
+}
+
+std::string bot_sha256(const BotConfig& bot) {
+    return program_sha256({bot.executable, bot.files});
 }
 
 Config parse_config(const std::string& text, const std::filesystem::path& path) {
