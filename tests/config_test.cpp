@@ -361,7 +361,10 @@ TEST(ConfigError, CommandNotExecutable) {
     EXPECT_EQ(error_of("name: t\ngame: { name: connect4 }\nbots:\n"
                        "  - { name: a, command: " +
                        file + " }\n"),
-              "t.yaml:4:25: bot 'a': command '" + file + "' is not executable");
+              "t.yaml:4:25: bot 'a': command '" + file +
+                  "' is not executable (chmod +x it, or name its interpreter first, e.g. "
+                  "'python3 " +
+                  file + "')");
     // A directory is not a program either.
     const std::string d = dir.path().string();
     EXPECT_EQ(error_of("name: t\ngame: { name: connect4 }\nbots:\n"
@@ -394,13 +397,13 @@ TEST(ConfigError, CommandCannotBeSplit) {
               "t.yaml:4:25: bot 'a': empty command");
 }
 
-// Found by tests/fuzz/fuzz_config: a backslash before a letter made
-// boost::escaped_list_error escape parse_config and terminate the arena.
-TEST(ConfigError, CommandWithAnUnknownEscape) {
+// Found by tests/fuzz/fuzz_config: a backslash before a letter once escaped
+// parse_config and terminated the arena. As in a shell, it now takes the
+// letter literally; a backslash at the very end is an error.
+TEST(ConfigError, CommandWithABackslash) {
     EXPECT_EQ(error_of("name: t\ngame: { name: connect4 }\nbots:\n"
-                       "  - { name: a, command: build/bots/\\random --game connect4 }\n"),
-              "t.yaml:4:25: bot 'a': unknown escape sequence in command "
-              "'build/bots/\\random --game connect4'");
+                       "  - { name: a, command: no/such/\\bot --game connect4 }\n"),
+              "t.yaml:4:25: bot 'a': command 'no/such/bot' not found");
     EXPECT_EQ(error_of("name: t\ngame: { name: connect4 }\nbots:\n"
                        "  - { name: a, command: \"/bin/sh x\\\\\" }\n"),
               "t.yaml:4:25: bot 'a': cannot end with escape in command '/bin/sh x\\'");

@@ -23,6 +23,7 @@
 #include <thread>
 #include <vector>
 
+#include "arena/session/command_line.hpp"
 #include "arena/session/process.hpp"
 #include "proc_util.hpp"
 #include "timing.hpp"
@@ -944,6 +945,24 @@ TEST(Session, FaultNames) {
     EXPECT_EQ(to_string(Fault::kCrash), "crash");
     EXPECT_EQ(to_string(Fault::kProtocol), "protocol");
     EXPECT_EQ(to_string(Fault::kStartup), "startup");
+}
+
+// ---- command lines ---------------------------------------------------------------
+
+// Words as a POSIX shell splits them: each quote kind keeps the other inside.
+TEST(CommandLine, SplitsLikeAShell) {
+    using V = std::vector<std::string>;
+    EXPECT_EQ(split_command("  a  b\tc "), (V{"a", "b", "c"}));
+    EXPECT_EQ(split_command("python3 -c 'print(\"x y\")'"), (V{"python3", "-c", "print(\"x y\")"}));
+    EXPECT_EQ(split_command("sh -c \"echo 'a b'\""), (V{"sh", "-c", "echo 'a b'"}));
+    EXPECT_EQ(split_command("a\\ b c"), (V{"a b", "c"}));
+    EXPECT_EQ(split_command("\"a\\\"b\\n\""), (V{"a\"b\\n"}));
+    EXPECT_EQ(split_command("x'' ''"), (V{"x", ""}));
+    EXPECT_EQ(split_command("a'b c'd"), (V{"ab cd"}));
+    EXPECT_THROW((void)split_command("a 'b"), std::invalid_argument);
+    EXPECT_THROW((void)split_command("a \"b"), std::invalid_argument);
+    EXPECT_THROW((void)split_command("a b\\"), std::invalid_argument);
+    EXPECT_THROW((void)split_command("   "), std::invalid_argument);
 }
 
 }  // namespace

@@ -44,7 +44,7 @@ constexpr std::string_view kDefaultPath = "/usr/local/bin:/usr/bin:/bin";
 
 const std::initializer_list<std::string_view> kTopKeys = {
     "name", "game",     "time", "schedule",     "openings", "concurrency",
-    "seed", "database", "bots", "bot_defaults", "scoring"};
+    "seed", "database", "bots", "bot_defaults", "scoring",  "transcript"};
 const std::initializer_list<std::string_view> kTimeKeys = {"move_ms", "tolerance_ms", "game_ms",
                                                            "inc_ms",  "startup_ms",   "realtime"};
 const std::initializer_list<std::string_view> kScheduleKeys = {"type", "games_per_pair", "rounds",
@@ -122,7 +122,8 @@ ExecStatus check_executable(const std::string& path) {
 std::pair<ExecStatus, std::filesystem::path> resolve_command(const std::string& word,
                                                              const std::filesystem::path& dir) {
     if (word.find('/') != std::string::npos) {
-        const std::filesystem::path path = (dir / word).lexically_normal();
+        const std::filesystem::path path =
+            dir.empty() ? std::filesystem::path(word) : (dir / word).lexically_normal();
         return {check_executable(path.string()), path};
     }
     const char* env = std::getenv("PATH");
@@ -194,6 +195,8 @@ class Parser {
                 if (config_.database.empty()) fail(f.value.Mark(), "'database' is empty");
             } else if (f.key == "scoring") {
                 parse_scoring(f);
+            } else if (f.key == "transcript") {
+                config_.transcript = boolean(f);
             } else if (f.key == "bots") {
                 parse_bots(f);
             }
@@ -576,13 +579,14 @@ class Parser {
                          (bot.argv.front().find('/') == std::string::npos ? " in PATH" : in_dir));
             }
             if (status == ExecStatus::kNotExecutable) {
+                std::error_code ec;
+                const bool file = std::filesystem::is_regular_file(executable, ec);
                 fail(command->value.Mark(),
                      who + "command " + in_quotes(bot.argv.front()) + in_dir +
                          " is not executable" +
-                         (bot.argv.front().find('/') == std::string::npos
-                              ? std::string()
-                              : " (chmod +x it, or name its interpreter: 'python3 " +
-                                    bot.argv.front() + "')"));
+                         (file ? " (chmod +x it, or name its interpreter first, e.g. 'python3 " +
+                                     bot.argv.front() + "')"
+                               : std::string()));
             }
             if (const Field* args = find(fields, "args")) append_args(*args, bot.argv);
             if (const Field* protocol = find(fields, "protocol")) {
@@ -931,6 +935,7 @@ session::SessionOptions session_options(const Config& config, const BotConfig& b
     options.startup_limit = session::Millis{config.startup_ms};
     options.max_line_bytes = bot.max_line_bytes;
     options.realtime_deadlines = config.realtime_deadlines;
+    options.transcript = config.transcript;
     return options;
 }
 
