@@ -170,6 +170,7 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
         ("random-plies", po::value<int>(&m.random_plies)->default_value(0), "random opening plies, shared by each colour-swapped pair")
         ("json", po::bool_switch(&m.json), "print the summary as one JSON object on stdout")
         ("db", po::value<std::string>(&m.db), "also store the match in this results database")
+        ("transcript", po::bool_switch(&m.session.transcript), "with --db: also store every line between the arena and the bots (arena log --transcript)")
         ("name", po::value<std::string>(&m.name), "the stored tournament's name, with --db (default: BOT1-vs-BOT2)")
         ("dir", po::value<std::string>(&dirs[0]), "directory both bots start in, from which their commands are taken (default: the current one)")
         ("dir1", po::value<std::string>(&dirs[1]), "directory BOT1 starts in (overrides --dir)")
@@ -225,6 +226,8 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
             m.bots[i].working_dir = dir;
         }
         if (!m.name.empty() && m.db.empty()) throw std::invalid_argument("--name needs --db");
+        if (m.session.transcript && m.db.empty())
+            throw std::invalid_argument("--transcript needs --db (the transcript is stored there)");
         if (m.bots[0].name == m.bots[1].name) {
             m.bots[0].name += "-1";
             m.bots[1].name += "-2";

@@ -58,6 +58,10 @@ struct GameRecord {
     std::chrono::microseconds fault_after{};
     // What each player wrote to stderr during this game (bounded by the session).
     std::string stderr_logs[2];
+    // With transcripts on: every line between the arena and each player,
+    // one per line as "<µs since the game started> -> text" (to the bot) or
+    // "<µs> <- text" (from it); empty when off.
+    std::string transcripts[2];
 
     [[nodiscard]] int winner() const { return games::winner_of(outcome); }
     // Which player (1 or 2) is at fault; 0 for a normal ending or when both

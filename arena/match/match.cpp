@@ -1,5 +1,6 @@
 #include "arena/match/match.hpp"
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <future>
@@ -28,6 +29,27 @@ Termination termination_of(Fault f) {
             break;
     }
     return Termination::kNormal;
+}
+
+// A transcript as the record keeps it: "<µs since `start`> -> text" for the
+// arena's lines, "<µs> <- text" for the bot's, one line each.
+std::string render_transcript(const std::vector<session::TranscriptLine>& lines,
+                              std::uint64_t dropped, SteadyClock::time_point start) {
+    std::string out;
+    for (const auto& line : lines) {
+        const auto us = duration_cast<microseconds>(line.at - start).count();
+        std::size_t from = 0;
+        while (from <= line.text.size()) {
+            const std::size_t end = std::min(line.text.find('\n', from), line.text.size());
+            out += std::to_string(us);
+            out += line.from_bot ? " <- " : " -> ";
+            out.append(line.text, from, end - from);
+            out += '\n';
+            from = end + 1;
+        }
+    }
+    if (dropped > 0) out += "[" + std::to_string(dropped) + " more lines not kept]\n";
+    return out;
 }
 
 games::Outcome win_for(int player) {
@@ -69,6 +91,19 @@ class GameRun {
                 record_.outcome = state_->outcome();
             }
         }
+        // Transcripts are taken before a dead session is dropped, and again
+        // for the `end` lines.
+        std::array<std::vector<session::TranscriptLine>, 2> lines;
+        std::array<std::uint64_t, 2> dropped{};
+        const auto take_transcripts = [&] {
+            for (int p = 0; p < 2; ++p) {
+                std::uint64_t more = 0;
+                for (auto& line : players_[p]->take_transcript(&more))
+                    lines[p].push_back(std::move(line));
+                dropped[p] += more;
+            }
+        };
+        take_transcripts();
         for (int p = 1; p <= 2; ++p)
             record_.stderr_logs[p - 1] = players_[p - 1]->take_stderr_log();
         if (record_.abandoned) {
@@ -76,6 +111,11 @@ class GameRun {
                 p->discard();
         } else {
             send_end();
+            take_transcripts();
+        }
+        for (int p = 0; p < 2; ++p) {
+            if (!lines[p].empty() || dropped[p] > 0)
+                record_.transcripts[p] = render_transcript(lines[p], dropped[p], started);
         }
         record_.duration = duration_cast<microseconds>(SteadyClock::now() - started);
         return std::move(record_);

@@ -56,6 +56,14 @@ std::string Player::take_stderr_log() {
     return log;
 }
 
+std::vector<session::TranscriptLine> Player::take_transcript(std::uint64_t* dropped) {
+    if (!session_) {
+        *dropped = 0;
+        return {};
+    }
+    return session_->take_transcript(dropped);
+}
+
 void Player::discard() {
     if (session_) session_->kill();
     session_.reset();

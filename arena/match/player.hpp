@@ -40,6 +40,9 @@ class Player {
     // What the current (or just failed) process wrote to stderr since the
     // last call.
     [[nodiscard]] std::string take_stderr_log();
+    // The transcript of the current (or just failed) process since the last
+    // call (see session::BotSession::take_transcript).
+    [[nodiscard]] std::vector<session::TranscriptLine> take_transcript(std::uint64_t* dropped);
     // Forgets a session that has died (after a fault it is already killed).
     void drop_if_dead();
     // Kills the process group now (e.g. after an illegal move).

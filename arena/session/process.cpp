@@ -373,6 +373,7 @@ std::string ExitStatus::describe() const {
 Process::Process(const ProcessOptions& options)
     : max_line_bytes_(options.max_line_bytes),
       stderr_log_bytes_(options.stderr_log_bytes),
+      transcript_limit_(options.transcript_bytes),
       limits_(options.limits),
       sandboxed_(options.sandbox.enabled),
       realtime_deadlines_(options.realtime_deadlines) {
@@ -611,6 +612,22 @@ void Process::read_stdout() {
     }
 }
 
+void Process::keep(Clock::time_point at, bool from_bot, std::string_view text) {
+    if (transcript_size_ + text.size() > transcript_limit_) {
+        ++transcript_dropped_;
+        return;
+    }
+    transcript_size_ += text.size();
+    transcript_.push_back({at, from_bot, std::string(text)});
+}
+
+std::vector<TranscriptLine> Process::take_transcript(std::uint64_t* dropped) {
+    if (dropped != nullptr) *dropped = transcript_dropped_;
+    transcript_dropped_ = 0;
+    transcript_size_ = 0;
+    return std::exchange(transcript_, {});
+}
+
 std::string Process::take_stderr_log() {
     if (stderr_fd_ >= 0) drain_stderr();
     if (stderr_log_.size() > stderr_log_bytes_) {
@@ -656,7 +673,11 @@ Process::ReadResult Process::read_line(Clock::time_point deadline, IdleBot* idle
     prepare_waiting_thread();
     bool polled = false;
     for (;;) {
-        if (auto line = take_line()) return std::move(*line);
+        if (auto line = take_line()) {
+            if (transcript_limit_ > 0 && line->status == ReadStatus::kLine)
+                keep(line->at, true, line->line);
+            return std::move(*line);
+        }
         if (stdout_eof_) return ReadResult{ReadStatus::kEof, {}, Clock::now()};
         const auto now = Clock::now();
         if (now >= deadline) {
@@ -767,6 +788,7 @@ std::optional<Clock::time_point> Process::write_line_then(std::string_view line,
     }
     thaw_now();
     if (!ok) return std::nullopt;
+    if (transcript_limit_ > 0) keep(reachable.value_or(Clock::now()), false, line);
     return reachable;
 }
 

@@ -80,6 +80,16 @@ struct ProcessOptions {
     // The last kRealtimeWindow of every wait in read_line runs at real-time
     // priority, when the arena may use it (see set_waiting_thread_realtime).
     bool realtime_deadlines = true;
+    // Keep every line written and read (take_transcript), up to this many
+    // bytes until taken (later lines are counted, not kept); 0: keep none.
+    std::size_t transcript_bytes = 0;
+};
+
+// One line that passed between the arena and a bot (see Process::transcript).
+struct TranscriptLine {
+    Clock::time_point at;  // written (arena's lines) or read complete (the bot's)
+    bool from_bot = false;
+    std::string text;  // without the newline; one write may hold several lines
 };
 
 // True when bubblewrap can create a sandbox here (checked once, by running it).
@@ -212,6 +222,9 @@ class Process final : public IdleBot {
     // Reads what stderr holds now (without waiting), returns the log with a
     // note of any dropped bytes, and starts a new, empty log.
     [[nodiscard]] std::string take_stderr_log();
+    // The lines kept since the last call (ProcessOptions::transcript_bytes),
+    // and how many more were not kept; starts a new transcript.
+    [[nodiscard]] std::vector<TranscriptLine> take_transcript(std::uint64_t* dropped = nullptr);
 
   private:
     std::optional<Clock::time_point> write_line_then(std::string_view line,
@@ -221,6 +234,7 @@ class Process final : public IdleBot {
     std::optional<ReadResult> take_line();
     void read_stdout();  // one non-blocking read of up to 64 KiB
     void drain_stderr();
+    void keep(Clock::time_point at, bool from_bot, std::string_view text);  // in the transcript
     [[nodiscard]] ExitStatus decode(int status) const;  // waitpid status, bwrap's translated
     void forget();  // after reaping: no longer a bot for the reaper
 
@@ -243,6 +257,10 @@ class Process final : public IdleBot {
     Clock::time_point last_read_at_{};  // when the newest buffered bytes were read
     std::string stderr_log_;
     std::uint64_t stderr_dropped_ = 0;
+    std::size_t transcript_limit_ = 0;
+    std::size_t transcript_size_ = 0;
+    std::uint64_t transcript_dropped_ = 0;
+    std::vector<TranscriptLine> transcript_;
     std::optional<ExitStatus> exit_;
     Limits limits_;
     bool sandboxed_ = false;

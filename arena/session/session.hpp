@@ -72,7 +72,12 @@ struct SessionOptions {
     std::size_t max_info_lines_per_move = 1000;  // more are counted, not kept
     // Real-time priority for the last moments of a wait (ProcessOptions).
     bool realtime_deadlines = true;
+    // Keep a transcript of every line both ways (BotSession::take_transcript).
+    bool transcript = false;
 };
+
+// The most transcript a session keeps between two take_transcript calls.
+inline constexpr std::size_t kTranscriptBytes = 4 << 20;
 
 // How a request ended when it did not produce what was asked for.
 enum class Fault : std::uint8_t {
@@ -157,6 +162,10 @@ class BotSession : public IdleBot {
     [[nodiscard]] virtual std::string take_stderr_log() = 0;
     // The exit status once the process has ended, for crash reports.
     [[nodiscard]] virtual std::optional<ExitStatus> exit_status() const = 0;
+    // With SessionOptions::transcript: the lines that passed since the last
+    // call (and how many more were not kept); else nothing.
+    [[nodiscard]] virtual std::vector<TranscriptLine> take_transcript(
+        std::uint64_t* dropped = nullptr) = 0;
 };
 
 // A session of `spec.protocol`. Throws SpawnError when the command cannot be
@@ -179,6 +188,10 @@ class ProcessSession : public BotSession {
     [[nodiscard]] const std::filesystem::path& scratch_dir() const override { return scratch_dir_; }
     [[nodiscard]] const std::string& stderr_log() const override;
     [[nodiscard]] std::string take_stderr_log() override;
+    [[nodiscard]] std::vector<TranscriptLine> take_transcript(
+        std::uint64_t* dropped = nullptr) override {
+        return process_->take_transcript(dropped);
+    }
     [[nodiscard]] std::optional<ExitStatus> exit_status() const override { return exit_; }
     [[nodiscard]] std::optional<Clock::time_point> freeze_due() const override;
     void freeze_if_due(Clock::time_point now) override;

@@ -71,6 +71,7 @@ struct Config {
     std::filesystem::path database;  // default results/<name>.db
     std::vector<BotConfig> bots;
     std::optional<Scoring> scoring;  // course-style points in the standings
+    bool transcript = false;         // store every line between arena and bots, per game
     // Likely mistakes that do not stop the run ("file:line:col: warning: ...").
     std::vector<std::string> warnings;
 };
