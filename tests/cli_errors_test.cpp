@@ -156,7 +156,8 @@ TEST_F(CliErrorsTest, RunDatabaseFromANewerArena) {
     EXPECT_EQ(one_line(arena({"run", config(db).string()}), kFailure),
               "arena run: " + db.string() +
                   ": results database schema version 9 is newer than this arena supports "
-                  "(version 3); use a newer arena");
+                  "(version " +
+                  std::to_string(store::kSchemaVersion) + "); use a newer arena");
 }
 
 TEST_F(CliErrorsTest, RunDatabaseIsADirectory) {
@@ -222,7 +223,8 @@ TEST_F(CliErrorsTest, ReadCommandsDatabaseFromANewerArena) {
         EXPECT_EQ(one_line(arena({command, db.string()}), kFailure),
                   "arena " + command + ": " + db.string() +
                       ": results database schema version 9 is newer than this arena supports "
-                      "(version 3); use a newer arena")
+                      "(version " +
+                      std::to_string(store::kSchemaVersion) + "); use a newer arena")
             << command;
     }
 }

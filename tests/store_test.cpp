@@ -8,13 +8,18 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <iterator>
+#include <stop_token>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "arena/store/results_store.hpp"
@@ -607,6 +612,45 @@ TEST_F(StoreTest, ResultCountsGroupGamesByPairResultAndEnding) {
     EXPECT_EQ(store.result_counts(other)[0].first, 0);  // b is the other's first bot
 }
 
+// The standings view as schemas 1 to 3 defined it.
+constexpr const char* kStandingsViewV1 = R"sql(
+CREATE VIEW standings AS
+SELECT s.tournament_id, s.tournament, s.bot_id, s.bot,
+       COUNT(s.game) AS games,
+       IFNULL(SUM(s.won), 0) AS wins,
+       IFNULL(SUM(s.drawn), 0) AS draws,
+       IFNULL(SUM(s.lost), 0) AS losses,
+       IFNULL(SUM(s.won), 0) + 0.5 * IFNULL(SUM(s.drawn), 0) AS points,
+       (IFNULL(SUM(s.won), 0) + 0.5 * IFNULL(SUM(s.drawn), 0)) / COUNT(s.game) AS score,
+       1.0 * SUM(s.won) / COUNT(s.game) AS win_rate,
+       IFNULL(SUM(s.side = 1 AND s.won), 0) AS first_wins,
+       IFNULL(SUM(s.side = 1 AND s.drawn), 0) AS first_draws,
+       IFNULL(SUM(s.side = 1 AND s.lost), 0) AS first_losses,
+       IFNULL(SUM(s.side = 2 AND s.won), 0) AS second_wins,
+       IFNULL(SUM(s.side = 2 AND s.drawn), 0) AS second_draws,
+       IFNULL(SUM(s.side = 2 AND s.lost), 0) AS second_losses,
+       IFNULL(SUM(s.lost AND s.termination = 'timeout'), 0) AS timeouts,
+       IFNULL(SUM(s.lost AND s.termination = 'crash'), 0) AS crashes,
+       IFNULL(SUM(s.lost AND s.termination <> 'normal'), 0) AS faults,
+       r.elo, r.error
+  FROM bot_games AS s
+  LEFT JOIN ratings AS r ON r.bot = s.bot_id
+ GROUP BY s.tournament_id, s.tournament, s.bot_id;
+)sql";
+
+// Turns a file this arena made into the file an arena of schema 3 made: no
+// moves_hash column, the standings index without it, the old standings view.
+void back_to_version_3(Database& db) {
+    db.exec(
+        "DROP INDEX games_by_result;"
+        "CREATE INDEX games_by_result ON games (tournament, first_bot, second_bot, result, "
+        "termination);"
+        "ALTER TABLE games DROP COLUMN moves_hash;"
+        "DROP VIEW standings;");
+    db.exec(kStandingsViewV1);
+    db.exec("PRAGMA user_version = 3");
+}
+
 // A version-1 file (as the first released arena wrote it) is upgraded in
 // place: its games stay, and the standings index is added.
 TEST_F(StoreTest, VersionOneDatabaseIsUpgradedKeepingItsGames) {
@@ -617,6 +661,7 @@ TEST_F(StoreTest, VersionOneDatabaseIsUpgradedKeepingItsGames) {
     }
     {
         Database db(db_path_);
+        back_to_version_3(db);
         db.exec("DROP INDEX games_by_result");
         db.exec("PRAGMA user_version = 1");
     }
@@ -686,6 +731,7 @@ TEST_F(StoreTest, VersionTwoDatabaseIsUpgradedToChecksWithoutTemporaryTables) {
     {
         // Back to the version-2 text of the table, as an arena of schema 2 wrote it.
         Database db(db_path_);
+        back_to_version_3(db);
         db.exec(
             "PRAGMA writable_schema = ON;"
             "UPDATE sqlite_schema SET sql = replace(replace(sql,"
@@ -1001,6 +1047,415 @@ TEST_F(StoreTest, StatementIsReusedAndBindsEveryType) {
     Database moved(std::move(db));
     EXPECT_FALSE(db.is_open());  // NOLINT(bugprone-use-after-move)
     EXPECT_EQ(moved.query_int("SELECT 41 + 1"), 42);
+}
+
+// ------------------------------------------------------ faults and duplicates
+
+TEST_F(StoreTest, StandingsViewCountsEveryKindOfFault) {
+    {
+        ResultsStore store(db_path_);
+        const auto t = store.create_tournament(spec("faults"), bot_entries({"bad", "good"}));
+        std::int64_t index = 0;
+        // "bad" loses n games by the n-th kind of fault, moving first and second in turn.
+        const Termination kinds[] = {Termination::kTimeout, Termination::kCrash,
+                                     Termination::kIllegal, Termination::kProtocol,
+                                     Termination::kStartup};
+        for (int k = 0; k < 5; ++k) {
+            for (int n = 0; n <= k; ++n) {
+                const bool first = n % 2 == 0;
+                store.record_game(t, slot(index++),
+                                  first ? record("bad", "good", Outcome::kWin2, kinds[k])
+                                        : record("good", "bad", Outcome::kWin1, kinds[k]));
+            }
+        }
+        // "good" fails to start once; both failing to start is a draw, no one's loss.
+        store.record_game(t, slot(index++),
+                          record("good", "bad", Outcome::kWin2, Termination::kStartup, 0));
+        store.record_game(t, slot(index++),
+                          record("bad", "good", Outcome::kDraw, Termination::kStartup, 0));
+        store.record_game(t, slot(index++), record("bad", "good", Outcome::kWin1));
+    }
+    Database db(db_path_);
+    auto stmt = db.prepare(
+        "SELECT bot, games, losses, timeouts, crashes, illegal_moves, protocol_errors, "
+        "startup_failures, faults FROM standings WHERE tournament = 'faults' ORDER BY bot");
+    auto q = stmt.use();
+    ASSERT_TRUE(q.step());
+    EXPECT_EQ(q.column_text(0), "bad");
+    EXPECT_EQ(q.column_int(1), 18);
+    EXPECT_EQ(q.column_int(2), 15);
+    EXPECT_EQ(q.column_int(3), 1);
+    EXPECT_EQ(q.column_int(4), 2);
+    EXPECT_EQ(q.column_int(5), 3);
+    EXPECT_EQ(q.column_int(6), 4);
+    EXPECT_EQ(q.column_int(7), 5);
+    EXPECT_EQ(q.column_int(8), 15);
+    ASSERT_TRUE(q.step());
+    EXPECT_EQ(q.column_text(0), "good");
+    EXPECT_EQ(q.column_int(1), 18);
+    EXPECT_EQ(q.column_int(2), 2);  // a start-up failure and a loss on the board
+    for (int column = 3; column <= 6; ++column)
+        EXPECT_EQ(q.column_int(column), 0) << column;
+    EXPECT_EQ(q.column_int(7), 1);
+    EXPECT_EQ(q.column_int(8), 1);
+    EXPECT_FALSE(q.step());
+}
+
+std::int64_t duplicates(ResultsStore& store, std::int64_t tournament) {
+    std::int64_t n = 0;
+    for (const auto& c : store.result_counts(tournament))
+        n += c.duplicates;
+    return n;
+}
+
+TEST_F(StoreTest, GamesThatRepeatAnotherMoveForMoveAreCounted) {
+    std::int64_t t = 0, other = 0;
+    {
+        ResultsStore store(db_path_);
+        t = store.create_tournament(spec("cup"), bot_entries({"a", "b"}));
+        other = store.create_tournament(spec("other"), bot_entries({"a", "b"}));
+        std::int64_t index = 0;
+        const auto add = [&](std::int64_t tournament, const GameRecord& r) {
+            store.record_game(tournament, slot(index++), r);
+        };
+        const auto base = record("a", "b", Outcome::kWin1);
+        add(t, base);
+        add(t, base);                              // a duplicate
+        add(t, base);                              // and another
+        add(t, record("b", "a", Outcome::kWin1));  // the same moves, colours swapped
+        add(t, record("b", "a", Outcome::kWin1));  // its duplicate
+        auto changed = base;
+        changed.moves[2].move = "7";
+        add(t, changed);  // one move differs
+        changed = base;
+        changed.opening_plies = 2;
+        add(t, changed);  // the same moves, a longer opening
+        changed = base;
+        changed.params = {{"rows", "7"}, {"cols", "7"}, {"connect", "4"}};
+        add(t, changed);  // another board
+        changed = base;
+        changed.outcome = Outcome::kDraw;
+        add(t, changed);  // another result
+        changed = base;
+        changed.moves.pop_back();
+        add(t, changed);  // shorter
+        changed = base;
+        changed.moves[1].info = {"other thoughts"};
+        changed.moves[1].time = 77us;
+        changed.stderr_logs[1] = "different log";
+        changed.started_at = when(1h);
+        add(t, changed);   // the same game, thought about differently: a duplicate
+        add(other, base);  // other tournaments don't count
+        add(other, base);
+    }
+    ResultsStore store(db_path_);
+    EXPECT_EQ(duplicates(store, t), 4);
+    EXPECT_EQ(duplicates(store, other), 1);
+    EXPECT_EQ(duplicates(store, other + 1), 0);
+    // By count: the three copies of `base` are in one, the colour-swapped pair in another.
+    std::vector<std::pair<std::int64_t, std::int64_t>> by_count;  // games, duplicates
+    for (const auto& c : store.result_counts(t))
+        if (c.duplicates > 0) by_count.emplace_back(c.games, c.duplicates);
+    std::sort(by_count.begin(), by_count.end());
+    EXPECT_EQ(by_count, (std::vector<std::pair<std::int64_t, std::int64_t>>{{2, 1}, {8, 3}}));
+
+    // Equal games are neighbours in the standings index, read without the
+    // table and without sorting.
+    Database db(db_path_);
+    auto plan = db.prepare(
+        "EXPLAIN QUERY PLAN SELECT first_bot, second_bot, result, termination, moves_hash "
+        "FROM games WHERE tournament = 1 "
+        "ORDER BY first_bot, second_bot, result, termination, moves_hash");
+    auto q = plan.use();
+    std::string steps;
+    while (q.step())
+        steps += q.column_text(3) + "\n";
+    EXPECT_NE(steps.find("COVERING INDEX games_by_result"), std::string::npos) << steps;
+    EXPECT_EQ(steps.find("TEMP B-TREE"), std::string::npos) << steps;
+}
+
+// A version-3 file gets the moves_hash of its games, the same as storing
+// them now would give, and the standings view with every kind of fault.
+TEST_F(StoreTest, VersionThreeDatabaseIsUpgradedWithHashesOfItsGames) {
+    std::int64_t t = 0;
+    std::vector<std::pair<std::int64_t, std::int64_t>> hashes;  // game id, moves_hash
+    {
+        ResultsStore store(db_path_);
+        t = store.create_tournament(spec("cup"), bot_entries({"a", "b"}));
+        // More games than one batch of the upgrade, of several lengths.
+        for (std::int64_t i = 0; i < 10'050; ++i) {
+            const auto plies = static_cast<int>(i % 7) * 9;
+            store.record_game(t, slot(i),
+                              i % 3 == 0
+                                  ? record("a", "b", Outcome::kWin1, Termination::kNormal, plies)
+                                  : record("b", "a", Outcome::kWin2, Termination::kStartup, plies));
+        }
+    }
+    {
+        Database db(db_path_);
+        auto stmt = db.prepare("SELECT id, moves_hash FROM games ORDER BY id");
+        auto q = stmt.use();
+        while (q.step())
+            hashes.emplace_back(q.column_int64(0), q.column_int64(1));
+        back_to_version_3(db);
+        EXPECT_THROW((void)db.query_int("SELECT moves_hash FROM games"), SqliteError);
+    }
+    ResultsStore store(db_path_);
+    // 7 lengths, 2 pairings and endings: 14 different games.
+    EXPECT_EQ(duplicates(store, t), 10'050 - 14);
+
+    Database db(db_path_);
+    EXPECT_EQ(db.query_int("PRAGMA user_version"), kSchemaVersion);
+    EXPECT_EQ(db.query_text("PRAGMA integrity_check"), "ok");
+    auto stmt = db.prepare("SELECT id, moves_hash FROM games ORDER BY id");
+    auto q = stmt.use();
+    for (const auto& [id, hash] : hashes) {
+        ASSERT_TRUE(q.step());
+        ASSERT_EQ(q.column_int64(0), id);
+        ASSERT_FALSE(q.is_null(1)) << id;
+        ASSERT_EQ(q.column_int64(1), hash) << id;
+    }
+    EXPECT_FALSE(q.step());
+    EXPECT_EQ(db.query_int("SELECT count(*) FROM pragma_index_info('games_by_result') "
+                           "WHERE name = 'moves_hash'"),
+              1);
+    EXPECT_EQ(db.query_int("SELECT startup_failures FROM standings WHERE bot = 'b'"), 6'700);
+
+    // The same columns, types and constraints as a file made new.
+    const auto fresh_path = dir_ / "fresh.db";
+    { ResultsStore fresh(fresh_path); }
+    Database fresh(fresh_path);
+    const auto columns = [](Database& d) {
+        auto info = d.prepare("SELECT name, type, \"notnull\", pk FROM pragma_table_info('games')");
+        auto row = info.use();
+        std::vector<std::string> list;
+        while (row.step()) {
+            list.push_back(row.column_text(0) + " " + row.column_text(1) + " " +
+                           row.column_text(2) + " " + row.column_text(3));
+        }
+        return list;
+    };
+    const auto upgraded = columns(db);
+    EXPECT_EQ(upgraded, columns(fresh));
+    EXPECT_NE(std::find(upgraded.begin(), upgraded.end(), "duration_us INTEGER 1 0"),
+              upgraded.end());
+    EXPECT_EQ(upgraded.back(), "moves_hash INTEGER 0 0");
+}
+
+// ------------------------------------------------------------ a locked file
+
+// Another program's connection that holds the write lock (BEGIN IMMEDIATE)
+// from construction until release().
+class LockHolder {
+  public:
+    explicit LockHolder(const fs::path& path) : db_(path) {
+        db_.set_busy_timeout(5s);
+        db_.exec("BEGIN IMMEDIATE");
+    }
+    ~LockHolder() {
+        try {
+            release();
+        } catch (const SqliteError&) {
+            // The test has failed already.
+        }
+    }
+    LockHolder(const LockHolder&) = delete;
+    LockHolder& operator=(const LockHolder&) = delete;
+
+    void release() {
+        if (held_.exchange(false)) db_.exec("COMMIT");
+    }
+
+  private:
+    Database db_;
+    std::atomic<bool> held_{true};
+};
+
+// Waits that never end on their own, reported every `every`.
+LockWaiting patient(std::vector<LockWait>& reports, std::chrono::milliseconds every) {
+    LockWaiting waiting;
+    waiting.limit = std::nullopt;
+    waiting.report_every = every;
+    waiting.report = [&reports](const LockWait& w) { reports.push_back(w); };
+    return waiting;
+}
+
+TEST_F(StoreTest, AGameWaitsForAnotherProgramsLockAndIsStoredWhenItEnds) {
+    std::vector<LockWait> reports;
+    std::int64_t t = 0;
+    std::chrono::steady_clock::duration took{};
+    {
+        ResultsStore store(db_path_, patient(reports, 200ms));
+        t = store.create_tournament(spec("cup"), bot_entries({"a", "b"}));
+        LockHolder other(db_path_);
+        std::jthread release([&] {
+            std::this_thread::sleep_for(1200ms);
+            other.release();
+        });
+        const auto start = std::chrono::steady_clock::now();
+        store.record_game(t, slot(0), record("a", "b", Outcome::kWin1, Termination::kNormal, 9));
+        took = std::chrono::steady_clock::now() - start;
+    }
+    EXPECT_GE(took, 1s);  // it did wait for the lock
+
+    // Reports at 200 ms, 400 ms, ... (one may be skipped on a busy machine),
+    // then one when the game went through.
+    ASSERT_GE(reports.size(), 3u);
+    for (std::size_t i = 0; i + 1 < reports.size(); ++i) {
+        EXPECT_EQ(reports[i].file, db_path_);
+        EXPECT_FALSE(reports[i].over) << i;
+        EXPECT_EQ(reports[i].waited.count() % 200, 0) << reports[i].waited.count();
+        if (i > 0) {
+            EXPECT_GT(reports[i].waited, reports[i - 1].waited);
+        }
+    }
+    EXPECT_EQ(reports.front().waited, 200ms);
+    EXPECT_TRUE(reports.back().over);
+    EXPECT_GE(reports.back().waited, 1s);
+
+    ResultsStore store(db_path_);
+    const auto games = store.games(t);
+    ASSERT_EQ(games.size(), 1u);
+    EXPECT_EQ(store.load_game(games[0].id)->moves.size(), 9u);
+}
+
+// Every write a run makes waits, each through its own transaction.
+TEST_F(StoreTest, EveryWriteWaitsForTheLock) {
+    std::vector<LockWait> reports;
+    ResultsStore store(db_path_, patient(reports, 100ms));
+    std::int64_t t = 0;
+    const auto while_locked = [&](const char* what, const std::function<void()>& write) {
+        SCOPED_TRACE(what);
+        reports.clear();
+        LockHolder other(db_path_);
+        std::jthread release([&] {
+            std::this_thread::sleep_for(500ms);
+            other.release();
+        });
+        write();
+        release.join();
+        ASSERT_GE(reports.size(), 2u);
+        EXPECT_FALSE(reports.front().over);
+        EXPECT_TRUE(reports.back().over);
+    };
+    while_locked("create_tournament", [&] {
+        t = store.create_tournament(spec("cup"), bot_entries({"a", "b"}));
+    });
+    while_locked("set_status", [&] { store.set_status(t, "finished"); });
+    while_locked("record_game",
+                 [&] { store.record_game(t, slot(0), record("a", "b", Outcome::kDraw)); });
+    while_locked("save_ratings", [&] { store.save_ratings(t, {{"a", 1, 2}, {"b", -1, 2}}); });
+
+    Database db(db_path_);
+    EXPECT_EQ(db.query_text("SELECT status FROM tournaments"), "finished");
+    EXPECT_EQ(count(db, "bots"), 2);
+    EXPECT_EQ(count(db, "games"), 1);
+    EXPECT_EQ(count(db, "moves"), 4);
+    EXPECT_EQ(count(db, "ratings"), 2);
+}
+
+// Creating the schema, and upgrading an older one, write too.
+TEST_F(StoreTest, OpeningWaitsToCreateOrUpgradeTheSchema) {
+    std::vector<LockWait> reports;
+    const auto open_while_locked = [&](const fs::path& path) {
+        reports.clear();
+        LockHolder other(path);
+        std::jthread release([&] {
+            std::this_thread::sleep_for(600ms);
+            other.release();
+        });
+        ResultsStore store(path, patient(reports, 100ms));
+        release.join();
+        EXPECT_GE(reports.size(), 2u);
+        Database db(path);
+        EXPECT_EQ(db.query_int("PRAGMA user_version"), kSchemaVersion);
+        EXPECT_EQ(db.query_text("PRAGMA journal_mode"), "wal");
+    };
+    {
+        SCOPED_TRACE("a new file, empty, locked by a connection in rollback mode");
+        fs::create_directories(db_path_.parent_path());
+        open_while_locked(db_path_);
+    }
+    {
+        SCOPED_TRACE("a version-3 file");
+        const auto old = dir_ / "old.db";
+        {
+            ResultsStore store(old);
+            const auto t = store.create_tournament(spec("cup"), bot_entries({"a", "b"}));
+            store.record_game(t, slot(0), record("a", "b", Outcome::kWin1));
+        }
+        {
+            Database db(old);
+            back_to_version_3(db);
+        }
+        open_while_locked(old);
+        ResultsStore store(old);
+        EXPECT_EQ(duplicates(store, store.find_tournament("cup")->id), 0);
+    }
+}
+
+TEST_F(StoreTest, AWaitGivesUpAfterItsLimitAndStoresNothing) {
+    std::int64_t t = 0;
+    {
+        ResultsStore store(db_path_);
+        t = store.create_tournament(spec("cup"), bot_entries({"a", "b"}));
+    }
+    {
+        LockWaiting waiting;
+        waiting.limit = 600ms;
+        ResultsStore store(db_path_, waiting);
+        LockHolder other(db_path_);
+        const auto start = std::chrono::steady_clock::now();
+        try {
+            store.record_game(t, slot(0), record("a", "b", Outcome::kWin1));
+            ADD_FAILURE() << "stored under another program's lock";
+        } catch (const StoreError& e) {
+            const std::string message = e.what();
+            const std::string expected =
+                db_path_.string() + ": the database is locked by another program; gave up after ";
+            EXPECT_TRUE(message.starts_with(expected)) << message;
+            EXPECT_TRUE(message.ends_with(" s")) << message;
+        }
+        const auto took = std::chrono::steady_clock::now() - start;
+        EXPECT_GE(took, 600ms);
+        EXPECT_LT(took, 30s);
+    }
+    ResultsStore store(db_path_);
+    EXPECT_TRUE(store.games(t).empty());
+}
+
+TEST_F(StoreTest, AStopRequestEndsAWait) {
+    std::int64_t t = 0;
+    {
+        ResultsStore store(db_path_);
+        t = store.create_tournament(spec("cup"), bot_entries({"a", "b"}));
+    }
+    std::stop_source stop;
+    std::vector<LockWait> reports;
+    auto waiting = patient(reports, 10s);
+    waiting.stop = stop.get_token();
+    {
+        ResultsStore store(db_path_, waiting);
+        LockHolder other(db_path_);
+        std::jthread stopper([&] {
+            std::this_thread::sleep_for(300ms);
+            stop.request_stop();
+        });
+        const auto start = std::chrono::steady_clock::now();
+        try {
+            store.set_status(t, "finished");
+            ADD_FAILURE() << "written under another program's lock";
+        } catch (const StoreError& e) {
+            EXPECT_NE(std::string(e.what()).find(
+                          ": the database is locked by another program; stopped waiting for it"),
+                      std::string::npos)
+                << e.what();
+        }
+        EXPECT_LT(std::chrono::steady_clock::now() - start, 30s);
+    }
+    EXPECT_TRUE(reports.empty());
+    ResultsStore store(db_path_);
+    EXPECT_EQ(store.find_tournament("cup")->status, "running");
 }
 
 // -------------------------------------------------------------- throughput

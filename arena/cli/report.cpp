@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <iomanip>
+#include <iterator>
 #include <map>
 #include <numeric>
 #include <ostream>
@@ -17,14 +18,55 @@
 namespace arena::cli {
 namespace {
 
-// Rounded for display, without printing "-0".
+// Rounded for display, without printing "-0" (printf rounds -0.5 to "-0").
 double shown(double elo) {
-    return std::abs(elo) < 0.5 ? 0.0 : elo;
+    return std::abs(elo) <= 0.5 ? 0.0 : elo;
 }
 
 std::string percent(double fraction) {
     std::ostringstream s;
     s << std::fixed << std::setprecision(1) << 100.0 * fraction << "%";
+    return s.str();
+}
+
+// Losses of one bot by each kind of fault, indexed by match::Termination.
+using FaultCounts = std::array<std::int64_t, std::size(match::kAllTerminations)>;
+
+// "0", "20 (startup 20)", "3 (timeout 2, crash 1)".
+std::string faults_text(const FaultCounts& losses) {
+    std::int64_t total = 0;
+    std::string kinds;
+    for (const auto t : match::kAllTerminations) {
+        const auto n = losses[static_cast<std::size_t>(t)];
+        if (t == match::Termination::kNormal || n == 0) continue;
+        total += n;
+        if (!kinds.empty()) kinds += ", ";
+        kinds += match::to_string(t);
+        kinds += ' ';
+        kinds += std::to_string(n);
+    }
+    return total == 0 ? "0" : std::to_string(total) + " (" + kinds + ")";
+}
+
+// Past this half-width of its 95 % interval, a first-mover advantage says
+// nothing: between equal bots, the first mover's expected score could be
+// anything from 24 % to 76 %.
+constexpr double kMaxTellingAdvantageError = 200.0;
+
+// The first-mover advantage, or why there is none to give.
+std::string advantage_text(const rating::EloFit& fit, std::int64_t games,
+                           std::int64_t decided_on_board) {
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(0);
+    if (games == 0) {
+        s << "no games yet";
+    } else if (decided_on_board == 0) {
+        s << "unknown: no game was decided on the board";
+    } else if (fit.advantage_error > kMaxTellingAdvantageError) {
+        s << "too few games to tell (the 95 % interval is ±" << fit.advantage_error << " Elo)";
+    } else {
+        s << shown(fit.advantage) << " ± " << fit.advantage_error << " Elo";
+    }
     return s.str();
 }
 
@@ -40,15 +82,17 @@ void report_standings(store::ResultsStore& store, const store::TournamentRow& to
         names.push_back(b.name);
     const auto n = names.size();
     std::vector<rating::GameResult> results;
-    std::vector<std::int64_t> timeouts(n), crashes(n);
+    std::vector<FaultCounts> faults(n);
+    std::int64_t decided_on_board = 0;  // games that ended by the rules
     // crosstable[i][j]: i's wins, draws, losses against j (only printed for a few bots)
     constexpr std::size_t kMaxCrosstable = 16;
     const bool crosstable = n <= kMaxCrosstable && n > 1;
     std::vector<std::vector<std::array<std::int64_t, 3>>> cross(
         crosstable ? n : 0, std::vector<std::array<std::int64_t, 3>>(n));
-    std::int64_t games = 0;
+    std::int64_t games = 0, duplicates = 0;
     results.reserve(counts.size());
     for (const auto& c : counts) {
+        duplicates += c.duplicates;
         const int a = c.first, b = c.second;
         const double s = c.outcome == games::Outcome::kWin1   ? 1.0
                          : c.outcome == games::Outcome::kWin2 ? 0.0
@@ -56,8 +100,11 @@ void report_standings(store::ResultsStore& store, const store::TournamentRow& to
         results.push_back({a, b, s, c.games});
         games += c.games;
         const int loser = s == 1.0 ? b : s == 0.0 ? a : -1;
-        if (loser >= 0 && c.termination == match::Termination::kTimeout) timeouts[loser] += c.games;
-        if (loser >= 0 && c.termination == match::Termination::kCrash) crashes[loser] += c.games;
+        if (c.termination == match::Termination::kNormal) {
+            decided_on_board += c.games;
+        } else if (loser >= 0) {
+            faults[loser][static_cast<std::size_t>(c.termination)] += c.games;
+        }
         if (crosstable) {
             const int k = s == 1.0 ? 0 : s == 0.5 ? 1 : 2;
             cross[a][b][k] += c.games;
@@ -95,8 +142,8 @@ void report_standings(store::ResultsStore& store, const store::TournamentRow& to
         << "D" << std::setw(6) << "L" << std::setw(8) << "score";
     if (scoring) out << std::setw(8) << "points";
     out << std::setw(8) << "win%" << std::setw(8) << "first" << std::setw(8) << "second"
-        << std::setw(6) << "LOS" << std::setw(9) << "timeouts" << std::setw(8) << "crashes"
-        << "\n";
+        << std::setw(6) << "LOS"
+        << "  faults\n";
     for (std::size_t rank = 0; rank < n; ++rank) {
         const auto i = order[rank];
         const auto& s = summary[i];
@@ -117,10 +164,15 @@ void report_standings(store::ResultsStore& store, const store::TournamentRow& to
         } else {
             out << std::setw(6) << "";
         }
-        out << std::setw(9) << timeouts[i] << std::setw(8) << crashes[i] << "\n";
+        out << "  " << faults_text(faults[i]) << "\n";
     }
-    out << "first-mover advantage: " << std::setprecision(0) << fit.advantage << " ± "
-        << fit.advantage_error << " Elo\n";
+    out << "first-mover advantage: " << advantage_text(fit, games, decided_on_board) << "\n";
+    if (duplicates > 0) {
+        out << "duplicates: " << duplicates << " of " << games
+            << " games repeat an earlier game move for move; the ratings count them\n"
+               "            as independent games: vary the openings "
+               "(docs/config.md#openings)\n";
+    }
     if (scoring) {
         out << "points: " << scoring->win << " a win, " << scoring->draw << " a draw, "
             << scoring->loss << " a loss (the config's scoring)\n";

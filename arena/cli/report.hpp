@@ -1,7 +1,9 @@
 #pragma once
 // Standings of a stored tournament: Elo by maximum likelihood with 95 %
-// intervals, W/D/L, score and win rates overall and by colour, timeouts and
-// crashes, and a crosstable. Reads the store, fits with arena::rating.
+// intervals, W/D/L, score and win rates overall and by colour, losses by
+// each kind of fault, the first-mover advantage, how many games repeat an
+// earlier one move for move, and a crosstable. Reads the store, fits with
+// arena::rating.
 
 #include <cstdint>
 #include <iosfwd>

@@ -115,6 +115,26 @@ std::vector<store::BotEntry> bot_entries(const tournament::Config& config) {
     return entries;
 }
 
+// A database locked by another program (a `sqlite3` shell in a transaction,
+// a backup) is waited for as long as the lock is held, with a line every
+// 10 s; a stop request (Ctrl-C) ends the wait.
+store::LockWaiting wait_for_the_database(std::ostream& err, std::stop_token stop = {}) {
+    store::LockWaiting waiting;
+    waiting.limit = std::nullopt;
+    waiting.stop = std::move(stop);
+    waiting.report = [&err](const store::LockWait& wait) {
+        const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(wait.waited).count();
+        if (wait.over) {
+            err << "arena run: " << wait.file.string() << " is free again after " << seconds
+                << " s; going on\n";
+        } else {
+            err << "arena run: " << wait.file.string()
+                << " is locked by another program; still waiting (" << seconds << " s)\n";
+        }
+    };
+    return waiting;
+}
+
 }  // namespace
 
 int run_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -162,7 +182,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
         concurrency = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 
     try {
-        store::ResultsStore store(config.database);
+        store::ResultsStore store(config.database, wait_for_the_database(err));
         // Held until the run returns; the kernel drops it if the arena dies.
         std::optional<store::RunLock> lock;
         try {
@@ -201,6 +221,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
         const auto started = std::chrono::steady_clock::now();
         {
             StopOnSignal signals;
+            store.set_lock_waiting(wait_for_the_database(err, signals.token()));
             store.set_status(id, "running");
             tournament::Runner runner(config, store, id);
             tournament::RunOptions options;

@@ -10,9 +10,11 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -20,7 +22,7 @@
 
 namespace arena::store {
 
-inline constexpr int kSchemaVersion = 3;
+inline constexpr int kSchemaVersion = 4;
 
 // A database that cannot be opened, has a newer schema, or fails a query.
 // The message names the file and the problem.
@@ -97,6 +99,36 @@ struct ResultCount {
     games::Outcome outcome = games::Outcome::kDraw;
     match::Termination termination = match::Termination::kNormal;
     std::int64_t games = 0;
+    // Of those games, how many repeat an earlier one move for move: the same
+    // board, opening, moves and ending (equal `moves_hash`, see
+    // docs/database.md). Each group of equal games counts all but one.
+    std::int64_t duplicates = 0;
+};
+
+// A call of the store that waits because another connection (another
+// program: a `sqlite3` shell inside a transaction, a backup) holds the
+// database's write lock.
+struct LockWait {
+    std::filesystem::path file;
+    std::chrono::milliseconds waited{};  // since the call first found the database locked
+    bool over = false;                   // the call went through after waiting
+};
+
+// How a call waits for a database locked by another connection. SQLite waits
+// up to a quarter of a second for the lock; after that the call starts over
+// from the beginning (a transaction that could not take the lock has written
+// nothing), again and again, until it goes through, `limit` has passed, or
+// `stop` is requested. Then it throws StoreError naming the file.
+struct LockWaiting {
+    // Longest wait of one call; std::nullopt waits as long as the lock is held.
+    std::optional<std::chrono::milliseconds> limit = std::chrono::milliseconds(5000);
+    // Told each time another `report_every` of waiting has passed (waited =
+    // 10 s, 20 s, ...), and once more, with `over` set, when a call that was
+    // reported goes through. Called on the thread that called the store.
+    std::function<void(const LockWait&)> report;
+    std::chrono::milliseconds report_every = std::chrono::seconds(10);
+    // Once requested, a waiting call gives up within a quarter of a second.
+    std::stop_token stop;
 };
 
 struct RatingRow {
@@ -110,11 +142,16 @@ class ResultsStore {
   public:
     // Opens or creates the database (and its parent directory), applies
     // pragmas (WAL, foreign keys, busy timeout), creates or upgrades the
-    // schema step by step, and refuses a newer schema version.
-    explicit ResultsStore(const std::filesystem::path& path);
+    // schema step by step, and refuses a newer schema version. Every call,
+    // this one included, waits for a database locked by another connection
+    // as `waiting` says; the default gives up after 5 s.
+    explicit ResultsStore(const std::filesystem::path& path, LockWaiting waiting = {});
     ~ResultsStore();
     ResultsStore(ResultsStore&&) noexcept;
     ResultsStore& operator=(ResultsStore&&) noexcept;
+
+    // How the calls from now on wait for a locked database.
+    void set_lock_waiting(LockWaiting waiting);
 
     [[nodiscard]] std::optional<TournamentRow> find_tournament(const std::string& name);
     [[nodiscard]] std::vector<TournamentRow> tournaments();
@@ -141,7 +178,8 @@ class ResultsStore {
         const std::optional<std::string>& termination = {});
     [[nodiscard]] std::optional<StoredGame> load_game(std::int64_t game_id);
 
-    // The tournament's games counted (see ResultCount), in no particular order.
+    // The tournament's games counted (see ResultCount), in no particular
+    // order. Read from one index, without the games: fast on millions.
     [[nodiscard]] std::vector<ResultCount> result_counts(std::int64_t tournament);
 
     // Replaces the tournament's ratings as a whole.

@@ -292,6 +292,10 @@ double Statement::Query::column_double(int column) const {
 }
 
 std::string Statement::Query::column_text(int column) const {
+    return std::string(column_view(column));
+}
+
+std::string_view Statement::Query::column_view(int column) const {
     // Text first, then its length: the order SQLite documents as safe.
     const auto* text = sqlite3_column_text(stmt_->stmt_, column);
     const int size = sqlite3_column_bytes(stmt_->stmt_, column);

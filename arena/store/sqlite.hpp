@@ -160,6 +160,8 @@ class Statement::Query {
     [[nodiscard]] double column_double(int column) const;
     // NULL reads as "". Embedded NUL bytes are kept.
     [[nodiscard]] std::string column_text(int column) const;
+    // The same without a copy: valid until the next step() or the end of the Query.
+    [[nodiscard]] std::string_view column_view(int column) const;
 
   private:
     Statement* stmt_;

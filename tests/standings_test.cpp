@@ -1,0 +1,383 @@
+// `arena standings` as a user reads it: losses by every kind of fault, the
+// first-mover advantage (or why there is none to give), and games that
+// repeat an earlier one move for move. Databases are written through the
+// store, or by `arena run`; the printed figures are checked against the
+// standings view of the reopened file.
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "arena/store/results_store.hpp"
+#include "arena_process.hpp"
+#include "proc_util.hpp"
+
+namespace arena {
+namespace {
+
+namespace fs = std::filesystem;
+using games::Outcome;
+using match::GameRecord;
+using match::Termination;
+using testing::ArenaResult;
+using testing::bin;
+using testing::run_arena;
+
+class StandingsTest : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        std::string pattern = (fs::temp_directory_path() / "arena_standings_test_XXXXXX").string();
+        ASSERT_NE(mkdtemp(pattern.data()), nullptr);
+        dir_ = pattern;
+        db_ = dir_ / "results.db";
+    }
+    void TearDown() override {
+        std::error_code ec;
+        fs::remove_all(dir_, ec);
+    }
+
+    // A tournament "t" with these bots, in db_.
+    std::int64_t create(store::ResultsStore& store, const std::vector<std::string>& bots,
+                        std::int64_t total_games) {
+        std::vector<store::BotEntry> entries;
+        for (const auto& b : bots)
+            entries.push_back({b, "./" + b, "arena1", ""});
+        return store.create_tournament({"t", "connect4", "name: t\n", "fp", 1, total_games},
+                                       entries);
+    }
+
+    // `arena standings` on db_; it must succeed.
+    std::string standings() {
+        const auto r = run_arena(dir_, {"standings", db_.string()});
+        EXPECT_EQ(r.status, 0) << r.err;
+        EXPECT_EQ(r.err, "");
+        return r.out;
+    }
+
+    // One column of the standings view for each bot.
+    std::map<std::string, std::string> view(const std::string& column) {
+        std::map<std::string, std::string> values;
+        sqlite3* db = nullptr;
+        EXPECT_EQ(sqlite3_open_v2(db_.c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+        sqlite3_stmt* stmt = nullptr;
+        const std::string sql = "SELECT bot, " + column + " FROM standings";
+        EXPECT_EQ(sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr), SQLITE_OK)
+            << sqlite3_errmsg(db);
+        while (stmt != nullptr && sqlite3_step(stmt) == SQLITE_ROW) {
+            values[reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0))] =
+                reinterpret_cast<const char*>(sqlite3_column_text(stmt, 1));
+        }
+        sqlite3_finalize(stmt);
+        sqlite3_close(db);
+        return values;
+    }
+
+    fs::path dir_, db_;
+};
+
+// A Connect-4 game of `plies` moves (columns 1, 2, 3, ...) that ended so.
+GameRecord game(const std::string& first, const std::string& second, Outcome outcome,
+                Termination termination = Termination::kNormal, int plies = 7) {
+    GameRecord r;
+    r.game = "connect4";
+    r.params = {{"rows", "6"}, {"cols", "7"}, {"connect", "4"}};
+    r.players[0] = first;
+    r.players[1] = second;
+    for (int i = 0; i < plies; ++i) {
+        match::MoveRecord m;
+        m.move = std::to_string(1 + i % 7);
+        m.player = 1 + i % 2;
+        r.moves.push_back(m);
+    }
+    r.outcome = outcome;
+    r.termination = termination;
+    r.started_at = std::chrono::system_clock::now();
+    return r;
+}
+
+store::GameSlot slot(std::int64_t index) {
+    return {index, 0, static_cast<int>(index / 2), static_cast<int>(index % 2), ""};
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);)
+        lines.push_back(line);
+    return lines;
+}
+
+// The line of the table whose bot is `bot`, or "".
+std::string row_of(const std::string& out, const std::string& bot) {
+    for (const auto& line : lines_of(out)) {
+        std::istringstream words(line);
+        std::string rank, name;
+        words >> rank >> name;
+        if (name == bot && rank.find_first_not_of("0123456789") == std::string::npos) return line;
+    }
+    return "";
+}
+
+// Characters (UTF-8 code points) in `text`: what a terminal shows.
+std::size_t shown_width(std::string_view text) {
+    std::size_t n = 0;
+    for (const char c : text)
+        n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+    return n;
+}
+
+// What the table's last column, `faults`, says for `bot`.
+std::string faults_of(const std::string& out, const std::string& bot) {
+    const auto header = lines_of(out).at(2);
+    const auto found = header.find("faults");
+    EXPECT_NE(found, std::string::npos) << header;
+    // The header has a "±"; rows are ASCII.
+    const auto at = shown_width(std::string_view(header).substr(0, found));
+    const auto row = row_of(out, bot);
+    EXPECT_GT(row.size(), at) << out;
+    return row.size() > at ? row.substr(at) : "";
+}
+
+// The line that starts with `prefix`, or "".
+std::string line_starting(const std::string& out, const std::string& prefix) {
+    for (const auto& line : lines_of(out))
+        if (line.starts_with(prefix)) return line;
+    return "";
+}
+
+TEST_F(StandingsTest, FaultsColumnCountsEveryKindOfLoss) {
+    {
+        store::ResultsStore store(db_);
+        const auto t = create(store, {"clean", "crashy", "mixed", "slow"}, 100);
+        std::int64_t i = 0;
+        // crashy never starts: 20 start-up losses, moving first and second.
+        for (int n = 0; n < 10; ++n) {
+            store.record_game(t, slot(i++),
+                              game("crashy", "clean", Outcome::kWin2, Termination::kStartup, 0));
+            store.record_game(t, slot(i++),
+                              game("clean", "crashy", Outcome::kWin1, Termination::kStartup, 0));
+        }
+        // slow loses twice on time and crashes once.
+        store.record_game(t, slot(i++),
+                          game("slow", "clean", Outcome::kWin2, Termination::kTimeout));
+        store.record_game(t, slot(i++),
+                          game("clean", "slow", Outcome::kWin1, Termination::kTimeout));
+        store.record_game(t, slot(i++), game("slow", "clean", Outcome::kWin2, Termination::kCrash));
+        // mixed loses by every kind of fault, n times the n-th kind.
+        const Termination kinds[] = {Termination::kTimeout, Termination::kCrash,
+                                     Termination::kIllegal, Termination::kProtocol,
+                                     Termination::kStartup};
+        for (int k = 0; k < 5; ++k) {
+            for (int n = 0; n <= k; ++n)
+                store.record_game(t, slot(i++), game("mixed", "slow", Outcome::kWin2, kinds[k]));
+        }
+        // Games decided on the board are no one's fault.
+        store.record_game(t, slot(i++), game("clean", "mixed", Outcome::kWin1));
+        store.record_game(t, slot(i++), game("mixed", "clean", Outcome::kWin1));
+    }
+    const auto out = standings();
+    EXPECT_EQ(faults_of(out, "crashy"), "20 (startup 20)");
+    EXPECT_EQ(faults_of(out, "slow"), "3 (timeout 2, crash 1)");
+    EXPECT_EQ(faults_of(out, "mixed"), "15 (timeout 1, crash 2, illegal 3, protocol 4, startup 5)");
+    EXPECT_EQ(faults_of(out, "clean"), "0");
+    EXPECT_EQ(out.find("timeouts"), std::string::npos) << out;
+    // About 100 columns, unless a bot has several kinds of fault.
+    EXPECT_LE(shown_width(lines_of(out).at(2)), 100u) << out;
+    EXPECT_LE(row_of(out, "clean").size(), 100u) << out;
+    EXPECT_LE(row_of(out, "crashy").size(), 105u) << out;
+
+    // The standings view of the file says the same.
+    const auto faults = view("faults"), startups = view("startup_failures");
+    const auto timeouts = view("timeouts"), crashes = view("crashes");
+    const auto illegal = view("illegal_moves"), protocol = view("protocol_errors");
+    EXPECT_EQ(faults.at("crashy"), "20");
+    EXPECT_EQ(startups.at("crashy"), "20");
+    EXPECT_EQ(faults.at("slow"), "3");
+    EXPECT_EQ(timeouts.at("slow"), "2");
+    EXPECT_EQ(crashes.at("slow"), "1");
+    EXPECT_EQ(faults.at("mixed"), "15");
+    EXPECT_EQ(timeouts.at("mixed"), "1");
+    EXPECT_EQ(crashes.at("mixed"), "2");
+    EXPECT_EQ(illegal.at("mixed"), "3");
+    EXPECT_EQ(protocol.at("mixed"), "4");
+    EXPECT_EQ(startups.at("mixed"), "5");
+    EXPECT_EQ(faults.at("clean"), "0");
+}
+
+TEST_F(StandingsTest, FirstMoverAdvantageIsNeverMinusZero) {
+    {
+        store::ResultsStore store(db_);
+        const auto t = create(store, {"a", "b"}, 400);
+        // Each bot wins exactly half of its games with either colour: no
+        // advantage at all, to rounding.
+        std::int64_t i = 0;
+        for (int n = 0; n < 100; ++n) {
+            store.record_game(t, slot(i++),
+                              game("a", "b", n % 2 ? Outcome::kWin1 : Outcome::kWin2));
+            store.record_game(t, slot(i++),
+                              game("b", "a", n % 2 ? Outcome::kWin2 : Outcome::kWin1));
+        }
+    }
+    const auto out = standings();
+    const auto line = line_starting(out, "first-mover advantage: ");
+    EXPECT_TRUE(line.starts_with("first-mover advantage: 0 ± ")) << out;
+    EXPECT_TRUE(line.ends_with(" Elo")) << line;
+    EXPECT_EQ(out.find("-0 "), std::string::npos) << out;
+}
+
+TEST_F(StandingsTest, AClearFirstMoverAdvantageIsGivenWithItsInterval) {
+    {
+        store::ResultsStore store(db_);
+        const auto t = create(store, {"a", "b"}, 96);
+        // With either colour, the first mover scores 75 %: +191 Elo
+        // (400 log10 3) between equals.
+        std::int64_t i = 0;
+        for (int n = 0; n < 48; ++n) {
+            const auto outcome = n % 4 == 0 ? Outcome::kWin2 : Outcome::kWin1;
+            store.record_game(t, slot(i++), game("a", "b", outcome));
+            store.record_game(t, slot(i++), game("b", "a", outcome));
+        }
+    }
+    const auto line = line_starting(standings(), "first-mover advantage: ");
+    int advantage = 0, error = 0;
+    ASSERT_EQ(std::sscanf(line.c_str(), "first-mover advantage: %d ± %d Elo", &advantage, &error),
+              2)
+        << line;
+    EXPECT_NEAR(advantage, 191, 1);
+    EXPECT_GT(error, 30);
+    EXPECT_LT(error, 400);
+}
+
+TEST_F(StandingsTest, TooFewGamesForAFirstMoverAdvantageAreSaidSo) {
+    {
+        store::ResultsStore store(db_);
+        const auto t = create(store, {"a", "b"}, 2);
+        store.record_game(t, slot(0), game("a", "b", Outcome::kWin1));
+        store.record_game(t, slot(1), game("b", "a", Outcome::kDraw));
+    }
+    const auto line = line_starting(standings(), "first-mover advantage: ");
+    EXPECT_TRUE(
+        line.starts_with("first-mover advantage: too few games to tell (the 95 % "
+                         "interval is ±"))
+        << line;
+}
+
+TEST_F(StandingsTest, NoGameDecidedOnTheBoardHasNoFirstMoverAdvantage) {
+    {
+        store::ResultsStore store(db_);
+        const auto t = create(store, {"a", "b"}, 20);
+        for (std::int64_t i = 0; i < 20; ++i) {
+            store.record_game(t, slot(i),
+                              i % 2 ? game("b", "a", Outcome::kWin2, Termination::kStartup, 0)
+                                    : game("a", "b", Outcome::kWin1, Termination::kStartup, 0));
+        }
+    }
+    const auto out = standings();
+    EXPECT_EQ(line_starting(out, "first-mover advantage: "),
+              "first-mover advantage: unknown: no game was decided on the board")
+        << out;
+    EXPECT_EQ(faults_of(out, "b"), "20 (startup 20)");
+}
+
+TEST_F(StandingsTest, NoGamesYet) {
+    {
+        store::ResultsStore store(db_);
+        create(store, {"a", "b"}, 2);
+    }
+    EXPECT_EQ(line_starting(standings(), "first-mover advantage: "),
+              "first-mover advantage: no games yet");
+}
+
+// ---- duplicates ---------------------------------------------------------------
+
+// The note under the table, its two lines joined by "\n".
+std::string duplicates_note(int repeats, int games) {
+    return "duplicates: " + std::to_string(repeats) + " of " + std::to_string(games) +
+           " games repeat an earlier game move for move; the ratings count them\n"
+           "            as independent games: vary the openings (docs/config.md#openings)";
+}
+
+// The note on duplicates in `out`, or "".
+std::string duplicates_in(const std::string& out) {
+    const auto lines = lines_of(out);
+    for (std::size_t i = 0; i + 1 < lines.size(); ++i)
+        if (lines[i].starts_with("duplicates: ")) return lines[i] + "\n" + lines[i + 1];
+    return "";
+}
+
+TEST_F(StandingsTest, RepeatedGamesAreCountedAndNamed) {
+    {
+        store::ResultsStore store(db_);
+        const auto t = create(store, {"a", "b"}, 6);
+        store.record_game(t, slot(0), game("a", "b", Outcome::kWin1));
+        store.record_game(t, slot(1), game("a", "b", Outcome::kWin1));  // a repeat
+        store.record_game(t, slot(2), game("b", "a", Outcome::kWin1));  // other colours
+        store.record_game(t, slot(3), game("a", "b", Outcome::kWin1, Termination::kNormal, 9));
+        store.record_game(t, slot(4), game("a", "b", Outcome::kWin1));  // a repeat
+        store.record_game(t, slot(5), game("b", "a", Outcome::kWin1));  // a repeat
+    }
+    const auto out = standings();
+    EXPECT_EQ(duplicates_in(out), duplicates_note(3, 6)) << out;
+    for (const auto& line : lines_of(duplicates_in(out)))
+        EXPECT_LE(line.size(), 100u) << line;
+}
+
+// `config` for a tournament of two deterministic random bots, 20 games.
+std::string two_random_bots(const fs::path& db, const std::string& openings) {
+    return "name: t\n"
+           "game: { name: connect4 }\n"
+           "schedule: { type: round-robin, games_per_pair: 20 }\n" +
+           openings + "concurrency: 2\nseed: 5\ndatabase: " + db.string() +
+           "\nbots:\n"
+           "  - { name: one, command: " +
+           bin("bots/random") + " --seed 1 }\n  - { name: two, command: " + bin("bots/random") +
+           " --seed 2 }\n";
+}
+
+// Deterministic bots without openings replay one game per colour, over and
+// over: `arena run` says so at the end, and the file agrees.
+TEST_F(StandingsTest, DeterministicBotsWithoutOpeningsRepeatTheirGames) {
+    const auto config = dir_ / "t.yaml";
+    std::ofstream(config) << two_random_bots(db_, "");
+    const auto r = run_arena(dir_, {"run", config.string()});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(duplicates_in(r.out), duplicates_note(18, 20)) << r.out;
+    EXPECT_EQ(duplicates_in(standings()), duplicates_note(18, 20));
+
+    // Two different games, each stored ten times.
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open_v2(db_.c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+    sqlite3_stmt* stmt = nullptr;
+    ASSERT_EQ(sqlite3_prepare_v2(db,
+                                 "SELECT count(*) FROM games GROUP BY first_bot, second_bot, "
+                                 "moves_hash ORDER BY 1",
+                                 -1, &stmt, nullptr),
+              SQLITE_OK);
+    std::vector<int> copies;
+    while (sqlite3_step(stmt) == SQLITE_ROW)
+        copies.push_back(sqlite3_column_int(stmt, 0));
+    sqlite3_finalize(stmt);
+    sqlite3_close(db);
+    EXPECT_EQ(copies, (std::vector<int>{10, 10}));
+}
+
+TEST_F(StandingsTest, OpeningsMakeTheSameBotsPlayDifferentGames) {
+    const auto config = dir_ / "t.yaml";
+    std::ofstream(config) << two_random_bots(db_, "openings: { random_plies: 4 }\n");
+    const auto r = run_arena(dir_, {"run", config.string()});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(line_starting(r.out, "first-mover advantage: "), "") << r.out;
+    EXPECT_EQ(duplicates_in(r.out), "") << r.out;
+}
+
+}  // namespace
+}  // namespace arena
