@@ -1,18 +1,24 @@
 // Tournaments: schedules as pure values, and `arena run` end to end — the
-// database reopened and queried, exact resume after kill -9, Ctrl-C, and
-// configs that are refused before anything runs.
+// database reopened and queried, exact resume after kill -9 (also at every
+// step of creating the database), Ctrl-C, and configs that are refused before
+// anything runs.
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sqlite3.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <optional>
 #include <random>
 #include <set>
 #include <string>
@@ -24,6 +30,7 @@
 #include "arena/tournament/config.hpp"
 #include "arena/tournament/schedule.hpp"
 #include "proc_util.hpp"
+#include "timing.hpp"
 
 extern char** environ;
 
@@ -206,9 +213,12 @@ class RunTest : public ::testing::Test {
     static std::map<std::int64_t, std::string> stored_games(const fs::path& db) {
         store::ResultsStore store(db);
         const auto ts = store.tournaments();
-        EXPECT_EQ(ts.size(), 1u);
         std::map<std::int64_t, std::string> games;
-        for (const auto& g : store.games(ts.at(0).id)) {
+        if (ts.size() != 1) {
+            ADD_FAILURE() << db << " holds " << ts.size() << " tournaments, not 1";
+            return games;
+        }
+        for (const auto& g : store.games(ts[0].id)) {
             const bool fresh = games
                                    .emplace(g.slot.index, g.first + " " + g.second + " " +
                                                               g.result + " " + g.termination)
@@ -221,6 +231,36 @@ class RunTest : public ::testing::Test {
     fs::path dir_;
     std::string marker_;
 };
+
+// The first row of `sql` on the database, its columns joined by '|'; nullopt
+// when the file, a table or the row is not there. Read-only: the test itself
+// never creates, migrates or repairs what a killed run left.
+std::optional<std::string> query_row(const fs::path& db, const std::string& sql) {
+    sqlite3* handle = nullptr;
+    std::optional<std::string> row;
+    if (sqlite3_open_v2(db.c_str(), &handle, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
+        sqlite3_stmt* stmt = nullptr;
+        if (sqlite3_prepare_v2(handle, sql.c_str(), -1, &stmt, nullptr) == SQLITE_OK &&
+            sqlite3_step(stmt) == SQLITE_ROW) {
+            row.emplace();
+            for (int i = 0; i < sqlite3_column_count(stmt); ++i) {
+                const auto* text = sqlite3_column_text(stmt, i);
+                if (i > 0) *row += '|';
+                *row += text != nullptr ? reinterpret_cast<const char*>(text) : "NULL";
+            }
+        }
+        sqlite3_finalize(stmt);
+    }
+    sqlite3_close(handle);
+    return row;
+}
+
+// Games stored so far in a database that a killed run may have left at any
+// point of its creation: 0 when it holds no games table or tournament yet.
+std::size_t games_stored_now(const fs::path& db) {
+    const auto count = query_row(db, "SELECT count(*) FROM games");
+    return count ? std::stoul(*count) : 0;
+}
 
 TEST_F(RunTest, PlaysTheScheduleAndStoresEveryGameAndMove) {
     const auto config = write_config("full", 3, 4);
@@ -399,19 +439,8 @@ TEST_F(RunTest, KillNineHalfwayThenResumeGivesTheUninterruptedResults) {
     const pid_t pid = start({"run", config.string(), "--concurrency", "2"});
     // Wait until about half the games are stored, then kill -9.
     const auto give_up = std::chrono::steady_clock::now() + 120s;
-    std::size_t stored = 0;
-    while (std::chrono::steady_clock::now() < give_up) {
+    while (std::chrono::steady_clock::now() < give_up && games_stored_now(db) < 25)
         std::this_thread::sleep_for(20ms);
-        if (!fs::exists(db)) continue;
-        try {
-            store::ResultsStore store(db);
-            if (auto t = store.find_tournament("resumed"))
-                stored = store.recorded_indices(t->id).size();
-        } catch (const store::StoreError&) {
-            continue;  // the database is being created
-        }
-        if (stored >= 25) break;
-    }
     ASSERT_EQ(kill(pid, SIGKILL), 0);
     const auto killed = finish(pid);
     ASSERT_EQ(killed.status, 128 + SIGKILL);
@@ -442,7 +471,8 @@ TEST_F(RunTest, TwentyKillNinesAtRandomMomentsLoseNothing) {
         const pid_t pid = start({"run", config.string(), "--concurrency", "2"});
         std::this_thread::sleep_for(std::chrono::milliseconds(50 + rng() % 400));
         if (kill(pid, SIGKILL) == 0 && finish(pid).status == 128 + SIGKILL) ++kills;
-        if (fs::exists(db) && stored_games(db).size() == 60u) break;
+        // A kill may come before the tournament, or even the schema, exists.
+        if (games_stored_now(db) == 60u) break;
     }
     EXPECT_GE(kills, 20);
     const auto r = run({"run", config.string(), "--concurrency", "2"});
@@ -455,11 +485,232 @@ TEST_F(RunTest, TwentyKillNinesAtRandomMomentsLoseNothing) {
     EXPECT_EQ(store.find_tournament("killed")->status, "finished");
 }
 
+// ---- kill -9 while the database is created ----------------------------------
+
+// Whether a system call about to run changes a file. A process killed just
+// before each of them in turn leaves its files in every state they pass
+// through (what it writes through shared memory, SQLite's -shm index, changes
+// between two calls and is checksummed by SQLite).
+bool changes_a_file(const __ptrace_syscall_info& call) {
+    const auto nr = static_cast<long>(call.entry.nr);
+    if (nr == SYS_openat) return (call.entry.args[2] & (O_CREAT | O_TRUNC)) != 0;
+#ifdef SYS_open
+    if (nr == SYS_open) return (call.entry.args[1] & (O_CREAT | O_TRUNC)) != 0;
+#endif
+    for (const long writes : {
+             SYS_write,
+             SYS_pwrite64,
+             SYS_writev,
+             SYS_pwritev,
+             SYS_pwritev2,
+             SYS_fsync,
+             SYS_fdatasync,
+             SYS_truncate,
+             SYS_ftruncate,
+             SYS_fallocate,
+             SYS_unlinkat,
+             SYS_renameat2,
+             SYS_mkdirat,
+#ifdef SYS_creat
+             SYS_creat,
+#endif
+#ifdef SYS_unlink
+             SYS_unlink,
+#endif
+#ifdef SYS_rename
+             SYS_rename,
+#endif
+#ifdef SYS_renameat
+             SYS_renameat,
+#endif
+#ifdef SYS_mkdir
+             SYS_mkdir,
+#endif
+         }) {
+        if (nr == writes) return true;
+    }
+    return false;
+}
+
+bool starts_a_thread_or_process(const __ptrace_syscall_info& call) {
+    const auto nr = static_cast<long>(call.entry.nr);
+    return nr == SYS_clone
+#ifdef SYS_clone3
+           || nr == SYS_clone3
+#endif
+#ifdef SYS_fork
+           || nr == SYS_fork
+#endif
+#ifdef SYS_vfork
+           || nr == SYS_vfork
+#endif
+        ;
+}
+
+enum class Traced {
+    kKilled,               // killed before its nth file change
+    kKilledAtFirstThread,  // it started a thread or process before that: killed there
+    kEnded,                // it ended by itself
+    kNotPermitted,         // ptrace is not permitted here
+};
+
+// Kills `pid`, stopped under ptrace, and reaps it.
+void kill_traced(pid_t pid) {
+    ::kill(pid, SIGKILL);
+    int status = 0;
+    while (::waitpid(pid, &status, 0) == pid && !WIFEXITED(status) && !WIFSIGNALED(status)) {
+    }
+}
+
+// Runs `arena args...` (output to `out`, `err`) under ptrace and kills it with
+// SIGKILL just before its `n`th system call that changes a file (1-based).
+// `arena run` opens or creates the database and the tournament on its main
+// thread before it starts any thread or bot; at its first thread or process
+// it is killed there, so only one thread is ever traced.
+Traced kill_before_file_change(const std::vector<std::string>& args, int n, const fs::path& out,
+                               const fs::path& err) {
+    std::vector<std::string> argv{bin("bin/arena")};
+    argv.insert(argv.end(), args.begin(), args.end());
+    std::vector<char*> cargv;
+    for (auto& a : argv)
+        cargv.push_back(a.data());
+    cargv.push_back(nullptr);
+    const int in_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+    const int out_fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    const int err_fd = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        if (::dup2(in_fd, 0) < 0 || ::dup2(out_fd, 1) < 0 || ::dup2(err_fd, 2) < 0) ::_exit(126);
+        if (::ptrace(PTRACE_TRACEME, 0, nullptr, nullptr) != 0) ::_exit(125);
+        ::raise(SIGSTOP);
+        ::execv(cargv[0], cargv.data());
+        ::_exit(127);
+    }
+    ::close(in_fd);
+    ::close(out_fd);
+    ::close(err_fd);
+    int status = 0;
+    if (pid < 0 || ::waitpid(pid, &status, 0) != pid) return Traced::kNotPermitted;
+    if (!WIFSTOPPED(status)) return Traced::kNotPermitted;  // PTRACE_TRACEME failed
+    if (::ptrace(PTRACE_SETOPTIONS, pid, nullptr, PTRACE_O_TRACESYSGOOD | PTRACE_O_EXITKILL) != 0) {
+        kill_traced(pid);
+        return Traced::kNotPermitted;
+    }
+    int changes = 0;
+    int deliver = 0;
+    for (;;) {
+        if (::ptrace(PTRACE_SYSCALL, pid, nullptr, deliver) != 0) {
+            kill_traced(pid);
+            return Traced::kNotPermitted;
+        }
+        deliver = 0;
+        if (::waitpid(pid, &status, 0) != pid || WIFEXITED(status) || WIFSIGNALED(status))
+            return Traced::kEnded;
+        const int signal = WSTOPSIG(status);
+        if (signal != (SIGTRAP | 0x80)) {
+            // The SIGTRAP of execve is the tracer's; any other signal goes on.
+            if (signal != SIGTRAP) deliver = signal;
+            continue;
+        }
+        __ptrace_syscall_info call{};
+        if (::ptrace(PTRACE_GET_SYSCALL_INFO, pid, sizeof call, &call) <= 0) {
+            kill_traced(pid);
+            return Traced::kNotPermitted;  // a kernel older than 5.3
+        }
+        if (call.op != PTRACE_SYSCALL_INFO_ENTRY) continue;
+        if (starts_a_thread_or_process(call)) {
+            kill_traced(pid);
+            return Traced::kKilledAtFirstThread;
+        }
+        if (changes_a_file(call) && ++changes == n) {
+            kill_traced(pid);
+            return Traced::kKilled;
+        }
+    }
+}
+
+// kill -9 at every step of creating a new database: just before each system
+// call by which `arena run` changes a file, from its start until it has
+// created the tournament and starts its first thread. After each kill the
+// same command runs the tournament to its end on what the kill left, and the
+// database, reopened, holds it finished with every game exactly once. Where
+// ptrace is not permitted, the kills come after delays from 200 us to tens of
+// milliseconds instead.
+TEST_F(RunTest, KillNineAtEveryStepOfCreatingTheDatabaseThenResume) {
+    const auto config = write_config("created", 2, 2);
+    const auto db = dir_ / "created.db";
+    const std::vector<std::string> command{"run", config.string()};
+    const auto remove_database = [&] {
+        for (const char* suffix : {"", "-wal", "-shm", "-journal", ".lock"})
+            fs::remove(db.string() + suffix);
+    };
+    const auto resume_and_check = [&](const std::string& when) {
+        SCOPED_TRACE(when);
+        const auto r = run(command);
+        ASSERT_EQ(r.status, 0) << r.err;
+        EXPECT_EQ(query_row(db, "SELECT count(*), min(name), min(status) FROM tournaments"),
+                  "1|created|finished");
+        EXPECT_EQ(query_row(db,
+                            "SELECT count(*), count(DISTINCT game_index), min(game_index), "
+                            "max(game_index) FROM games"),
+                  "2|2|0|1");
+        EXPECT_EQ(query_row(db,
+                            "SELECT count(*) FROM games AS g WHERE plies <> "
+                            "(SELECT count(*) FROM moves AS m WHERE m.game = g.id)"),
+                  "0");
+        EXPECT_EQ(query_row(db, "PRAGMA integrity_check"), "ok");
+    };
+
+    int kills = 0;
+    bool traced = true;
+    for (int n = 1; n <= 2000; ++n) {
+        remove_database();
+        const auto stop = kill_before_file_change(command, n, dir_ / "out.txt", dir_ / "err.txt");
+        if (stop == Traced::kNotPermitted) {
+            traced = false;
+            break;
+        }
+        ASSERT_NE(stop, Traced::kEnded) << "arena run ended by itself under ptrace:\n"
+                                        << slurp(dir_ / "err.txt");
+        if (stop == Traced::kKilledAtFirstThread) {
+            // Every step of the creation came before: the tournament is there.
+            EXPECT_EQ(query_row(db, "SELECT count(*) FROM tournaments"), "1")
+                << "arena run started a thread or process before it had created the "
+                   "tournament, so these kills no longer cover the whole creation";
+            resume_and_check("killed as it started its first thread");
+            break;
+        }
+        ++kills;
+        resume_and_check("killed before its file change " + std::to_string(n));
+        if (HasFailure()) return;
+    }
+    if (!traced) {
+        for (std::chrono::microseconds delay = 200us; delay <= arena::testing::scaled(60ms);
+             delay = delay * 5 / 4) {
+            remove_database();
+            const pid_t pid = start(command);
+            std::this_thread::sleep_for(delay);
+            ::kill(pid, SIGKILL);
+            static_cast<void>(finish(pid));  // it may have finished first
+            ++kills;
+            resume_and_check("killed " + std::to_string(delay.count()) + " us after its start");
+            if (HasFailure()) return;
+        }
+    }
+    std::cout << "[ kills    ] " << kills
+              << (traced ? " (before each file change, by ptrace)" : " (after delays)") << "\n";
+    EXPECT_GE(kills, traced ? 20 : 10);
+    EXPECT_EQ(survivors(marker_), std::vector<int>{});
+}
+
 TEST_F(RunTest, CtrlCStopsCleanlyAndTheRestIsPlayedLater) {
     const auto config = write_config("interrupted", 3, 20, "--mode sleep --sleep-ms 20");
     const auto db = dir_ / "interrupted.db";
     const pid_t pid = start({"run", config.string(), "--concurrency", "2"});
-    std::this_thread::sleep_for(1500ms);
+    // Interrupted once it has stored a game, however slowly it starts.
+    const auto give_up = std::chrono::steady_clock::now() + 120s;
+    while (std::chrono::steady_clock::now() < give_up && games_stored_now(db) == 0)
+        std::this_thread::sleep_for(20ms);
     ASSERT_EQ(kill(pid, SIGINT), 0);
     const auto r = finish(pid);
     EXPECT_EQ(r.status, 130) << r.err;
