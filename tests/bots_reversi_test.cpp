@@ -24,6 +24,7 @@
 #include "bots/reversi/greedy.hpp"
 #include "bots/reversi/mcts.hpp"
 #include "proc_util.hpp"
+#include "timing.hpp"
 
 namespace arena::bots::reversi {
 namespace {
@@ -521,13 +522,15 @@ std::string slurp(const std::string& path) {
     return {std::istreambuf_iterator<char>(in), {}};
 }
 
+// `move_ms` is scaled with the build (timing.hpp): the bots search to a fixed
+// depth or number of simulations, so the limit only has to be out of reach.
 nlohmann::json arena_match(const std::string& bot, int games, int move_ms) {
     const std::string base = ::testing::TempDir() + "reversi_" + testing::unique_marker();
     const std::string cmd = "timeout 300 " + testing::bin("bin/arena") +
                             " match --game reversi --random-plies 2 --json --games " +
-                            std::to_string(games) + " --move-ms " + std::to_string(move_ms) + " '" +
-                            bot + "' '" + testing::bin("bots/random") + " --game reversi' >" +
-                            base + ".out 2>" + base + ".err";
+                            std::to_string(games) + " --move-ms " + testing::scaled_ms(move_ms) +
+                            " '" + bot + "' '" + testing::bin("bots/random") +
+                            " --game reversi' >" + base + ".out 2>" + base + ".err";
     const int status = std::system(cmd.c_str());
     const std::string out = slurp(base + ".out");
     const std::string err = slurp(base + ".err");

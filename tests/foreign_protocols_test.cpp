@@ -28,6 +28,7 @@
 #include "arena/session/nboard_session.hpp"
 #include "arena_process.hpp"
 #include "temp_dir.hpp"
+#include "timing.hpp"
 
 namespace arena {
 namespace {
@@ -38,6 +39,8 @@ namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 using session::gomocup::Point;
 using testing::bin;
+using testing::scaled;
+using testing::scaled_ms;
 using testing::survivors;
 using testing::unique_marker;
 
@@ -82,6 +85,10 @@ session::SessionOptions quick_options() {
     o.quit_grace = 300ms;
     return o;
 }
+
+// The limit on the sample engines' answers in the session tests: they answer
+// at once, and what they are told (`go`) does not depend on it.
+const auto kAnswerLimit = scaled(2s);
 
 // ---- 1. translation ------------------------------------------------------------
 
@@ -215,14 +222,14 @@ TEST(GomocupSession, SpeaksTheProtocolAndReusesTheProcess) {
     ASSERT_TRUE(
         s->start_game({"gomoku", 2, {{"size", "15"}, {"rule", "exact5"}, {"move_ms", "100"}}}));
     const protocol::Go go{.move_ms = 100, .clock_ms = {}, .opp_clock_ms = {}};
-    auto r = s->request_move({{"h8"}}, go, 110ms);
+    auto r = s->request_move({{"h8"}}, go, kAnswerLimit);
     ASSERT_EQ(r.fault, session::Fault::kNone) << r.detail;
     ASSERT_TRUE(session::gomocup::to_point(r.move, 15)) << r.move;
     EXPECT_NE(r.move, "h8");
     ASSERT_EQ(r.info.size(), 2u);
     EXPECT_TRUE(r.info[0].starts_with("MESSAGE sample: ")) << r.info[0];
     EXPECT_EQ(r.info[1], "DEBUG stones 1");
-    const auto second = s->request_move({{"h8", r.move, "a1"}}, go, 110ms);
+    const auto second = s->request_move({{"h8", r.move, "a1"}}, go, kAnswerLimit);
     ASSERT_EQ(second.fault, session::Fault::kNone) << second.detail;
     s->end_game({protocol::GameResult::kDraw, "normal"});
 
@@ -286,14 +293,14 @@ TEST(GomocupSession, AnEngineWithoutRestartOrAboutGetsAFreshStart) {
             "brain", {bin("bots/pbrain-sample"), "--mode", mode, "--log", log.string()}, {}};
         spec.protocol = session::BotProtocol::kGomocup;
         auto options = quick_options();
-        options.startup_limit = 400ms;  // also how long ABOUT is waited for
+        options.startup_limit = scaled(400ms);  // also how long ABOUT is waited for
         auto s = session::make_session(spec, options);
         ASSERT_EQ(s->handshake().fault, session::Fault::kNone) << mode;
         EXPECT_EQ(s->identity().name, mode == std::string("no-restart") ? "pbrain-sample" : "");
         const protocol::Go go{.move_ms = 100, .clock_ms = {}, .opp_clock_ms = {}};
         for (int game = 0; game < 2; ++game) {
             ASSERT_TRUE(s->start_game({"gomoku", 1, {{"size", "15"}, {"move_ms", "100"}}}));
-            const auto r = s->request_move({}, go, 110ms);
+            const auto r = s->request_move({}, go, kAnswerLimit);
             ASSERT_EQ(r.fault, session::Fault::kNone) << mode << ": " << r.detail;
             EXPECT_EQ(r.move, "h8");
         }
@@ -320,7 +327,7 @@ TEST(NboardSession, SetGameThenIncrementalMovesWithPings) {
     for (const auto& m : kReversiWithPass)
         state->apply(*state->parse_move(m));
     const protocol::Go go{.move_ms = 200, .clock_ms = {}, .opp_clock_ms = {}};
-    auto r = s->request_move({kReversiWithPass}, go, 210ms);
+    auto r = s->request_move({kReversiWithPass}, go, kAnswerLimit);
     ASSERT_EQ(r.fault, session::Fault::kNone) << r.detail;
     const auto mine = state->parse_move(r.move);
     ASSERT_TRUE(mine && state->is_legal(*mine)) << r.move;
@@ -330,7 +337,7 @@ TEST(NboardSession, SetGameThenIncrementalMovesWithPings) {
     auto moves = kReversiWithPass;
     moves.push_back(r.move);
     moves.push_back(reply);
-    r = s->request_move({moves}, go, 210ms);
+    r = s->request_move({moves}, go, kAnswerLimit);
     ASSERT_EQ(r.fault, session::Fault::kNone) << r.detail;
     s->quit();
 
@@ -360,12 +367,15 @@ struct TournamentCase {
 
 // Three bots, round robin, two games per pair: every game ends by the rules,
 // every move is stored, and each of the engine's moves carries its chatter.
+// The tolerance is wide (and scaled, see timing.hpp): this checks the rules
+// and the translation, not the timing.
 void run_tournament(const TournamentCase& c) {
     TempDir dir("foreign_test");
     const fs::path db = dir.path() / "results.db";
     const fs::path config = dir.write(
         "t.yaml", "name: foreign-" + c.game + "\ngame: { name: " + c.game +
-                      " }\ntime: { move_ms: 80 }\nschedule: { type: round-robin, games_per_pair: "
+                      " }\ntime: { move_ms: 80, tolerance_ms: " + scaled_ms(500) +
+                      " }\nschedule: { type: round-robin, games_per_pair: "
                       "2 }\nconcurrency: 2\ndatabase: " +
                       db.string() + "\nbots:\n  - { name: engine, command: " + bin(c.engine) +
                       ", protocol: " + c.protocol + " }\n" + c.natives);
@@ -420,9 +430,11 @@ struct Case {
     std::string label;
     std::string protocol;  // gomocup or nboard
     std::string mode;      // the engine's --mode and flags
-    std::string move_ms;   // arena match --move-ms
+    int move_ms = 0;       // arena match --move-ms, before scaling (timing.hpp)
     std::string ending;    // the termination of both games
-    std::string detail;    // a part of the detail of both games
+    // A part of the detail of both games; "@MOVE@" stands for the move limit
+    // with its 10 ms tolerance, "@STARTUP@" for the start-up limit (in ms).
+    std::string detail;
 };
 
 void PrintTo(const Case& c, std::ostream* os) {
@@ -431,23 +443,33 @@ void PrintTo(const Case& c, std::ostream* os) {
 
 class MisbehavingEngine : public ::testing::TestWithParam<Case> {};
 
-// Two games (the engine first, then second) against the random bot.
+// Two games (the engine first, then second) against the random bot. The
+// limits scale with the build (timing.hpp), and so do the details that name
+// them.
 TEST_P(MisbehavingEngine, IsJudgedLikeANativeBotLeavingNothingBehind) {
     const Case& c = GetParam();
     const bool gomocup = c.protocol == "gomocup";
     const std::string game = gomocup ? "gomoku" : "reversi";
     const std::string engine = bin(gomocup ? "bots/pbrain-sample" : "bots/nboard-sample");
+    const auto move_ms = scaled(std::chrono::milliseconds{c.move_ms}).count();
+    const auto startup_ms = scaled(500ms).count();
+    std::string detail = c.detail;
+    for (const auto& [name, value] : {std::pair<std::string, std::int64_t>{"@MOVE@", move_ms + 10},
+                                      {"@STARTUP@", startup_ms}}) {
+        if (const auto at = detail.find(name); at != std::string::npos)
+            detail.replace(at, name.size(), std::to_string(value));
+    }
     const auto marker = unique_marker();
     TempDir dir("foreign_test");
     const auto start = std::chrono::steady_clock::now();
-    const auto r =
-        testing::run_arena(dir.path(), {"match", "--game", game, "--games", "2", "--move-ms",
-                                        c.move_ms, "--startup-ms", "500", "--protocol1", c.protocol,
-                                        "bad=" + engine + " --tag " + marker + " --mode " + c.mode,
-                                        "good=" + bin("bots/random") + " --game " + game});
+    const auto r = testing::run_arena(
+        dir.path(), {"match", "--game", game, "--games", "2", "--move-ms", std::to_string(move_ms),
+                     "--startup-ms", std::to_string(startup_ms), "--protocol1", c.protocol,
+                     "bad=" + engine + " --tag " + marker + " --mode " + c.mode,
+                     "good=" + bin("bots/random") + " --game " + game});
     const auto took = std::chrono::steady_clock::now() - start;
     ASSERT_EQ(r.status, 0) << r.err;
-    EXPECT_LT(took, 10s);
+    EXPECT_LT(took, scaled(10s));
     std::vector<std::string> games;
     std::istringstream out(r.out);
     for (std::string line; std::getline(out, line);)
@@ -458,7 +480,7 @@ TEST_P(MisbehavingEngine, IsJudgedLikeANativeBotLeavingNothingBehind) {
         if (c.ending != "normal") {
             const bool first = line.find(": bad vs") != std::string::npos;
             EXPECT_NE(line.find(first ? "  0-1  " : "  1-0  "), std::string::npos) << line;
-            EXPECT_NE(line.find("(bad: " + c.detail), std::string::npos) << line;
+            EXPECT_NE(line.find("(bad: " + detail), std::string::npos) << line;
         }
     }
     EXPECT_EQ(survivors(marker), std::vector<int>{}) << r.out;
@@ -467,40 +489,40 @@ TEST_P(MisbehavingEngine, IsJudgedLikeANativeBotLeavingNothingBehind) {
 
 INSTANTIATE_TEST_SUITE_P(
     Cases, MisbehavingEngine,
-    ::testing::Values(Case{"gomocup_crash", "gomocup", "crash --at-ply 4", "1000", "crash",
+    ::testing::Values(Case{"gomocup_crash", "gomocup", "crash --at-ply 4", 1000, "crash",
                            "exited: signal 11 (SIGSEGV)"},
-                      Case{"gomocup_hang", "gomocup", "hang --at-ply 4", "150", "timeout",
-                           "no move within 160 ms"},
-                      Case{"gomocup_exit_at_start", "gomocup", "start-exit", "200", "startup",
+                      Case{"gomocup_hang", "gomocup", "hang --at-ply 4", 150, "timeout",
+                           "no move within @MOVE@ ms"},
+                      Case{"gomocup_exit_at_start", "gomocup", "start-exit", 200, "startup",
                            "exited during start-up: exit 3"},
-                      Case{"gomocup_hang_at_start", "gomocup", "start-hang", "200", "startup",
-                           "no OK to START 15 within 500 ms"},
-                      Case{"gomocup_start_error", "gomocup", "start-error", "200", "startup",
+                      Case{"gomocup_hang_at_start", "gomocup", "start-hang", 200, "startup",
+                           "no OK to START 15 within @STARTUP@ ms"},
+                      Case{"gomocup_start_error", "gomocup", "start-error", 200, "startup",
                            "answered 'ERROR unsupported size or other error' to START 15"},
-                      Case{"gomocup_occupied_cell", "gomocup", "illegal --at-ply 2", "200",
-                           "illegal", "illegal move '"},
-                      Case{"gomocup_off_board", "gomocup", "off-board", "200", "illegal",
-                           "not a move of this game: '99,99'"},
-                      Case{"gomocup_garbage", "gomocup", "garbage", "200", "protocol",
-                           "invalid line: 'hello arena'"},
-                      Case{"gomocup_move_while_not_on_move", "gomocup", "twice --at-ply 2", "200",
-                           "protocol", "line while not on move: '"},
-                      Case{"gomocup_no_restart", "gomocup", "no-restart", "200", "normal", ""},
-                      Case{"nboard_crash", "nboard", "crash --at-ply 4", "1000", "crash",
-                           "exited: signal 11 (SIGSEGV)"},
-                      Case{"nboard_hang", "nboard", "hang --at-ply 4", "150", "timeout",
-                           "no move within 160 ms"},
-                      Case{"nboard_exit_at_start", "nboard", "start-exit", "200", "startup",
-                           "exited during start-up: exit 3"},
-                      Case{"nboard_hang_at_start", "nboard", "start-hang", "200", "startup",
-                           "no `pong 1` within 500 ms"},
-                      Case{"nboard_occupied_cell", "nboard", "illegal --at-ply 2", "200", "illegal",
+                      Case{"gomocup_occupied_cell", "gomocup", "illegal --at-ply 2", 200, "illegal",
                            "illegal move '"},
-                      Case{"nboard_pass_with_moves", "nboard", "pass --at-ply 3", "200", "illegal",
-                           "illegal move 'pass'"},
-                      Case{"nboard_garbage", "nboard", "garbage", "200", "protocol",
+                      Case{"gomocup_off_board", "gomocup", "off-board", 200, "illegal",
+                           "not a move of this game: '99,99'"},
+                      Case{"gomocup_garbage", "gomocup", "garbage", 200, "protocol",
                            "invalid line: 'hello arena'"},
-                      Case{"nboard_spaced_answers", "nboard", "spaced", "200", "normal", ""}),
+                      Case{"gomocup_move_while_not_on_move", "gomocup", "twice --at-ply 2", 200,
+                           "protocol", "line while not on move: '"},
+                      Case{"gomocup_no_restart", "gomocup", "no-restart", 200, "normal", ""},
+                      Case{"nboard_crash", "nboard", "crash --at-ply 4", 1000, "crash",
+                           "exited: signal 11 (SIGSEGV)"},
+                      Case{"nboard_hang", "nboard", "hang --at-ply 4", 150, "timeout",
+                           "no move within @MOVE@ ms"},
+                      Case{"nboard_exit_at_start", "nboard", "start-exit", 200, "startup",
+                           "exited during start-up: exit 3"},
+                      Case{"nboard_hang_at_start", "nboard", "start-hang", 200, "startup",
+                           "no `pong 1` within @STARTUP@ ms"},
+                      Case{"nboard_occupied_cell", "nboard", "illegal --at-ply 2", 200, "illegal",
+                           "illegal move '"},
+                      Case{"nboard_pass_with_moves", "nboard", "pass --at-ply 3", 200, "illegal",
+                           "illegal move 'pass'"},
+                      Case{"nboard_garbage", "nboard", "garbage", 200, "protocol",
+                           "invalid line: 'hello arena'"},
+                      Case{"nboard_spaced_answers", "nboard", "spaced", 200, "normal", ""}),
     [](const auto& param_info) { return param_info.param.label; });
 
 // A foreign protocol that cannot play the game is refused before anything runs.

@@ -137,7 +137,9 @@ TEST_P(HostileMatch, EndsAsExpectedOnTimeLeavingNothingBehind) {
 INSTANTIATE_TEST_SUITE_P(
     Cases, HostileMatch,
     ::testing::Values(
-        Case{"crash_mid_game", "crash --at-ply 6", "--move-ms 2000", "crash",
+        // At ply 5 or 6: no game of Connect-4 ends before ply 7, whatever the
+        // bots play (the bad bot's moves follow its random --seed).
+        Case{"crash_mid_game", "crash --at-ply 4", "--move-ms 2000", "crash",
              "signal 11 (SIGSEGV)"},
         Case{"answers_late", "sleep --sleep-ms 600", "--move-ms 200", "timeout", "no move within"},
         Case{"flood_stderr_1GB", "flood-stderr --flood-mb 1024", "--move-ms 15000", "normal", ""},
@@ -173,13 +175,18 @@ session::SessionOptions quick_options() {
 
 // The pondering bot's CPU time (ms) at its last move, from its own
 // `info cpu_ms=N` lines, over one game against an opponent that sleeps
-// 100 ms per move.
+// 300 ms per move. When frozen, it is frozen with its move (no grace): the
+// CPU of a 5 ms grace after each move does not shrink with the machine's
+// load as the CPU of a bot running on through the other's moves does (a
+// niced bot gets a far smaller share over a long stretch than right after
+// it wakes), so with the grace the comparison below would depend on the load.
 long long ponder_cpu_ms(bool freeze) {
     const auto game = games::make_game("connect4", {});
     session::BotSpec ponder{"ponder", {bin("bots/misbehave"), "--mode", "ponder"}, {}};
     ponder.isolation.freeze_when_idle = freeze;
+    ponder.isolation.freeze_grace = session::Millis{0};
     session::BotSpec sleeper{
-        "sleeper", {bin("bots/misbehave"), "--mode", "sleep", "--sleep-ms", "100"}, {}};
+        "sleeper", {bin("bots/misbehave"), "--mode", "sleep", "--sleep-ms", "300"}, {}};
     match::Player a(ponder, quick_options());
     match::Player b(sleeper, quick_options());
     match::TimeControl tc;

@@ -14,6 +14,7 @@
 #include "arena/match/opening.hpp"
 #include "arena/match/tally.hpp"
 #include "proc_util.hpp"
+#include "timing.hpp"
 
 namespace arena::match {
 namespace {
@@ -21,6 +22,7 @@ namespace {
 using namespace std::chrono_literals;
 using arena::testing::bin;
 using arena::testing::processes_with_arg;
+using arena::testing::scaled;
 using arena::testing::survivors;
 using arena::testing::unique_marker;
 
@@ -41,9 +43,9 @@ session::SessionOptions quick_options() {
     return o;
 }
 
-TimeControl per_move(int ms) {
+TimeControl per_move(std::chrono::milliseconds limit) {
     TimeControl tc;
-    tc.move = Millis{ms};
+    tc.move = limit;
     return tc;
 }
 
@@ -73,13 +75,14 @@ TEST(Match, RandomBotsPlayEveryGameToItsEnd) {
         {"gomoku", {{"size", "9"}, {"rule", "exact5"}}},
         {"reversi", {}},
     };
+    const auto limit = scaled(500ms);
     for (const auto& c : cases) {
         const auto game = games::make_game(c.game, c.params);
         Player a(random_bot("a", "1"), quick_options());
         Player b(random_bot("b", "2"), quick_options());
         for (int i = 0; i < 4; ++i) {
-            const auto r = i % 2 ? play_game(*game, b, a, per_move(500))
-                                 : play_game(*game, a, b, per_move(500));
+            const auto r = i % 2 ? play_game(*game, b, a, per_move(limit))
+                                 : play_game(*game, a, b, per_move(limit));
             SCOPED_TRACE(std::string(c.game) + " game " + std::to_string(i));
             EXPECT_EQ(r.termination, Termination::kNormal) << r.detail;
             EXPECT_NE(r.outcome, games::Outcome::kOngoing);
@@ -88,7 +91,7 @@ TEST(Match, RandomBotsPlayEveryGameToItsEnd) {
             expect_replays(*game, r);
             for (const auto& m : r.moves) {
                 if (!m.by_arena) {
-                    EXPECT_LT(m.time, 500ms);
+                    EXPECT_LT(m.time, limit);
                 }
             }
         }
@@ -104,7 +107,7 @@ TEST(Match, OpeningIsPlayedByTheArenaAndRecorded) {
     EXPECT_EQ(opening, random_opening(*game, 4, 99));
     Player a(random_bot("a"), quick_options());
     Player b(random_bot("b"), quick_options());
-    const auto r = play_game(*game, a, b, per_move(500), opening);
+    const auto r = play_game(*game, a, b, per_move(scaled(500ms)), opening);
     EXPECT_EQ(r.opening_plies, 4);
     auto state = game->new_initial_state();
     for (int i = 0; i < 4; ++i) {
@@ -123,7 +126,7 @@ TEST(Match, ReversiForcedPassesArePlayedByTheArena) {
     int passes = 0;
     for (int i = 0; i < 30 && passes == 0; ++i) {
         // The bots are deterministic: a different opening makes a different game.
-        const auto r = play_game(*game, a, b, per_move(500), random_opening(*game, 6, i));
+        const auto r = play_game(*game, a, b, per_move(scaled(500ms)), random_opening(*game, 6, i));
         ASSERT_EQ(r.termination, Termination::kNormal) << r.detail;
         expect_replays(*game, r);
         for (const auto& m : r.moves) {
@@ -149,19 +152,26 @@ void PrintTo(const Misbehaviour& m, std::ostream* os) {
 
 class MisbehaviourTest : public ::testing::TestWithParam<Misbehaviour> {};
 
+// The limits, and the sleep of a bot that answers late, scaled together.
 TEST_P(MisbehaviourTest, IsJudgedAndLeavesNoProcess) {
     const auto& c = GetParam();
     const auto marker = unique_marker();
     const auto game = games::make_game("connect4", {});
+    auto flags = c.flags;
+    for (std::size_t i = 0; i + 1 < flags.size(); ++i) {
+        if (flags[i] == "--sleep-ms")
+            flags[i + 1] = std::to_string(scaled(Millis{std::stoi(flags[i + 1])}).count());
+    }
+    const auto limit = per_move(scaled(200ms));
     {
         auto options = quick_options();
         options.max_line_bytes = 4096;
-        options.startup_limit = 500ms;
-        Player bad(misbehave(marker, c.flags), options);
+        options.startup_limit = scaled(500ms);
+        Player bad(misbehave(marker, flags), options);
         Player good(random_bot("good"), options);
         for (int first = 0; first < 2; ++first) {
-            const auto r = first == 0 ? play_game(*game, bad, good, per_move(200))
-                                      : play_game(*game, good, bad, per_move(200));
+            const auto r = first == 0 ? play_game(*game, bad, good, limit)
+                                      : play_game(*game, good, bad, limit);
             const int bad_player = first == 0 ? 1 : 2;
             EXPECT_EQ(r.termination, c.expected) << r.detail;
             EXPECT_EQ(r.offender(), bad_player);
@@ -209,7 +219,7 @@ TEST(Match, ForkedChildHoldingThePipesIsKilledWithTheBot) {
     {
         Player bad(misbehave(marker, {"--mode", "fork-child"}), quick_options());
         Player good(random_bot("good"), quick_options());
-        const auto r = play_game(*game, bad, good, per_move(500));
+        const auto r = play_game(*game, bad, good, per_move(scaled(500ms)));
         EXPECT_EQ(r.termination, Termination::kNormal) << r.detail;
         EXPECT_FALSE(processes_with_arg(marker).empty());
     }
@@ -224,7 +234,7 @@ TEST(Match, EachGameRecordsTheBoundedTailOfTheBotsStderr) {
                  options);
     Player quiet(random_bot("quiet"), options);
     for (int i = 0; i < 2; ++i) {
-        const auto r = play_game(*game, noisy, quiet, per_move(2000));
+        const auto r = play_game(*game, noisy, quiet, per_move(scaled(2000ms)));
         ASSERT_EQ(r.termination, Termination::kNormal) << r.detail;
         EXPECT_NE(r.stderr_logs[0].find("earlier bytes not kept"), std::string::npos);
         EXPECT_LT(r.stderr_logs[0].size(), 4096u + 100u);
@@ -238,45 +248,51 @@ TEST(Match, BotIgnoringQuitIsKilledAfterTheGrace) {
     {
         Player bad(misbehave(marker, {"--mode", "ignore-quit"}), quick_options());
         Player good(random_bot("good"), quick_options());
-        const auto r = play_game(*game, bad, good, per_move(500));
+        const auto r = play_game(*game, bad, good, per_move(scaled(500ms)));
         EXPECT_EQ(r.termination, Termination::kNormal) << r.detail;
+        // The bot never exits by itself: retire() kills it after the 300 ms grace.
         const auto before = std::chrono::steady_clock::now();
         bad.retire();
-        EXPECT_LT(std::chrono::steady_clock::now() - before, 2s);
+        EXPECT_LT(std::chrono::steady_clock::now() - before, scaled(2s));
     }
     EXPECT_EQ(survivors(marker), std::vector<int>{});
 }
 
 // At 100 ms per move (10 ms tolerance), a bot that always needs 150 ms
 // loses every game on time, and each verdict comes soon after the limit.
+// The limit, the sleep and the verdict's slack scale together.
 TEST(Match, SlowBotLosesOnTimeRightAfterTheDeadline) {
     const auto game = games::make_game("connect4", {});
-    Player slow(misbehave(unique_marker(), {"--mode", "sleep", "--sleep-ms", "150"}),
+    const auto sleep = std::to_string(scaled(150ms).count());
+    Player slow(misbehave(unique_marker(), {"--mode", "sleep", "--sleep-ms", sleep}),
                 quick_options());
     Player fast(random_bot("fast"), quick_options());
-    const auto tc = per_move(100);
+    const auto tc = per_move(scaled(100ms));
     for (int i = 0; i < 6; ++i) {
         const auto r = i % 2 ? play_game(*game, fast, slow, tc) : play_game(*game, slow, fast, tc);
         EXPECT_EQ(r.termination, Termination::kTimeout);
         EXPECT_EQ(r.offender(), i % 2 ? 2 : 1);
         const auto limit = tc.move + tc.tolerance;
         EXPECT_GE(r.fault_after, limit);
-        EXPECT_LT(r.fault_after, limit + 30ms)
+        EXPECT_LT(r.fault_after, limit + scaled(30ms))
             << "verdict late by " << (r.fault_after - limit).count() << " us";
     }
 }
 
-// At 100 ms per move, 60 ms is comfortably in time: 200 moves, no loss.
+// At 100 ms per move, 60 ms is comfortably in time: 200 moves, no loss. The
+// limit and the sleep scale together; a slower build plays fewer moves.
 TEST(Match, BotWellInsideTheLimitNeverLosesOnTime) {
     const auto game = games::make_game("connect4", {});
-    Player steady(misbehave(unique_marker(), {"--mode", "sleep", "--sleep-ms", "60"}),
+    const auto sleep = std::to_string(scaled(60ms).count());
+    Player steady(misbehave(unique_marker(), {"--mode", "sleep", "--sleep-ms", sleep}),
                   quick_options());
     Player fast(random_bot("fast"), quick_options());
+    const auto tc = per_move(scaled(100ms));
     Tally tally({"bad", "fast"});
     int moves = 0;
-    for (int i = 0; moves < 200; ++i) {
-        const auto r = i % 2 ? play_game(*game, fast, steady, per_move(100))
-                             : play_game(*game, steady, fast, per_move(100));
+    for (int i = 0; moves < 200 / arena::testing::time_scale(); ++i) {
+        const auto r =
+            i % 2 ? play_game(*game, fast, steady, tc) : play_game(*game, steady, fast, tc);
         ASSERT_EQ(r.termination, Termination::kNormal) << r.detail;
         for (const auto& m : r.moves)
             if (m.player == (i % 2 ? 2 : 1)) ++moves;
@@ -290,7 +306,7 @@ TEST(Match, StartupFailureOfBothBotsIsADraw) {
     auto options = quick_options();
     Player a(misbehave(unique_marker(), {"--mode", "handshake-exit"}), options);
     Player b(misbehave(unique_marker(), {"--mode", "handshake-exit"}), options);
-    const auto r = play_game(*game, a, b, per_move(100));
+    const auto r = play_game(*game, a, b, per_move(100ms));
     EXPECT_EQ(r.termination, Termination::kStartup);
     EXPECT_EQ(r.outcome, games::Outcome::kDraw);
     EXPECT_EQ(r.offender(), 0);
@@ -302,7 +318,7 @@ TEST(Match, MissingCommandThrowsSpawnErrorNamingBotAndCommand) {
     Player a({"ghost", {"/nonexistent/bot"}, {}}, quick_options());
     Player b(random_bot("b"), quick_options());
     try {
-        (void)play_game(*game, a, b, per_move(100));
+        (void)play_game(*game, a, b, per_move(100ms));
         FAIL() << "expected SpawnError";
     } catch (const session::SpawnError& e) {
         const std::string what = e.what();

@@ -22,6 +22,7 @@
 #include "bots/tsinghua/strategy_input.hpp"
 #include "proc_util.hpp"
 #include "temp_dir.hpp"
+#include "timing.hpp"
 
 namespace arena {
 namespace {
@@ -31,6 +32,8 @@ using arena::testing::TempDir;
 namespace fs = std::filesystem;
 using arena::testing::bin;
 using arena::testing::run_arena;
+using arena::testing::scaled;
+using arena::testing::scaled_ms;
 using arena::testing::survivors;
 using arena::testing::unique_marker;
 using games::Connect4Cell;
@@ -212,6 +215,7 @@ std::vector<std::vector<std::string>> query(const fs::path& db, const std::strin
 // bots and a directory of reference strategies, on Tsinghua boards at 100 ms
 // a move: every game ends by the rules, every move is stored, the directory
 // expands in file name order, and the standings carry the course's points.
+// The tolerance is wide (and scaled, see timing.hpp): no timing is tested.
 TEST(TsinghuaTournament, SampleStrategyAgainstNativeBotsAndADirectoryOfStrategies) {
     TempDir dir("tsinghua_test");
     fs::create_directories(dir.path() / "refs");
@@ -221,7 +225,8 @@ TEST(TsinghuaTournament, SampleStrategyAgainstNativeBotsAndADirectoryOfStrategie
     const auto db = dir.path() / "t.db";
     const auto config = dir.write("t.yaml", R"(name: tsinghua-test
 game: { name: connect4, variant: tsinghua }
-time: { move_ms: 100, tolerance_ms: 50 }
+time: { move_ms: 100, tolerance_ms: )" + scaled_ms(500) +
+                                                R"( }
 schedule: { type: gauntlet, challenger: sample, games_per_pair: 2 }
 scoring: { win: 2, draw: 1, loss: 0 }
 concurrency: 2
@@ -285,7 +290,7 @@ TEST(TsinghuaTournament, GlobalStateSurvivesAcrossGamesOfOneProcess) {
     const auto db = dir.path() / "g.db";
     const auto config = dir.write("g.yaml", R"(name: tsinghua-state
 game: { name: connect4, variant: tsinghua }
-time: { move_ms: 1000 }
+time: { move_ms: )" + scaled_ms(1000) + R"( }
 schedule: { type: round-robin, games_per_pair: 4 }
 concurrency: 1
 seed: 3
@@ -329,7 +334,7 @@ bots:
 struct Misbehaviour {
     std::string label;
     std::string fixture;  // in build/bots/tsinghua/fixtures/
-    std::string move_ms;
+    int move_ms = 0;      // before scaling (timing.hpp)
     std::string ending;
     std::string detail;  // a part of the detail
 };
@@ -352,10 +357,10 @@ TEST_P(TsinghuaMisbehaving, JudgedLikeANativeBotLeavingNothingBehind) {
     const auto started = std::chrono::steady_clock::now();
     const auto r =
         run_arena(dir.path(), {"match", "--game", "connect4", "--variant", "tsinghua", "--games",
-                               "2", "--startup-ms", "3000", "--move-ms", c.move_ms,
+                               "2", "--startup-ms", "3000", "--move-ms", scaled_ms(c.move_ms),
                                "bad=" + library.string(), "good=" + bin("bots/random")});
     ASSERT_EQ(r.status, 0) << r.err << r.out;
-    EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(15));
+    EXPECT_LT(std::chrono::steady_clock::now() - started, scaled(std::chrono::seconds(15)));
     std::vector<std::string> lines;
     for (std::size_t at = 0; (at = r.out.find("game ", at)) != std::string::npos;) {
         const auto end = r.out.find('\n', at);
@@ -374,11 +379,11 @@ TEST_P(TsinghuaMisbehaving, JudgedLikeANativeBotLeavingNothingBehind) {
 
 INSTANTIATE_TEST_SUITE_P(
     Fixtures, TsinghuaMisbehaving,
-    ::testing::Values(
-        Misbehaviour{"crash", "crash", "1000", "crash", "(bad: exited"},
-        Misbehaviour{"hang", "hang", "300", "timeout", "no move within"},
-        Misbehaviour{"illegal_point", "illegal", "1000", "illegal", "not a move of this game: '("},
-        Misbehaviour{"missing_symbol", "no_clear_point", "1000", "startup", "exit 3"}),
+    ::testing::Values(Misbehaviour{"crash", "crash", 1000, "crash", "(bad: exited"},
+                      Misbehaviour{"hang", "hang", 300, "timeout", "no move within"},
+                      Misbehaviour{"illegal_point", "illegal", 1000, "illegal",
+                                   "not a move of this game: '("},
+                      Misbehaviour{"missing_symbol", "no_clear_point", 1000, "startup", "exit 3"}),
     [](const auto& param_info) { return param_info.param.label; });
 
 // `arena match --protocol1 tsinghua-so` plays any path as a strategy library;
@@ -389,7 +394,7 @@ TEST(TsinghuaMatch, ProtocolFlagOrSoSuffixPlaysAStrategyLibrary) {
     fs::copy_file(strategy("sample.so"), renamed);
     const auto r =
         run_arena(dir.path(), {"match", "--game", "connect4", "--variant", "tsinghua", "--games",
-                               "2", "--move-ms", "1000", "--protocol1", "tsinghua-so",
+                               "2", "--move-ms", scaled_ms(1000), "--protocol1", "tsinghua-so",
                                "mine=" + renamed.string(), strategy("reference/greedy.so")});
     ASSERT_EQ(r.status, 0) << r.err << r.out;
     EXPECT_NE(r.out.find("game 1/2: mine vs greedy"), std::string::npos) << r.out;
