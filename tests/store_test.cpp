@@ -1298,9 +1298,9 @@ TEST_F(StoreTest, AGameWaitsForAnotherProgramsLockAndIsStoredWhenItEnds) {
     }
     EXPECT_GE(took, 1s);  // it did wait for the lock
 
-    // Reports at 200 ms, 400 ms, ... (one may be skipped on a busy machine),
-    // then one when the game went through.
-    ASSERT_GE(reports.size(), 3u);
+    // Reports at 200 ms, 400 ms, ... (a slow attempt on a busy machine skips
+    // some), then one when the game went through.
+    ASSERT_GE(reports.size(), 2u);
     for (std::size_t i = 0; i + 1 < reports.size(); ++i) {
         EXPECT_EQ(reports[i].file, db_path_);
         EXPECT_FALSE(reports[i].over) << i;
