@@ -12,11 +12,14 @@
 // written in configs and docs resolve as they do for a user.
 
 #include <gtest/gtest.h>
+#include <pty.h>
 #include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -466,6 +469,22 @@ TEST(Failures, ABrokenBotIsStartedThreeTimesAndTheFixedRunCompletes) {
     EXPECT_EQ(query_one(db, "SELECT status FROM tournaments"), "finished");
 }
 
+// A 2000-game match whose bot cannot start stops after its third failed
+// start instead of starting it 2000 times.
+TEST(Failures, AMatchStopsAfterThreeFailedStarts) {
+    const Checkout checkout;
+    const auto r = checkout.arena({"match", "--game", "connect4", "--games", "2000",
+                                   "dead=python3 -c 'import sys; sys.exit(\"cannot load\")'",
+                                   "build/bots/random"});
+    EXPECT_EQ(r.status, 1) << r.out << r.err;
+    EXPECT_EQ(game_lines(r.out).size(), 3u) << r.out;
+    EXPECT_NE(r.err.find("arena match: bot 'dead' failed to start 3 times in a row (exited during "
+                         "start-up: exit 1; its stderr: cannot load), so the match stopped after 3 "
+                         "of 2000 games: fix it and run it again"),
+              std::string::npos)
+        << r.err;
+}
+
 // ---- arena match saves and flushes ------------------------------------------------
 
 TEST(Match, StoresIntoADatabaseThatTheOtherCommandsRead) {
@@ -490,6 +509,49 @@ TEST(Match, StoresIntoADatabaseThatTheOtherCommandsRead) {
     EXPECT_NE(again.err.find("stored as tournament 'random-vs-other-2'"), std::string::npos)
         << again.err;
     EXPECT_EQ(query_one(db, "SELECT count(*) FROM games"), "6");
+}
+
+// With --transcript, every line both ways is kept with its time, and
+// `arena log --transcript` shows it; without, it says how to keep one.
+TEST(Match, KeepsATranscriptOfEveryLine) {
+    const Checkout checkout;
+    const auto m =
+        checkout.arena({"match", "--game", "connect4", "--games", "2", "--db", "t.db",
+                        "--transcript", "build/bots/random", "other=build/bots/random --seed 9"});
+    ASSERT_EQ(m.status, 0) << m.out << m.err;
+    const auto log = checkout.arena({"log", "t.db", "2", "--bot", "other", "--transcript"});
+    ASSERT_EQ(log.status, 0) << log.err;
+    // The first game of the pair started the processes; the second reuses them.
+    for (const std::string line : {"--- other (first): transcript ---", " -> game connect4 ",
+                                   " -> go ", " <- move ", " -> end "}) {
+        EXPECT_NE(log.out.find(line), std::string::npos) << line << "\n" << log.out;
+    }
+    const auto first = checkout.arena({"log", "t.db", "1", "--transcript"});
+    EXPECT_NE(first.out.find(" -> arena 1\n"), std::string::npos) << first.out;
+    EXPECT_NE(first.out.find(" <- ready\n"), std::string::npos) << first.out;
+    // Times are microseconds since the game started, in order.
+    long previous = -1;
+    std::istringstream lines(first.out);
+    int timed = 0;
+    for (std::string line; std::getline(lines, line);) {
+        if (line.starts_with("--- ")) previous = -1;  // the other bot's transcript
+        if (line.find(" -> ") == std::string::npos && line.find(" <- ") == std::string::npos)
+            continue;
+        const long us = std::stol(line);
+        EXPECT_GE(us, previous) << line;
+        previous = us;
+        ++timed;
+    }
+    EXPECT_GT(timed, 10);
+    EXPECT_EQ(query_one(checkout.root() / "t.db", "SELECT count(*) FROM transcripts"), "4");
+
+    const auto none = checkout.arena({"match", "--game", "connect4", "--games", "2", "--db", "n.db",
+                                      "build/bots/random", "build/bots/random"});
+    ASSERT_EQ(none.status, 0) << none.err;
+    const auto missing = checkout.arena({"log", "n.db", "1", "--transcript"});
+    EXPECT_NE(missing.out.find("(no transcript kept: run with transcript: true or --transcript)"),
+              std::string::npos)
+        << missing.out;
 }
 
 // Interrupted with SIGINT while its output goes to a file, `arena match`
@@ -520,6 +582,71 @@ TEST(Match, InterruptedItKeepsEveryFinishedGameAndTheSummary) {
     EXPECT_NE(r.err.find("interrupted after " + std::to_string(lines.size()) + " of 2000 games"),
               std::string::npos)
         << r.err;
+}
+
+// ---- the live line ------------------------------------------------------------------
+
+// Runs `command` through sh on a new terminal `columns` wide; returns all it
+// wrote there.
+std::string run_in_terminal(const std::string& command, unsigned short columns) {
+    winsize size{};
+    size.ws_col = columns;
+    size.ws_row = 24;
+    int master = -1;
+    const pid_t pid = ::forkpty(&master, nullptr, nullptr, &size);
+    if (pid < 0) return "forkpty failed";
+    if (pid == 0) {
+        ::execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+        ::_exit(127);
+    }
+    std::string out;
+    char buf[4096];
+    for (;;) {
+        const ssize_t n = ::read(master, buf, sizeof buf);
+        if (n > 0) {
+            out.append(buf, static_cast<std::size_t>(n));
+        } else if (n < 0 && errno == EINTR) {
+            continue;
+        } else {
+            break;  // EIO: the command is done
+        }
+    }
+    ::close(master);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    return out;
+}
+
+// On a terminal narrower than the live line, each update is cut to fit, so
+// it overwrites the last one instead of leaving a new line behind.
+TEST(LiveLine, FitsTheTerminalsWidth) {
+    const Checkout checkout;
+    std::string bots;
+    for (const char* name : {"a-bot-with-a-long-name", "another-bot-with-a-long-name"})
+        bots += "  - { name: " + std::string(name) + ", command: build/bots/random }\n";
+    const std::string config =
+        checkout.dir().write("live.yaml",
+                             "name: live\ngame: { name: connect4 }\n"
+                             "schedule: { type: round-robin, games_per_pair: 40 }\n"
+                             "openings: { random_plies: 2 }\nbots:\n" +
+                                 bots);
+    const std::string out = run_in_terminal(
+        "cd '" + checkout.root().string() + "' && timeout 120 build/bin/arena run " + config, 40);
+    int updates = 0;
+    std::size_t start = 0;
+    while (start < out.size()) {
+        const std::size_t end = std::min(out.find_first_of("\r\n", start), out.size());
+        std::string segment = out.substr(start, end - start);
+        start = end + 1;
+        if (segment.find(" games") == std::string::npos ||
+            segment.find("/40 games") == std::string::npos)
+            continue;
+        if (const auto erase = segment.find("\x1b[K"); erase != std::string::npos)
+            segment.resize(erase);
+        ++updates;
+        EXPECT_LE(segment.size(), 39u) << segment;
+    }
+    EXPECT_GT(updates, 0) << out;
 }
 
 // ---- round trips -----------------------------------------------------------------

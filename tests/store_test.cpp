@@ -639,9 +639,11 @@ SELECT s.tournament_id, s.tournament, s.bot_id, s.bot,
 )sql";
 
 // Turns a file this arena made into the file an arena of schema 3 made: no
-// moves_hash column, the standings index without it, the old standings view.
+// transcripts table (schema 5), no moves_hash column, the standings index
+// without it, the old standings view.
 void back_to_version_3(Database& db) {
     db.exec(
+        "DROP TABLE transcripts;"
         "DROP INDEX games_by_result;"
         "CREATE INDEX games_by_result ON games (tournament, first_bot, second_bot, result, "
         "termination);"
@@ -944,6 +946,7 @@ TEST_F(StoreTest, UnicodeQuotesAndOddTextSurvive) {
     r.detail = "said \"bye\" — then ✗";
     r.stderr_logs[0] = std::string("line 1\nnul\0byte\n", 16);
     r.stderr_logs[1] = "\xff\xfe not UTF-8";
+    r.transcripts[1] = std::string("12 -> go move_ms=100\n40 <- move \x01'x'\0\n", 38);
     {
         ResultsStore store(db_path_);
         const auto tid = store.create_tournament(spec(tname), bot_entries({bot1, bot2}));
@@ -961,6 +964,8 @@ TEST_F(StoreTest, UnicodeQuotesAndOddTextSurvive) {
     EXPECT_EQ(g->summary.second, bot2);
     EXPECT_EQ(g->summary.detail, r.detail);
     EXPECT_EQ(g->summary.slot.opening, "d'3");
+    EXPECT_EQ(g->transcripts[0], "");  // none kept for it: no row
+    EXPECT_EQ(g->transcripts[1], r.transcripts[1]);
     EXPECT_EQ(g->moves[0].info, std::vector<std::string>{});
     EXPECT_EQ(g->moves[1].info, r.moves[1].info);
     EXPECT_EQ(g->moves[2].info, std::vector<std::string>{""});

@@ -18,10 +18,14 @@ namespace {
 namespace po = boost::program_options;
 
 constexpr std::string_view kUsage =
-    "usage: arena log DB GAME [--bot NAME]\n\n"
+    "usage: arena log DB GAME [--bot NAME] [--transcript]\n\n"
     "Prints what each bot wrote on stderr during game GAME (its id, as arena games\n"
     "lists it), under a heading with the bot's name and side. Control characters\n"
-    "other than newlines and tabs are shown as \\xNN.\n\n";
+    "other than newlines and tabs are shown as \\xNN.\n\n"
+    "--transcript prints instead every line that passed between the arena and the\n"
+    "bot, with the microseconds since the game started: '->' to the bot, '<-' from\n"
+    "it. Transcripts are kept for tournaments run with `transcript: true` (or\n"
+    "arena run/match --transcript).\n\n";
 
 constexpr const char* kSides[2] = {"first", "second"};
 
@@ -40,11 +44,13 @@ void print_stderr(const std::string& name, int side, const std::string& text, st
 
 int log_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     DbArgs a;
+    bool transcript = false;
     po::options_description opts("options");
     // clang-format off
     opts.add_options()
         ("help,h", "show this help")
-        ("bot", po::value<std::string>(), "only this bot's stderr");
+        ("bot", po::value<std::string>(), "only this bot's stderr")
+        ("transcript", po::bool_switch(&transcript), "the lines between the arena and the bots instead of stderr");
     // clang-format on
     if (auto code = parse_db_args("log", kUsage, args, opts, true, a, out, err)) return *code;
     try {
@@ -68,7 +74,17 @@ int log_command(const std::vector<std::string>& args, std::ostream& out, std::os
         for (int side = 0; side < 2; ++side) {
             if (a.bot && *a.bot != names[side]) continue;
             out << "\n";
-            print_stderr(names[side], side, g->stderr_logs[side], out);
+            if (!transcript) {
+                print_stderr(names[side], side, g->stderr_logs[side], out);
+                continue;
+            }
+            out << "--- " << escape_controls(names[side]) << " (" << kSides[side]
+                << "): transcript ---\n";
+            if (g->transcripts[side].empty()) {
+                out << "(no transcript kept: run with transcript: true or --transcript)\n";
+            } else {
+                out << escape_controls(g->transcripts[side], true);
+            }
         }
         out << std::flush;
         return out ? kExitOk : kExitFailure;

@@ -2,6 +2,7 @@
 // where an earlier run stopped, and prints the standings.
 
 #include <pthread.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -19,6 +20,8 @@
 
 #include "arena/cli/commands.hpp"
 #include "arena/cli/report.hpp"
+#include "arena/cli/stop_signal.hpp"
+#include "arena/match/startup_guard.hpp"
 #include "arena/store/run_lock.hpp"
 #include "arena/tournament/config.hpp"
 #include "arena/tournament/fingerprint.hpp"
@@ -39,47 +42,6 @@ after an interruption plays exactly the games that are missing; running it
 on a finished tournament prints its standings.
 
 )";
-
-// Turns SIGINT and SIGTERM into a stop request. The signals are blocked in
-// every thread (the mask is inherited by threads created later) and taken
-// by one thread with sigtimedwait, so no code runs in a signal handler.
-// SIGUSR1, sent to that thread by the destructor, only wakes it to end.
-class StopOnSignal {
-  public:
-    StopOnSignal() {
-        sigemptyset(&set_);
-        sigaddset(&set_, SIGINT);
-        sigaddset(&set_, SIGTERM);
-        sigaddset(&set_, SIGUSR1);
-        pthread_sigmask(SIG_BLOCK, &set_, &old_);
-        waiter_ = std::jthread([this](std::stop_token done) {
-            const timespec tick{0, 100'000'000};
-            while (!done.stop_requested()) {
-                const int sig = sigtimedwait(&set_, nullptr, &tick);
-                if (sig == SIGINT || sig == SIGTERM) {
-                    source_.request_stop();
-                    return;
-                }
-            }
-        });
-    }
-    ~StopOnSignal() {
-        waiter_.request_stop();
-        pthread_kill(waiter_.native_handle(), SIGUSR1);
-        waiter_.join();
-        pthread_sigmask(SIG_SETMASK, &old_, nullptr);
-    }
-    StopOnSignal(const StopOnSignal&) = delete;
-    StopOnSignal& operator=(const StopOnSignal&) = delete;
-
-    [[nodiscard]] std::stop_token token() const { return source_.get_token(); }
-    [[nodiscard]] bool stopped() const { return source_.stop_requested(); }
-
-  private:
-    sigset_t set_{}, old_{};
-    std::stop_source source_;
-    std::jthread waiter_;
-};
 
 double seconds(const timeval& t) {
     return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6;
@@ -111,7 +73,7 @@ void print_stats(const tournament::RunOutcome& outcome, std::chrono::steady_cloc
 std::vector<store::BotEntry> bot_entries(const tournament::Config& config) {
     std::vector<store::BotEntry> entries;
     for (const auto& b : config.bots)
-        entries.push_back({b.name, b.command, b.protocol, tournament::sha256_file(b.executable)});
+        entries.push_back({b.name, b.command, b.protocol, tournament::bot_sha256(b)});
     return entries;
 }
 
@@ -141,13 +103,15 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     std::string config_path, db_override;
     int concurrency = 0;
     bool stats = false;
+    bool transcript = false;
     po::options_description opts("options");
     // clang-format off
     opts.add_options()
         ("help,h", "show this help")
         ("db", po::value<std::string>(&db_override), "results database (default: the config's)")
         ("concurrency,j", po::value<int>(&concurrency), "games at once (default: the config's, else the number of cores)")
-        ("stats", po::bool_switch(&stats), "print the arena's own CPU time, memory and speed at the end");
+        ("stats", po::bool_switch(&stats), "print the arena's own CPU time, memory and speed at the end")
+        ("transcript", po::bool_switch(&transcript), "store every line between the arena and the bots, per game (as the config's transcript: true)");
     // clang-format on
     po::options_description all;
     all.add(opts).add_options()("config", po::value<std::string>(&config_path));
@@ -176,7 +140,10 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
         err << e.what() << "\n";
         return kExitUsage;
     }
+    for (const auto& warning : config.warnings)
+        err << warning << "\n";
     if (!db_override.empty()) config.database = db_override;
+    if (transcript) config.transcript = true;
     if (concurrency == 0) concurrency = config.concurrency;
     if (concurrency == 0)
         concurrency = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -206,7 +173,8 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
                 for (const auto& then : stored_bots) {
                     if (then.name == now.name && then.sha256 != now.sha256)
                         err << "warning: bot '" << now.name
-                            << "': its executable has changed since the tournament started\n";
+                            << "': its program (executable, or the files its arguments name) has "
+                               "changed since the tournament started\n";
                 }
             }
         } else {
@@ -219,6 +187,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
 
         tournament::RunOutcome outcome;
         const auto started = std::chrono::steady_clock::now();
+        bool signals_stopped = false;
         {
             StopOnSignal signals;
             store.set_lock_waiting(wait_for_the_database(err, signals.token()));
@@ -227,7 +196,10 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
             tournament::RunOptions options;
             options.concurrency = concurrency;
             options.live = isatty(STDOUT_FILENO) != 0;
+            if (winsize size{}; options.live && ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0)
+                options.width = size.ws_col;
             outcome = runner.run(options, out, signals.token());
+            signals_stopped = signals.stopped();
         }
         if (stats) print_stats(outcome, std::chrono::steady_clock::now() - started, out);
         if (!outcome.interrupted) {
@@ -246,6 +218,24 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
             }
             err << "arena run: stopped with " << outcome.stored << " of " << outcome.total
                 << " games stored; run the same command again to play the rest\n";
+            return kExitFailure;
+        }
+        if (!outcome.given_up.empty() && !signals_stopped) {
+            store.set_status(id, "interrupted");
+            if (const auto row = store.find_tournament(config.name); row && outcome.stored > 0)
+                report_standings(store, *row, out);
+            for (const auto& g : outcome.given_up) {
+                err << "arena run: bot '" << g.bot << "' ";
+                if (g.failures >= match::kMaxStartupFailures) {
+                    err << "failed to start " << g.failures << " times in a row";
+                } else {
+                    err << "cannot be started";
+                }
+                err << " (" << g.detail;
+                if (!g.stderr_tail.empty()) err << "; its stderr: " << g.stderr_tail;
+                err << "), so its " << g.missing_games
+                    << " remaining games were not played: fix it and run the same command again\n";
+            }
             return kExitFailure;
         }
         store.set_status(id, "interrupted");

@@ -249,6 +249,18 @@ CREATE INDEX games_by_result
     ON games (tournament, first_bot, second_bot, result, termination, moves_hash);
 )sql";
 
+// Version 5: each game's transcript (transcript: true): every line between
+// the arena and each bot, one per line as "<µs since the game started> ->
+// text" (to the bot) or "<µs> <- text" (from it). A row only when kept.
+constexpr const char* kSchemaV5 = R"sql(
+CREATE TABLE transcripts (
+    game  INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    side  INTEGER NOT NULL CHECK (side IN (1, 2)),
+    lines TEXT NOT NULL,
+    PRIMARY KEY (game, side)
+) WITHOUT ROWID;
+)sql";
+
 // One step of the schema: SQL, then optionally work that SQL cannot do, then
 // optionally more SQL.
 struct Migration {
@@ -261,8 +273,11 @@ void fill_moves_hashes(Database& db);
 
 // kMigrations[i] takes a database from user_version i to i + 1. A released
 // step is never edited; a change to the schema is a new step.
-constexpr Migration kMigrations[] = {
-    {kSchemaV1}, {kSchemaV2}, {kSchemaV3}, {kSchemaV4, fill_moves_hashes, kSchemaV4Index}};
+constexpr Migration kMigrations[] = {{kSchemaV1},
+                                     {kSchemaV2},
+                                     {kSchemaV3},
+                                     {kSchemaV4, fill_moves_hashes, kSchemaV4Index},
+                                     {kSchemaV5}};
 static_assert(std::size(kMigrations) == kSchemaVersion);
 
 // ISO 8601 UTC with milliseconds: 2024-05-01T12:34:56.789Z.
@@ -661,6 +676,9 @@ struct ResultsStore::Impl {
     Statement list_moves = db.prepare(
         "SELECT ply, side, move, time_us, by_arena, info FROM moves WHERE game = ? ORDER BY ply");
     Statement list_logs = db.prepare("SELECT side, stderr FROM bot_logs WHERE game = ?");
+    Statement insert_transcript =
+        db.prepare("INSERT INTO transcripts (game, side, lines) VALUES (?, ?, ?)");
+    Statement list_transcripts = db.prepare("SELECT side, lines FROM transcripts WHERE game = ?");
     Statement delete_ratings = db.prepare("DELETE FROM ratings WHERE tournament = ?");
     Statement insert_rating =
         db.prepare("INSERT INTO ratings (bot, tournament, elo, error) VALUES (?, ?, ?, ?)");
@@ -914,6 +932,9 @@ std::int64_t ResultsStore::record_game(std::int64_t tournament, const GameSlot& 
         for (int side = 1; side <= 2; ++side) {
             const auto& log = game.stderr_logs[side - 1];
             if (!log.empty()) s.insert_log.use().bind(id).bind(side).bind(log).exec();
+            const auto& transcript = game.transcripts[side - 1];
+            if (!transcript.empty())
+                s.insert_transcript.use().bind(id).bind(side).bind(transcript).exec();
         }
         txn.commit();
         return id;
@@ -937,7 +958,7 @@ std::vector<GameSummary> ResultsStore::games(std::int64_t tournament,
 std::optional<StoredGame> ResultsStore::load_game(std::int64_t game_id) {
     auto& s = Impl::of(impl_);
     return s.run([&]() -> std::optional<StoredGame> {
-        // One read snapshot for the three queries.
+        // One read snapshot for the four queries.
         Transaction txn(s.db, Transaction::Mode::kDeferred);
         StoredGame game;
         {
@@ -968,6 +989,14 @@ std::optional<StoredGame> ResultsStore::load_game(std::int64_t game_id) {
             while (q.step()) {
                 const int side = q.column_int(0);
                 if (side == 1 || side == 2) game.stderr_logs[side - 1] = q.column_text(1);
+            }
+        }
+        {
+            auto q = s.list_transcripts.use();
+            q.bind(game_id);
+            while (q.step()) {
+                const int side = q.column_int(0);
+                if (side == 1 || side == 2) game.transcripts[side - 1] = q.column_text(1);
             }
         }
         txn.commit();
