@@ -27,6 +27,7 @@
 #include "arena/games/reversi.hpp"
 #include "arena/store/results_store.hpp"
 #include "arena_process.hpp"
+#include "db_query.hpp"
 
 namespace arena::cli {
 namespace {
@@ -38,34 +39,8 @@ using testing::bin;
 constexpr int kFailure = 1;
 constexpr int kUsage = 2;
 
-using Rows = std::vector<std::vector<std::string>>;
-
-// Runs `sql` on the database file with sqlite3 itself; NULL reads as "".
-Rows query(const fs::path& db, const std::string& sql) {
-    sqlite3* handle = nullptr;
-    if (sqlite3_open_v2(db.c_str(), &handle, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
-        sqlite3_close(handle);
-        throw std::runtime_error("cannot open " + db.string());
-    }
-    sqlite3_stmt* stmt = nullptr;
-    if (sqlite3_prepare_v2(handle, sql.c_str(), -1, &stmt, nullptr) != SQLITE_OK) {
-        const std::string message = sqlite3_errmsg(handle);
-        sqlite3_close(handle);
-        throw std::runtime_error(message + " in " + sql);
-    }
-    Rows rows;
-    while (sqlite3_step(stmt) == SQLITE_ROW) {
-        std::vector<std::string> row;
-        for (int i = 0; i < sqlite3_column_count(stmt); ++i) {
-            const auto* text = sqlite3_column_text(stmt, i);
-            row.emplace_back(text ? reinterpret_cast<const char*>(text) : "");
-        }
-        rows.push_back(std::move(row));
-    }
-    sqlite3_finalize(stmt);
-    sqlite3_close(handle);
-    return rows;
-}
+using testing::query;
+using testing::Rows;
 
 std::string slurp(const fs::path& path) {
     std::ifstream in(path, std::ios::binary);

@@ -410,17 +410,6 @@ class StoredMatch {
     std::string name_;
 };
 
-std::string opening_text(const games::Game& game, const std::vector<games::Move>& opening) {
-    auto state = game.new_initial_state();
-    std::string text;
-    for (auto move : opening) {
-        if (!text.empty()) text += ' ';
-        text += state->format_move(move);
-        state->apply(move);
-    }
-    return text;
-}
-
 void print_summary(std::ostream& out, const match::Tally& tally) {
     std::size_t width = 4;
     for (const auto& b : tally.bots())
@@ -509,7 +498,7 @@ int match_command(const std::vector<std::string>& args, std::ostream& out, std::
                 }
                 tally.add(record);
                 const std::int64_t id =
-                    stored ? stored->record(i, opening_text(*game, opening), record) : 0;
+                    stored ? stored->record(i, match::opening_text(*game, opening), record) : 0;
                 print_game(progress, i + 1, m.games, id, record);
                 // A bot that keeps failing to start is not started for every game.
                 if (const auto bots = guard.given_up_bots(); !bots.empty()) {

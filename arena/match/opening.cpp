@@ -35,4 +35,15 @@ std::vector<games::Move> random_opening(const games::Game& game, int plies, std:
     return {};
 }
 
+std::string opening_text(const games::Game& game, const std::vector<games::Move>& opening) {
+    auto state = game.new_initial_state();
+    std::string text;
+    for (const auto move : opening) {
+        if (!text.empty()) text += ' ';
+        text += state->format_move(move);
+        state->apply(move);
+    }
+    return text;
+}
+
 }  // namespace arena::match

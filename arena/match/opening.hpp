@@ -4,6 +4,7 @@
 // Both games of a colour-swapped pair share one opening.
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "arena/games/game.hpp"
@@ -19,5 +20,9 @@ namespace arena::match {
 // be kept open that long.
 [[nodiscard]] std::vector<games::Move> random_opening(const games::Game& game, int plies,
                                                       std::uint64_t seed);
+
+// The opening's moves in protocol notation, space-separated, as stored.
+[[nodiscard]] std::string opening_text(const games::Game& game,
+                                       const std::vector<games::Move>& opening);
 
 }  // namespace arena::match

@@ -18,6 +18,7 @@
 
 #include "arena/games/registry.hpp"
 #include "arena/match/match.hpp"
+#include "arena/match/opening.hpp"
 #include "arena/match/startup_guard.hpp"
 #include "arena/match/tally.hpp"
 #include "arena/tournament/schedule.hpp"
@@ -191,17 +192,6 @@ std::chrono::nanoseconds thread_cpu() {
     return std::chrono::seconds(t.tv_sec) + std::chrono::nanoseconds(t.tv_nsec);
 }
 
-std::string opening_text(const games::Game& game, const std::vector<games::Move>& opening) {
-    auto state = game.new_initial_state();
-    std::string text;
-    for (auto m : opening) {
-        if (!text.empty()) text += ' ';
-        text += state->format_move(m);
-        state->apply(m);
-    }
-    return text;
-}
-
 }  // namespace
 
 Runner::Runner(const Config& config, store::ResultsStore& store, std::int64_t tournament_id)
@@ -272,7 +262,7 @@ RunOutcome Runner::run(const RunOptions& options, std::ostream& out, std::stop_t
             try {
                 const auto setup = pair_setup(config_, pairing.pair);
                 const auto game = games::make_game(config_.game, setup.board);
-                f.opening = opening_text(*game, setup.opening);
+                f.opening = match::opening_text(*game, setup.opening);
                 auto first = pool.acquire(pairing.first);
                 auto second = pool.acquire(pairing.second);
                 // Either stop ends the game: the user's, or another worker's abort.
