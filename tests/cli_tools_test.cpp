@@ -439,7 +439,8 @@ TEST_F(CliToolsTest, LogPrintsEachBotsStderrEscaped) {
                                " has no bot 'gamma'; its bots: noisy (first), alpha (second)\n");
     const auto help = arena({"log", "--help"});
     EXPECT_EQ(help.status, kOk);
-    EXPECT_TRUE(help.out.starts_with("usage: arena log DB GAME [--bot NAME]\n")) << help.out;
+    EXPECT_TRUE(help.out.starts_with("usage: arena log DB GAME [--bot NAME] [--transcript]\n"))
+        << help.out;
 }
 
 // ---- 6. scripts/bench-solver --------------------------------------------------
