@@ -12,7 +12,6 @@
 // written in configs and docs resolve as they do for a user.
 
 #include <gtest/gtest.h>
-#include <pty.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -35,6 +34,7 @@
 #include "arena_process.hpp"
 #include "db_query.hpp"
 #include "temp_dir.hpp"
+#include "terminal.hpp"
 
 namespace {
 
@@ -45,6 +45,7 @@ using arena::testing::ArenaResult;
 using arena::testing::bin;
 using arena::testing::query;
 using arena::testing::query_one;
+using arena::testing::run_in_terminal;
 using arena::testing::source;
 using arena::testing::TempDir;
 
@@ -585,37 +586,6 @@ TEST(Match, InterruptedItKeepsEveryFinishedGameAndTheSummary) {
 }
 
 // ---- the live line ------------------------------------------------------------------
-
-// Runs `command` through sh on a new terminal `columns` wide; returns all it
-// wrote there.
-std::string run_in_terminal(const std::string& command, unsigned short columns) {
-    winsize size{};
-    size.ws_col = columns;
-    size.ws_row = 24;
-    int master = -1;
-    const pid_t pid = ::forkpty(&master, nullptr, nullptr, &size);
-    if (pid < 0) return "forkpty failed";
-    if (pid == 0) {
-        ::execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
-        ::_exit(127);
-    }
-    std::string out;
-    char buf[4096];
-    for (;;) {
-        const ssize_t n = ::read(master, buf, sizeof buf);
-        if (n > 0) {
-            out.append(buf, static_cast<std::size_t>(n));
-        } else if (n < 0 && errno == EINTR) {
-            continue;
-        } else {
-            break;  // EIO: the command is done
-        }
-    }
-    ::close(master);
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    return out;
-}
 
 // On a terminal narrower than the live line, each update is cut to fit, so
 // it overwrites the last one instead of leaving a new line behind.

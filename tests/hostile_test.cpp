@@ -8,7 +8,6 @@
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
-#include <pty.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -26,6 +25,7 @@
 #include "arena/session/session.hpp"
 #include "arena/tournament/config.hpp"
 #include "proc_util.hpp"
+#include "terminal.hpp"
 #include "timing.hpp"
 
 namespace arena {
@@ -34,6 +34,7 @@ namespace {
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 using arena::testing::bin;
+using arena::testing::run_in_terminal;
 using arena::testing::survivors;
 using arena::testing::unique_marker;
 
@@ -327,34 +328,6 @@ TEST_F(Sandbox, WritesOnlyItsOwnDirectory) {
 }
 
 // ---- the controlling terminal ----------------------------------------------------
-
-// Runs `command` (through sh) with a new pseudo-terminal as its controlling
-// terminal; returns everything written to the terminal.
-std::string run_in_terminal(const std::string& command) {
-    int master = -1;
-    const pid_t pid = ::forkpty(&master, nullptr, nullptr, nullptr);
-    if (pid < 0) return "forkpty failed";
-    if (pid == 0) {
-        ::execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
-        ::_exit(127);
-    }
-    std::string out;
-    char buf[4096];
-    for (;;) {
-        const ssize_t n = ::read(master, buf, sizeof buf);
-        if (n > 0) {
-            out.append(buf, static_cast<std::size_t>(n));
-        } else if (n < 0 && errno == EINTR) {
-            continue;
-        } else {
-            break;  // EIO: every process holding the terminal is gone
-        }
-    }
-    ::close(master);
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    return out;
-}
 
 // The arena runs in a terminal; its bots do not have it: the `tty` bot, which
 // takes the terminal when it can (and then answers garbage), plays a normal
