@@ -37,6 +37,19 @@ struct ArenaResult {
 };
 
 struct ArenaOptions {
+    // Limits the files the arena writes to `bytes`.
+    [[nodiscard]] static ArenaOptions file_size(rlim_t bytes) {
+        ArenaOptions o;
+        o.file_size_limit = bytes;
+        return o;
+    }
+    // As nobody (see drop_root).
+    [[nodiscard]] static ArenaOptions unprivileged() {
+        ArenaOptions o;
+        o.drop_root = true;
+        return o;
+    }
+
     std::optional<rlim_t> file_size_limit;  // bytes, for every file the arena writes
     // When the test runs as root: run the arena as nobody (uid and gid
     // 65534), for whom file permissions count. Root reads any file.

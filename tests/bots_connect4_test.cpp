@@ -27,6 +27,8 @@
 namespace arena::c4 {
 namespace {
 
+using arena::testing::slurp;
+
 using games::Connect4Cell;
 using games::Connect4Config;
 using games::Connect4Game;
@@ -423,11 +425,6 @@ struct Run {
     int exit_code = -1;
     std::string out, err;
 };
-
-std::string slurp(const std::string& path) {
-    std::ifstream in(path);
-    return {std::istreambuf_iterator<char>(in), {}};
-}
 
 Run arena(const std::string& args) {
     const std::string base = ::testing::TempDir() + "c4_" + testing::unique_marker();

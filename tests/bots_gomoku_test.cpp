@@ -31,6 +31,8 @@
 namespace arena {
 namespace {
 
+using arena::testing::slurp;
+
 using bots::gomoku::AlphaBetaEngine;
 using bots::gomoku::AlphaBetaOptions;
 using bots::gomoku::Board;
@@ -415,11 +417,6 @@ TEST(GomokuVcf, OpenFourMoveIsNotAnOverlineUnderExact5) {
 }
 
 // ---- legal games through the arena ------------------------------------------
-
-std::string slurp(const std::string& path) {
-    std::ifstream in(path);
-    return {std::istreambuf_iterator<char>(in), {}};
-}
 
 nlohmann::json arena_match(const std::string& args) {
     const std::string base = ::testing::TempDir() + "gomoku_" + testing::unique_marker();

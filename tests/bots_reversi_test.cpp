@@ -29,6 +29,8 @@
 namespace arena::bots::reversi {
 namespace {
 
+using arena::testing::slurp;
+
 using games::Move;
 using games::ReversiGame;
 using games::ReversiState;
@@ -516,11 +518,6 @@ TEST(ReversiGames, EveryBotPlaysLegalGamesWithPasses) {
 }
 
 // --- through the arena binary -------------------------------------------
-
-std::string slurp(const std::string& path) {
-    std::ifstream in(path);
-    return {std::istreambuf_iterator<char>(in), {}};
-}
 
 // `move_ms` is scaled with the build (timing.hpp): the bots search to a fixed
 // depth or number of simulations, so the limit only has to be out of reach.

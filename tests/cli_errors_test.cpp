@@ -48,7 +48,7 @@ class CliErrorsTest : public ::testing::Test {
     }
     // As a user for whom permissions count (nobody, when the test runs as root).
     ArenaResult arena_unprivileged(const std::vector<std::string>& args) {
-        return testing::run_arena(dir_, args, testing::ArenaOptions{{}, true});
+        return testing::run_arena(dir_, args, testing::ArenaOptions::unprivileged());
     }
 
     fs::path write(const std::string& name, const std::string& content) {

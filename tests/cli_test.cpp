@@ -18,6 +18,8 @@
 namespace arena {
 namespace {
 
+using arena::testing::slurp;
+
 using arena::testing::bin;
 using arena::testing::processes_with_arg;
 using arena::testing::scaled_ms;
@@ -29,11 +31,6 @@ struct Run {
     int exit_code = -1;
     std::string out, err;
 };
-
-std::string slurp(const std::string& path) {
-    std::ifstream in(path);
-    return {std::istreambuf_iterator<char>(in), {}};
-}
 
 // Runs `arena <args>` through the shell (args are already quoted), with a
 // hard limit so a hang fails the test instead of stalling it.

@@ -28,6 +28,8 @@
 namespace arena::cli {
 namespace {
 
+using arena::testing::slurp;
+
 namespace fs = std::filesystem;
 using testing::ArenaResult;
 using testing::bin;
@@ -38,11 +40,6 @@ constexpr int kUsage = 2;
 
 using testing::query;
 using testing::Rows;
-
-std::string slurp(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), {}};
-}
 
 std::vector<std::string> words_of(const std::string& line) {
     std::istringstream in(line);

@@ -32,6 +32,9 @@
 namespace arena::cli {
 namespace {
 
+using arena::testing::lines_of;
+using arena::testing::slurp;
+
 namespace fs = std::filesystem;
 using testing::ArenaResult;
 using testing::bin;
@@ -41,19 +44,6 @@ constexpr int kUsage = 2;
 
 using testing::query;
 using testing::Rows;
-
-std::string slurp(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), {}};
-}
-
-std::vector<std::string> lines_of(const std::string& text) {
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);)
-        lines.push_back(line);
-    return lines;
-}
 
 games::Params params_of(const std::string& text) {
     games::Params params;

@@ -38,6 +38,8 @@
 
 namespace {
 
+using arena::testing::slurp;
+
 namespace fs = std::filesystem;
 using arena::testing::ArenaOptions;
 using arena::testing::ArenaProcess;
@@ -51,11 +53,6 @@ using arena::testing::TempDir;
 
 // Endings that show that a bot meant to play well did not really play.
 const std::set<std::string> kBadEndings = {"startup", "crash", "protocol", "illegal"};
-
-std::string slurp(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), {}};
-}
 
 // A scratch checkout: build/ is this build, bots/ and configs/ the sources.
 class Checkout {

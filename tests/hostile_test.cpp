@@ -31,6 +31,8 @@
 namespace arena {
 namespace {
 
+using arena::testing::slurp;
+
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 using arena::testing::bin;
@@ -47,11 +49,6 @@ struct Run {
     std::string out, err;
     std::chrono::steady_clock::duration took{};
 };
-
-std::string slurp(const std::string& path) {
-    std::ifstream in(path);
-    return {std::istreambuf_iterator<char>(in), {}};
-}
 
 Run arena_cli(const std::string& args) {
     const std::string base = ::testing::TempDir() + "hostile_" + unique_marker();

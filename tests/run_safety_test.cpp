@@ -120,8 +120,8 @@ bool is_write_failure(const std::string& line, const std::string& prefix) {
 TEST_F(RunSafetyTest, AFullDiskStopsTheRunCleanlyAndItResumesLater) {
     use_db("full.db");
     const auto config = write_config("full", 3, 10);
-    const auto r =
-        run_arena(dir_, {"run", config.string(), "--concurrency", "2"}, ArenaOptions{256 * 1024});
+    const auto r = run_arena(dir_, {"run", config.string(), "--concurrency", "2"},
+                             ArenaOptions::file_size(256 * 1024));
     EXPECT_EQ(r.status, 1) << r.err;
     EXPECT_FALSE(testing::looks_like_a_crash(r.err)) << r.err;
     const auto lines = r.err_lines();
@@ -157,8 +157,7 @@ TEST_F(RunSafetyTest, AFullDiskStopsTheRunCleanlyAndItResumesLater) {
 TEST_F(RunSafetyTest, NoRoomAtAllIsOneClearLine) {
     use_db("tiny.db");
     const auto config = write_config("tiny", 2, 2);
-    const auto r =
-        run_arena(dir_, {"run", config.string()}, ArenaOptions{static_cast<rlim_t>(1024)});
+    const auto r = run_arena(dir_, {"run", config.string()}, ArenaOptions::file_size(1024));
     EXPECT_EQ(r.status, 1) << r.err;
     EXPECT_FALSE(testing::looks_like_a_crash(r.err)) << r.err;
     const auto lines = r.err_lines();

@@ -24,6 +24,8 @@
 namespace arena {
 namespace {
 
+using arena::testing::lines_of;
+
 namespace fs = std::filesystem;
 using games::Outcome;
 using match::GameRecord;
@@ -106,14 +108,6 @@ GameRecord game(const std::string& first, const std::string& second, Outcome out
 
 store::GameSlot slot(std::int64_t index) {
     return {index, 0, static_cast<int>(index / 2), static_cast<int>(index % 2), ""};
-}
-
-std::vector<std::string> lines_of(const std::string& text) {
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);)
-        lines.push_back(line);
-    return lines;
 }
 
 // The line of the table whose bot is `bot`, or "".
