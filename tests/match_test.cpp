@@ -349,5 +349,17 @@ TEST(GameClock, PerMoveAndGameClock) {
     EXPECT_NE(none.validate(), "");
 }
 
+// The stderr tail of a game line: the last 5 lines with something on them,
+// at most 400 bytes (cut at the front), control bytes escaped.
+TEST(StderrTail, LastLinesCutAndEscaped) {
+    EXPECT_EQ(stderr_tail(""), "");
+    EXPECT_EQ(stderr_tail(" \n\t\n"), "");
+    EXPECT_EQ(stderr_tail("a\n\n  b  \r\nc\n"), "a | b | c");
+    EXPECT_EQ(stderr_tail("1\n2\n3\n4\n5\n6\n7\n"), "3 | 4 | 5 | 6 | 7");
+    EXPECT_EQ(stderr_tail("red \x1b[31m\n"), "red \\x1b[31m");
+    const std::string tail = stderr_tail(std::string(1000, 'x') + "\nlast\n");
+    EXPECT_EQ(tail, "..." + std::string(393, 'x') + " | last");
+}
+
 }  // namespace
 }  // namespace arena::match

@@ -9,7 +9,7 @@
 
 #include "arena/cli/commands.hpp"
 #include "arena/cli/db_args.hpp"
-#include "arena/cli/escape.hpp"
+#include "arena/match/escape.hpp"
 #include "arena/store/results_store.hpp"
 
 namespace arena::cli {
@@ -31,12 +31,12 @@ constexpr const char* kSides[2] = {"first", "second"};
 
 // One bot's stderr under its heading.
 void print_stderr(const std::string& name, int side, const std::string& text, std::ostream& out) {
-    out << "--- " << escape_controls(name) << " (" << kSides[side] << ") ---\n";
+    out << "--- " << match::escape_controls(name) << " (" << kSides[side] << ") ---\n";
     if (text.empty()) {
         out << "(nothing on stderr)\n";
         return;
     }
-    out << escape_controls(text, true);
+    out << match::escape_controls(text, true);
     if (text.back() != '\n') out << "\n";
 }
 
@@ -63,14 +63,14 @@ int log_command(const std::vector<std::string>& args, std::ostream& out, std::os
         const auto& s = g->summary;
         const std::string names[2] = {s.first, s.second};
         if (a.bot && *a.bot != names[0] && *a.bot != names[1]) {
-            err << "arena log: game " << s.id << " has no bot '" << escape_controls(*a.bot)
-                << "'; its bots: " << escape_controls(names[0]) << " (first), "
-                << escape_controls(names[1]) << " (second)\n";
+            err << "arena log: game " << s.id << " has no bot '" << match::escape_controls(*a.bot)
+                << "'; its bots: " << match::escape_controls(names[0]) << " (first), "
+                << match::escape_controls(names[1]) << " (second)\n";
             return kExitUsage;
         }
-        out << "game " << s.id << ": " << escape_controls(s.first) << " (first) vs "
-            << escape_controls(s.second) << ", " << g->game << " " << g->params << ", result "
-            << s.result << " (" << s.termination << ")\n";
+        out << "game " << s.id << ": " << match::escape_controls(s.first) << " (first) vs "
+            << match::escape_controls(s.second) << ", " << g->game << " " << g->params
+            << ", result " << s.result << " (" << s.termination << ")\n";
         for (int side = 0; side < 2; ++side) {
             if (a.bot && *a.bot != names[side]) continue;
             out << "\n";
@@ -78,12 +78,12 @@ int log_command(const std::vector<std::string>& args, std::ostream& out, std::os
                 print_stderr(names[side], side, g->stderr_logs[side], out);
                 continue;
             }
-            out << "--- " << escape_controls(names[side]) << " (" << kSides[side]
+            out << "--- " << match::escape_controls(names[side]) << " (" << kSides[side]
                 << "): transcript ---\n";
             if (g->transcripts[side].empty()) {
                 out << "(no transcript kept: run with transcript: true or --transcript)\n";
             } else {
-                out << escape_controls(g->transcripts[side], true);
+                out << match::escape_controls(g->transcripts[side], true);
             }
         }
         out << std::flush;

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "arena/cli/commands.hpp"
-#include "arena/cli/escape.hpp"
+#include "arena/match/escape.hpp"
 #include "arena/tournament/suggest.hpp"
 
 namespace {
@@ -80,7 +80,8 @@ int main(int argc, char** argv) {
     for (const auto& c : kCommands)
         names.push_back(c.name);
     const std::string hint = arena::tournament::suggestion(command, names);
-    std::cerr << "arena: unknown command '" << escape_controls(command) << "'" << hint << "\n";
+    std::cerr << "arena: unknown command '" << arena::match::escape_controls(command) << "'" << hint
+              << "\n";
     if (hint.empty()) {
         std::cerr << "\n" << kUsage;
     } else {

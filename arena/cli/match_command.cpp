@@ -502,12 +502,9 @@ int match_command(const std::vector<std::string>& args, std::ostream& out, std::
                 print_game(progress, i + 1, m.games, id, record);
                 // A bot that keeps failing to start is not started for every game.
                 if (const auto bots = guard.given_up_bots(); !bots.empty()) {
-                    const auto& g = bots.front();
-                    failure = "bot '" + g.bot + "' failed to start " + std::to_string(g.failures) +
-                              " times in a row (" + g.detail +
-                              (g.stderr_tail.empty() ? "" : "; its stderr: " + g.stderr_tail) +
-                              "), so the match stopped after " + std::to_string(i + 1) + " of " +
-                              std::to_string(m.games) + " games: fix it and run it again";
+                    failure = bots.front().describe() + ", so the match stopped after " +
+                              std::to_string(i + 1) + " of " + std::to_string(m.games) +
+                              " games: fix it and run it again";
                     break;
                 }
             }

@@ -12,9 +12,9 @@
 
 #include "arena/cli/commands.hpp"
 #include "arena/cli/db_args.hpp"
-#include "arena/cli/escape.hpp"
 #include "arena/cli/report.hpp"
 #include "arena/games/registry.hpp"
+#include "arena/match/escape.hpp"
 #include "arena/store/results_store.hpp"
 #include "arena/tournament/suggest.hpp"
 #include "protocol/codec.hpp"
@@ -36,7 +36,8 @@ std::optional<std::int64_t> parse_game_id(const std::string& text) {
 }
 
 std::string bad_game_id(const std::string& text) {
-    return "GAME must be a game id (a positive whole number), got '" + escape_controls(text) + "'";
+    return "GAME must be a game id (a positive whole number), got '" +
+           match::escape_controls(text) + "'";
 }
 
 }  // namespace
@@ -140,8 +141,8 @@ void check_termination(const std::string& kind) {
     std::string list;
     for (const auto k : kinds)
         list += (list.empty() ? "" : ", ") + std::string(k);
-    throw std::invalid_argument("--termination: unknown ending '" + escape_controls(kind) + "'" +
-                                tournament::suggestion(kind, kinds) + "; endings: " + list);
+    throw std::invalid_argument("--termination: unknown ending '" + match::escape_controls(kind) +
+                                "'" + tournament::suggestion(kind, kinds) + "; endings: " + list);
 }
 
 po::options_description tournament_option() {
@@ -266,11 +267,11 @@ int show_command(const std::vector<std::string>& args, std::ostream& out, std::o
             }
             out << "\n";
             for (const auto& info : m.info)
-                out << "   info " << escape_controls(info) << "\n";
+                out << "   info " << match::escape_controls(info) << "\n";
             out << state->render();
         }
         out << "\nresult " << s.result << " (" << s.termination
-            << (s.detail.empty() ? "" : ": " + escape_controls(s.detail)) << ")\n";
+            << (s.detail.empty() ? "" : ": " + match::escape_controls(s.detail)) << ")\n";
         // For a fault, the end of what the bot at fault wrote on stderr (of
         // both bots when neither could start).
         if (s.termination != "normal") {

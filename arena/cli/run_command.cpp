@@ -21,7 +21,6 @@
 #include "arena/cli/commands.hpp"
 #include "arena/cli/report.hpp"
 #include "arena/cli/stop_signal.hpp"
-#include "arena/match/startup_guard.hpp"
 #include "arena/store/run_lock.hpp"
 #include "arena/tournament/config.hpp"
 #include "arena/tournament/fingerprint.hpp"
@@ -225,15 +224,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
             if (const auto row = store.find_tournament(config.name); row && outcome.stored > 0)
                 report_standings(store, *row, out);
             for (const auto& g : outcome.given_up) {
-                err << "arena run: bot '" << g.bot << "' ";
-                if (g.failures >= match::kMaxStartupFailures) {
-                    err << "failed to start " << g.failures << " times in a row";
-                } else {
-                    err << "cannot be started";
-                }
-                err << " (" << g.detail;
-                if (!g.stderr_tail.empty()) err << "; its stderr: " << g.stderr_tail;
-                err << "), so its " << g.missing_games
+                err << "arena run: " << g.bot.describe() << ", so its " << g.missing_games
                     << " remaining games were not played: fix it and run the same command again\n";
             }
             return kExitFailure;

@@ -2,6 +2,8 @@
 
 #include <vector>
 
+#include "arena/match/escape.hpp"
+
 namespace arena::match {
 
 std::string_view to_string(Termination t) {
@@ -55,24 +57,8 @@ std::string stderr_tail(std::string_view log, std::size_t max_lines, std::size_t
         if (!text.empty()) text += " | ";
         text += *it;
     }
-    std::string cut;
-    if (text.size() > max_bytes) {
-        text.erase(0, text.size() - max_bytes);
-        cut = "...";
-    }
-    std::string out = cut;
-    for (const char ch : text) {
-        const auto c = static_cast<unsigned char>(ch);
-        if (c < 0x20 || c == 0x7f) {
-            static constexpr char kHex[] = "0123456789abcdef";
-            out += "\\x";
-            out += kHex[c >> 4];
-            out += kHex[c & 15];
-        } else {
-            out += ch;
-        }
-    }
-    return out;
+    if (text.size() <= max_bytes) return escape_controls(text);
+    return "..." + escape_controls(std::string_view(text).substr(text.size() - max_bytes));
 }
 
 std::string fault_description(const GameRecord& game) {

@@ -46,6 +46,17 @@ int StartupGuard::failures(const std::string& bot) const {
     return it == bots_.end() ? 0 : it->second.failures;
 }
 
+std::string StartupGuard::GivenUp::describe() const {
+    // Fewer failures than the limit: the command could not be executed.
+    std::string text = "bot '" + bot + "' " +
+                       (failures >= kMaxStartupFailures
+                            ? "failed to start " + std::to_string(failures) + " times in a row"
+                            : std::string("cannot be started"));
+    text += " (" + detail;
+    if (!stderr_tail.empty()) text += "; its stderr: " + stderr_tail;
+    return text + ")";
+}
+
 std::vector<StartupGuard::GivenUp> StartupGuard::given_up_bots() const {
     const std::lock_guard lock(mutex_);
     return given_up_;

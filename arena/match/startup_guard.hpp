@@ -37,6 +37,9 @@ class StartupGuard {
         int failures = 0;         // failed starts in a row
         std::string detail;       // what the last one said
         std::string stderr_tail;  // the end of its stderr, escaped
+        // "bot 'x' failed to start 3 times in a row (exit 1; its stderr: ...)",
+        // or "bot 'x' cannot be started (...)" for a command that cannot run.
+        [[nodiscard]] std::string describe() const;
     };
     [[nodiscard]] bool given_up(const std::string& bot) const;
     // Failed starts in a row of `bot` so far (0 once a start succeeds).

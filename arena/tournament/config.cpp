@@ -147,6 +147,23 @@ std::pair<ExecStatus, std::filesystem::path> resolve_command(const std::string& 
     return {status, first_found};
 }
 
+// The arguments after argv[0] that name existing regular files from `dir`
+// (options, and key=value words, excepted).
+std::vector<std::filesystem::path> argument_files(const std::vector<std::string>& argv,
+                                                  const std::filesystem::path& dir) {
+    namespace fs = std::filesystem;
+    const fs::path base = dir.empty() ? fs::path(".") : dir;
+    std::vector<fs::path> files;
+    for (std::size_t i = 1; i < argv.size(); ++i) {
+        const std::string& arg = argv[i];
+        if (arg.empty() || arg.front() == '-' || arg.find('=') != std::string::npos) continue;
+        const fs::path path = (base / arg).lexically_normal();
+        std::error_code ec;
+        if (fs::is_regular_file(path, ec)) files.push_back(path);
+    }
+    return files;
+}
+
 class Parser {
   public:
     Parser(const std::string& text, const std::filesystem::path& path) : file_(path.string()) {
@@ -631,7 +648,7 @@ class Parser {
     // there gets a warning, since the bot will not find it either.
     void find_argument_files(const Field& command, const std::string& who, BotConfig& bot) {
         namespace fs = std::filesystem;
-        bot.files = program_files(bot.argv, bot.dir).files;
+        bot.files = argument_files(bot.argv, bot.dir);
         const fs::path base = bot.dir.empty() ? fs::path(".") : bot.dir;
         for (std::size_t i = 1; i < bot.argv.size(); ++i) {
             const std::string& arg = bot.argv[i];
@@ -940,19 +957,11 @@ session::SessionOptions session_options(const Config& config, const BotConfig& b
 }
 
 ProgramFiles program_files(const std::vector<std::string>& argv, const std::filesystem::path& dir) {
-    namespace fs = std::filesystem;
     ProgramFiles program;
     if (argv.empty()) return program;
     if (const auto [status, path] = resolve_command(argv.front(), dir); status == ExecStatus::kOk)
         program.executable = path;
-    const fs::path base = dir.empty() ? fs::path(".") : dir;
-    for (std::size_t i = 1; i < argv.size(); ++i) {
-        const std::string& arg = argv[i];
-        if (arg.empty() || arg.front() == '-' || arg.find('=') != std::string::npos) continue;
-        const fs::path path = (base / arg).lexically_normal();
-        std::error_code ec;
-        if (fs::is_regular_file(path, ec)) program.files.push_back(path);
-    }
+    program.files = argument_files(argv, dir);
     return program;
 }
 

@@ -374,32 +374,31 @@ RunOutcome Runner::run(const RunOptions& options, std::ostream& out, std::stop_t
     progress.finish();
     pool.retire_all();
 
+    // The indices stored now, read once: for the count and for what each bot
+    // given up still misses.
+    std::unordered_set<std::int64_t> stored;
     try {
-        outcome.stored = static_cast<std::int64_t>(store_.recorded_indices(tournament_id_).size());
+        const auto indices = store_.recorded_indices(tournament_id_);
+        stored.insert(indices.begin(), indices.end());
+        outcome.stored = static_cast<std::int64_t>(stored.size());
     } catch (const std::exception& e) {
         // The database failed under the writer, or now: count what we know.
+        // This run's games are not known by index, so what a bot misses
+        // below is counted from the games stored before it.
+        stored = done;
         outcome.stored = static_cast<std::int64_t>(done.size()) + outcome.played;
         if (error.empty()) error = e.what();
     }
     outcome.error = error;
     outcome.interrupted = outcome.stored < outcome.total;
-    if (const auto bots = guard.given_up_bots(); !bots.empty()) {
-        std::unordered_set<std::int64_t> stored;
-        try {
-            const auto indices = store_.recorded_indices(tournament_id_);
-            stored.insert(indices.begin(), indices.end());
-        } catch (const std::exception&) {
-            stored = done;  // counted from what was there before: an upper bound
+    for (auto& b : guard.given_up_bots()) {
+        RunOutcome::GivenUp g{std::move(b), 0};
+        for (const auto& p : schedule) {
+            if (stored.contains(p.index)) continue;
+            if (config_.bots[p.first].name == g.bot.bot || config_.bots[p.second].name == g.bot.bot)
+                ++g.missing_games;
         }
-        for (const auto& b : bots) {
-            RunOutcome::GivenUp g{b.bot, b.detail, b.stderr_tail, b.failures, 0};
-            for (const auto& p : schedule) {
-                if (stored.contains(p.index)) continue;
-                if (config_.bots[p.first].name == b.bot || config_.bots[p.second].name == b.bot)
-                    ++g.missing_games;
-            }
-            outcome.given_up.push_back(std::move(g));
-        }
+        outcome.given_up.push_back(std::move(g));
     }
     return outcome;
 }

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "arena/match/startup_guard.hpp"
 #include "arena/store/results_store.hpp"
 #include "arena/tournament/config.hpp"
 
@@ -39,8 +40,7 @@ struct RunOutcome {
     // row (or whose command cannot be executed): their remaining games were
     // neither played nor stored, nor were the start-up losses that led to it.
     struct GivenUp {
-        std::string bot, detail, stderr_tail;
-        int failures = 0;
+        match::StartupGuard::GivenUp bot;
         std::int64_t missing_games = 0;  // of its games, not in the database
     };
     std::vector<GivenUp> given_up;

@@ -1,6 +1,6 @@
-#include "arena/cli/escape.hpp"
+#include "arena/match/escape.hpp"
 
-namespace arena::cli {
+namespace arena::match {
 namespace {
 
 void append_hex(std::string& out, unsigned char byte) {
@@ -33,4 +33,4 @@ std::string escape_controls(std::string_view text, bool keep_layout) {
     return out;
 }
 
-}  // namespace arena::cli
+}  // namespace arena::match
