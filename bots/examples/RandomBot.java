@@ -11,6 +11,9 @@
 //     java -cp out RandomBot [--seed N]
 // (The arena's build compiles it into build/bots/examples/ when a JDK is
 // found: `java -cp build/bots/examples RandomBot`.)
+// The JVM prints its own warnings on stdout, where the arena would take them
+// for protocol lines; `java -Xlog:disable -Xlog:all=warning:stderr -cp DIR
+// RandomBot` sends them to stderr.
 // Try it: printf 'arena 1\ngame connect4 player=1 rows=6 cols=7 connect=4 move_ms=100\n'\
 // 'position 4 4\ngo move_ms=100\nquit\n' | java -cp out RandomBot
 
