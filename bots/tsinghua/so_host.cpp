@@ -5,17 +5,23 @@
 //   arena-so-host LIBRARY.so
 //
 // The library is loaded once, at start-up, and stays loaded for every game of
-// the process, so a strategy's global state lives on from game to game as
-// under the course's own Compete tool. A library that cannot be loaded, or
+// the process, so a strategy's global state lives on from game to game; the
+// arena starts a fresh host for every game unless told otherwise (restart:
+// on-fault), since course strategies expect one game per load. A library that cannot be loaded, or
 // lacks one of the two functions, is reported on stderr and the host exits 3
 // before `ready` (the arena judges a start-up failure).
 //
 // For each `go` the host rebuilds M, N, top, board, lastX/lastY and noX/noY
 // from the `game` line and the `position` moves, calls getPoint, answers the
 // returned point as a column (strategy_input.hpp: a point that is not where a
-// piece would land is sent in a form the arena judges illegal), and hands the
-// point back to clearPoint. It checks nothing else and times nothing: a slow
-// strategy loses on time, a crashing one crashes this process.
+// piece would land is sent in a form the arena judges illegal, after three
+// lines on stderr with what the strategy was given and why its point is not
+// legal), and hands the point back to clearPoint. It checks nothing else and times nothing: a
+// slow strategy loses on time, a crashing one crashes this process.
+//
+// Course strategies are often built without linking the C++ runtime
+// (`gcc -shared`), expecting the program that loads them to provide it: the
+// host makes libstdc++, libm and libgcc_s global before loading the library.
 //
 // Strategies often print to standard output. Only protocol lines may go
 // there, so the host keeps the real stdout for itself and points file
@@ -137,6 +143,15 @@ class StrategyEngine : public arena::bots::Engine {
             strategy_failed("clearPoint threw an exception");
         }
         info("point x=" + std::to_string(x) + " y=" + std::to_string(y));
+        if (const auto problem = arena::tsinghua::point_problem(in, x, y); !problem.empty()) {
+            // What the strategy was given, then its point, last: the arena
+            // shows the last 400 bytes of stderr with the verdict, which
+            // hold all three lines up to the course's largest board.
+            std::cerr << "arena-so-host: getPoint(" << arena::tsinghua::describe_arguments(in)
+                      << ")\n  " << arena::tsinghua::describe_board(in)
+                      << "\narena-so-host: getPoint returned (" << x << "," << y
+                      << "), not a legal point: " << problem << std::endl;
+        }
         out_ << "move " << arena::tsinghua::move_word(in, x, y) << '\n' << std::flush;
         return arena::bots::kNoMove;
     }
@@ -170,6 +185,12 @@ int main(int argc, char** argv) {
     // Line by line, so the log keeps what a strategy printed before it crashed.
     std::setvbuf(stdout, nullptr, _IOLBF, 0);
     const std::string library(first);
+    // The C++ runtime, global: a library that does not link it itself finds
+    // operator new, std::vector's helpers and the math functions here. The
+    // host is a C++ program, so these are already loaded; this only makes
+    // sure they are in the global scope whatever way the host was linked.
+    for (const char* runtime : {"libstdc++.so.6", "libm.so.6", "libgcc_s.so.1"})
+        static_cast<void>(::dlopen(runtime, RTLD_NOW | RTLD_GLOBAL));
     void* handle = ::dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (handle == nullptr) {
         const char* error = ::dlerror();

@@ -71,11 +71,59 @@ StrategyInput strategy_input(const games::Connect4State& state, std::optional<in
 }
 
 std::string move_word(const StrategyInput& input, int x, int y) {
-    if (y >= 0 && y < input.cols) {
-        const int top = input.top[static_cast<std::size_t>(y)];
-        if (top > 0 && x == top - 1) return std::to_string(y + 1);
-    }
+    if (point_problem(input, x, y).empty()) return std::to_string(y + 1);
     return "(" + std::to_string(x) + "," + std::to_string(y) + ")";
+}
+
+std::string point_problem(const StrategyInput& input, int x, int y) {
+    const auto text = [](int v) { return std::to_string(v); };
+    if (y < 0 || y >= input.cols) {
+        return "y=" + text(y) + " is off the board (columns 0.." + text(input.cols - 1) + ")";
+    }
+    const int top = input.top[static_cast<std::size_t>(y)];
+    const std::string top_y = "top[" + text(y) + "]=" + text(top);
+    if (top <= 0) return "column y=" + text(y) + " is full (" + top_y + ")";
+    if (x == top - 1) return {};
+    std::string cell;
+    if (x < 0 || x >= input.rows) {
+        cell = "x=" + text(x) + " is off the board (rows 0.." + text(input.rows - 1) + ")";
+    } else {
+        const int v = input.board[static_cast<std::size_t>(x * input.cols + y)];
+        cell = "(" + text(x) + "," + text(y) + ") is " +
+               (x == input.no_x && y == input.no_y ? "the blocked cell"
+                : v != kCourseEmpty                ? "taken"
+                                                   : "empty");
+    }
+    return cell + "; column y=" + text(y) + " takes its next piece at x=" + text(top - 1) + " (" +
+           top_y + ")";
+}
+
+std::string describe_arguments(const StrategyInput& input) {
+    std::string out = "M=" + std::to_string(input.rows) + " N=" + std::to_string(input.cols) +
+                      " noX=" + std::to_string(input.no_x) + " noY=" + std::to_string(input.no_y) +
+                      " lastX=" + std::to_string(input.last_x) +
+                      " lastY=" + std::to_string(input.last_y) + " top=";
+    for (int y = 0; y < input.cols; ++y) {
+        if (y > 0) out += ',';
+        out += std::to_string(input.top[static_cast<std::size_t>(y)]);
+    }
+    return out;
+}
+
+std::string describe_board(const StrategyInput& input) {
+    std::string out = "board=";
+    for (int x = 0; x < input.rows; ++x) {
+        if (x > 0) out += '/';
+        for (int y = 0; y < input.cols; ++y) {
+            const int v = input.board[static_cast<std::size_t>(x * input.cols + y)];
+            if (x == input.no_x && y == input.no_y && v == kCourseEmpty) {
+                out += 'X';
+            } else {
+                out += static_cast<char>('0' + (v >= 0 && v <= 9 ? v : 9));
+            }
+        }
+    }
+    return out;
 }
 
 }  // namespace arena::tsinghua

@@ -43,4 +43,18 @@ void check_game(const games::Connect4Config& config);
 // judges the move illegal and its text shows the point.
 [[nodiscard]] std::string move_word(const StrategyInput& input, int x, int y);
 
+// Empty when (x, y) is the landing cell of column y; else why it is not a
+// legal point, in the course's terms, e.g. "(4,3) is empty; column y=3 takes
+// its next piece at x=6 (top[3]=7)".
+[[nodiscard]] std::string point_problem(const StrategyInput& input, int x, int y);
+
+// What getPoint was given, for a message, in two parts of bounded length.
+// The numbers: "M=9 N=10 noX=8 noY=4 lastX=8 lastY=2 top=9,9,8,9,6,9,9,9,9,9".
+[[nodiscard]] std::string describe_arguments(const StrategyInput& input);
+// The board: "board=0000000000/.../0010X00000", the rows from x=0 (the top)
+// to x=M-1 separated by '/', each cell the value in board[] (0 empty, 1 the
+// opponent's, 2 the mover's), the blocked cell written X. M * (N + 1) + 5
+// bytes: 161 for the course's largest board, 12 x 12.
+[[nodiscard]] std::string describe_board(const StrategyInput& input);
+
 }  // namespace arena::tsinghua
