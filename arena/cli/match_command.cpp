@@ -362,6 +362,7 @@ std::string match_config_text(const MatchArgs& m, const std::string& name) {
             command += (command.empty() ? "" : " ") + w;
         y << "  - { name: " << yaml_string(b.name) << ", command: " << yaml_string(command)
           << ", protocol: " << session::to_string(b.protocol);
+        if (tournament::runs_so_host(b.argv)) y << ", restart: per-game";
         if (!b.working_dir.empty()) y << ", dir: " << yaml_string(b.working_dir.string());
         y << " }\n";
     }
@@ -500,6 +501,9 @@ int match_command(const std::vector<std::string>& args, std::ostream& out, std::
                 const std::int64_t id =
                     stored ? stored->record(i, match::opening_text(*game, opening), record) : 0;
                 print_game(progress, i + 1, m.games, id, record);
+                // A strategy library is loaded afresh for every game.
+                for (match::Player* p : {&a, &b})
+                    if (tournament::runs_so_host(p->spec().argv)) p->retire();
                 // A bot that keeps failing to start is not started for every game.
                 if (const auto bots = guard.given_up_bots(); !bots.empty()) {
                     failure = bots.front().describe() + ", so the match stopped after " +

@@ -65,7 +65,12 @@ std::vector<session::TranscriptLine> Player::take_transcript(std::uint64_t* drop
 }
 
 void Player::discard() {
-    if (session_) session_->kill();
+    if (session_) {
+        session_->kill();
+        // What it wrote before the move that got it discarded (an illegal
+        // one) belongs to the game's log.
+        stderr_kept_ += session_->take_stderr_log();
+    }
     session_.reset();
 }
 

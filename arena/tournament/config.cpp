@@ -187,8 +187,10 @@ class Parser {
         // Defaults first: every bot starts from them, wherever they are written.
         if (const Field* defaults = find(fields, "bot_defaults")) {
             require_map(*defaults);
-            for (const Field& d : fields_of(defaults->value, kIsolationKeys, "'bot_defaults'"))
+            for (const Field& d : fields_of(defaults->value, kIsolationKeys, "'bot_defaults'")) {
                 parse_isolation_key(d, defaults_);
+                if (d.key == "restart") restart_in_defaults_ = true;
+            }
         }
         // Sections in the order they are written, so the first problem in the
         // file is the one reported.
@@ -774,6 +776,11 @@ class Parser {
         }
         parse_dir(fields, who, bot);
         parse_bot_settings(node, fields, who, bot);
+        // A fresh load of the strategy for every game unless `restart` is
+        // written: course strategies keep global state that assumes one game
+        // per load (protocol/TSINGHUA.md).
+        if (!restart_in_defaults_ && find(fields, "restart") == nullptr)
+            bot.restart_each_game = true;
         tsinghua_marks_.emplace_back(label, protocol->value.Mark());
         for (const auto& [written, path] : libraries) {
             BotConfig b = bot;
@@ -929,7 +936,8 @@ class Parser {
 
     std::string file_;
     Config config_;
-    BotConfig defaults_;  // from `bot_defaults`
+    BotConfig defaults_;                // from `bot_defaults`
+    bool restart_in_defaults_ = false;  // `bot_defaults` writes `restart`
     std::optional<Field> challenger_;
     std::optional<Field> openings_file_;
     std::vector<int> opening_line_numbers_;  // per entry of config_.openings.lines

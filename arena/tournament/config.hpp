@@ -42,7 +42,8 @@ struct BotConfig {
     // and arguments are taken from there. Empty: the arena's current directory.
     std::filesystem::path dir;
     // A fresh process for every game (restart: per-game); by default a
-    // process plays game after game until it faults (restart: on-fault).
+    // process plays game after game until it faults (restart: on-fault),
+    // except a tsinghua-so bot's, whose default is per-game.
     bool restart_each_game = false;
 };
 

@@ -44,6 +44,10 @@ std::optional<fs::path> find_so_host() {
     return std::nullopt;
 }
 
+bool runs_so_host(const std::vector<std::string>& argv) {
+    return !argv.empty() && fs::path(argv.front()).filename() == kSoHostName;
+}
+
 std::vector<std::string> so_host_argv(const fs::path& host, const fs::path& library) {
     std::error_code ec;
     // Absolute: the bot runs in a scratch directory of its own.

@@ -23,6 +23,10 @@ inline constexpr std::string_view kSoHostName = "arena-so-host";
 // the first one in PATH; nullopt when there is none. The path is absolute.
 [[nodiscard]] std::optional<std::filesystem::path> find_so_host();
 
+// Whether `argv` runs arena-so-host, i.e. plays a strategy library: such a
+// bot plays each game in a fresh process unless told otherwise (restart).
+[[nodiscard]] bool runs_so_host(const std::vector<std::string>& argv);
+
 // What a tsinghua-so bot is started with: {host, absolute library path}.
 [[nodiscard]] std::vector<std::string> so_host_argv(const std::filesystem::path& host,
                                                     const std::filesystem::path& library);
