@@ -4,6 +4,7 @@
 #include <cctype>
 #include <charconv>
 #include <stdexcept>
+#include <system_error>
 #include <utility>
 
 namespace arena::session {
@@ -17,8 +18,8 @@ constexpr Millis kCommandWriteLimit{1'000};
 // Lines drained before a move: bounds the work an engine that floods stdout
 // between moves can cause; the rest is judged as part of the move.
 constexpr int kMaxDrainLines = 10'000;
-// What the engine is told when the arena has no game clock: no match limit.
-constexpr std::int64_t kNoLimitMs = 2'147'483'647;
+// The most unknown lines kept for a timeout's detail: only the last one.
+constexpr std::size_t kShownLineBytes = 80;
 
 // Piskvork ends its lines with CR LF, and engines born on Windows may expect
 // it: every line gets "\r\n" (Process::write_line adds the '\n').
@@ -125,6 +126,22 @@ std::vector<std::string> board_command(const std::vector<std::string>& moves, in
     return lines;
 }
 
+std::int64_t announced_ms(std::int64_t limit_ms) {
+    if (limit_ms <= 0 || limit_ms >= kNoLimitMs) return limit_ms;
+    return limit_ms - std::min(limit_ms / 10, kCommunityToleranceMs);
+}
+
+std::string folder_name(std::string_view bot) {
+    std::string out;
+    for (const char c : bot) {
+        const bool ok = std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '.' ||
+                        c == '+' || c == '-';
+        out += ok ? c : '_';
+    }
+    if (out.empty() || out == "." || out == "..") out = "bot";
+    return out;
+}
+
 std::optional<int> rule_bitmask(std::string_view rule) {
     if (rule.empty() || rule == "freestyle") return 0;
     if (rule == "exact5") return 1;
@@ -156,7 +173,41 @@ Identity parse_about(std::string_view line) {
 }  // namespace gomocup
 
 GomocupSession::GomocupSession(BotSpec spec, SessionOptions options)
-    : ProcessSession(std::move(spec), options) {}
+    : ProcessSession(std::move(spec), options) {
+    prepare_folder();
+}
+
+// The folder lives in the run's temporary directory (the parent of every
+// scratch directory), one per engine name, so it outlasts the engine's
+// processes and lasts as long as the run. A sandboxed engine can write only
+// its scratch directory: it gets a copy there, copied back when the process
+// ends. The engine learns of the folder only from `INFO folder`, after the
+// copy is made.
+void GomocupSession::prepare_folder() {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::path store =
+        scratch_dir_.parent_path() / ("gomocup-folder-" + gomocup::folder_name(spec_.name));
+    fs::create_directories(store, ec);
+    if (!spec_.isolation.sandbox) {
+        folder_ = store;
+        return;
+    }
+    folder_store_ = store;
+    folder_ = scratch_dir_ / "gomocup-folder";
+    fs::create_directories(folder_, ec);
+    fs::copy(store, folder_, fs::copy_options::recursive | fs::copy_options::overwrite_existing,
+             ec);
+}
+
+GomocupSession::~GomocupSession() {
+    if (folder_store_.empty()) return;
+    namespace fs = std::filesystem;
+    kill();  // nothing writes the folder while it is copied
+    std::error_code ec;
+    fs::copy(folder_, folder_store_,
+             fs::copy_options::recursive | fs::copy_options::overwrite_existing, ec);
+}
 
 HandshakeResult GomocupSession::handshake() {
     const auto start = Clock::now();
@@ -263,16 +314,20 @@ bool GomocupSession::start_game(const protocol::GameStart& game) {
     if (!ok) return refuse(Fault::kStartup, problem);
     started_size_ = size_;
 
+    // The limits as Gomocup's judge sends them, each announced short of the
+    // arena's own (gomocup::announced_ms); timeout_match 0 is no limit.
     const std::int64_t move_ms = param_int(params, "move_ms").value_or(0);
     const std::int64_t game_ms = param_int(params, "game_ms").value_or(0);
     const std::uint64_t memory_mb = spec_.isolation.limits.memory_mb;
-    const std::vector<std::string> info = {
-        "INFO timeout_turn " + std::to_string(move_ms > 0 ? move_ms : game_ms),
-        "INFO timeout_match " + std::to_string(game_ms > 0 ? game_ms : kNoLimitMs),
+    std::vector<std::string> info = {
+        "INFO timeout_turn " +
+            std::to_string(gomocup::announced_ms(move_ms > 0 ? move_ms : game_ms)),
+        "INFO timeout_match " + std::to_string(gomocup::announced_ms(game_ms)),
         "INFO max_memory " + std::to_string(memory_mb * 1024 * 1024),
         "INFO game_type 1",
         "INFO rule " + std::to_string(rule),
     };
+    if (!folder_.empty()) info.push_back("INFO folder " + folder_.string());
     if (!process_->write_line(crlf_lines(info), Clock::now() + kCommandWriteLimit)) {
         die();
         return false;
@@ -292,21 +347,22 @@ MoveReply GomocupSession::request_move(const protocol::Position& position, const
     }
     if (!alive_) return fail_move(reply, Fault::kCrash, "the bot is not running");
 
-    // Lines sent while the engine was not on move: chatter is dropped (it
-    // belongs to no move), anything else is a protocol fault, as in v1.
+    // Lines sent while the engine was not on move belong to no move and are
+    // dropped, except a move: that is a protocol fault, as in v1.
     const auto drain_deadline = Clock::now();
     for (int i = 0; i < kMaxDrainLines; ++i) {
         auto line = read_reply_line(drain_deadline);
         if (line.fault == Fault::kTimeout) break;
         if (line.fault != Fault::kNone) return fail_move(reply, line.fault, line.detail);
-        const std::string_view text = trim(line.text);
-        if (text.empty() || is_chatter(text)) continue;
+        if (!gomocup::parse_point(trim(line.text))) continue;
         return fail_move(reply, Fault::kProtocol, "line while not on move: " + quote(line.text));
     }
 
+    // time_left before every move, as the judge sends it (timeout_turn went
+    // with START and does not change during a game).
     std::vector<std::string> lines = {
-        "INFO timeout_turn " + std::to_string(go.move_ms),
-        "INFO time_left " + std::to_string(go.clock_ms.value_or(kNoLimitMs)),
+        "INFO time_left " +
+            std::to_string(go.clock_ms ? gomocup::announced_ms(*go.clock_ms) : gomocup::kNoLimitMs),
     };
     const auto& moves = position.moves;
     const bool extends =
@@ -330,20 +386,38 @@ MoveReply GomocupSession::request_move(const protocol::Position& position, const
     const auto deadline = reply.go_written + limit;
 
     std::size_t chatter = 0;
+    std::string last_unknown;  // the last line that was neither a move nor a known message
     for (;;) {
         auto line = read_reply_line(deadline);
         if (line.fault == Fault::kTimeout) {
-            return fail_move(reply, Fault::kTimeout, "no move within " + millis(limit));
+            std::string detail = "no move within " + millis(limit);
+            if (!last_unknown.empty())
+                detail += " (its last line was not a move: " + quote(last_unknown) + ")";
+            return fail_move(reply, Fault::kTimeout, std::move(detail));
         }
         if (line.fault != Fault::kNone) return fail_move(reply, line.fault, line.detail);
         const std::string_view text = trim(line.text);
         if (text.empty()) continue;  // Gomocup managers ignore empty lines
-        if (is_chatter(text)) {
+        const auto point = gomocup::parse_point(text);
+        if (!point) {
+            // Recorded, never judged: Gomocup's judge skips every line it
+            // cannot read as a move (protocol/GOMOCUP.md, section 6).
+            if (upper(first_word(text)) == "SUGGEST") {
+                // The manager imposes the suggested move with PLAY, as
+                // Gomocup does; the engine then answers it as its move.
+                if (const auto suggested = gomocup::parse_point(text.substr(7))) {
+                    const std::string play = "PLAY " + std::to_string(suggested->x) + "," +
+                                             std::to_string(suggested->y) + "\r";
+                    if (!process_->write_line(play, deadline)) {
+                        return fail_move(reply, Fault::kCrash, describe_write_failure());
+                    }
+                }
+            } else if (!is_chatter(text)) {
+                last_unknown = std::string(text.substr(0, kShownLineBytes + 1));
+            }
             record_info(reply, chatter, std::string(text));
             continue;
         }
-        const auto point = gomocup::parse_point(text);
-        if (!point) return fail_move(reply, Fault::kProtocol, "invalid line: " + quote(line.text));
         // Off the board: the coordinates as sent, which the game rejects as
         // it rejects a native bot's `move z99`.
         std::string move = gomocup::to_move(*point, size_);

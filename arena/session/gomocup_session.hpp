@@ -8,6 +8,7 @@
 // (letter a = 0), y is the row number minus 1.
 
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -49,6 +50,25 @@ struct Point {
 // The values of an ABOUT answer: name="x", version="1.0", author="y", ...
 [[nodiscard]] Identity parse_about(std::string_view line);
 
+// What the value sent for no limit at all (`INFO time_left` without a game
+// clock) is: 2^31 - 1, as the protocol says.
+inline constexpr std::int64_t kNoLimitMs = 2'147'483'647;
+// The most the announced time falls short of the arena's limit: the
+// tolerance of Piskvork and of the Gomocup judge (protocol/GOMOCUP.md).
+inline constexpr std::int64_t kCommunityToleranceMs = 1'000;
+
+// The time an engine is told it has (`INFO timeout_turn`, `INFO time_left`,
+// `INFO timeout_match`) when the arena's limit is `limit_ms` (its hard
+// deadline is that plus tolerance_ms): the limit less 10 %, and less at most
+// kCommunityToleranceMs, so an engine that budgets as Gomocup engines do, up
+// to the announced time and a little over, still answers before the
+// deadline. kNoLimitMs and 0 stay as they are.
+[[nodiscard]] std::int64_t announced_ms(std::int64_t limit_ms);
+
+// A name usable as one directory name: characters other than letters,
+// digits and `_ . + -` become `_`; "" becomes "bot".
+[[nodiscard]] std::string folder_name(std::string_view bot);
+
 }  // namespace gomocup
 
 class GomocupSession final : public ProcessSession {
@@ -66,9 +86,10 @@ class GomocupSession final : public ProcessSession {
     // reported by the next request_move (the match layer judges faults there).
     [[nodiscard]] bool start_game(const protocol::GameStart& game) override;
 
-    // `INFO timeout_turn`, `INFO time_left`, then `BEGIN`, `TURN x,y` or
-    // `BOARD ... DONE`; the reply `x,y` comes back in the arena's notation.
-    // MESSAGE, DEBUG, UNKNOWN, ERROR and SUGGEST lines are kept as info.
+    // `INFO time_left`, then `BEGIN`, `TURN x,y` or `BOARD ... DONE`; the
+    // reply `x,y` comes back in the arena's notation. Every other line the
+    // engine prints meanwhile (MESSAGE, DEBUG, status lines of its own) is
+    // kept as info, never judged; `SUGGEST x,y` is answered `PLAY x,y`.
     [[nodiscard]] MoveReply request_move(const protocol::Position& position, const protocol::Go& go,
                                          Clock::duration limit, IdleBot* idle = nullptr) override;
 
@@ -78,13 +99,24 @@ class GomocupSession final : public ProcessSession {
     // `END`, the grace period, then the kill.
     void quit() override;
 
+    // Kills what is left and, for a sandboxed engine, copies its folder back
+    // to the run's copy for its next process.
+    ~GomocupSession() override;
+
+    GomocupSession(const GomocupSession&) = delete;
+    GomocupSession& operator=(const GomocupSession&) = delete;
+
+    // The folder announced by `INFO folder` (as the engine sees it).
+    [[nodiscard]] const std::filesystem::path& folder() const { return folder_; }
+
   private:
     // Sends `command` and waits for `OK` until `deadline`. On failure `problem`
     // says what happened; `unknown` is set when the engine answered UNKNOWN or
     // ERROR (it may not know RESTART).
     bool command_ok(const std::string& command, Clock::time_point deadline, std::string& problem,
                     bool& unknown);
-    void write_lines(const std::vector<std::string>& lines);
+    // Makes the engine's persistent folder (see protocol/GOMOCUP.md).
+    void prepare_folder();
 
     int size_ = 15;
     int player_ = 1;
@@ -93,6 +125,10 @@ class GomocupSession final : public ProcessSession {
     bool board_fresh_ = true;          // nothing told since START/RESTART
     bool about_pending_ = false;       // ABOUT went unanswered: its late answer is tolerated
     std::optional<std::pair<Fault, std::string>> pending_;  // a start_game fault, not yet reported
+    std::filesystem::path folder_;                          // INFO folder
+    // The run's copy of the folder when the engine is sandboxed (folder_ is
+    // then inside its scratch directory); empty otherwise.
+    std::filesystem::path folder_store_;
 };
 
 }  // namespace arena::session

@@ -31,6 +31,16 @@ bool is_cell(std::string_view move) {
 
 namespace nboard {
 
+int depth_for(std::int64_t move_ms) {
+    if (move_ms <= 0) return 1;
+    int depth = kDefaultDepth;
+    for (std::int64_t t = kDepthReferenceMs; t * 2 <= move_ms && depth < 60; t *= 2)
+        ++depth;
+    for (std::int64_t t = kDepthReferenceMs; t > move_ms && depth > 1; t /= 2)
+        --depth;
+    return depth;
+}
+
 std::string to_nboard(std::string_view move) {
     if (move == "pass") return "PA";
     std::string out(move);
@@ -94,10 +104,11 @@ HandshakeResult NboardSession::handshake() {
     };
     if (!alive_) return fail("the bot is not running");
     ping_ = 1;
+    depth_sent_ = depth_ > 0 ? depth_ : nboard::kDefaultDepth;
     const std::string pong = "pong " + std::to_string(ping_);
-    if (!process_->write_line(
-            "nboard 2\nset depth " + std::to_string(depth_) + "\nping " + std::to_string(ping_),
-            deadline)) {
+    if (!process_->write_line("nboard 2\nset depth " + std::to_string(depth_sent_) + "\nping " +
+                                  std::to_string(ping_),
+                              deadline)) {
         if (Clock::now() >= deadline) {
             return fail("no `" + pong + "` within " + millis(options_.startup_limit));
         }
@@ -131,9 +142,8 @@ bool NboardSession::start_game(const protocol::GameStart& game) {
     return true;
 }
 
-MoveReply NboardSession::request_move(const protocol::Position& position,
-                                      const protocol::Go& /*go*/, Clock::duration limit,
-                                      IdleBot* idle) {
+MoveReply NboardSession::request_move(const protocol::Position& position, const protocol::Go& go,
+                                      Clock::duration limit, IdleBot* idle) {
     const IdleWatch watch(*this, idle);
     MoveReply reply;
     if (!alive_) return fail_move(reply, Fault::kCrash, "the bot is not running");
@@ -143,6 +153,11 @@ MoveReply NboardSession::request_move(const protocol::Position& position,
     // whole game. Then a ping: every line before its pong is stale.
     const auto& moves = position.moves;
     std::string sync;
+    if (const int depth = depth_ > 0 ? depth_ : nboard::depth_for(go.move_ms);
+        depth != depth_sent_) {
+        sync += "set depth " + std::to_string(depth) + "\n";
+        depth_sent_ = depth;
+    }
     if (in_sync_ && moves.size() >= told_.size() &&
         std::equal(told_.begin(), told_.end(), moves.begin())) {
         for (std::size_t i = told_.size(); i < moves.size(); ++i)

@@ -5,6 +5,7 @@
 // the same deadlines, the same faults, moves in the arena's notation. NBoard
 // has no clock; the arena enforces its own.
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,8 +16,16 @@ namespace arena::session {
 
 namespace nboard {
 
-// The search depth the arena asks for (`set depth`), unless configured.
+// The search depth asked for at start-up, before the engine's time is known,
+// and for a move of kDepthReferenceMs.
 inline constexpr int kDefaultDepth = 12;
+inline constexpr std::int64_t kDepthReferenceMs = 3'000;
+
+// The midgame depth (`set depth`) for a move of `move_ms`: NBoard has no
+// clock, so the time is told as a depth. kDefaultDepth at kDepthReferenceMs,
+// one ply more for each doubling of the time and one less for each halving
+// (search time grows about twofold a ply), between 1 and 60.
+[[nodiscard]] int depth_for(std::int64_t move_ms);
 
 // The GGF game record of the standard start followed by `moves` (arena
 // notation, passes included; black moves first):
@@ -35,17 +44,22 @@ inline constexpr int kDefaultDepth = 12;
 class NboardSession final : public ProcessSession {
   public:
     // Starts the process; throws SpawnError when the command cannot be started.
-    NboardSession(BotSpec spec, SessionOptions options, int depth = nboard::kDefaultDepth);
+    // `depth` > 0: that depth for every move, whatever the time; 0: the
+    // depth follows the move's time (nboard::depth_for).
+    NboardSession(BotSpec spec, SessionOptions options, int depth = 0);
 
-    // `nboard 2`, `set depth N`, `ping 1`, then waits for `pong 1` within the
-    // start-up limit. `set myname <name>` becomes the identity.
+    // `nboard 2`, `set depth N` (kDefaultDepth, or the fixed depth), `ping 1`,
+    // then waits for `pong 1` within the start-up limit. `set myname <name>`
+    // becomes the identity.
     [[nodiscard]] HandshakeResult handshake() override;
 
     // Remembers the game; the engine hears of it with the first move request.
     [[nodiscard]] bool start_game(const protocol::GameStart& game) override;
 
-    // `set game <GGF>` (or `move <mv>` for each move since the last one the
-    // engine was told), `ping N` -> `pong N` (older lines discarded), then `go`
+    // `set depth N` when the move's time asks for another depth than the
+    // last one sent, `set game <GGF>` (or `move <mv>` for each move since the
+    // last one the engine was told), `ping N` -> `pong N` (older lines
+    // discarded), then `go`
     // -> `=== <move>`; the clock starts when `go` is written. status,
     // nodestats and search lines are kept as info.
     [[nodiscard]] MoveReply request_move(const protocol::Position& position, const protocol::Go& go,
@@ -58,7 +72,8 @@ class NboardSession final : public ProcessSession {
     void quit() override;
 
   private:
-    int depth_;
+    int depth_;           // fixed depth, or 0
+    int depth_sent_ = 0;  // the last `set depth` sent
     int player_ = 1;
     int ping_ = 0;                   // the last ping sent
     bool in_sync_ = false;           // told_ is the engine's current game
