@@ -16,10 +16,12 @@
 #include "arena/cli/commands.hpp"
 #include "arena/cli/stop_signal.hpp"
 #include "arena/games/registry.hpp"
+#include "arena/match/close_calls.hpp"
 #include "arena/match/match.hpp"
 #include "arena/match/opening.hpp"
 #include "arena/match/startup_guard.hpp"
 #include "arena/match/tally.hpp"
+#include "arena/session/cgroup.hpp"
 #include "arena/session/command_line.hpp"
 #include "arena/store/results_store.hpp"
 #include "arena/tournament/config.hpp"
@@ -451,6 +453,7 @@ int match_command(const std::vector<std::string>& args, std::ostream& out, std::
     const auto parsed = parse_args(args, out, err, exit_code);
     if (!parsed) return exit_code;
     const MatchArgs& m = *parsed;
+    err << session::cgroup::describe_limits(m.isolation.cgroup) << "\n";
 
     std::optional<StoredMatch> stored;
     if (!m.db.empty()) {
@@ -467,6 +470,7 @@ int match_command(const std::vector<std::string>& args, std::ostream& out, std::
     a.set_startup_guard(&guard);
     b.set_startup_guard(&guard);
     match::Tally tally({a.name(), b.name()});
+    match::CloseCallCounter close_calls(m.time);
     // With --json, stdout holds the JSON object only; game lines go to stderr.
     std::ostream& progress = m.json ? err : out;
     bool interrupted = false;
@@ -498,6 +502,7 @@ int match_command(const std::vector<std::string>& args, std::ostream& out, std::
                     break;
                 }
                 tally.add(record);
+                close_calls.add(record);
                 const std::int64_t id =
                     stored ? stored->record(i, match::opening_text(*game, opening), record) : 0;
                 print_game(progress, i + 1, m.games, id, record);
@@ -526,6 +531,9 @@ int match_command(const std::vector<std::string>& args, std::ostream& out, std::
         print_summary(out, tally);
         out << std::flush;
     }
+    for (const auto& [bot, count] : close_calls.warnings())
+        err << match::close_call_warning(bot, count, "let it stop earlier, or raise --tolerance-ms")
+            << "\n";
     const bool complete = !interrupted && failure.empty();
     if (stored) {
         try {

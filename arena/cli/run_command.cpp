@@ -6,6 +6,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <csignal>
@@ -21,6 +22,8 @@
 #include "arena/cli/commands.hpp"
 #include "arena/cli/report.hpp"
 #include "arena/cli/stop_signal.hpp"
+#include "arena/match/close_calls.hpp"
+#include "arena/session/cgroup.hpp"
 #include "arena/store/run_lock.hpp"
 #include "arena/tournament/config.hpp"
 #include "arena/tournament/fingerprint.hpp"
@@ -67,6 +70,24 @@ void print_stats(const tournament::RunOutcome& outcome, std::chrono::steady_cloc
                   std::chrono::duration<double, std::micro>(outcome.storage_cpu).count() / moves,
                   wall_s * 1e6 / moves, static_cast<double>(self.ru_maxrss) / 1024.0);
     out << line;
+}
+
+// Warns about each bot whose moves keep finishing within a hair of their
+// limit, from the move times of the tournament's stored games.
+void warn_close_calls(store::ResultsStore& store, std::int64_t id, const match::TimeControl& time,
+                      std::ostream& err) {
+    match::CloseCallCounter counter(time);
+    for (const auto& summary : store.games(id)) {
+        const auto game = store.load_game(summary.id);
+        if (!game) continue;
+        std::vector<match::TimedMove> moves;
+        for (const auto& m : game->moves)
+            moves.push_back({m.side, std::chrono::microseconds{m.time_us}, m.by_arena});
+        counter.add(summary.first, summary.second, moves);
+    }
+    for (const auto& [bot, count] : counter.warnings())
+        err << match::close_call_warning(bot, count, "let it stop earlier, or raise tolerance_ms")
+            << "\n";
 }
 
 std::vector<store::BotEntry> bot_entries(const tournament::Config& config) {
@@ -141,6 +162,10 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     }
     for (const auto& warning : config.warnings)
         err << warning << "\n";
+    err << session::cgroup::describe_limits(
+               std::any_of(config.bots.begin(), config.bots.end(),
+                           [](const auto& bot) { return bot.isolation.cgroup; }))
+        << "\n";
     if (!db_override.empty()) config.database = db_override;
     if (transcript) config.transcript = true;
     if (concurrency == 0) concurrency = config.concurrency;
@@ -204,6 +229,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
         if (!outcome.interrupted) {
             store.set_status(id, "finished");
             report_standings(store, *store.find_tournament(config.name), out);
+            if (outcome.stored > 0) warn_close_calls(store, id, config.time, err);
             return kExitOk;
         }
         if (!outcome.error.empty()) {
