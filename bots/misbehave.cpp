@@ -48,6 +48,16 @@
 //                       stop at 4000, then it hangs)
 //     big-file          writes big.bin in its scratch directory ($TMPDIR) without end
 //                       (a safety stop at 4 GiB, then it hangs)
+//     touch-memory      once per process: reserves --reserve-gb GiB of address
+//                       space it never touches (PROT_NONE), allocates and
+//                       touches --touch-mb MiB and keeps them, pauses
+//                       --sleep-ms, then answers legally (later moves too)
+//     touch-memory-child  the same touching in a forked child, which keeps
+//                       the memory and sleeps; the bot answers legally once
+//                       the child is done, and hangs if the child died
+//     fork-count        forks children that sleep until a fork fails (a
+//                       safety stop at 4000), writes `misbehave: N forks
+//                       succeeded` on stderr, then hangs
 //     tty               opens its controlling terminal (/dev/tty); if that
 //                       works, writes `misbehave: took the terminal` to it
 //                       and answers `hello arena` (a protocol fault), else
@@ -56,7 +66,10 @@
 //                  at least N moves (default 0); earlier moves are normal. The
 //                  handshake modes and ignore-quit do not use it.
 //                  Exception: --mode sleep delays every move from then on.
-//   --sleep-ms N   the delay of --mode sleep (default 1000)
+//   --sleep-ms N   the delay of --mode sleep, the pause of touch-memory
+//                  (default 1000)
+//   --touch-mb N   MiB touched by the touch-memory modes (default 100)
+//   --reserve-gb N GiB reserved by --mode touch-memory (default 0)
 //   --flood-mb N   MiB written by --mode flood-stderr (default 64)
 //   --seed N       seed of the random moves (default 1)
 //   --log FILE     append every line received from the arena to FILE
@@ -66,6 +79,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -123,6 +137,9 @@ enum class Mode : std::uint8_t {
     kMemoryHog,
     kForkBomb,
     kBigFile,
+    kTouchMemory,
+    kTouchMemoryChild,
+    kForkCount,
     kTty,
 };
 
@@ -154,6 +171,9 @@ constexpr std::pair<std::string_view, Mode> kModes[] = {
     {"memory-hog", Mode::kMemoryHog},
     {"fork-bomb", Mode::kForkBomb},
     {"big-file", Mode::kBigFile},
+    {"touch-memory", Mode::kTouchMemory},
+    {"touch-memory-child", Mode::kTouchMemoryChild},
+    {"fork-count", Mode::kForkCount},
     {"tty", Mode::kTty},
 };
 
@@ -162,6 +182,8 @@ struct Options {
     std::uint64_t at_ply = 0;
     std::uint64_t sleep_ms = 1000;
     std::uint64_t flood_mb = 64;
+    std::uint64_t touch_mb = 100;
+    std::uint64_t reserve_gb = 0;
     std::uint64_t seed = 1;
     std::string log_path;
 };
@@ -349,6 +371,14 @@ class MisbehaveEngine : public arena::bots::Engine {
                 fork_bomb();
             case Mode::kBigFile:
                 big_file();
+            case Mode::kTouchMemory:
+                touch_memory();
+                return move;
+            case Mode::kTouchMemoryChild:
+                touch_memory_in_child();
+                return move;
+            case Mode::kForkCount:
+                fork_count();
             case Mode::kTty:
                 if (!take_terminal()) return move;
                 write_all(STDOUT_FILENO, "hello arena\n");
@@ -436,6 +466,77 @@ class MisbehaveEngine : public arena::bots::Engine {
         sleep_forever();
     }
 
+    // Touches --touch-mb MiB (kept for good), once per process.
+    void touch_memory() {
+        if (touched_) return;
+        touched_ = true;
+        if (options_.reserve_gb > 0) {
+            const void* reserved = ::mmap(nullptr, options_.reserve_gb << 30, PROT_NONE,
+                                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+            if (reserved == MAP_FAILED)
+                std::cerr << "misbehave: reserving " << options_.reserve_gb
+                          << " GiB: " << std::strerror(errno) << '\n';
+        }
+        touch(options_.touch_mb);
+        std::this_thread::sleep_for(std::chrono::milliseconds(options_.sleep_ms));
+    }
+
+    static void touch(std::uint64_t mb) {
+        no_core_dump();
+        const std::size_t bytes = mb << 20;
+        void* block =
+            ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (block == MAP_FAILED) {
+            std::cerr << "misbehave: allocating " << mb << " MiB: " << std::strerror(errno) << '\n';
+            std::abort();
+        }
+        std::memset(block, 1, bytes);
+    }
+
+    void touch_memory_in_child() {
+        if (touched_) return;
+        touched_ = true;
+        int done[2];
+        if (::pipe(done) != 0) return;
+        const pid_t pid = ::fork();
+        if (pid < 0) {
+            std::cerr << "misbehave: fork: " << std::strerror(errno) << '\n';
+            return;
+        }
+        if (pid == 0) {
+            ::close(done[0]);
+            touch(options_.touch_mb);
+            write_all(done[1], "y");
+            sleep_forever();
+        }
+        ::close(done[1]);
+        char byte = 0;
+        ssize_t n = 0;
+        while ((n = ::read(done[0], &byte, 1)) < 0 && errno == EINTR) {
+        }
+        ::close(done[0]);
+        if (n != 1) {
+            std::cerr << "misbehave: the child touching memory died\n";
+            sleep_forever();
+        }
+    }
+
+    [[noreturn]] static void fork_count() {
+        int forks = 0;
+        std::string why = "the safety stop";
+        for (; forks < 4000; ++forks) {
+            const pid_t pid = ::fork();
+            if (pid == 0) sleep_forever();
+            if (pid < 0) {
+                why = std::strerror(errno);
+                break;
+            }
+        }
+        write_all(STDERR_FILENO,
+                  "misbehave: " + std::to_string(forks) + " forks succeeded, then: " + why + "\n");
+        sleep_forever();
+    }
+
     // True if it could open and write to its controlling terminal.
     static bool take_terminal() {
         const int fd = ::open("/dev/tty", O_RDWR | O_CLOEXEC);
@@ -506,7 +607,8 @@ class MisbehaveEngine : public arena::bots::Engine {
 
     Options options_;
     int log_fd_;
-    bool done_ = false;  // misbehaved already in this game
+    bool done_ = false;     // misbehaved already in this game
+    bool touched_ = false;  // touched its memory already (touch-memory modes)
 };
 
 }  // namespace
@@ -526,11 +628,14 @@ int main(int argc, char** argv) {
          "none, crash, abort, exit, sleep, hang, illegal, garbage, bad-notation, no-newline, "
          "flood-info, flood-stderr, endless-line, close-stdout, handshake-exit, handshake-hang, "
          "crash-after-move, fork-child, ignore-quit, daemon, setsid, close-stdin, stop-self, "
-         "ponder, memory-hog, fork-bomb, big-file, tty")
+         "ponder, memory-hog, fork-bomb, big-file, touch-memory, touch-memory-child, fork-count, "
+         "tty")
         ("at-ply", po::value<std::uint64_t>(&options.at_ply)->default_value(0),
          "misbehave on the first go of each game at ply >= N (sleep: every go from then on)")
         ("sleep-ms", po::value<std::uint64_t>(&options.sleep_ms)->default_value(1000), "delay of --mode sleep")
         ("flood-mb", po::value<std::uint64_t>(&options.flood_mb)->default_value(64), "MiB for --mode flood-stderr")
+        ("touch-mb", po::value<std::uint64_t>(&options.touch_mb)->default_value(100), "MiB touched by the touch-memory modes")
+        ("reserve-gb", po::value<std::uint64_t>(&options.reserve_gb)->default_value(0), "GiB of address space reserved by --mode touch-memory")
         ("log", po::value<std::string>(&options.log_path), "append every line received from the arena to FILE");
     // clang-format on
     program.make_engine = [&](const arena::bots::CommonFlags& flags) {

@@ -378,6 +378,9 @@ Process::Process(const ProcessOptions& options)
       sandboxed_(options.sandbox.enabled),
       realtime_deadlines_(options.realtime_deadlines) {
     ignore_sigpipe_once();
+    // Detected before the reaper starts, so that the arena's groups are
+    // removed after the reaper's last sweep at exit.
+    if (options.cgroup) (void)cgroup::support();
     reaper::start();
     if (options.argv.empty() || options.argv.front().empty()) {
         throw SpawnError("cannot start a bot: empty command");
@@ -441,7 +444,11 @@ Process::Process(const ProcessOptions& options)
     };
     std::vector<Rlimit> rlimits;
     const Limits& lim = options.limits;
-    if (lim.memory_mb > 0) rlimits.push_back({RLIMIT_AS, lim.memory_mb * kMiB});
+    // In a cgroup the kernel limits the tree's resident memory and tasks;
+    // else the reaper polls both, with an address-space safety net.
+    if (options.cgroup) group_ = cgroup::Group::create(lim.memory_mb, lim.processes);
+    if (!group_ && lim.memory_mb > 0 && kAddressSpaceFactor > 0)
+        rlimits.push_back({RLIMIT_AS, lim.memory_mb * kAddressSpaceFactor * kMiB});
     if (lim.file_size_mb > 0) rlimits.push_back({RLIMIT_FSIZE, lim.file_size_mb * kMiB});
     if (lim.open_files > 0) rlimits.push_back({RLIMIT_NOFILE, lim.open_files});
     if (lim.cpu_seconds > 0) rlimits.push_back({RLIMIT_CPU, lim.cpu_seconds});
@@ -453,9 +460,21 @@ Process::Process(const ProcessOptions& options)
 
     const pid_t arena_pid = ::getpid();
     const int nice = lim.nice;
+    const int* const join_begin = group_ ? group_->join_fds().data() : nullptr;
+    const int* const join_end = join_begin + (group_ ? group_->join_fds().size() : 0);
 
     // Runs in the forked child: async-signal-safe calls only.
-    auto child_setup = [chdir_to, env, rlimits_begin, rlimits_end, arena_pid, nice](auto& exec) {
+    auto child_setup = [chdir_to, env, rlimits_begin, rlimits_end, arena_pid, nice, join_begin,
+                        join_end](auto& exec) {
+        // Into the bot's cgroups first, so that everything it starts or
+        // allocates from here on is counted there.
+        for (const int* fd = join_begin; fd != join_end; ++fd) {
+            if (::write(*fd, "0", 1) != 1) {
+                exec.set_error(std::error_code(errno, std::system_category()),
+                               "joining the bot's cgroup failed");
+                ::_exit(127);
+            }
+        }
         // Its own process group, which the reaper and freezing rely on, in
         // the arena's session: a session of its own would also be a
         // scheduling group of its own (autogroup), and then a judging
@@ -516,7 +535,18 @@ Process::Process(const ProcessOptions& options)
         child.detach();  // the pid is ours: bp::child must never wait for or terminate it
         if (!spawn_error && child.valid()) {
             pid = child.id();
-            reaper::add_bot(pid, limits_.processes, &over_task_limit_);
+            reaper::Watch watch;
+            watch.over_task_limit = &over_task_limit_;
+            watch.over_memory_limit = &over_memory_limit_;
+            if (group_) {
+                watch.group = group_.get();
+            } else {
+                watch.max_tasks = limits_.processes;
+                watch.max_rss = limits_.memory_mb * kMiB;
+                watch.rss = &polled_rss_;
+                watch.peak_rss = &polled_peak_;
+            }
+            reaper::add_bot(pid, watch);
         } else if (failed_pid > 0) {
             // The child is on its way out after reporting; do not leave a
             // zombie. Under the lock, so the pid cannot be one of our new
@@ -525,6 +555,7 @@ Process::Process(const ProcessOptions& options)
             }
         }
     });
+    if (group_) group_->close_join_fds();
     if (pid <= 0) throw_spawn_error(command, spawn_error ? spawn_error.value() : ECHILD);
     // The child called setpgid() before exec, and Boost returns only after
     // the exec: its process group exists already.
@@ -845,6 +876,13 @@ ExitStatus Process::kill() {
     bool quit_cleanly = false;  // exited by itself, leaving an empty group
     if (!group_killed_) {
         group_killed_ = true;
+        if (group_) {
+            // Everything in its cgroup at once, wherever it went; this also
+            // thaws it (a frozen process dies only once thawed).
+            note_group_limits();
+            group_->kill_all();
+            frozen_ = false;
+        }
         // The group outlives a reaped leader while grandchildren are in it,
         // and its id cannot be reused until it is empty: always send this.
         const bool group_empty = ::kill(-pid_, SIGKILL) != 0 && errno == ESRCH;
@@ -882,7 +920,35 @@ ExitStatus Process::kill() {
         swept_ = true;
         if (!quit_cleanly) reaper::sweep();  // what the kill orphaned
     }
+    if (group_) {
+        note_group_limits();
+        final_peak_ = group_->peak_bytes();
+        group_.reset();  // kills what is left in it, and removes it
+    }
     return *exit_;
+}
+
+void Process::note_group_limits() {
+    if (!group_) return;
+    oom_killed_ = oom_killed_ || group_->oom_killed();
+    fork_refused_ = fork_refused_ || group_->fork_refused();
+}
+
+std::optional<std::uint64_t> Process::peak_memory() {
+    if (group_) return group_->peak_bytes();
+    if (final_peak_) return final_peak_;
+    const std::uint64_t polled = polled_peak_.load();
+    if (polled > 0) return polled;
+    return std::nullopt;
+}
+
+void Process::reset_peak_memory() {
+    if (group_) {
+        group_->reset_peak();
+        return;
+    }
+    final_peak_.reset();
+    polled_peak_.store(polled_rss_.load());
 }
 
 void Process::forget() {
@@ -904,14 +970,14 @@ ExitStatus Process::decode(int status) const {
 void Process::freeze() {
     freeze_due_.reset();
     if (pid_ <= 0 || frozen_ || exit_) return;
-    ::kill(-pid_, SIGSTOP);
+    if (!(cgroup::kFreezeByGroup && group_ && group_->set_frozen(true))) ::kill(-pid_, SIGSTOP);
     frozen_ = true;
 }
 
 void Process::thaw() {
     freeze_due_.reset();
     if (pid_ <= 0 || !frozen_) return;
-    ::kill(-pid_, SIGCONT);
+    if (!(cgroup::kFreezeByGroup && group_ && group_->set_frozen(false))) ::kill(-pid_, SIGCONT);
     frozen_ = false;
 }
 
@@ -926,9 +992,13 @@ void Process::freeze_if_due(Clock::time_point now) {
 
 std::string Process::limit_hit(const ExitStatus& status) {
     if (stderr_fd_ >= 0) drain_stderr();  // the last words name a failed allocation
-    if (over_task_limit_.load()) {
+    note_group_limits();
+    if (over_task_limit_.load() || (fork_refused_ && limits_.processes > 0)) {
         return "process limit " + std::to_string(limits_.processes) + " (processes + threads)";
     }
+    const std::string out_of_memory =
+        "out of memory: memory limit " + std::to_string(limits_.memory_mb) + " MB";
+    if (limits_.memory_mb > 0 && (over_memory_limit_.load() || oom_killed_)) return out_of_memory;
     const int signal = status.signaled ? status.signal : 0;
     if (signal == SIGXFSZ && limits_.file_size_mb > 0) {
         return "file size limit " + std::to_string(limits_.file_size_mb) + " MB";
@@ -942,9 +1012,7 @@ std::string Process::limit_hit(const ExitStatus& status) {
     if (failed && limits_.memory_mb > 0) {
         for (const char* sign :
              {"bad_alloc", "MemoryError", "out of memory", "Cannot allocate memory"}) {
-            if (stderr_log_.find(sign) != std::string::npos) {
-                return "out of memory: memory limit " + std::to_string(limits_.memory_mb) + " MB";
-            }
+            if (stderr_log_.find(sign) != std::string::npos) return out_of_memory;
         }
     }
     return {};

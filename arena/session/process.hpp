@@ -11,11 +11,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "arena/session/cgroup.hpp"
 
 namespace arena::session {
 
@@ -28,20 +31,27 @@ class SpawnError : public std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-// Sanitizer builds reserve terabytes of address space (shadow memory), so an
-// address-space limit would stop their bots from starting at all.
-#ifdef ARENA_SANITIZE
-inline constexpr std::uint64_t kDefaultMemoryMb = 0;
-#else
+// The memory limit counts resident memory (plus swap) of the bot's whole
+// process tree: in its cgroup, else polled from /proc. Sanitizer builds keep
+// it too; they only lose the fallback's address-space safety net below.
 inline constexpr std::uint64_t kDefaultMemoryMb = 1024;
+
+// Without a cgroup, each process also gets an address-space limit this many
+// times the memory limit: a safety net against a runaway between two polls
+// that still lets the JVM, Go and big tables reserve what they never touch.
+// Not in sanitizer builds, whose programs reserve terabytes of shadow memory.
+#ifdef ARENA_SANITIZE
+inline constexpr std::uint64_t kAddressSpaceFactor = 0;
+#else
+inline constexpr std::uint64_t kAddressSpaceFactor = 16;
 #endif
 
 // Resource limits of one bot (docs/config.md). 0 means no limit.
 struct Limits {
-    std::uint64_t memory_mb = kDefaultMemoryMb;  // RLIMIT_AS of each of its processes
+    std::uint64_t memory_mb = kDefaultMemoryMb;  // resident memory + swap of its process tree
     std::uint64_t file_size_mb = 256;            // RLIMIT_FSIZE: largest file it may write
     std::uint64_t open_files = 256;              // RLIMIT_NOFILE
-    std::uint64_t processes = 256;               // processes + threads in its group (polled)
+    std::uint64_t processes = 256;               // processes + threads in its tree
     std::uint64_t cpu_seconds = 0;               // RLIMIT_CPU of each of its processes
     // Scheduling niceness added to its processes (0..19): the arena's own
     // threads, which read moves and judge the clock, then win the CPU from
@@ -83,6 +93,9 @@ struct ProcessOptions {
     // Keep every line written and read (take_transcript), up to this many
     // bytes until taken (later lines are counted, not kept); 0: keep none.
     std::size_t transcript_bytes = 0;
+    // Confine the bot in a cgroup of its own where the machine allows it
+    // (cgroup.hpp); false: rlimits and the reaper's /proc poll.
+    bool cgroup = true;
 };
 
 // One line that passed between the arena and a bot (see Process::transcript).
@@ -194,12 +207,14 @@ class Process final : public IdleBot {
     // Waits for the child to exit until `deadline`; reaps it if so.
     [[nodiscard]] std::optional<ExitStatus> wait_exit(Clock::time_point deadline);
 
-    // SIGKILL to every process of the bot (its process group and
-    // all descendants; see reaper.hpp), then reap the child. Idempotent.
+    // SIGKILL to every process of the bot (its cgroup, its process group
+    // and all descendants; see reaper.hpp), then reap the child and remove
+    // its cgroup. Idempotent.
     ExitStatus kill();
 
-    // SIGSTOP / SIGCONT to the process group: a frozen bot uses no CPU.
-    // A thaw also cancels a pending freeze.
+    // SIGSTOP / SIGCONT to the process group (or its cgroup's freezer,
+    // see cgroup::kFreezeByGroup): a frozen bot uses no CPU. A thaw also
+    // cancels a pending freeze.
     void freeze();
     void thaw();
     // Freezes once `when` has passed, carried out by freeze_if_due (from a
@@ -215,6 +230,15 @@ class Process final : public IdleBot {
     // When `status` shows that a limit ended the process, which one:
     // "file size limit 256 MB", "out of memory: memory limit 1024 MB", ...; else "".
     [[nodiscard]] std::string limit_hit(const ExitStatus& status);
+
+    // Peak memory of the bot's process tree (bytes) since it started or
+    // since reset_peak_memory: the kernel's figure in a cgroup, else the
+    // largest sum of its processes' resident sets seen by the reaper's
+    // poll. nullopt: not known.
+    [[nodiscard]] std::optional<std::uint64_t> peak_memory();
+    void reset_peak_memory();
+    // Is the bot in a cgroup of its own (else rlimits and the /proc poll)?
+    [[nodiscard]] bool in_cgroup() const { return group_ != nullptr; }
 
     [[nodiscard]] pid_t pid() const { return pid_; }
     [[nodiscard]] const std::string& stderr_log() const { return stderr_log_; }
@@ -236,7 +260,8 @@ class Process final : public IdleBot {
     void drain_stderr();
     void keep(Clock::time_point at, bool from_bot, std::string_view text);  // in the transcript
     [[nodiscard]] ExitStatus decode(int status) const;  // waitpid status, bwrap's translated
-    void forget();  // after reaping: no longer a bot for the reaper
+    void forget();             // after reaping: no longer a bot for the reaper
+    void note_group_limits();  // what the cgroup says of its limits, kept
 
     pid_t pid_ = -1;
     int stdin_fd_ = -1;
@@ -268,6 +293,14 @@ class Process final : public IdleBot {
     bool frozen_ = false;
     std::optional<Clock::time_point> freeze_due_;  // a deferred freeze
     std::atomic<bool> over_task_limit_{false};     // set by the reaper's sweep
+    std::atomic<bool> over_memory_limit_{false};   // set by the reaper's sweep
+    // The reaper's poll of the tree's resident memory (without a cgroup).
+    std::atomic<std::uint64_t> polled_rss_{0};
+    std::atomic<std::uint64_t> polled_peak_{0};
+    std::unique_ptr<cgroup::Group> group_;     // null: rlimits and the poll
+    std::optional<std::uint64_t> final_peak_;  // the group's, read before it went
+    bool oom_killed_ = false;                  // in the group, seen
+    bool fork_refused_ = false;                // in the group, seen
 };
 
 }  // namespace arena::session

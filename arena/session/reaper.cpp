@@ -78,10 +78,23 @@ std::vector<ProcInfo> all_processes() {
     return out;
 }
 
-struct Bot {
-    std::uint64_t max_tasks = 0;
-    std::atomic<bool>* over_limit = nullptr;
-};
+// Resident memory of one process (bytes, from /proc/PID/statm); 0 if gone.
+std::uint64_t resident_bytes(pid_t pid) {
+    static const long page = ::sysconf(_SC_PAGESIZE);
+    char path[32];
+    std::snprintf(path, sizeof path, "/proc/%d/statm", static_cast<int>(pid));
+    const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    char buf[256];
+    const ssize_t n = ::read(fd, buf, sizeof buf - 1);
+    ::close(fd);
+    if (n <= 0) return 0;
+    buf[n] = '\0';
+    // "size resident shared text lib data dt", in pages.
+    char* cursor = buf;
+    std::strtoull(cursor, &cursor, 10);
+    return std::strtoull(cursor, nullptr, 10) * static_cast<std::uint64_t>(page);
+}
 
 class Keeper {
   public:
@@ -134,9 +147,7 @@ class Keeper {
 
     std::mutex& mutex() { return mutex_; }
 
-    void add(pid_t pid, std::uint64_t max_tasks, std::atomic<bool>* over_limit) {
-        bots_[pid] = Bot{max_tasks, over_limit};
-    }
+    void add(pid_t pid, const Watch& watch) { bots_[pid] = watch; }
 
     void remove(pid_t pid) {
         const std::lock_guard lock(mutex_);
@@ -193,7 +204,8 @@ class Keeper {
             return false;
         };
 
-        std::unordered_map<pid_t, std::uint64_t> tasks;  // per live bot group
+        // Per live bot group without a cgroup: tasks and resident bytes.
+        std::unordered_map<pid_t, std::pair<std::uint64_t, std::uint64_t>> usage;
         for (const auto& p : procs) {
             if (p.pid == self || !ours(p)) continue;
             const bool zombie = p.state == 'Z' || p.state == 'X';
@@ -202,19 +214,43 @@ class Keeper {
                 if (p.ppid == self && !bots_.contains(p.pid)) ::waitpid(p.pid, nullptr, WNOHANG);
                 continue;
             }
-            if (bots_.contains(p.pgid)) {
-                tasks[p.pgid] += static_cast<std::uint64_t>(std::max(1L, p.threads));
-            } else {
+            const auto bot = bots_.find(p.pgid);
+            if (bot == bots_.end()) {
                 ::kill(p.pid, SIGKILL);  // left its bot's group, or its bot is gone
+                continue;
+            }
+            if (bot->second.group != nullptr) continue;
+            auto& [tasks, rss] = usage[p.pgid];
+            tasks += static_cast<std::uint64_t>(std::max(1L, p.threads));
+            rss += resident_bytes(p.pid);
+        }
+        const auto over = [](std::atomic<bool>* flag, pid_t pid) {
+            if (flag != nullptr) flag->store(true);
+            ::kill(-pid, SIGKILL);
+        };
+        for (const auto& [pid, bot] : bots_) {
+            if (bot.group != nullptr) {
+                // The kernel refused a fork or killed for memory: the bot is
+                // over a limit, and is killed whole (see Process::kill).
+                if (bot.group->fork_refused()) {
+                    over(bot.over_task_limit, pid);
+                } else if (bot.group->oom_killed()) {
+                    over(bot.over_memory_limit, pid);
+                }
+                continue;
+            }
+            const auto it = usage.find(pid);
+            const auto [tasks, rss] =
+                it == usage.end() ? std::pair<std::uint64_t, std::uint64_t>{} : it->second;
+            if (bot.rss != nullptr) bot.rss->store(rss);
+            if (bot.peak_rss != nullptr && rss > bot.peak_rss->load()) bot.peak_rss->store(rss);
+            if (bot.max_tasks > 0 && tasks > bot.max_tasks) {
+                over(bot.over_task_limit, pid);
+            } else if (bot.max_rss > 0 && rss > bot.max_rss) {
+                over(bot.over_memory_limit, pid);
             }
         }
-        for (const auto& [pid, bot] : bots_) {
-            if (bot.max_tasks == 0) continue;
-            const auto it = tasks.find(pid);
-            if (it == tasks.end() || it->second <= bot.max_tasks) continue;
-            if (bot.over_limit != nullptr) bot.over_limit->store(true);
-            ::kill(-pid, SIGKILL);
-        }
+        cgroup::remove_pending();
     }
 
     std::mutex mutex_;
@@ -223,7 +259,7 @@ class Keeper {
     bool started_flag_ = false;  // start() ran (read at exit)
     std::thread thread_;
     bool stopping_ = false;
-    std::unordered_map<pid_t, Bot> bots_;
+    std::unordered_map<pid_t, Watch> bots_;
 
     std::mutex task_mutex_;
     std::condition_variable task_wake_, task_done_;
@@ -251,8 +287,8 @@ void on_spawner_thread(const std::function<void()>& task) {
     keeper().on_spawner(task);
 }
 
-void add_bot(pid_t pid, std::uint64_t max_tasks, std::atomic<bool>* over_limit) {
-    keeper().add(pid, max_tasks, over_limit);
+void add_bot(pid_t pid, const Watch& watch) {
+    keeper().add(pid, watch);
 }
 
 void remove_bot(pid_t pid) {

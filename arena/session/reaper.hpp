@@ -13,8 +13,11 @@
 //    daemon whose bot is gone;
 //  - reaps the adopted ones once dead, by explicit pid, never waitpid(-1):
 //    the exit status of a bot's leader belongs to its Process;
-//  - counts each bot's processes and threads, and kills a bot that has more
-//    than its limit (flagging it, so the verdict can name the limit).
+//  - for a bot without a cgroup, counts its processes and threads and sums
+//    their resident memory, and kills a bot over its limits (flagging it,
+//    so the verdict can name the limit); for a bot with a cgroup
+//    (cgroup.hpp), where the kernel enforces both limits, kills a bot whose
+//    fork was refused or whose process the out-of-memory killer took.
 // Adopted processes are the arena's children that are not bot leaders and
 // have left the arena's process group or session; the arena's own non-bot
 // children (they stay in its group) are never touched.
@@ -26,6 +29,8 @@
 #include <functional>
 #include <mutex>
 #include <vector>
+
+#include "arena/session/cgroup.hpp"
 
 namespace arena::session::reaper {
 
@@ -43,10 +48,27 @@ void start();
 // must die with the arena (even a kill -9 of it), not with a worker thread.
 void on_spawner_thread(const std::function<void()>& task);
 
-// A live bot leader. `max_tasks` (processes + threads in its group; 0: no
-// limit) is enforced by the sweeper, which sets `*over_limit` before killing.
-// Call with spawn_mutex() held.
-void add_bot(pid_t pid, std::uint64_t max_tasks, std::atomic<bool>* over_limit);
+// What the sweeper watches of one bot. Every pointer outlives the bot's
+// registration (until remove_bot returns).
+struct Watch {
+    // Without a cgroup: processes + threads in its group (0: no limit)...
+    std::uint64_t max_tasks = 0;
+    // ...and the sum of its processes' resident sets (bytes; 0: no limit),
+    // polled. Over either, the sweeper sets the flag, then kills the group.
+    std::uint64_t max_rss = 0;
+    std::atomic<bool>* over_task_limit = nullptr;
+    std::atomic<bool>* over_memory_limit = nullptr;
+    // Without a cgroup, the last sum of resident sets and the largest
+    // since the peak was reset (both may be null).
+    std::atomic<std::uint64_t>* rss = nullptr;
+    std::atomic<std::uint64_t>* peak_rss = nullptr;
+    // With one: a refused fork or an out-of-memory kill in it sets the
+    // flag and kills the bot.
+    const cgroup::Group* group = nullptr;
+};
+
+// A live bot leader, watched as `watch` says. Call with spawn_mutex() held.
+void add_bot(pid_t pid, const Watch& watch);
 // After the leader has been reaped.
 void remove_bot(pid_t pid);
 

@@ -39,7 +39,10 @@ struct Isolation {
     // (docs/performance.md). 0: at once.
     bool freeze_when_idle = true;
     Millis freeze_grace{5};
-    bool sandbox = false;               // run it under bubblewrap
+    bool sandbox = false;  // run it under bubblewrap
+    // A cgroup of its own where the machine allows it (cgroup.hpp); false:
+    // rlimits and a /proc poll, as where it does not.
+    bool cgroup = true;
     std::vector<std::string> pass_env;  // variables passed on from the arena's environment
     // Use the arena's environment as it is, instead of the clean one (for
     // tests of the layer below).
@@ -166,6 +169,11 @@ class BotSession : public IdleBot {
     // call (and how many more were not kept); else nothing.
     [[nodiscard]] virtual std::vector<TranscriptLine> take_transcript(
         std::uint64_t* dropped = nullptr) = 0;
+    // Peak memory of the bot's process tree in bytes, since it started or
+    // since the last reset_peak_memory (Process::peak_memory); nullopt: not
+    // known. Also after the process has ended.
+    [[nodiscard]] virtual std::optional<std::uint64_t> peak_memory() { return std::nullopt; }
+    virtual void reset_peak_memory() {}
 };
 
 // A session of `spec.protocol`. Throws SpawnError when the command cannot be
@@ -193,6 +201,10 @@ class ProcessSession : public BotSession {
         return process_->take_transcript(dropped);
     }
     [[nodiscard]] std::optional<ExitStatus> exit_status() const override { return exit_; }
+    [[nodiscard]] std::optional<std::uint64_t> peak_memory() override {
+        return process_->peak_memory();
+    }
+    void reset_peak_memory() override { process_->reset_peak_memory(); }
     [[nodiscard]] std::optional<Clock::time_point> freeze_due() const override;
     void freeze_if_due(Clock::time_point now) override;
 

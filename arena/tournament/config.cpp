@@ -54,27 +54,16 @@ const std::initializer_list<std::string_view> kScoringKeys = {"win", "draw", "lo
 const std::initializer_list<std::string_view> kIsolationKeys = {
     "memory_mb",   "file_size_mb",   "open_files",       "processes",
     "cpu_seconds", "max_line_bytes", "freeze_when_idle", "freeze_grace_ms",
-    "sandbox",     "pass_env",       "restart",          "nice"};
-const std::initializer_list<std::string_view> kBotKeys = {"name",
-                                                          "command",
-                                                          "args",
-                                                          "protocol",
-                                                          "memory_mb",
-                                                          "file_size_mb",
-                                                          "open_files",
-                                                          "processes",
-                                                          "cpu_seconds",
-                                                          "max_line_bytes",
-                                                          "freeze_when_idle",
-                                                          "freeze_grace_ms",
-                                                          "sandbox",
-                                                          "pass_env",
-                                                          "restart",
-                                                          "nice",
-                                                          "dir",
-                                                          "workdir",
-                                                          "library",
-                                                          "library_dir"};
+    "sandbox",     "pass_env",       "restart",          "nice",
+    "cgroup"};
+const std::initializer_list<std::string_view> kBotKeys = {
+    "name",           "command",          "args",
+    "protocol",       "memory_mb",        "file_size_mb",
+    "open_files",     "processes",        "cpu_seconds",
+    "max_line_bytes", "freeze_when_idle", "freeze_grace_ms",
+    "sandbox",        "pass_env",         "restart",
+    "nice",           "cgroup",           "dir",
+    "workdir",        "library",          "library_dir"};
 // Ceilings that only stop typos.
 constexpr std::int64_t kMaxMegabytes = std::int64_t{1} << 30;
 constexpr std::int64_t kMaxCount = 1 << 24;
@@ -868,6 +857,8 @@ class Parser {
             bot.isolation.freeze_grace = session::Millis{integer(f, 0, kMaxFreezeGraceMs)};
         } else if (f.key == "sandbox") {
             bot.isolation.sandbox = boolean(f);
+        } else if (f.key == "cgroup") {
+            bot.isolation.cgroup = boolean(f);
         } else if (f.key == "restart") {
             require_value(f);
             const std::string text = f.value.IsScalar() ? f.value.Scalar() : std::string();
