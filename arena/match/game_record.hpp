@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -62,6 +63,10 @@ struct GameRecord {
     // one per line as "<µs since the game started> -> text" (to the bot) or
     // "<µs> <- text" (from it); empty when off.
     std::string transcripts[2];
+    // Peak memory of each player's process tree during this game, in bytes
+    // (resident memory as its cgroup counts it, else the largest polled sum
+    // of its processes' resident sets); nullopt: not known.
+    std::optional<std::uint64_t> peak_memory[2];
 
     [[nodiscard]] int winner() const { return games::winner_of(outcome); }
     // Which player (1 or 2) is at fault; 0 for a normal ending or when both

@@ -104,8 +104,10 @@ class GameRun {
             }
         };
         take_transcripts();
-        for (int p = 1; p <= 2; ++p)
+        for (int p = 1; p <= 2; ++p) {
             record_.stderr_logs[p - 1] = players_[p - 1]->take_stderr_log();
+            record_.peak_memory[p - 1] = players_[p - 1]->peak_memory();
+        }
         if (record_.abandoned) {
             for (auto* p : players_)
                 p->discard();
@@ -150,6 +152,9 @@ class GameRun {
             finished_ = true;
             return false;
         }
+        // One process plays many games: each game's peak starts here.
+        for (auto* player : players_)
+            player->reset_peak_memory();
         for (int p = 1; p <= 2; ++p) {
             game_line_.player = p;
             if (!players_[p - 1]->session().start_game(game_line_)) {

@@ -64,9 +64,19 @@ std::vector<session::TranscriptLine> Player::take_transcript(std::uint64_t* drop
     return session_->take_transcript(dropped);
 }
 
+std::optional<std::uint64_t> Player::peak_memory() {
+    return session_ ? session_->peak_memory() : peak_kept_;
+}
+
+void Player::reset_peak_memory() {
+    peak_kept_.reset();
+    if (session_) session_->reset_peak_memory();
+}
+
 void Player::discard() {
     if (session_) {
         session_->kill();
+        peak_kept_ = session_->peak_memory();
         // What it wrote before the move that got it discarded (an illegal
         // one) belongs to the game's log.
         stderr_kept_ += session_->take_stderr_log();

@@ -3,7 +3,9 @@
 // plays through. A session survives from game to game while the bot behaves;
 // after any fault it is gone and the next game starts a fresh process.
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "arena/match/game_record.hpp"
@@ -43,6 +45,10 @@ class Player {
     // The transcript of the current (or just failed) process since the last
     // call (see session::BotSession::take_transcript).
     [[nodiscard]] std::vector<session::TranscriptLine> take_transcript(std::uint64_t* dropped);
+    // Peak memory of the current (or just failed or discarded) process since
+    // reset_peak_memory (see session::BotSession::peak_memory).
+    [[nodiscard]] std::optional<std::uint64_t> peak_memory();
+    void reset_peak_memory();
     // Forgets a session that has died (after a fault it is already killed).
     void drop_if_dead();
     // Kills the process group now (e.g. after an illegal move).
@@ -55,7 +61,8 @@ class Player {
     session::SessionOptions options_;
     std::unique_ptr<session::BotSession> session_;  // of spec_.protocol
     StartupGuard* guard_ = nullptr;
-    std::string stderr_kept_;  // read from a failed start, not yet taken
+    std::string stderr_kept_;                 // read from a failed start, not yet taken
+    std::optional<std::uint64_t> peak_kept_;  // of a discarded process
 };
 
 }  // namespace arena::match
