@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "arena/tournament/fingerprint.hpp"
 #include "temp_dir.hpp"
 
 namespace arena::tournament {
@@ -462,6 +463,37 @@ TEST(Config, RestartPerGameFromDefaultsOrTheBot) {
                        "  - { name: a, command: /bin/sh, restart: always }\n"
                        "  - { name: b, command: /bin/sh }\n"),
               "t.yaml:4:43: expected per-game or on-fault for 'restart', got 'always'");
+}
+
+// A strategy library is loaded afresh for every game unless `restart` is
+// written, for that bot or in bot_defaults; the fingerprint that decides
+// whether a stored tournament resumes does not include `restart`, so a
+// tournament stored before this default resumes.
+TEST(Config, TsinghuaStrategiesRestartPerGameUnlessTold) {
+    TempDir dir("config_test");
+    const std::string library = dir.write("s.so", "not loaded by the config\n");
+    const std::string game = "name: t\ngame: { name: connect4, variant: tsinghua }\n";
+    const std::string bots = "  - { name: s, protocol: tsinghua-so, library: " + library +
+                             " }\n  - { name: native, command: /bin/sh }\n";
+    const Config plain = parse(game + "bots:\n" + bots);
+    EXPECT_TRUE(plain.bots[0].restart_each_game);
+    EXPECT_FALSE(plain.bots[1].restart_each_game);
+
+    const Config own =
+        parse(game + "bots:\n  - { name: s, protocol: tsinghua-so, library: " + library +
+              ", restart: on-fault }\n  - { name: native, command: /bin/sh }\n");
+    EXPECT_FALSE(own.bots[0].restart_each_game);
+
+    const Config defaults = parse(game + "bot_defaults: { restart: on-fault }\nbots:\n" + bots);
+    EXPECT_FALSE(defaults.bots[0].restart_each_game);
+    EXPECT_FALSE(defaults.bots[1].restart_each_game);
+
+    const Config dir_entry =
+        parse(game + "bots:\n  - { protocol: tsinghua-so, library_dir: " + dir.path().string() +
+              " }\n  - { name: n, command: /bin/sh }\n");
+    EXPECT_TRUE(dir_entry.bots[0].restart_each_game);
+
+    EXPECT_EQ(fingerprint(plain), fingerprint(own));
 }
 
 TEST(ConfigError, TooFewBots) {

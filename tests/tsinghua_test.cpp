@@ -1,8 +1,11 @@
 // Tsinghua course strategies (protocol/TSINGHUA.md): the translation of an
 // arena position into getPoint's arguments, checked against the course's own
-// bookkeeping; a tournament of the sample strategy against native bots and a
-// directory of reference strategies; global state across games; misbehaving
-// strategies judged like native bots; and the config's errors.
+// bookkeeping, and the explanation of a rejected point; a tournament of the
+// sample strategy against native bots and a directory of reference
+// strategies; one load per game by default, global state across games with
+// restart: on-fault; large static arrays and a library without the C++
+// runtime; misbehaving strategies judged like native bots; and the config's
+// errors.
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>
@@ -11,6 +14,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <random>
 #include <regex>
@@ -20,6 +24,7 @@
 #include "arena/games/connect4.hpp"
 #include "arena_process.hpp"
 #include "bots/tsinghua/strategy_input.hpp"
+#include "db_query.hpp"
 #include "proc_util.hpp"
 #include "temp_dir.hpp"
 #include "timing.hpp"
@@ -128,6 +133,47 @@ TEST(TsinghuaTranslation, PointsBecomeColumnsOrIllegalWords) {
     EXPECT_EQ(tsinghua::move_word(in, 8, -1), "(8,-1)");
     // Not Connect-4 notation, so the arena judges such a move illegal.
     EXPECT_FALSE(game.new_initial_state()->parse_move("(7,0)"));
+}
+
+// The host's explanation of a rejected point: what getPoint was given, in the
+// course's terms, and why the point is not the landing cell.
+TEST(TsinghuaTranslation, RejectedPointsAreExplainedWithTheBoardGiven) {
+    const Connect4Game game(Connect4Config{9, 10, 4, {Connect4Cell{4, 0}}});
+    const auto state = play(game, {4, 4, 2});  // as in the known position above
+    const auto in = tsinghua::strategy_input(c4(state), 2);
+    EXPECT_EQ(tsinghua::describe_arguments(in),
+              "M=9 N=10 noX=8 noY=4 lastX=8 lastY=2 top=9,9,8,9,6,9,9,9,9,9");
+    EXPECT_EQ(tsinghua::describe_board(in),
+              "board=0000000000/0000000000/0000000000/0000000000/0000000000/0000000000/"
+              "0000200000/0000100000/0010X00000");
+    EXPECT_EQ(tsinghua::point_problem(in, 5, 4), "");
+    EXPECT_EQ(tsinghua::point_problem(in, 3, 0),
+              "(3,0) is empty; column y=0 lands at x=8 (top[0]=9)");
+    EXPECT_EQ(tsinghua::point_problem(in, 7, 4),
+              "(7,4) is taken; column y=4 lands at x=5 (top[4]=6)");
+    EXPECT_EQ(tsinghua::point_problem(in, 9, 3),
+              "x=9 is off the board; column y=3 lands at x=8 (top[3]=9)");
+    EXPECT_EQ(tsinghua::point_problem(in, 8, 10), "y=10 is off the board (columns 0..9)");
+    const auto blocked = tsinghua::strategy_input(c4(game.new_initial_state()), std::nullopt);
+    EXPECT_EQ(tsinghua::point_problem(blocked, 8, 4),
+              "(8,4) is the blocked cell; column y=4 lands at x=7 (top[4]=8)");
+    const Connect4Game small(Connect4Config{4, 4, 4, {}});
+    const auto column_full = tsinghua::strategy_input(c4(play(small, {0, 0, 0, 0})), 0);
+    EXPECT_EQ(tsinghua::point_problem(column_full, -1, 0), "column y=0 is full (top[0]=0)");
+
+    // The three lines the host writes for the course's largest board, with
+    // every number as long as it gets, fit the 400 bytes of stderr the arena
+    // shows with a verdict.
+    tsinghua::StrategyInput largest;
+    largest.rows = largest.cols = 12;
+    largest.top.assign(12, 12);
+    largest.board.assign(144, 0);
+    largest.no_x = largest.no_y = largest.last_x = largest.last_y = 11;
+    const std::string lines = "arena-so-host: getPoint(" + tsinghua::describe_arguments(largest) +
+                              ") | " + tsinghua::describe_board(largest) +
+                              " | arena-so-host: getPoint returned (-10,11), not a legal point: " +
+                              tsinghua::point_problem(largest, -10, 11);
+    EXPECT_LE(lines.size(), 400u) << lines;
 }
 
 TEST(TsinghuaTranslation, RefusesWhatTheInterfaceCannotDescribe) {
@@ -282,10 +328,10 @@ bots:
     EXPECT_EQ(query(db, "SELECT count(*) FROM games")[0][0], "8");
 }
 
-// The library stays loaded from game to game of one host process: the
-// counter fixture's call count goes on rising, and what it prints on stdout
-// reaches the log, not the protocol.
-TEST(TsinghuaTournament, GlobalStateSurvivesAcrossGamesOfOneProcess) {
+// With restart: on-fault the library stays loaded from game to game of one
+// host process: the counter fixture's call count goes on rising, and what it
+// prints on stdout reaches the log, not the protocol.
+TEST(TsinghuaTournament, GlobalStateSurvivesAcrossGamesOfOneProcessOnFault) {
     TempDir dir("tsinghua_test");
     const auto db = dir.path() / "g.db";
     const auto config = dir.write("g.yaml", R"(name: tsinghua-state
@@ -297,7 +343,8 @@ seed: 3
 database: )" + db.string() + R"(
 bots:
   - { name: counter, protocol: tsinghua-so, library: )" +
-                                                strategy("fixtures/counter.so") + R"( }
+                                                strategy("fixtures/counter.so") +
+                                                R"(, restart: on-fault }
   - { name: random, command: )" + bin("bots/random") +
                                                 R"( --game connect4 }
 )");
@@ -327,6 +374,117 @@ bots:
         EXPECT_NE(log.find("stdout noise from std::cout"), std::string::npos) << log;
     }
     EXPECT_GT(previous_last, 8);
+}
+
+// ---- one load per game -----------------------------------------------------------
+
+// The one_game fixture keeps its own board in static arrays, valid for one
+// game. Under the defaults every game loads it afresh, so ten games against
+// the random bot end by the rules, and its arrays always agree with the board
+// it is given. With restart: on-fault the second game of the same process
+// starts from the first game's arrays: its first point is illegal, and the
+// host's explanation (the point, what getPoint was given) is in the bot's log
+// and in the line the run prints for the game.
+TEST(TsinghuaTournament, StrategyWithOneGameOfStatePlaysCleanlyUnderTheDefaults) {
+    TempDir dir("tsinghua_test");
+    const auto write_config = [&](const std::string& name, int games, const std::string& restart) {
+        return dir.write(name + ".yaml", "name: " + name + R"(
+game: { name: connect4, variant: tsinghua }
+time: { move_ms: )" + scaled_ms(1000) + R"( }
+schedule: { type: round-robin, games_per_pair: )" +
+                                             std::to_string(games) +
+                                             R"( }
+concurrency: 1
+seed: 5
+database: )" + (dir.path() / (name + ".db")).string() +
+                                             R"(
+bots:
+  - { name: og, protocol: tsinghua-so, library: )" +
+                                             strategy("fixtures/one_game.so") + restart + R"( }
+  - { name: random, command: )" + bin("bots/random") +
+                                             R"( --game connect4 }
+)");
+    };
+    const auto r = run_arena(dir.path(), {"run", write_config("fresh", 10, "")});
+    ASSERT_EQ(r.status, 0) << r.err << r.out;
+    const auto db = dir.path() / "fresh.db";
+    EXPECT_EQ(arena::testing::query(db, "SELECT termination, count(*) FROM games GROUP BY 1"),
+              (arena::testing::Rows{{"normal", "10"}}))
+        << r.out;
+    // Its own arrays agreed with getPoint's board in every game.
+    EXPECT_EQ(
+        arena::testing::query(db, "SELECT count(*) FROM bot_logs WHERE stderr LIKE '%differs%'"),
+        (arena::testing::Rows{{"0"}}));
+
+    const auto reused =
+        run_arena(dir.path(), {"run", write_config("reused", 2, ", restart: on-fault")});
+    ASSERT_EQ(reused.status, 0) << reused.err << reused.out;
+    const auto games = arena::testing::query(
+        dir.path() / "reused.db",
+        "SELECT g.game_index, g.termination, g.detail, l.stderr FROM games g JOIN bots b ON "
+        "b.name = 'og' LEFT JOIN bot_logs l ON l.game = g.id AND l.side = CASE b.id WHEN "
+        "g.first_bot THEN 1 ELSE 2 END ORDER BY g.game_index");
+    ASSERT_EQ(games.size(), 2u) << reused.out;
+    EXPECT_EQ(games[0][1], "normal") << games[0][2];
+    EXPECT_EQ(games[1][1], "illegal");
+    EXPECT_TRUE(games[1][2].starts_with("og: not a move of this game: '(")) << games[1][2];
+    const std::string& log = games[1][3];
+    EXPECT_TRUE(
+        std::regex_search(log, std::regex("arena-so-host: getPoint\\(M=\\d+ N=\\d+ noX=-?\\d+ "
+                                          "noY=-?\\d+ lastX=-?\\d+ lastY=-?\\d+ top=[\\d,]+\\)")))
+        << log;
+    EXPECT_TRUE(std::regex_search(log, std::regex("\\n  board=[012X/]+\\n"))) << log;
+    EXPECT_TRUE(std::regex_search(
+        log, std::regex("arena-so-host: getPoint returned \\(\\d+,0\\), not a legal point: "
+                        "\\(\\d+,0\\) is empty; column y=0 lands at x=\\d+ "
+                        "\\(top\\[0\\]=\\d+\\)")))
+        << log;
+    // The line printed for the game shows the explanation with the verdict.
+    EXPECT_NE((reused.out + reused.err).find("not a legal point: "), std::string::npos)
+        << reused.out << reused.err;
+}
+
+// A strategy with a large static array: hundreds of megabytes of .bss
+// reserved at load, a few touched. 1200 MB is more address space than the
+// default memory_mb of 1024, which limits memory actually used.
+TEST(TsinghuaMatch, LargeStaticArraysLoadAndPlayUnderTheDefaultLimits) {
+    for (const std::string fixture : {"big_static", "big_static_1200"}) {
+        SCOPED_TRACE(fixture);
+        TempDir dir("tsinghua_test");
+        const auto db = dir.path() / "m.db";
+        const auto r = run_arena(
+            dir.path(), {"match", "--game", "connect4", "--variant", "tsinghua", "--games", "2",
+                         "--move-ms", scaled_ms(1000), "--db", db.string(),
+                         strategy("fixtures/" + fixture + ".so"), bin("bots/random")});
+        EXPECT_EQ(r.status, 0) << r.err << r.out;
+        EXPECT_EQ(arena::testing::query(db, "SELECT termination, count(*) FROM games GROUP BY 1"),
+                  (arena::testing::Rows{{"normal", "2"}}))
+            << r.out << r.err;
+    }
+}
+
+// A library built with `gcc -shared` from C++ that uses new and std::vector
+// does not link libstdc++; the host provides it.
+TEST(TsinghuaMatch, StrategyBuiltWithoutTheCxxRuntimePlays) {
+    const std::string library = strategy("fixtures/no_libstdcxx.so");
+    ASSERT_TRUE(fs::exists(library)) << library << " is built only where gcc is found";
+    std::string bytes;
+    {
+        std::ifstream in(library, std::ios::binary);
+        bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }
+    // The fixture's premise: it needs operator new but names no libstdc++.
+    EXPECT_NE(bytes.find("_Znwm"), std::string::npos);
+    EXPECT_EQ(bytes.find("libstdc++"), std::string::npos);
+    TempDir dir("tsinghua_test");
+    const auto db = dir.path() / "m.db";
+    const auto r = run_arena(dir.path(), {"match", "--game", "connect4", "--variant", "tsinghua",
+                                          "--games", "2", "--move-ms", scaled_ms(1000), "--db",
+                                          db.string(), library, bin("bots/random")});
+    EXPECT_EQ(r.status, 0) << r.err << r.out;
+    EXPECT_EQ(arena::testing::query(db, "SELECT termination, count(*) FROM games GROUP BY 1"),
+              (arena::testing::Rows{{"normal", "2"}}))
+        << r.out << r.err;
 }
 
 // ---- misbehaving strategies ----------------------------------------------------

@@ -86,7 +86,7 @@ std::string point_problem(const StrategyInput& input, int x, int y) {
     if (x == top - 1) return {};
     std::string cell;
     if (x < 0 || x >= input.rows) {
-        cell = "x=" + text(x) + " is off the board (rows 0.." + text(input.rows - 1) + ")";
+        cell = "x=" + text(x) + " is off the board";
     } else {
         const int v = input.board[static_cast<std::size_t>(x * input.cols + y)];
         cell = "(" + text(x) + "," + text(y) + ") is " +
@@ -94,8 +94,7 @@ std::string point_problem(const StrategyInput& input, int x, int y) {
                 : v != kCourseEmpty                ? "taken"
                                                    : "empty");
     }
-    return cell + "; column y=" + text(y) + " takes its next piece at x=" + text(top - 1) + " (" +
-           top_y + ")";
+    return cell + "; column y=" + text(y) + " lands at x=" + text(top - 1) + " (" + top_y + ")";
 }
 
 std::string describe_arguments(const StrategyInput& input) {

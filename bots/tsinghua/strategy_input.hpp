@@ -44,8 +44,8 @@ void check_game(const games::Connect4Config& config);
 [[nodiscard]] std::string move_word(const StrategyInput& input, int x, int y);
 
 // Empty when (x, y) is the landing cell of column y; else why it is not a
-// legal point, in the course's terms, e.g. "(4,3) is empty; column y=3 takes
-// its next piece at x=6 (top[3]=7)".
+// legal point, in the course's terms, e.g. "(4,3) is empty; column y=3 lands
+// at x=6 (top[3]=7)": a piece dropped into column y=3 lands on row x=6.
 [[nodiscard]] std::string point_problem(const StrategyInput& input, int x, int y);
 
 // What getPoint was given, for a message, in two parts of bounded length.
