@@ -444,6 +444,20 @@ bots:
         << reused.out << reused.err;
 }
 
+// `arena match` loads a strategy library afresh for every game too.
+TEST(TsinghuaMatch, EveryGameLoadsTheStrategyAfresh) {
+    TempDir dir("tsinghua_test");
+    const auto db = dir.path() / "m.db";
+    const auto r =
+        run_arena(dir.path(), {"match", "--game", "connect4", "--variant", "tsinghua", "--games",
+                               "4", "--move-ms", scaled_ms(1000), "--db", db.string(),
+                               strategy("fixtures/one_game.so"), bin("bots/random")});
+    EXPECT_EQ(r.status, 0) << r.err << r.out;
+    EXPECT_EQ(arena::testing::query(db, "SELECT termination, count(*) FROM games GROUP BY 1"),
+              (arena::testing::Rows{{"normal", "4"}}))
+        << r.out << r.err;
+}
+
 // A strategy with a large static array: hundreds of megabytes of .bss
 // reserved at load, a few touched. 1200 MB is more address space than the
 // default memory_mb of 1024, which limits memory actually used.
