@@ -11,7 +11,6 @@
 
 #include <gtest/gtest.h>
 #include <signal.h>
-#include <sqlite3.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -24,9 +23,11 @@
 #include <vector>
 
 #include "arena/games/registry.hpp"
+#include "arena/match/close_calls.hpp"
 #include "arena/session/gomocup_session.hpp"
 #include "arena/session/nboard_session.hpp"
 #include "arena_process.hpp"
+#include "db_query.hpp"
 #include "temp_dir.hpp"
 #include "timing.hpp"
 
@@ -52,27 +53,7 @@ std::vector<std::string> lines_of(const fs::path& file) {
     return lines;
 }
 
-// Rows of a query, each column as text ("" for NULL).
-std::vector<std::vector<std::string>> query(const fs::path& db, const std::string& sql) {
-    std::vector<std::vector<std::string>> rows;
-    sqlite3* handle = nullptr;
-    EXPECT_EQ(sqlite3_open_v2(db.c_str(), &handle, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
-    sqlite3_stmt* stmt = nullptr;
-    EXPECT_EQ(sqlite3_prepare_v2(handle, sql.c_str(), -1, &stmt, nullptr), SQLITE_OK)
-        << sqlite3_errmsg(handle) << "\n"
-        << sql;
-    while (stmt != nullptr && sqlite3_step(stmt) == SQLITE_ROW) {
-        std::vector<std::string> row;
-        for (int i = 0; i < sqlite3_column_count(stmt); ++i) {
-            const auto* text = sqlite3_column_text(stmt, i);
-            row.emplace_back(text != nullptr ? reinterpret_cast<const char*>(text) : "");
-        }
-        rows.push_back(std::move(row));
-    }
-    sqlite3_finalize(stmt);
-    sqlite3_close(handle);
-    return rows;
-}
+using testing::query;
 
 std::string scalar(const fs::path& db, const std::string& sql) {
     const auto rows = query(db, sql);
@@ -156,6 +137,38 @@ TEST(GomocupTranslation, RulesAndAbout) {
         "protocol 'gomocup' cannot express the gomoku parameter rule=renju");
     EXPECT_EQ(session::protocol_problem(session::BotProtocol::kGomocup, "reversi", {}),
               "protocol 'gomocup' plays only gomoku");
+}
+
+TEST(GomocupTranslation, AnnouncedTimeFallsShortOfTheLimitByTheCommunitysTolerance) {
+    using session::gomocup::announced_ms;
+    EXPECT_EQ(announced_ms(100), 90);  // 10 %
+    EXPECT_EQ(announced_ms(1000), 900);
+    EXPECT_EQ(announced_ms(3000), 2700);   // the default move_ms
+    EXPECT_EQ(announced_ms(10000), 9000);  // from here on, the judge's 1 s
+    EXPECT_EQ(announced_ms(30000), 29000);
+    EXPECT_EQ(announced_ms(180000), 179000);
+    EXPECT_EQ(announced_ms(5), 5);  // 10 % of 5 ms rounds to nothing
+    EXPECT_EQ(announced_ms(0), 0);  // no limit stays no limit
+    EXPECT_EQ(announced_ms(session::gomocup::kNoLimitMs), session::gomocup::kNoLimitMs);
+    EXPECT_EQ(session::gomocup::folder_name("rapfi-1.2"), "rapfi-1.2");
+    EXPECT_EQ(session::gomocup::folder_name("a/b c"), "a_b_c");
+    EXPECT_EQ(session::gomocup::folder_name(".."), "bot");
+    EXPECT_EQ(session::gomocup::folder_name(""), "bot");
+}
+
+TEST(NboardTranslation, DepthFollowsTheMoveTime) {
+    using session::nboard::depth_for;
+    EXPECT_EQ(depth_for(3000), 12);  // the reference
+    EXPECT_EQ(depth_for(5999), 12);
+    EXPECT_EQ(depth_for(6000), 13);
+    EXPECT_EQ(depth_for(24000), 15);
+    EXPECT_EQ(depth_for(1500), 11);
+    EXPECT_EQ(depth_for(1000), 10);
+    EXPECT_EQ(depth_for(200), 8);
+    EXPECT_EQ(depth_for(1), 1);
+    EXPECT_EQ(depth_for(0), 1);
+    EXPECT_EQ(depth_for(std::int64_t{1} << 50), 50);
+    EXPECT_EQ(depth_for(INT64_MAX), 60);  // the most, without overflow on the way
 }
 
 // The game of PROTOCOL.md 10.2: black passes after white's a3.
@@ -246,33 +259,38 @@ TEST(GomocupSession, SpeaksTheProtocolAndReusesTheProcess) {
     r = s->request_move({{"a1", "b2", "c3", "d4"}}, clock_go, 5010ms);
     ASSERT_EQ(r.fault, session::Fault::kNone) << r.detail;
     const int pid = s->pid();
+    const auto* gomocup = dynamic_cast<const session::GomocupSession*>(s.get());
+    ASSERT_NE(gomocup, nullptr);
+    const fs::path folder = gomocup->folder();
+    EXPECT_TRUE(fs::is_directory(folder)) << folder;
     s->quit();
     EXPECT_FALSE(s->alive());
     EXPECT_NE(::kill(pid, 0), 0);
 
+    // Times are announced short of the limit (90 of 100 ms, 59 of 60 s); no
+    // game clock is timeout_match 0 and time_left 2^31 - 1.
     const std::string memory = std::to_string(session::kDefaultMemoryMb * 1024 * 1024);
     const std::vector<std::string> expected = {
         "ABOUT\\r",
         "START 15\\r",
-        "INFO timeout_turn 100\\r",
-        "INFO timeout_match 2147483647\\r",
+        "INFO timeout_turn 90\\r",
+        "INFO timeout_match 0\\r",
         "INFO max_memory " + memory + "\\r",
         "INFO game_type 1\\r",
         "INFO rule 1\\r",
-        "INFO timeout_turn 100\\r",
+        "INFO folder " + folder.string() + "\\r",
         "INFO time_left 2147483647\\r",
         "TURN 7,7\\r",
-        "INFO timeout_turn 100\\r",
         "INFO time_left 2147483647\\r",
         "TURN 0,0\\r",
         "RESTART\\r",
-        "INFO timeout_turn 60000\\r",
-        "INFO timeout_match 60000\\r",
+        "INFO timeout_turn 59000\\r",
+        "INFO timeout_match 59000\\r",
         "INFO max_memory " + memory + "\\r",
         "INFO game_type 1\\r",
         "INFO rule 0\\r",
-        "INFO timeout_turn 5000\\r",
-        "INFO time_left 60000\\r",
+        "INFO folder " + folder.string() + "\\r",
+        "INFO time_left 59000\\r",
         "BOARD\\r",
         "0,0,1\\r",
         "1,1,2\\r",
@@ -342,10 +360,12 @@ TEST(NboardSession, SetGameThenIncrementalMovesWithPings) {
     s->quit();
 
     const std::string start = "---------------------------O*------*O---------------------------";
+    // The depth follows the move time: 12 at start-up, 8 for 200 ms.
     const std::vector<std::string> expected = {
         "nboard 2",
         "set depth 12",
         "ping 1",
+        "set depth 8",
         "set game (;GM[Othello]PC[arena]PB[arena]PW[engine]TY[8]BO[8 " + start +
             " *]B[C4]W[C3]B[E6]W[B4]B[A4]W[A5]B[B2]W[A3]B[PA]W[F4]B[G3];)",
         "ping 2",
@@ -503,8 +523,11 @@ INSTANTIATE_TEST_SUITE_P(
                            "illegal move '"},
                       Case{"gomocup_off_board", "gomocup", "off-board", 200, "illegal",
                            "not a move of this game: '99,99'"},
-                      Case{"gomocup_garbage", "gomocup", "garbage", 200, "protocol",
-                           "invalid line: 'hello arena'"},
+                      // An unknown line is recorded, not judged: the move
+                      // is still awaited.
+                      Case{"gomocup_garbage", "gomocup", "garbage", 200, "timeout",
+                           "no move within @MOVE@ ms (its last line was not a move: 'hello "
+                           "arena')"},
                       Case{"gomocup_move_while_not_on_move", "gomocup", "twice --at-ply 2", 200,
                            "protocol", "line while not on move: '"},
                       Case{"gomocup_no_restart", "gomocup", "no-restart", 200, "normal", ""},
@@ -524,6 +547,162 @@ INSTANTIATE_TEST_SUITE_P(
                            "invalid line: 'hello arena'"},
                       Case{"nboard_spaced_answers", "nboard", "spaced", 200, "normal", ""}),
     [](const auto& param_info) { return param_info.param.label; });
+
+// ---- 5. engines that behave like the community's ------------------------------
+
+// The address space pbrain-community reserves at start. Real engines reserve
+// 4 GB; the default memory limit is still an address-space limit
+// (RLIMIT_AS, 1024 MB), under which that reservation fails, so the test
+// reserves less until the default limit counts resident memory instead.
+constexpr const char* kReserveMb = "512";
+
+// pbrain-community budgets each move as Rapfi does (up to timeout_turn less
+// 30 ms, from the moment it reads the request), thinks until the budget is
+// used and prints status lines that are not part of the protocol. Under the
+// default time settings (move_ms 3000, tolerance_ms 10) every game ends by
+// the rules, the status lines are stored with the moves, no move comes close
+// enough to the limit to be warned about, and the config file the engine
+// keeps in its INFO folder outlives its processes (restart: per-game gives
+// each game a fresh one).
+TEST(CommunityEngine, PlaysCleanGamesUnderTheDefaultTimeSettings) {
+    TempDir dir("foreign_test");
+    const fs::path db = dir.path() / "results.db";
+    const fs::path config = dir.write(
+        "t.yaml",
+        "name: community\ngame: { name: gomoku }\nconcurrency: 1\ndatabase: " + db.string() +
+            "\nbots:\n  - { name: engine, command: " + bin("bots/pbrain-community") +
+            " --reserve-mb " + kReserveMb +
+            ", protocol: gomocup, restart: per-game }\n  - { name: random, command: " +
+            bin("bots/random") + " --game gomoku }\n");
+    const auto r = testing::run_arena(dir.path(), {"run", config.string()});
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    EXPECT_EQ(r.err.find("warning: engine"), std::string::npos) << r.err;
+
+    EXPECT_EQ(scalar(db, "SELECT count(*) FROM games"), "2");
+    EXPECT_EQ(query(db, "SELECT termination, detail FROM games WHERE termination != 'normal'"),
+              testing::Rows{});
+    // The engine's moves, in order: it used its budget (2700 - 30 ms) and
+    // stayed under the limit of 3000 ms.
+    const auto moves = query(db,
+                             "SELECT m.game, m.time_us, m.info FROM moves m JOIN games g ON g.id = "
+                             "m.game JOIN bots b ON b.id = CASE m.side WHEN 1 THEN g.first_bot "
+                             "ELSE g.second_bot END WHERE b.name = 'engine' AND m.by_arena = 0 "
+                             "ORDER BY m.game, m.ply");
+    ASSERT_GE(moves.size(), 6u);
+    std::string first_game;
+    int game_index = 0;
+    for (const auto& row : moves) {
+        const auto us = std::stoll(row[1]);
+        EXPECT_GE(us, 2'600'000) << row[2];
+        EXPECT_LT(us, 3'000'000) << row[2];
+        EXPECT_NE(row[2].find("ev +v13 nd "), std::string::npos) << row[2];
+        if (row[0] != first_game) {
+            // The first move of each game (each a fresh process) reports the config file.
+            first_game = row[0];
+            ++game_index;
+            EXPECT_TRUE(row[2].starts_with(game_index == 1 ? "MESSAGE config created starts=1"
+                                                           : "MESSAGE config read starts=2"))
+                << row[2];
+        } else {
+            EXPECT_EQ(row[2].find("MESSAGE config"), std::string::npos) << row[2];
+        }
+    }
+    EXPECT_EQ(game_index, 2);
+}
+
+// The engine's status lines at a short move time: a line that is neither a
+// move nor a known message never ends a game; it is stored with the move.
+TEST(CommunityEngine, StatusLinesAreRecordedNotJudged) {
+    TempDir dir("foreign_test");
+    const auto r = testing::run_arena(
+        dir.path(),
+        {"match", "--game", "gomoku", "--games", "2", "--move-ms", scaled_ms(300), "--protocol1",
+         "gomocup", "engine=" + bin("bots/pbrain-community") + " --reserve-mb " + kReserveMb,
+         "random=" + bin("bots/random") + " --game gomoku", "--db",
+         (dir.path() / "m.db").string()});
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    const fs::path db = dir.path() / "m.db";
+    EXPECT_EQ(query(db, "SELECT termination, detail FROM games WHERE termination != 'normal'"),
+              testing::Rows{});
+    EXPECT_NE(scalar(db, "SELECT count(*) FROM moves WHERE info LIKE '%ev +v13 nd %'"), "0");
+}
+
+// ---- 6. close calls ---------------------------------------------------------------
+
+TEST(CloseCalls, CountsMovesAboveNinetyFivePercentOfTheirBudget) {
+    using match::is_close_call;
+    using std::chrono::microseconds;
+    EXPECT_FALSE(is_close_call(microseconds{2'850'000}, 3000ms));
+    EXPECT_TRUE(is_close_call(microseconds{2'851'000}, 3000ms));
+    EXPECT_TRUE(is_close_call(microseconds{3'005'000}, 3000ms));
+    EXPECT_TRUE(is_close_call(microseconds{90'000}, 100ms));  // within 10 ms
+    EXPECT_FALSE(is_close_call(microseconds{89'000}, 100ms));
+    EXPECT_FALSE(is_close_call(microseconds{5'000}, 0ms));
+
+    match::TimeControl tc;
+    tc.move = 1000ms;
+    match::CloseCallCounter counter(tc);
+    const auto ms = [](int n) { return std::chrono::microseconds{n * 1000}; };
+    // "slow" takes 990 ms each move, "fast" 10 ms; the opening move is the arena's.
+    counter.add("slow", "fast",
+                {{1, ms(0), true},
+                 {2, ms(10), false},
+                 {1, ms(990), false},
+                 {2, ms(10), false},
+                 {1, ms(990), false},
+                 {2, ms(10), false},
+                 {1, ms(500), false}});
+    EXPECT_EQ(counter.counts().at("slow").moves, 3);
+    EXPECT_EQ(counter.counts().at("slow").close, 2);
+    EXPECT_EQ(counter.counts().at("fast").close, 0);
+    const auto warnings = counter.warnings();
+    ASSERT_EQ(warnings.size(), 1u);
+    EXPECT_EQ(warnings[0].first, "slow");
+    EXPECT_EQ(match::close_call_warning("sl\x1bow", warnings[0].second, "hint"),
+              "warning: sl\\x1bow used more than 95 % of its move time on 2 of 3 moves; on a "
+              "busy machine it will lose on time (hint)");
+
+    // With a game clock the budget is what is left on it.
+    match::TimeControl clock;
+    clock.move = 0ms;
+    clock.game = 1000ms;
+    match::CloseCallCounter on_clock(clock);
+    on_clock.add("a", "b", {{1, ms(500), false}, {2, ms(1), false}, {1, ms(480), false}});
+    EXPECT_EQ(on_clock.counts().at("a").close, 1);  // 480 of the 500 ms left
+    EXPECT_EQ(on_clock.counts().at("a").moves, 2);
+    EXPECT_TRUE(on_clock.warnings().empty());  // one close call is not a habit
+}
+
+TEST(CloseCalls, ArenaMatchAndRunWarnAboutABotThatUsesItsWholeTime) {
+    TempDir dir("foreign_test");
+    const auto move_ms = scaled(200ms).count();
+    const std::string slow =
+        bin("bots/misbehave") + " --mode sleep --sleep-ms " + std::to_string(move_ms * 99 / 100);
+    const auto r = testing::run_arena(
+        dir.path(), {"match", "--game", "connect4", "--games", "2", "--move-ms",
+                     std::to_string(move_ms), "--tolerance-ms", scaled_ms(300), "slow=" + slow,
+                     "fast=" + bin("bots/random") + " --game connect4"});
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    EXPECT_NE(r.err.find("warning: slow used more than 95 % of its move time on "),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("raise --tolerance-ms"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("warning: fast"), std::string::npos) << r.err;
+
+    const fs::path config = dir.write(
+        "t.yaml",
+        "name: close\ngame: { name: connect4 }\ntime: { move_ms: " + std::to_string(move_ms) +
+            ", tolerance_ms: " + scaled_ms(300) + " }\nconcurrency: 1\ndatabase: " +
+            (dir.path() / "r.db").string() + "\nbots:\n  - { name: slow, command: " + slow +
+            " }\n  - { name: fast, command: " + bin("bots/random") + " --game connect4 }\n");
+    const auto run = testing::run_arena(dir.path(), {"run", config.string()});
+    ASSERT_EQ(run.status, 0) << run.out << run.err;
+    EXPECT_NE(run.err.find("warning: slow used more than 95 % of its move time on "),
+              std::string::npos)
+        << run.err;
+    EXPECT_NE(run.err.find("raise tolerance_ms"), std::string::npos) << run.err;
+    EXPECT_EQ(run.err.find("warning: fast"), std::string::npos) << run.err;
+}
 
 // A foreign protocol that cannot play the game is refused before anything runs.
 TEST(ForeignCli, ProtocolForTheWrongGameIsAUsageError) {

@@ -34,7 +34,7 @@ namespace nboard {
 int depth_for(std::int64_t move_ms) {
     if (move_ms <= 0) return 1;
     int depth = kDefaultDepth;
-    for (std::int64_t t = kDepthReferenceMs; t * 2 <= move_ms && depth < 60; t *= 2)
+    for (std::int64_t t = kDepthReferenceMs; t <= move_ms / 2 && depth < 60; t *= 2)
         ++depth;
     for (std::int64_t t = kDepthReferenceMs; t > move_ms && depth > 1; t /= 2)
         --depth;
@@ -165,9 +165,9 @@ MoveReply NboardSession::request_move(const protocol::Position& position, const 
     } else {
         try {
             const std::string me = spec_.name.empty() ? "engine" : spec_.name;
-            sync = "set game " +
-                   nboard::ggf(moves, player_ == 1 ? me : "arena", player_ == 1 ? "arena" : me) +
-                   "\n";
+            sync += "set game " +
+                    nboard::ggf(moves, player_ == 1 ? me : "arena", player_ == 1 ? "arena" : me) +
+                    "\n";
         } catch (const std::invalid_argument& e) {
             return fail_move(reply, Fault::kProtocol, e.what());  // not a reversi game
         }
