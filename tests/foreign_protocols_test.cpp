@@ -531,6 +531,8 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"gomocup_move_while_not_on_move", "gomocup", "twice --at-ply 2", 200,
                            "protocol", "line while not on move: '"},
                       Case{"gomocup_no_restart", "gomocup", "no-restart", 200, "normal", ""},
+                      // SUGGEST x,y is answered PLAY x,y, as Gomocup does.
+                      Case{"gomocup_suggest", "gomocup", "suggest", 200, "normal", ""},
                       Case{"nboard_crash", "nboard", "crash --at-ply 4", 1000, "crash",
                            "exited: signal 11 (SIGSEGV)"},
                       Case{"nboard_hang", "nboard", "hang --at-ply 4", 150, "timeout",

@@ -409,6 +409,9 @@ MoveReply GomocupSession::request_move(const protocol::Position& position, const
                     const std::string play = "PLAY " + std::to_string(suggested->x) + "," +
                                              std::to_string(suggested->y) + "\r";
                     if (!process_->write_line(play, deadline)) {
+                        if (Clock::now() >= deadline)
+                            return fail_move(reply, Fault::kTimeout,
+                                             "no move within " + millis(limit));
                         return fail_move(reply, Fault::kCrash, describe_write_failure());
                     }
                 }

@@ -26,6 +26,7 @@
 //     silent-about  does not answer ABOUT, otherwise normal
 //     no-restart    answers `UNKNOWN` to RESTART, otherwise normal
 //     twice         sends every move twice (the second copy while not on move)
+//     suggest       answers `SUGGEST x,y` and plays the move only on `PLAY x,y`
 //   --at-ply N  misbehave (crash, hang, garbage, illegal, off-board) only when
 //               at least N stones are on the board (default 0)
 //   --tag X     ignored (tests find their processes by it)
@@ -156,6 +157,8 @@ void move() {
     }
     const auto [x, y] = think();
     if (x < 0) return send("ERROR the board is full");
+    // The move as a suggestion: the manager answers PLAY x,y.
+    if (g_mode == "suggest") return send("SUGGEST " + std::to_string(x) + "," + std::to_string(y));
     at(x, y) = 1;
     ++g_stones;
     const std::string answer = std::to_string(x) + "," + std::to_string(y);
@@ -273,6 +276,15 @@ int main(int argc, char** argv) {
                 }
             }
             move();
+        } else if (command == "PLAY") {
+            int x = 0, y = 0;
+            if (g_size == 0 || !parse_xy(rest, x, y) || !on_board(x, y) || at(x, y) != 0) {
+                send("ERROR bad PLAY" + rest);
+                continue;
+            }
+            at(x, y) = 1;
+            ++g_stones;
+            send(std::to_string(x) + "," + std::to_string(y));
         } else if (command == "END") {
             return 0;
         } else {
