@@ -25,6 +25,10 @@ namespace arena::testing {
 struct ArenaResult {
     int status = -1;  // exit code, or 128 + signal
     std::string out, err;
+    // The line naming the limits in force ("limits: ..."), which `arena run`
+    // and `arena match` print first on stderr; kept apart from `err`, so
+    // that tests compare what else was said. Empty when there was none.
+    std::string limits_line;
 
     // The lines of stderr, without their newlines.
     [[nodiscard]] std::vector<std::string> err_lines() const {
@@ -124,6 +128,11 @@ class ArenaProcess {
         r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
         r.out = slurp(out_);
         r.err = slurp(err_);
+        if (r.err.starts_with("limits: ")) {
+            const auto end = r.err.find('\n');
+            r.limits_line = r.err.substr(0, end);
+            r.err.erase(0, end == std::string::npos ? end : end + 1);
+        }
         return r;
     }
 

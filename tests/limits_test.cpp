@@ -15,7 +15,10 @@
 #include "arena/match/match.hpp"
 #include "arena/session/cgroup.hpp"
 #include "arena/session/session.hpp"
+#include "arena_process.hpp"
+#include "db_query.hpp"
 #include "proc_util.hpp"
+#include "temp_dir.hpp"
 #include "timing.hpp"
 
 namespace arena {
@@ -161,6 +164,44 @@ TEST_P(Limits, PeakMemoryOfEachSideIsRecorded) {
     } else {
         EXPECT_EQ(GetParam(), Mechanism::kFallback);
     }
+}
+
+// `arena match --db` stores each side's peak memory (schema 6), `arena show`
+// prints it, and the run starts by saying which mechanism is in force.
+TEST(PeakMemory, IsStoredPerSideAndShown) {
+    testing::TempDir dir("limits_test");
+    const auto db = dir.path() / "m.db";
+    const auto r = testing::run_arena(
+        dir.path(), {"match", "--game", "connect4", "--games", "2", "--move-ms",
+                     testing::scaled_ms(5000), "--db", db.string(),
+                     "big=" + bin("bots/misbehave") + " --mode touch-memory --touch-mb 100 " +
+                         "--sleep-ms " + testing::scaled_ms(400),
+                     "small=" + bin("bots/random")});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.limits_line, session::cgroup::describe_limits()) << r.err;
+    const auto rows = testing::query(
+        db,
+        "SELECT g.id, f.name, g.first_peak_memory, g.second_peak_memory FROM games AS g "
+        "JOIN bots AS f ON f.id = g.first_bot ORDER BY g.id");
+    ASSERT_EQ(rows.size(), 2u);
+    for (const auto& row : rows) {
+        const bool big_first = row[1] == "big";
+        const std::string& big = row[big_first ? 2 : 3];
+        const std::string& small = row[big_first ? 3 : 2];
+        ASSERT_FALSE(big.empty()) << row[0];
+        // The same process plays both games: the second game's peak still
+        // holds the memory it kept.
+        EXPECT_GE(std::stoull(big), 100 * kMiB) << row[0];
+        if (!small.empty()) {
+            EXPECT_LT(std::stoull(small), 100 * kMiB) << row[0];
+        }
+    }
+    const auto shown = testing::run_arena(dir.path(), {"show", db.string(), rows[0][0]});
+    ASSERT_EQ(shown.status, 0) << shown.err;
+    EXPECT_TRUE(std::regex_search(
+        shown.out, std::regex("\npeak memory: (big|small) ([0-9]+\\.[0-9] MB|not known), "
+                              "(big|small) ([0-9]+\\.[0-9] MB|not known)\n")))
+        << shown.out;
 }
 
 // The line said once per run names the mechanism.

@@ -639,10 +639,12 @@ SELECT s.tournament_id, s.tournament, s.bot_id, s.bot,
 )sql";
 
 // Turns a file this arena made into the file an arena of schema 3 made: no
-// transcripts table (schema 5), no moves_hash column, the standings index
-// without it, the old standings view.
+// peak memory columns (schema 6), no transcripts table (schema 5), no
+// moves_hash column, the standings index without it, the old standings view.
 void back_to_version_3(Database& db) {
     db.exec(
+        "ALTER TABLE games DROP COLUMN first_peak_memory;"
+        "ALTER TABLE games DROP COLUMN second_peak_memory;"
         "DROP TABLE transcripts;"
         "DROP INDEX games_by_result;"
         "CREATE INDEX games_by_result ON games (tournament, first_bot, second_bot, result, "
@@ -947,6 +949,7 @@ TEST_F(StoreTest, UnicodeQuotesAndOddTextSurvive) {
     r.stderr_logs[0] = std::string("line 1\nnul\0byte\n", 16);
     r.stderr_logs[1] = "\xff\xfe not UTF-8";
     r.transcripts[1] = std::string("12 -> go move_ms=100\n40 <- move \x01'x'\0\n", 38);
+    r.peak_memory[1] = std::uint64_t{5} << 40;  // 5 TiB: a 64-bit value survives
     {
         ResultsStore store(db_path_);
         const auto tid = store.create_tournament(spec(tname), bot_entries({bot1, bot2}));
@@ -966,6 +969,8 @@ TEST_F(StoreTest, UnicodeQuotesAndOddTextSurvive) {
     EXPECT_EQ(g->summary.slot.opening, "d'3");
     EXPECT_EQ(g->transcripts[0], "");  // none kept for it: no row
     EXPECT_EQ(g->transcripts[1], r.transcripts[1]);
+    EXPECT_EQ(g->peak_memory[0], std::nullopt);  // not known: NULL
+    EXPECT_EQ(g->peak_memory[1], r.peak_memory[1]);
     EXPECT_EQ(g->moves[0].info, std::vector<std::string>{});
     EXPECT_EQ(g->moves[1].info, r.moves[1].info);
     EXPECT_EQ(g->moves[2].info, std::vector<std::string>{""});
@@ -1244,7 +1249,9 @@ TEST_F(StoreTest, VersionThreeDatabaseIsUpgradedWithHashesOfItsGames) {
     EXPECT_EQ(upgraded, columns(fresh));
     EXPECT_NE(std::find(upgraded.begin(), upgraded.end(), "duration_us INTEGER 1 0"),
               upgraded.end());
-    EXPECT_EQ(upgraded.back(), "moves_hash INTEGER 0 0");
+    EXPECT_NE(std::find(upgraded.begin(), upgraded.end(), "moves_hash INTEGER 0 0"),
+              upgraded.end());
+    EXPECT_EQ(upgraded.back(), "second_peak_memory INTEGER 0 0");  // schema 6
 }
 
 // ------------------------------------------------------------ a locked file

@@ -272,6 +272,20 @@ int show_command(const std::vector<std::string>& args, std::ostream& out, std::o
         }
         out << "\nresult " << s.result << " (" << s.termination
             << (s.detail.empty() ? "" : ": " + match::escape_controls(s.detail)) << ")\n";
+        // Games stored before peak memory was recorded have none.
+        if (g->peak_memory[0] || g->peak_memory[1]) {
+            out << "peak memory:";
+            for (int side = 1; side <= 2; ++side) {
+                out << (side == 1 ? " " : ", ") << (side == 1 ? s.first : s.second) << " ";
+                if (const auto& bytes = g->peak_memory[side - 1]) {
+                    out << std::fixed << std::setprecision(1)
+                        << static_cast<double>(*bytes) / (1024.0 * 1024.0) << " MB";
+                } else {
+                    out << "not known";
+                }
+            }
+            out << "\n";
+        }
         // For a fault, the end of what the bot at fault wrote on stderr (of
         // both bots when neither could start).
         if (s.termination != "normal") {

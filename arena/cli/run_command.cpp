@@ -160,12 +160,12 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
         err << e.what() << "\n";
         return kExitUsage;
     }
-    for (const auto& warning : config.warnings)
-        err << warning << "\n";
     err << session::cgroup::describe_limits(
                std::any_of(config.bots.begin(), config.bots.end(),
                            [](const auto& bot) { return bot.isolation.cgroup; }))
         << "\n";
+    for (const auto& warning : config.warnings)
+        err << warning << "\n";
     if (!db_override.empty()) config.database = db_override;
     if (transcript) config.transcript = true;
     if (concurrency == 0) concurrency = config.concurrency;

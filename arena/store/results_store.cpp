@@ -261,6 +261,14 @@ CREATE TABLE transcripts (
 ) WITHOUT ROWID;
 )sql";
 
+// Version 6: the peak memory of each side's process tree during the game,
+// in bytes (GameRecord::peak_memory); NULL when not known, as for every game
+// stored before.
+constexpr const char* kSchemaV6 = R"sql(
+ALTER TABLE games ADD COLUMN first_peak_memory INTEGER;
+ALTER TABLE games ADD COLUMN second_peak_memory INTEGER;
+)sql";
+
 // One step of the schema: SQL, then optionally work that SQL cannot do, then
 // optionally more SQL.
 struct Migration {
@@ -273,11 +281,9 @@ void fill_moves_hashes(Database& db);
 
 // kMigrations[i] takes a database from user_version i to i + 1. A released
 // step is never edited; a change to the schema is a new step.
-constexpr Migration kMigrations[] = {{kSchemaV1},
-                                     {kSchemaV2},
-                                     {kSchemaV3},
-                                     {kSchemaV4, fill_moves_hashes, kSchemaV4Index},
-                                     {kSchemaV5}};
+constexpr Migration kMigrations[] = {{kSchemaV1}, {kSchemaV2},
+                                     {kSchemaV3}, {kSchemaV4, fill_moves_hashes, kSchemaV4Index},
+                                     {kSchemaV5}, {kSchemaV6}};
 static_assert(std::size(kMigrations) == kSchemaVersion);
 
 // ISO 8601 UTC with milliseconds: 2024-05-01T12:34:56.789Z.
@@ -596,7 +602,8 @@ TournamentRow read_tournament(const Statement::Query& q) {
 
 constexpr const char* kSummaryColumns =
     "g.id, g.game_index, g.round, g.pair_index, g.game_in_pair, g.opening, f.name, s.name, "
-    "g.result, g.termination, g.detail, g.plies, g.duration_us, g.started_at, g.game, g.params "
+    "g.result, g.termination, g.detail, g.plies, g.duration_us, g.started_at, g.game, g.params, "
+    "g.first_peak_memory, g.second_peak_memory "
     "FROM games AS g JOIN bots AS f ON f.id = g.first_bot JOIN bots AS s ON s.id = g.second_bot";
 
 GameSummary read_summary(const Statement::Query& q) {
@@ -663,8 +670,9 @@ struct ResultsStore::Impl {
     Statement insert_game = db.prepare(
         "INSERT INTO games (tournament, game_index, round, pair_index, game_in_pair, "
         "first_bot, second_bot, opening, game, params, result, winner, termination, detail, "
-        "plies, opening_plies, started_at, ended_at, duration_us, fault_after_us, moves_hash) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        "plies, opening_plies, started_at, ended_at, duration_us, fault_after_us, moves_hash, "
+        "first_peak_memory, second_peak_memory) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     // Index n: the INSERT of n + 1 moves, prepared on first use.
     std::array<Statement, kMovesPerInsert> insert_moves;
     Statement insert_log = db.prepare("INSERT INTO bot_logs (game, side, stderr) VALUES (?, ?, ?)");
@@ -876,6 +884,9 @@ std::int64_t ResultsStore::record_game(std::int64_t tournament, const GameSlot& 
         for (const auto& m : game.moves)
             hash.add_move(m.move);
         const auto moves_hash = hash.finish(result, termination);
+        const auto peak = [](const std::optional<std::uint64_t>& bytes) {
+            return bytes ? std::optional(static_cast<std::int64_t>(*bytes)) : std::nullopt;
+        };
 
         Transaction txn(s.db);
         const auto first = s.find_bot(tournament, game.players[0]);
@@ -904,6 +915,8 @@ std::int64_t ResultsStore::record_game(std::int64_t tournament, const GameSlot& 
                 .bind(fault ? std::optional(static_cast<std::int64_t>(game.fault_after.count()))
                             : std::nullopt)
                 .bind(moves_hash)
+                .bind(peak(game.peak_memory[0]))
+                .bind(peak(game.peak_memory[1]))
                 .exec();
         } catch (const SqliteError& e) {
             if (e.code() != SQLITE_CONSTRAINT_UNIQUE) throw;
@@ -968,6 +981,10 @@ std::optional<StoredGame> ResultsStore::load_game(std::int64_t game_id) {
             game.summary = read_summary(q);
             game.game = q.column_text(14);
             game.params = q.column_text(15);
+            for (int side = 0; side < 2; ++side) {
+                if (!q.is_null(16 + side))
+                    game.peak_memory[side] = static_cast<std::uint64_t>(q.column_int64(16 + side));
+            }
         }
         {
             auto q = s.list_moves.use();

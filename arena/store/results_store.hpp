@@ -22,7 +22,7 @@
 
 namespace arena::store {
 
-inline constexpr int kSchemaVersion = 5;
+inline constexpr int kSchemaVersion = 6;
 
 // A database that cannot be opened, has a newer schema, or fails a query.
 // The message names the file and the problem.
@@ -90,7 +90,8 @@ struct StoredGame {
     std::string params;  // "rows=6 cols=7 connect=4"
     std::vector<StoredMove> moves;
     std::string stderr_logs[2];
-    std::string transcripts[2];  // as GameRecord::transcripts; empty when not kept
+    std::string transcripts[2];                   // as GameRecord::transcripts; empty when not kept
+    std::optional<std::uint64_t> peak_memory[2];  // bytes, as GameRecord::peak_memory
 };
 
 // Games of a tournament counted by who moved first, who second, the result
