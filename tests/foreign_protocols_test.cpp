@@ -552,11 +552,10 @@ INSTANTIATE_TEST_SUITE_P(
 
 // ---- 5. engines that behave like the community's ------------------------------
 
-// The address space pbrain-community reserves at start. Real engines reserve
-// 4 GB; the default memory limit is still an address-space limit
-// (RLIMIT_AS, 1024 MB), under which that reservation fails, so the test
-// reserves less until the default limit counts resident memory instead.
-constexpr const char* kReserveMb = "512";
+// The address space pbrain-community reserves at start, as real engines do:
+// the default memory limit counts memory in use, not address space, so the
+// reservation must not keep it from starting.
+constexpr const char* kReserveMb = "4096";
 
 // pbrain-community budgets each move as Rapfi does (up to timeout_turn less
 // 30 ms, from the moment it reads the request), thinks until the budget is
