@@ -45,6 +45,7 @@ using arena::testing::ArenaOptions;
 using arena::testing::ArenaProcess;
 using arena::testing::ArenaResult;
 using arena::testing::bin;
+using arena::testing::lines_of;
 using arena::testing::query;
 using arena::testing::query_one;
 using arena::testing::run_in_terminal;
@@ -133,8 +134,12 @@ TEST_P(ShippedConfig, PlaysWithEveryBotReallyPlaying) {
     const auto r = checkout.arena({"run", config});
     ASSERT_EQ(r.status, 0) << r.out << r.err;
     EXPECT_FALSE(arena::testing::looks_like_a_crash(r.err)) << r.err;
-    // Nothing in a shipped config is worth a warning.
-    EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.err;
+    // Nothing in a shipped config is worth a warning, but for close calls:
+    // at the shortened 40 ms a move, a loaded machine makes them.
+    for (const auto& line : lines_of(r.err)) {
+        if (line.find("of its move time") != std::string::npos) continue;
+        EXPECT_EQ(line.find("warning"), std::string::npos) << r.err;
+    }
     const fs::path db = checkout.root() / "results" / (name + ".db");
     ASSERT_TRUE(fs::exists(db)) << r.out;
     const auto total = query_one(db, "SELECT total_games FROM tournaments");

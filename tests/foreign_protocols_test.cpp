@@ -636,8 +636,8 @@ TEST(CloseCalls, CountsMovesAboveNinetyFivePercentOfTheirBudget) {
     EXPECT_FALSE(is_close_call(microseconds{2'850'000}, 3000ms));
     EXPECT_TRUE(is_close_call(microseconds{2'851'000}, 3000ms));
     EXPECT_TRUE(is_close_call(microseconds{3'005'000}, 3000ms));
-    EXPECT_TRUE(is_close_call(microseconds{90'000}, 100ms));  // within 10 ms
-    EXPECT_FALSE(is_close_call(microseconds{89'000}, 100ms));
+    EXPECT_TRUE(is_close_call(microseconds{39'000}, 40ms));
+    EXPECT_FALSE(is_close_call(microseconds{32'000}, 40ms));  // the reference bots' budget
     EXPECT_FALSE(is_close_call(microseconds{5'000}, 0ms));
 
     match::TimeControl tc;

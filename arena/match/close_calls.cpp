@@ -4,14 +4,10 @@
 
 namespace arena::match {
 
-namespace {
-constexpr std::chrono::microseconds kNearMs{10'000};
-}  // namespace
-
 bool is_close_call(std::chrono::microseconds time, Millis budget) {
     const std::chrono::microseconds limit = budget;
     if (limit.count() <= 0) return false;
-    return time * 100 > limit * 95 || time + kNearMs >= limit;
+    return time * 100 > limit * 95;
 }
 
 void CloseCallCounter::add(const std::string& first, const std::string& second,

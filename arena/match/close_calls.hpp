@@ -22,7 +22,8 @@ struct TimedMove {
 };
 
 // A move is a close call when it took more than 95 % of its limit (the
-// budget the clock gave it, tolerance excluded), or came within 10 ms of it.
+// budget the clock gave it, tolerance excluded): within 2 ms of a 40 ms
+// limit, within 150 ms of 3 s.
 [[nodiscard]] bool is_close_call(std::chrono::microseconds time, Millis budget);
 
 struct CloseCallCount {

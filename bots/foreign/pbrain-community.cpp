@@ -30,7 +30,6 @@
 #include <sys/mman.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <cstdint>
@@ -42,9 +41,12 @@
 #include <map>
 #include <sstream>
 #include <string>
-#include <vector>
+
+#include "gomocup_brain.hpp"
 
 namespace {
+
+using gomocup_brain::send;
 
 using Clock = std::chrono::steady_clock;
 constexpr std::int64_t kUnlimited = 2'147'483'647;
@@ -64,29 +66,10 @@ struct Info {
     std::string folder;
 };
 
-int g_size = 0;
-std::vector<int> g_board;  // 0 empty, 1 mine, 2 the opponent's; index y * size + x
-int g_stones = 0;
+gomocup_brain::Board g_board;  // 1 mine, 2 the opponent's
 Info g_info;
 Settings g_settings;
 bool g_config_done = false;
-
-void send(const std::string& line) {
-    std::cout << line << "\n" << std::flush;
-}
-
-int& at(int x, int y) {
-    return g_board[static_cast<std::size_t>(y * g_size + x)];
-}
-
-bool on_board(int x, int y) {
-    return x >= 0 && y >= 0 && x < g_size && y < g_size;
-}
-
-void clear_board() {
-    g_board.assign(static_cast<std::size_t>(g_size * g_size), 0);
-    g_stones = 0;
-}
 
 // The config file, as real brains keep one: created with defaults on the
 // first run, read on later ones; `starts` counts the processes that read it.
@@ -136,61 +119,10 @@ void load_config() {
 std::int64_t budget_ms() {
     std::int64_t left = g_info.time_left;
     if (g_info.timeout_match == 0 || left >= kUnlimited) left = INT64_MAX;
-    const std::int64_t moves_left = std::max<std::int64_t>(1, (g_size * g_size - g_stones) / 2);
+    const std::int64_t moves_left =
+        std::max<std::int64_t>(1, (g_board.size() * g_board.size() - g_board.stones()) / 2);
     const std::int64_t share = left / std::min(g_settings.match_space_min, moves_left);
     return std::max<std::int64_t>(std::min(g_info.timeout_turn, share) - g_settings.reserve_ms, 0);
-}
-
-// The longest line of `who`'s stones through (x, y) if it were placed there.
-int run_through(int x, int y, int who) {
-    static const int kDirs[4][2] = {{1, 0}, {0, 1}, {1, 1}, {1, -1}};
-    int best = 0;
-    for (const auto& d : kDirs) {
-        int n = 1;
-        for (int s = -1; s <= 1; s += 2) {
-            int cx = x + s * d[0], cy = y + s * d[1];
-            while (on_board(cx, cy) && at(cx, cy) == who) {
-                ++n;
-                cx += s * d[0];
-                cy += s * d[1];
-            }
-        }
-        best = std::max(best, n);
-    }
-    return best;
-}
-
-bool near_stone(int x, int y) {
-    for (int dy = -2; dy <= 2; ++dy)
-        for (int dx = -2; dx <= 2; ++dx)
-            if (on_board(x + dx, y + dy) && at(x + dx, y + dy) != 0) return true;
-    return false;
-}
-
-std::pair<int, int> choose() {
-    int best_score = -1, bx = -1, by = -1;
-    if (g_stones == 0) return {g_size / 2, g_size / 2};
-    for (int y = 0; y < g_size; ++y) {
-        for (int x = 0; x < g_size; ++x) {
-            if (at(x, y) != 0 || !near_stone(x, y)) continue;
-            const int mine = run_through(x, y, 1), theirs = run_through(x, y, 2);
-            int score = mine * mine * 2 + theirs * theirs;
-            if (mine >= 5) score += 100000;
-            if (theirs >= 5) score += 50000;
-            if (score > best_score) {
-                best_score = score;
-                bx = x;
-                by = y;
-            }
-        }
-    }
-    for (int i = 0; i < g_size * g_size && bx < 0; ++i) {
-        if (g_board[static_cast<std::size_t>(i)] == 0) {
-            bx = i % g_size;
-            by = i / g_size;
-        }
-    }
-    return {bx, by};
 }
 
 // Thinks (busy) until the budget from `start` is used, printing status lines.
@@ -216,26 +148,11 @@ void move(Clock::time_point start) {
                  std::to_string(ms > 0 ? nodes * 1000 / static_cast<std::uint64_t>(ms) : nodes));
         }
     }
-    const auto [x, y] = choose();
+    const auto choice = g_board.choose();
+    const int x = choice.x, y = choice.y;
     if (x < 0) return send("ERROR the board is full");
-    at(x, y) = 1;
-    ++g_stones;
+    g_board.place(x, y, 1);
     send(std::to_string(x) + "," + std::to_string(y));
-}
-
-bool parse_xy(const std::string& text, int& x, int& y, int* who = nullptr) {
-    std::string t = text;
-    std::replace(t.begin(), t.end(), ',', ' ');
-    std::istringstream in(t);
-    if (!(in >> x >> y)) return false;
-    if (who != nullptr && !(in >> *who)) return false;
-    return true;
-}
-
-std::string upper(std::string s) {
-    for (char& c : s)
-        c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    return s;
 }
 
 bool read_line(std::string& line) {
@@ -247,7 +164,7 @@ bool read_line(std::string& line) {
 void info(std::istringstream& words) {
     std::string key;
     words >> key;
-    key = upper(key);
+    key = gomocup_brain::upper(key);
     std::string rest;
     std::getline(words >> std::ws, rest);
     const std::int64_t value = std::atoll(rest.c_str());
@@ -283,12 +200,7 @@ int main(int argc, char** argv) {
     std::string line;
     while (read_line(line)) {
         const auto received = Clock::now();
-        std::istringstream words(line);
-        std::string command;
-        words >> command;
-        command = upper(command);
-        std::string rest;
-        std::getline(words, rest);
+        const auto [command, rest] = gomocup_brain::split(line);
         if (command.empty()) continue;
         if (command == "START") {
             const int size = std::atoi(rest.c_str());
@@ -296,11 +208,10 @@ int main(int argc, char** argv) {
                 send("ERROR unsupported size");
                 continue;
             }
-            g_size = size;
-            clear_board();
+            g_board.start(size);
             send("OK");
         } else if (command == "RESTART") {
-            clear_board();
+            g_board.clear();
             send("OK");
         } else if (command == "INFO") {
             std::istringstream rest_words(rest);
@@ -308,26 +219,17 @@ int main(int argc, char** argv) {
         } else if (command == "ABOUT") {
             send(R"(name="pbrain-community", version="1.0", author="arena tests", country="none")");
         } else if (command == "BEGIN") {
-            clear_board();
+            g_board.clear();
             move(received);
         } else if (command == "TURN") {
             int x = 0, y = 0;
-            if (g_size == 0 || !parse_xy(rest, x, y) || !on_board(x, y) || at(x, y) != 0) {
+            if (!gomocup_brain::parse_xy(rest, x, y) || !g_board.place(x, y, 2)) {
                 send("ERROR bad TURN" + rest);
                 continue;
             }
-            at(x, y) = 2;
-            ++g_stones;
             move(received);
         } else if (command == "BOARD") {
-            clear_board();
-            while (read_line(line) && upper(line) != "DONE") {
-                int x = 0, y = 0, who = 0;
-                if (parse_xy(line, x, y, &who) && on_board(x, y) && (who == 1 || who == 2)) {
-                    at(x, y) = who;
-                    ++g_stones;
-                }
-            }
+            gomocup_brain::read_board(g_board, read_line, [](const std::string&) {});
             move(received);
         } else if (command == "END") {
             return 0;

@@ -35,112 +35,30 @@
 #include <signal.h>
 #include <unistd.h>
 
-#include <algorithm>
-#include <cctype>
-#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 #include <string>
-#include <vector>
+
+#include "gomocup_brain.hpp"
 
 namespace {
+
+using gomocup_brain::send;
 
 std::string g_mode = "none";
 int g_at_ply = 0;
 std::string g_log;
-
-int g_size = 0;
-std::vector<int> g_board;  // 0 empty, 1 mine, 2 the opponent's; index y * size + x
-int g_stones = 0;
-
-void send(const std::string& line) {
-    std::cout << line << "\n" << std::flush;
-}
+gomocup_brain::Board g_board;  // 1 mine, 2 the opponent's
 
 void forever() {
     for (;;)
         pause();
 }
 
-int& at(int x, int y) {
-    return g_board[static_cast<std::size_t>(y * g_size + x)];
-}
-
-bool on_board(int x, int y) {
-    return x >= 0 && y >= 0 && x < g_size && y < g_size;
-}
-
-void clear_board() {
-    g_board.assign(static_cast<std::size_t>(g_size * g_size), 0);
-    g_stones = 0;
-}
-
-// The longest line of `who`'s stones through (x, y) if it were placed there.
-int run_through(int x, int y, int who) {
-    static const int kDirs[4][2] = {{1, 0}, {0, 1}, {1, 1}, {1, -1}};
-    int best = 0;
-    for (const auto& d : kDirs) {
-        int n = 1;
-        for (int s = -1; s <= 1; s += 2) {
-            int cx = x + s * d[0], cy = y + s * d[1];
-            while (on_board(cx, cy) && at(cx, cy) == who) {
-                ++n;
-                cx += s * d[0];
-                cy += s * d[1];
-            }
-        }
-        best = std::max(best, n);
-    }
-    return best;
-}
-
-bool near_stone(int x, int y) {
-    for (int dy = -2; dy <= 2; ++dy)
-        for (int dx = -2; dx <= 2; ++dx)
-            if (on_board(x + dx, y + dy) && at(x + dx, y + dy) != 0) return true;
-    return false;
-}
-
-std::pair<int, int> think() {
-    int best_score = -1, bx = -1, by = -1, candidates = 0;
-    if (g_stones == 0) {
-        bx = by = g_size / 2;
-        best_score = 0;
-    }
-    for (int y = 0; y < g_size; ++y) {
-        for (int x = 0; x < g_size; ++x) {
-            if (at(x, y) != 0 || !near_stone(x, y)) continue;
-            ++candidates;
-            const int mine = run_through(x, y, 1), theirs = run_through(x, y, 2);
-            int score = mine * mine * 2 + theirs * theirs;
-            if (mine >= 5) score += 100000;
-            if (theirs >= 5) score += 50000;
-            if (score > best_score) {
-                best_score = score;
-                bx = x;
-                by = y;
-            }
-        }
-    }
-    if (bx < 0) {  // no stone nearby has a free neighbour: any empty cell
-        for (int i = 0; i < g_size * g_size && bx < 0; ++i) {
-            if (g_board[static_cast<std::size_t>(i)] == 0) {
-                bx = i % g_size;
-                by = i / g_size;
-            }
-        }
-    }
-    send("MESSAGE sample: " + std::to_string(candidates) + " candidates, best score " +
-         std::to_string(best_score));
-    send("DEBUG stones " + std::to_string(g_stones));
-    return {bx, by};
-}
-
 // Answers the request to move, or misbehaves.
 void move() {
-    if (g_stones >= g_at_ply) {
+    if (g_board.stones() >= g_at_ply) {
         if (g_mode == "crash") {
             signal(SIGSEGV, SIG_DFL);  // past any sanitizer's handler
             raise(SIGSEGV);
@@ -149,37 +67,26 @@ void move() {
         if (g_mode == "garbage") return send("hello arena");
         if (g_mode == "off-board") return send("99,99");
         if (g_mode == "illegal") {
-            for (int y = 0; y < g_size; ++y)
-                for (int x = 0; x < g_size; ++x)
-                    if (at(x, y) != 0) return send(std::to_string(x) + "," + std::to_string(y));
+            for (int y = 0; y < g_board.size(); ++y)
+                for (int x = 0; x < g_board.size(); ++x)
+                    if (g_board.at(x, y) != 0)
+                        return send(std::to_string(x) + "," + std::to_string(y));
             return send("99,99");
         }
     }
-    const auto [x, y] = think();
+    const auto choice = g_board.choose();
+    send("MESSAGE sample: " + std::to_string(choice.candidates) + " candidates, best score " +
+         std::to_string(choice.score));
+    send("DEBUG stones " + std::to_string(g_board.stones()));
+    const int x = choice.x, y = choice.y;
     if (x < 0) return send("ERROR the board is full");
     // The move as a suggestion: the manager answers PLAY x,y.
     if (g_mode == "suggest") return send("SUGGEST " + std::to_string(x) + "," + std::to_string(y));
-    at(x, y) = 1;
-    ++g_stones;
+    g_board.place(x, y, 1);
     const std::string answer = std::to_string(x) + "," + std::to_string(y);
     // A second move in the same write: it is there when the arena next asks.
-    if (g_mode == "twice" && g_stones >= g_at_ply) return send(answer + "\n" + answer);
+    if (g_mode == "twice" && g_board.stones() >= g_at_ply) return send(answer + "\n" + answer);
     send(answer);
-}
-
-bool parse_xy(const std::string& text, int& x, int& y, int* who = nullptr) {
-    std::string t = text;
-    std::replace(t.begin(), t.end(), ',', ' ');
-    std::istringstream in(t);
-    if (!(in >> x >> y)) return false;
-    if (who != nullptr && !(in >> *who)) return false;
-    return true;
-}
-
-std::string upper(std::string s) {
-    for (char& c : s)
-        c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    return s;
 }
 
 bool read_line(std::string& line) {
@@ -217,12 +124,7 @@ int main(int argc, char** argv) {
     std::string line;
     while (read_line(line)) {
         if (g_mode == "start-hang") continue;
-        std::istringstream words(line);
-        std::string command;
-        words >> command;
-        command = upper(command);
-        std::string rest;
-        std::getline(words, rest);
+        const auto [command, rest] = gomocup_brain::split(line);
         if (command.empty()) continue;
         if (command == "START") {
             const int size = std::atoi(rest.c_str());
@@ -230,15 +132,14 @@ int main(int argc, char** argv) {
                 send("ERROR unsupported size or other error");
                 continue;
             }
-            g_size = size;
-            clear_board();
+            g_board.start(size);
             send("OK");
         } else if (command == "RESTART") {
             if (g_mode == "no-restart") {
                 send("UNKNOWN RESTART");
                 continue;
             }
-            clear_board();
+            g_board.clear();
             send("OK");
         } else if (command == "INFO") {
             // timeout_turn, timeout_match, time_left, max_memory, game_type, rule: a
@@ -249,41 +150,30 @@ int main(int argc, char** argv) {
                     "name=\"pbrain-sample\", version=\"1.0\", author=\"arena tests\", "
                     "country=\"none\"");
         } else if (command == "BEGIN") {
-            if (g_size == 0) {
+            if (g_board.size() == 0) {
                 send("ERROR no START");
                 continue;
             }
-            clear_board();
+            g_board.clear();
             move();
         } else if (command == "TURN") {
             int x = 0, y = 0;
-            if (g_size == 0 || !parse_xy(rest, x, y) || !on_board(x, y) || at(x, y) != 0) {
+            if (!gomocup_brain::parse_xy(rest, x, y) || !g_board.place(x, y, 2)) {
                 send("ERROR bad TURN" + rest);
                 continue;
             }
-            at(x, y) = 2;
-            ++g_stones;
             move();
         } else if (command == "BOARD") {
-            clear_board();
-            while (read_line(line) && upper(line) != "DONE") {
-                int x = 0, y = 0, who = 0;
-                if (parse_xy(line, x, y, &who) && on_board(x, y) && (who == 1 || who == 2)) {
-                    at(x, y) = who;
-                    ++g_stones;
-                } else {
-                    send("ERROR bad BOARD line " + line);
-                }
-            }
+            gomocup_brain::read_board(g_board, read_line, [](const std::string& bad) {
+                send("ERROR bad BOARD line " + bad);
+            });
             move();
         } else if (command == "PLAY") {
             int x = 0, y = 0;
-            if (g_size == 0 || !parse_xy(rest, x, y) || !on_board(x, y) || at(x, y) != 0) {
+            if (!gomocup_brain::parse_xy(rest, x, y) || !g_board.place(x, y, 1)) {
                 send("ERROR bad PLAY" + rest);
                 continue;
             }
-            at(x, y) = 1;
-            ++g_stones;
             send(std::to_string(x) + "," + std::to_string(y));
         } else if (command == "END") {
             return 0;
