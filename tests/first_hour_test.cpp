@@ -137,7 +137,7 @@ TEST_P(ShippedConfig, PlaysWithEveryBotReallyPlaying) {
     // Nothing in a shipped config is worth a warning, but for close calls:
     // at the shortened 40 ms a move, a loaded machine makes them.
     for (const auto& line : lines_of(r.err)) {
-        if (line.find("of its move time") != std::string::npos) continue;
+        if (line.find("of its time limit") != std::string::npos) continue;
         EXPECT_EQ(line.find("warning"), std::string::npos) << r.err;
     }
     const fs::path db = checkout.root() / "results" / (name + ".db");

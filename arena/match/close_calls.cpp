@@ -1,13 +1,21 @@
 #include "arena/match/close_calls.hpp"
 
+#include <algorithm>
+
 #include "arena/match/escape.hpp"
 
 namespace arena::match {
 
+namespace {
+constexpr std::chrono::microseconds kNear{25'000};
+}  // namespace
+
 bool is_close_call(std::chrono::microseconds time, Millis budget) {
     const std::chrono::microseconds limit = budget;
     if (limit.count() <= 0) return false;
-    return time * 100 > limit * 95;
+    // What is left of the limit: under 5 % of it, and under 25 ms.
+    const std::chrono::microseconds near = std::min<std::chrono::microseconds>(limit / 20, kNear);
+    return limit - time < near;
 }
 
 void CloseCallCounter::add(const std::string& first, const std::string& second,
@@ -43,7 +51,8 @@ std::vector<std::pair<std::string, CloseCallCount>> CloseCallCounter::warnings()
 
 std::string close_call_warning(const std::string& bot, const CloseCallCount& count,
                                const std::string& hint) {
-    return "warning: " + escape_controls(bot) + " used more than 95 % of its move time on " +
+    return "warning: " + escape_controls(bot) +
+           " answered within 5 % (at most 25 ms) of its time limit on " +
            std::to_string(count.close) + " of " + std::to_string(count.moves) +
            " moves; on a busy machine it will lose on time (" + hint + ")";
 }

@@ -21,9 +21,11 @@ struct TimedMove {
     bool by_arena = false;  // openings and forced passes: not the bot's
 };
 
-// A move is a close call when it took more than 95 % of its limit (the
-// budget the clock gave it, tolerance excluded): within 2 ms of a 40 ms
-// limit, within 150 ms of 3 s.
+// A move is a close call when it came within a few milliseconds of its limit
+// (the budget the clock gave it, tolerance excluded): less than 5 % of the
+// limit and less than 25 ms was left, e.g. 2 ms of 40 ms, 25 ms of 3 s. A bot
+// that keeps a margin in proportion to the limit (the reference bots keep
+// 10 %, at most 150 ms) is never one.
 [[nodiscard]] bool is_close_call(std::chrono::microseconds time, Millis budget);
 
 struct CloseCallCount {
@@ -52,7 +54,8 @@ class CloseCallCounter {
     std::map<std::string, CloseCallCount> counts_;
 };
 
-// "warning: NAME used more than 95 % of its move time on N of M moves; on a
+// "warning: NAME answered within 5 % (at most 25 ms) of its time limit on N
+// of M moves; on a
 // busy machine it will lose on time (HINT)", NAME escaped.
 [[nodiscard]] std::string close_call_warning(const std::string& bot, const CloseCallCount& count,
                                              const std::string& hint);
