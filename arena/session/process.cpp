@@ -447,8 +447,14 @@ Process::Process(const ProcessOptions& options)
     // In a cgroup the kernel limits the tree's resident memory and tasks;
     // else the reaper polls both, with an address-space safety net.
     if (options.cgroup) group_ = cgroup::Group::create(lim.memory_mb, lim.processes);
-    if (!group_ && lim.memory_mb > 0 && kAddressSpaceFactor > 0)
-        rlimits.push_back({RLIMIT_AS, lim.memory_mb * kAddressSpaceFactor * kMiB});
+    if (!group_ && lim.memory_mb > 0 && kAddressSpaceFactor > 0) {
+        const long pages = ::sysconf(_SC_PHYS_PAGES), page_size = ::sysconf(_SC_PAGESIZE);
+        const std::uint64_t ram =
+            pages > 0 && page_size > 0
+                ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_size)
+                : 0;
+        rlimits.push_back({RLIMIT_AS, lim.memory_mb * kAddressSpaceFactor * kMiB + ram});
+    }
     if (lim.file_size_mb > 0) rlimits.push_back({RLIMIT_FSIZE, lim.file_size_mb * kMiB});
     if (lim.open_files > 0) rlimits.push_back({RLIMIT_NOFILE, lim.open_files});
     if (lim.cpu_seconds > 0) rlimits.push_back({RLIMIT_CPU, lim.cpu_seconds});

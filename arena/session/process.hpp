@@ -36,10 +36,12 @@ class SpawnError : public std::runtime_error {
 // it too; they only lose the fallback's address-space safety net below.
 inline constexpr std::uint64_t kDefaultMemoryMb = 1024;
 
-// Without a cgroup, each process also gets an address-space limit this many
-// times the memory limit: a safety net against a runaway between two polls
-// that still lets the JVM, Go and big tables reserve what they never touch.
-// Not in sanitizer builds, whose programs reserve terabytes of shadow memory.
+// Without a cgroup, each process also gets an address-space limit of this
+// many times the memory limit plus the machine's physical memory: a safety
+// net against a runaway between two polls that still lets the JVM (whose
+// heap reservation is a quarter of the machine's memory by default), Go and
+// big tables reserve what they never touch. Not in sanitizer builds, whose
+// programs reserve terabytes of shadow memory.
 #ifdef ARENA_SANITIZE
 inline constexpr std::uint64_t kAddressSpaceFactor = 0;
 #else
