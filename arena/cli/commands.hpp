@@ -26,6 +26,7 @@ int show_command(const std::vector<std::string>& args, std::ostream& out, std::o
 int log_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int rate_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int export_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int sprt_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 // The first line of a command-line error, the same in every subcommand: what
 // Boost.Program_options reports, except that an unknown option names the

@@ -23,6 +23,7 @@ commands:
   log        print what the bots of one stored game wrote on stderr
   rate       fit Elo ratings to games in a CSV (arena export -f csv, or white,black,result)
   export     write stored games as PGN, CSV, Connect-4 move strings, psq or GGF
+  sprt       the SPRT of a head-to-head from pair (or game) counts, with its Elo
   help       show this text (arena <command> --help for a command's options)
 
 Bots are executables that speak protocol v1 (protocol/PROTOCOL.md).
@@ -44,6 +45,7 @@ constexpr Entry kCommands[] = {
     {"log", arena::cli::log_command},
     {"rate", arena::cli::rate_command},
     {"export", arena::cli::export_command},
+    {"sprt", arena::cli::sprt_command},
 };
 
 // SIGXFSZ (a write past RLIMIT_FSIZE) would kill the arena with a core dump;

@@ -1,0 +1,269 @@
+// `arena sprt`: the GSPRT of a head-to-head as an offline calculator, from
+// pentanomial (pairs) or trinomial (games) counts, with the head-to-head
+// block (Elo, nElo, LOS, ...) in the form fastchess prints it.
+
+#include <boost/program_options.hpp>
+#include <cmath>
+#include <cstdint>
+#include <iomanip>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <ostream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "arena/cli/commands.hpp"
+#include "arena/match/escape.hpp"
+#include "arena/rating/head_to_head.hpp"
+#include "arena/rating/sprt.hpp"
+
+namespace arena::cli {
+namespace {
+
+// Options whose value may be a negative number or start with one.
+constexpr const char* kValueOptions[] = {"--elo0", "--elo1",  "--alpha",
+                                         "--beta", "--penta", "--wdl"};
+
+// Boost.Program_options reads "-1.75" after "--elo0" as an option of its
+// own: join such a value to its option ("--elo0=-1.75").
+std::vector<std::string> join_negative_values(const std::vector<std::string>& args) {
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        bool takes_value = false;
+        for (const char* name : kValueOptions)
+            takes_value = takes_value || args[i] == name;
+        const bool next_negative =
+            i + 1 < args.size() && args[i + 1].size() >= 2 && args[i + 1][0] == '-' &&
+            (std::isdigit(static_cast<unsigned char>(args[i + 1][1])) || args[i + 1][1] == '.');
+        if (takes_value && next_negative) {
+            out.push_back(args[i] + "=" + args[i + 1]);
+            ++i;
+        } else {
+            out.push_back(args[i]);
+        }
+    }
+    return out;
+}
+
+// "a,b,c" as exactly `n` whole, non-negative counts; `what` names them.
+std::vector<std::int64_t> parse_counts(const std::string& option, const std::string& text,
+                                       std::size_t n, const std::string& what) {
+    std::vector<std::int64_t> counts;
+    std::istringstream in(text);
+    std::vector<std::string> fields;
+    for (std::string field; std::getline(in, field, ',');)
+        fields.push_back(field);
+    if (!text.empty() && text.back() == ',') fields.emplace_back();
+    if (fields.size() != n) {
+        throw std::invalid_argument(option + ": expected " + std::to_string(n) +
+                                    " comma-separated counts (" + what + "), got " +
+                                    std::to_string(fields.size()));
+    }
+    for (const auto& f : fields) {
+        std::size_t used = 0;
+        long long value = 0;
+        try {
+            value = std::stoll(f, &used);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (used == 0 || used != f.size()) {
+            throw std::invalid_argument(option + ": '" + f + "' is not a whole number");
+        }
+        if (value < 0) {
+            throw std::invalid_argument(option + ": a count cannot be negative (" + f + ")");
+        }
+        counts.push_back(value);
+    }
+    return counts;
+}
+
+// A number for the text block: "inf" and "-inf" for the infinite ones.
+std::string fixed(double x, int digits) {
+    if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(digits) << x;
+    return s.str();
+}
+
+// A number for JSON: null when infinite or undefined.
+nlohmann::json number(double x) {
+    return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr);
+}
+
+void print_head_to_head(std::ostream& out, const rating::HeadToHead& h,
+                        const std::optional<rating::Trinomial>& games,
+                        const std::optional<rating::Pentanomial>& pairs) {
+    out << "Elo: " << fixed(h.elo, 2) << " +/- " << fixed(h.elo_error, 2)
+        << ", nElo: " << fixed(h.nelo, 2) << " +/- " << fixed(h.nelo_error, 2) << "\n";
+    out << "LOS: " << fixed(100.0 * h.los, 2) << " %, DrawRatio: " << fixed(100.0 * h.draw_ratio, 2)
+        << " %";
+    if (h.pentanomial) out << ", PairsRatio: " << fixed(h.pairs_ratio, 2);
+    out << "\n";
+    if (games) {
+        out << "Games: " << games->games() << ", Wins: " << games->wins
+            << ", Losses: " << games->losses << ", Draws: " << games->draws
+            << ", Points: " << fixed(games->points(), 1) << " ("
+            << fixed(100.0 * games->points() / static_cast<double>(games->games()), 2) << " %)\n";
+    } else if (pairs) {
+        // Pair counts alone do not tell how the DD+WL pairs split into games.
+        out << "Games: " << 2 * pairs->pairs() << ", Points: " << fixed(pairs->points(), 1) << " ("
+            << fixed(100.0 * h.score, 2) << " %)\n";
+    }
+    if (pairs) {
+        const auto& b = pairs->bins;
+        out << "Ptnml(0-2): [" << b[0] << ", " << b[1] << ", " << b[2] << ", " << b[3] << ", "
+            << b[4] << "]\n";
+    }
+}
+
+}  // namespace
+
+int sprt_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    namespace po = boost::program_options;
+    double elo0 = 0.0, elo1 = 0.0, alpha = 0.05, beta = 0.05;
+    std::string model_name = "normalized", penta_text, wdl_text;
+    bool json = false;
+    po::options_description opts("options");
+    // clang-format off
+    opts.add_options()
+        ("help,h", "show this help")
+        ("elo0", po::value<double>(&elo0), "H0: A is E0 stronger than B (required)")
+        ("elo1", po::value<double>(&elo1), "H1: A is E1 stronger than B, E1 > E0 (required)")
+        ("alpha", po::value<double>(&alpha)->default_value(0.05), "chance of accepting H1 when H0 holds")
+        ("beta", po::value<double>(&beta)->default_value(0.05), "chance of accepting H0 when H1 holds")
+        ("model", po::value<std::string>(&model_name)->default_value("normalized"),
+         "normalized (E0, E1 in normalized Elo) or logistic (in Elo)")
+        ("penta", po::value<std::string>(&penta_text), "pair counts LL,LD,DD+WL,WD,WW from A's side")
+        ("wdl", po::value<std::string>(&wdl_text), "game counts W,D,L from A's side")
+        ("json", po::bool_switch(&json), "print one JSON object");
+    // clang-format on
+    rating::SprtOptions options;
+    std::optional<rating::Pentanomial> pairs;
+    std::optional<rating::Trinomial> games;
+    try {
+        po::variables_map vm;
+        po::store(po::command_line_parser(join_negative_values(args)).options(opts).run(), vm);
+        if (vm.count("help")) {
+            out << "usage: arena sprt --elo0 E0 --elo1 E1 [--alpha 0.05] [--beta 0.05]\n"
+                   "                  [--model normalized|logistic]\n"
+                   "                  (--penta LL,LD,DD+WL,WD,WW | --wdl W,D,L) [--json]\n\n"
+                   "The generalized SPRT of bot A against bot B: H0 'A is E0 stronger' against\n"
+                   "H1 'A is E1 stronger', from counts of colour-swapped game pairs (--penta) or\n"
+                   "of games (--wdl), both from A's side. Prints the log-likelihood ratio, its\n"
+                   "bounds, the decision (H0, H1 or continue) and the Elo of the head-to-head.\n"
+                   "Negative values may follow their option (--elo0 -1.75) or be joined to it\n"
+                   "(--elo0=-1.75). See docs/ratings.md.\n\n"
+                << opts;
+            return kExitOk;
+        }
+        po::notify(vm);
+        if (!vm.count("elo0")) throw std::invalid_argument("missing --elo0");
+        if (!vm.count("elo1")) throw std::invalid_argument("missing --elo1");
+        if (vm.count("penta") == vm.count("wdl")) {
+            throw std::invalid_argument("give the counts with exactly one of --penta and --wdl");
+        }
+        if (model_name == "normalized") {
+            options.model = rating::SprtModel::normalized;
+        } else if (model_name == "logistic") {
+            options.model = rating::SprtModel::logistic;
+        } else {
+            throw std::invalid_argument("--model: '" + model_name +
+                                        "' is not a model (normalized or logistic)");
+        }
+        if (!std::isfinite(elo0) || !std::isfinite(elo1)) {
+            throw std::invalid_argument("--elo0 and --elo1 must be finite numbers");
+        }
+        if (!(elo0 < elo1)) {
+            throw std::invalid_argument("--elo0 (" + fixed(elo0, 2) + ") must be below --elo1 (" +
+                                        fixed(elo1, 2) + ")");
+        }
+        if (!(alpha > 0.0 && alpha < 1.0)) throw std::invalid_argument("--alpha must be in (0, 1)");
+        if (!(beta > 0.0 && beta < 1.0)) throw std::invalid_argument("--beta must be in (0, 1)");
+        if (!(alpha + beta < 1.0)) throw std::invalid_argument("--alpha + --beta must be below 1");
+        if (vm.count("penta")) {
+            const auto c = parse_counts("--penta", penta_text, 5, "LL,LD,DD+WL,WD,WW");
+            rating::Pentanomial p;
+            for (std::size_t i = 0; i < 5; ++i)
+                p.bins[i] = c[i];
+            if (p.pairs() == 0) throw std::invalid_argument("--penta: every count is 0");
+            pairs = p;
+        } else {
+            const auto c = parse_counts("--wdl", wdl_text, 3, "W,D,L");
+            rating::Trinomial t{c[0], c[1], c[2]};
+            if (t.games() == 0) throw std::invalid_argument("--wdl: every count is 0");
+            games = t;
+        }
+    } catch (const std::exception& e) {
+        err << "arena sprt: " << match::escape_controls(usage_problem(e, opts))
+            << "\n(arena sprt --help for usage)\n";
+        return kExitUsage;
+    }
+    options.elo0 = elo0;
+    options.elo1 = elo1;
+    options.alpha = alpha;
+    options.beta = beta;
+    rating::SprtResult result;
+    rating::HeadToHead h;
+    try {
+        result = pairs ? rating::sprt(*pairs, options) : rating::sprt(*games, options);
+        h = pairs ? rating::head_to_head(*pairs) : rating::head_to_head(*games);
+    } catch (const std::exception& e) {
+        err << "arena sprt: " << e.what() << "\n";
+        return kExitFailure;
+    }
+    const std::string decision(rating::decision_name(result.decision));
+    if (json) {
+        nlohmann::json j = {
+            {"model", model_name},
+            {"elo0", elo0},
+            {"elo1", elo1},
+            {"alpha", alpha},
+            {"beta", beta},
+            {"llr", number(result.llr)},
+            {"lower", number(result.lower)},
+            {"upper", number(result.upper)},
+            {"decision", decision},
+            {"score", number(h.score)},
+            {"elo", number(h.elo)},
+            {"elo_error", number(h.elo_error)},
+            {"elo_lower", number(h.elo_lower)},
+            {"elo_upper", number(h.elo_upper)},
+            {"nelo", number(h.nelo)},
+            {"nelo_error", number(h.nelo_error)},
+            {"los", number(h.los)},
+            {"draw_ratio", number(h.draw_ratio)},
+        };
+        if (pairs) {
+            j["pairs"] = pairs->pairs();
+            j["games"] = 2 * pairs->pairs();
+            j["points"] = pairs->points();
+            j["ptnml"] = pairs->bins;
+            j["pairs_ratio"] = number(h.pairs_ratio);
+        } else {
+            j["games"] = games->games();
+            j["wins"] = games->wins;
+            j["draws"] = games->draws;
+            j["losses"] = games->losses;
+            j["points"] = games->points();
+        }
+        out << j.dump() << "\n";
+        return kExitOk;
+    }
+    print_head_to_head(out, h, games, pairs);
+    out << "LLR: " << fixed(result.llr, 2) << " (" << fixed(result.lower, 2) << ", "
+        << fixed(result.upper, 2) << ") [" << fixed(elo0, 2) << ", " << fixed(elo1, 2) << "]"
+        << (options.model == rating::SprtModel::normalized ? " nElo" : " Elo") << "\n";
+    if (result.decision == rating::SprtDecision::accept_h1) {
+        out << "SPRT: H1 accepted\n";
+    } else if (result.decision == rating::SprtDecision::accept_h0) {
+        out << "SPRT: H0 accepted\n";
+    } else {
+        out << "SPRT: no decision yet (continue)\n";
+    }
+    return kExitOk;
+}
+
+}  // namespace arena::cli

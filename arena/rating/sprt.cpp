@@ -1,0 +1,188 @@
+#include "arena/rating/sprt.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <numbers>
+#include <stdexcept>
+#include <string>
+
+#include "arena/rating/head_to_head.hpp"
+
+namespace arena::rating {
+namespace {
+
+constexpr double kZeroCount = 1e-3;
+constexpr double kNeloPerT = 800.0 / std::numbers::ln10;
+
+// The x with sum_i w_i v_i / (1 + x v_i) = 0 and every 1 + x v_i > 0, for
+// weights w_i > 0 and values v_i of both signs. The sum falls strictly
+// from +infinity to -infinity on that interval, so the root is unique:
+// Newton's method, kept inside a shrinking bracket (bisection when a step
+// leaves it).
+double secular_root(std::span<const double> w, std::span<const double> v) {
+    const double vmax = *std::max_element(v.begin(), v.end());
+    const double vmin = *std::min_element(v.begin(), v.end());
+    if (!(vmax > 0.0 && vmin < 0.0)) {
+        throw std::invalid_argument("the hypothesis cannot be met by any distribution");
+    }
+    double lo = -1.0 / vmax, hi = -1.0 / vmin;  // open interval
+    double x = 0.0;
+    for (int iteration = 0; iteration < 200; ++iteration) {
+        double f = 0.0, df = 0.0;
+        for (std::size_t i = 0; i < v.size(); ++i) {
+            const double q = 1.0 + x * v[i];
+            f += w[i] * v[i] / q;
+            df -= w[i] * v[i] * v[i] / (q * q);
+        }
+        if (f > 0.0) {
+            lo = x;
+        } else if (f < 0.0) {
+            hi = x;
+        } else {
+            return x;
+        }
+        double next = x - f / df;
+        if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
+        if (std::abs(next - x) <= 1e-15 * (1.0 + std::abs(x))) return next;
+        x = next;
+    }
+    return x;
+}
+
+std::vector<double> reweight(std::span<const double> observed, std::span<const double> v,
+                             double x) {
+    std::vector<double> p(observed.size());
+    for (std::size_t i = 0; i < p.size(); ++i)
+        p[i] = observed[i] / (1.0 + x * v[i]);
+    return p;
+}
+
+void check_counts(std::span<const std::int64_t> counts) {
+    for (const auto c : counts)
+        if (c < 0) throw std::invalid_argument("a count is negative");
+}
+
+SprtResult run(std::span<const double> counts, const SprtOptions& o) {
+    if (!std::isfinite(o.elo0) || !std::isfinite(o.elo1)) {
+        throw std::invalid_argument("elo0 and elo1 must be finite");
+    }
+    if (!(o.elo0 < o.elo1)) throw std::invalid_argument("elo0 must be below elo1");
+    if (!(o.alpha > 0.0 && o.alpha < 1.0)) throw std::invalid_argument("alpha must be in (0, 1)");
+    if (!(o.beta > 0.0 && o.beta < 1.0)) throw std::invalid_argument("beta must be in (0, 1)");
+    if (!(o.alpha + o.beta < 1.0)) throw std::invalid_argument("alpha + beta must be below 1");
+    SprtResult r;
+    r.lower = std::log(o.beta / (1.0 - o.alpha));
+    r.upper = std::log((1.0 - o.beta) / o.alpha);
+    r.llr = gsprt_llr(counts, o.elo0, o.elo1, o.model);
+    r.decision = r.llr >= r.upper   ? SprtDecision::accept_h1
+                 : r.llr <= r.lower ? SprtDecision::accept_h0
+                                    : SprtDecision::continue_testing;
+    return r;
+}
+
+}  // namespace
+
+std::vector<double> constrained_mean(std::span<const double> scores,
+                                     std::span<const double> observed, double mean) {
+    // Maximise sum w_i ln p_i with sum p_i = 1 and sum p_i (a_i - mean) = 0:
+    // the Lagrange conditions give w_i / p_i = 1 + x (a_i - mean), and the
+    // second constraint is then sum w_i (a_i - mean) / (1 + x (a_i - mean))
+    // = 0 (which also makes the p_i sum to 1).
+    std::vector<double> v(scores.size());
+    for (std::size_t i = 0; i < v.size(); ++i)
+        v[i] = scores[i] - mean;
+    return reweight(observed, v, secular_root(observed, v));
+}
+
+std::vector<double> constrained_t_value(std::span<const double> scores,
+                                        std::span<const double> observed, double t) {
+    // Constraint g(p) = mu - 1/2 - t sigma = 0 with mu = sum p_i a_i and
+    // sigma^2 = sum p_i (a_i - mu)^2. On the simplex, dg/dp_i is
+    // a_i - t (a_i - mu)^2 / (2 sigma) up to a constant, so the Lagrange
+    // conditions read w_i / p_i = 1 + x v_i with
+    //     v_i = a_i - 1/2 - t (sigma^2 + (a_i - mu)^2) / (2 sigma),
+    // the constant chosen so that sum p_i v_i = g(p) = 0 at the solution.
+    // v depends on p through mu and sigma: fixed-point iteration, solving
+    // for x with mu and sigma of the previous p, until p stops changing.
+    std::vector<double> p(observed.begin(), observed.end());
+    std::vector<double> v(scores.size());
+    for (int iteration = 0; iteration < 1000; ++iteration) {
+        double mu = 0.0, var = 0.0;
+        for (std::size_t i = 0; i < p.size(); ++i)
+            mu += p[i] * scores[i];
+        for (std::size_t i = 0; i < p.size(); ++i)
+            var += p[i] * (scores[i] - mu) * (scores[i] - mu);
+        const double sigma = std::sqrt(var);
+        for (std::size_t i = 0; i < v.size(); ++i) {
+            const double d = scores[i] - mu;
+            v[i] = scores[i] - 0.5 - t * (var + d * d) / (2.0 * sigma);
+        }
+        std::vector<double> next = reweight(observed, v, secular_root(observed, v));
+        double change = 0.0;
+        for (std::size_t i = 0; i < p.size(); ++i)
+            change = std::max(change, std::abs(next[i] - p[i]));
+        p = std::move(next);
+        if (change < 1e-14) break;
+    }
+    return p;
+}
+
+double gsprt_llr(std::span<const double> counts, double elo0, double elo1, SprtModel model) {
+    if (counts.size() != 3 && counts.size() != 5) {
+        throw std::invalid_argument("expected 3 or 5 counts, got " + std::to_string(counts.size()));
+    }
+    std::vector<double> n(counts.begin(), counts.end()), scores(counts.size());
+    double total = 0.0;
+    for (std::size_t i = 0; i < n.size(); ++i) {
+        n[i] = std::max(n[i], kZeroCount);
+        total += n[i];
+        scores[i] = static_cast<double>(i) / static_cast<double>(n.size() - 1);
+    }
+    std::vector<double> observed(n.size());
+    for (std::size_t i = 0; i < n.size(); ++i)
+        observed[i] = n[i] / total;
+    const auto fit = [&](double elo) {
+        if (model == SprtModel::logistic) {
+            return constrained_mean(scores, observed, elo_to_score(elo));
+        }
+        const double pair_factor = n.size() == 5 ? std::numbers::sqrt2 : 1.0;
+        return constrained_t_value(scores, observed, elo / kNeloPerT * pair_factor);
+    };
+    const std::vector<double> p0 = fit(elo0), p1 = fit(elo1);
+    double llr = 0.0;
+    for (std::size_t i = 0; i < n.size(); ++i)
+        llr += observed[i] * (std::log(p1[i]) - std::log(p0[i]));
+    return total * llr;
+}
+
+SprtResult sprt(const Pentanomial& counts, const SprtOptions& options) {
+    check_counts(counts.bins);
+    std::vector<double> c;
+    for (const auto b : counts.bins)
+        c.push_back(static_cast<double>(b));
+    return run(c, options);
+}
+
+SprtResult sprt(const Trinomial& counts, const SprtOptions& options) {
+    const std::int64_t bins[] = {counts.losses, counts.draws, counts.wins};
+    check_counts(bins);
+    std::vector<double> c;
+    for (const auto b : bins)
+        c.push_back(static_cast<double>(b));
+    return run(c, options);
+}
+
+std::string_view decision_name(SprtDecision d) {
+    switch (d) {
+        case SprtDecision::accept_h0:
+            return "H0";
+        case SprtDecision::accept_h1:
+            return "H1";
+        case SprtDecision::continue_testing:
+            break;
+    }
+    return "continue";
+}
+
+}  // namespace arena::rating
