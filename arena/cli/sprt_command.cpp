@@ -85,7 +85,10 @@ std::string fixed(double x, int digits) {
     if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
     std::ostringstream s;
     s << std::fixed << std::setprecision(digits) << x;
-    return s.str();
+    std::string text = s.str();
+    // -0.001 rounds to "-0.00": no sign on a zero.
+    if (text.find_first_not_of("-0.") == std::string::npos && text.front() == '-') text.erase(0, 1);
+    return text;
 }
 
 // A number for JSON: null when infinite or undefined.

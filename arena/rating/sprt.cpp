@@ -4,8 +4,10 @@
 #include <cmath>
 #include <cstdint>
 #include <numbers>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "arena/rating/head_to_head.hpp"
 
@@ -20,12 +22,11 @@ constexpr double kNeloPerT = 800.0 / std::numbers::ln10;
 // from +infinity to -infinity on that interval, so the root is unique:
 // Newton's method, kept inside a shrinking bracket (bisection when a step
 // leaves it).
-double secular_root(std::span<const double> w, std::span<const double> v) {
+// std::nullopt when the v_i are not of both signs (no root).
+std::optional<double> secular_root(std::span<const double> w, std::span<const double> v) {
     const double vmax = *std::max_element(v.begin(), v.end());
     const double vmin = *std::min_element(v.begin(), v.end());
-    if (!(vmax > 0.0 && vmin < 0.0)) {
-        throw std::invalid_argument("the hypothesis cannot be met by any distribution");
-    }
+    if (!(vmax > 0.0 && vmin < 0.0)) return std::nullopt;
     double lo = -1.0 / vmax, hi = -1.0 / vmin;  // open interval
     double x = 0.0;
     for (int iteration = 0; iteration < 200; ++iteration) {
@@ -81,6 +82,60 @@ SprtResult run(std::span<const double> counts, const SprtOptions& o) {
     return r;
 }
 
+// The maximum likelihood under (mean - 1/2) / sd = t, by the fixed-point
+// iteration below from `start`; std::nullopt when it fails.
+//
+// Constraint g(p) = mu - 1/2 - t sigma = 0 with mu = sum p_i a_i and
+// sigma^2 = sum p_i (a_i - mu)^2. On the simplex, dg/dp_i is
+// a_i - t (a_i - mu)^2 / (2 sigma) up to a constant, so the Lagrange
+// conditions read w_i / p_i = 1 + x v_i with
+//     v_i = a_i - 1/2 - t (sigma^2 + (a_i - mu)^2) / (2 sigma),
+// the constant chosen so that sum p_i v_i = g(p) = 0 at the solution. v
+// depends on p through mu and sigma: each step solves for x with mu and
+// sigma of the previous p, until p stops changing. A step fails when no x
+// exists (v of one sign: sigma of the previous p is far too small, e.g.
+// from a start piled up on one score), and the whole when p does not settle
+// or does not meet the constraint.
+std::optional<std::vector<double>> t_value_fixed_point(std::span<const double> scores,
+                                                       std::span<const double> observed, double t,
+                                                       std::vector<double> p) {
+    std::vector<double> v(scores.size());
+    const auto moments = [&](const std::vector<double>& q) {
+        double mu = 0.0, var = 0.0;
+        for (std::size_t i = 0; i < q.size(); ++i)
+            mu += q[i] * scores[i];
+        for (std::size_t i = 0; i < q.size(); ++i)
+            var += q[i] * (scores[i] - mu) * (scores[i] - mu);
+        return std::pair{mu, var};
+    };
+    for (int iteration = 0; iteration < 2000; ++iteration) {
+        const auto [mu, var] = moments(p);
+        const double sigma = std::sqrt(var);
+        if (!(sigma > 0.0)) return std::nullopt;
+        for (std::size_t i = 0; i < v.size(); ++i) {
+            const double d = scores[i] - mu;
+            v[i] = scores[i] - 0.5 - t * (var + d * d) / (2.0 * sigma);
+        }
+        const auto x = secular_root(observed, v);
+        if (!x) return std::nullopt;
+        std::vector<double> next = reweight(observed, v, *x);
+        double change = 0.0;
+        for (std::size_t i = 0; i < p.size(); ++i)
+            change += observed[i] * std::abs(next[i] - p[i]) / next[i];
+        p = std::move(next);
+        // The change of sum w_i ln p_i, which the LLR is made of, not of p
+        // itself: near a pole of x (a score almost never seen but needed by
+        // the hypothesis) rounding keeps the smallest p_i cycling in their
+        // seventh digit, which moves the LLR by far less than 1e-13 N.
+        if (change < 1e-13) {
+            const auto [m, s2] = moments(p);
+            if (std::abs(m - 0.5 - t * std::sqrt(s2)) > 1e-9) return std::nullopt;
+            return p;
+        }
+    }
+    return std::nullopt;
+}
+
 }  // namespace
 
 std::vector<double> constrained_mean(std::span<const double> scores,
@@ -92,38 +147,34 @@ std::vector<double> constrained_mean(std::span<const double> scores,
     std::vector<double> v(scores.size());
     for (std::size_t i = 0; i < v.size(); ++i)
         v[i] = scores[i] - mean;
-    return reweight(observed, v, secular_root(observed, v));
+    const auto x = secular_root(observed, v);
+    if (!x) throw std::invalid_argument("the expected score must be strictly between 0 and 1");
+    return reweight(observed, v, *x);
 }
 
 std::vector<double> constrained_t_value(std::span<const double> scores,
                                         std::span<const double> observed, double t) {
-    // Constraint g(p) = mu - 1/2 - t sigma = 0 with mu = sum p_i a_i and
-    // sigma^2 = sum p_i (a_i - mu)^2. On the simplex, dg/dp_i is
-    // a_i - t (a_i - mu)^2 / (2 sigma) up to a constant, so the Lagrange
-    // conditions read w_i / p_i = 1 + x v_i with
-    //     v_i = a_i - 1/2 - t (sigma^2 + (a_i - mu)^2) / (2 sigma),
-    // the constant chosen so that sum p_i v_i = g(p) = 0 at the solution.
-    // v depends on p through mu and sigma: fixed-point iteration, solving
-    // for x with mu and sigma of the previous p, until p stops changing.
-    std::vector<double> p(observed.begin(), observed.end());
-    std::vector<double> v(scores.size());
-    for (int iteration = 0; iteration < 1000; ++iteration) {
-        double mu = 0.0, var = 0.0;
-        for (std::size_t i = 0; i < p.size(); ++i)
-            mu += p[i] * scores[i];
-        for (std::size_t i = 0; i < p.size(); ++i)
-            var += p[i] * (scores[i] - mu) * (scores[i] - mu);
-        const double sigma = std::sqrt(var);
-        for (std::size_t i = 0; i < v.size(); ++i) {
-            const double d = scores[i] - mu;
-            v[i] = scores[i] - 0.5 - t * (var + d * d) / (2.0 * sigma);
+    // From the uniform distribution straight to t; when that fails, along
+    // a path of t-values from 0 (where the constraint is on the mean alone),
+    // each solution the start of the next, the step halved on failure.
+    const std::vector<double> uniform(observed.size(), 1.0 / static_cast<double>(observed.size()));
+    if (auto p = t_value_fixed_point(scores, observed, t, uniform)) return *p;
+    std::vector<double> p = constrained_mean(scores, observed, 0.5);
+    double reached = 0.0, step = t / 16.0;
+    while (reached != t) {
+        const double next = std::abs(t - reached) <= std::abs(step) ? t : reached + step;
+        if (auto q = t_value_fixed_point(scores, observed, next, p)) {
+            p = std::move(*q);
+            reached = next;
+            step *= 2.0;
+        } else {
+            step /= 2.0;
+            if (std::abs(step) < 1e-9 * std::abs(t)) {
+                throw std::invalid_argument(
+                    "the maximum likelihood under a hypothesis was not found (t-value " +
+                    std::to_string(t) + ")");
+            }
         }
-        std::vector<double> next = reweight(observed, v, secular_root(observed, v));
-        double change = 0.0;
-        for (std::size_t i = 0; i < p.size(); ++i)
-            change = std::max(change, std::abs(next[i] - p[i]));
-        p = std::move(next);
-        if (change < 1e-14) break;
     }
     return p;
 }
