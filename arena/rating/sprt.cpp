@@ -17,45 +17,53 @@ namespace {
 constexpr double kZeroCount = 1e-3;
 constexpr double kNeloPerT = 800.0 / std::numbers::ln10;
 
-// The x with sum_i w_i v_i / (1 + x v_i) = 0 and every 1 + x v_i > 0, for
-// weights w_i > 0 and values v_i of both signs. The sum falls strictly
-// from +infinity to -infinity on that interval, so the root is unique:
-// Newton's method, kept inside a shrinking bracket (bisection when a step
-// leaves it).
-// std::nullopt when the v_i are not of both signs (no root).
-std::optional<double> secular_root(std::span<const double> w, std::span<const double> v) {
-    const double vmax = *std::max_element(v.begin(), v.end());
-    const double vmin = *std::min_element(v.begin(), v.end());
-    if (!(vmax > 0.0 && vmin < 0.0)) return std::nullopt;
-    double lo = -1.0 / vmax, hi = -1.0 / vmin;  // open interval
-    double x = 0.0;
-    for (int iteration = 0; iteration < 200; ++iteration) {
-        double f = 0.0, df = 0.0;
-        for (std::size_t i = 0; i < v.size(); ++i) {
-            const double q = 1.0 + x * v[i];
-            f += w[i] * v[i] / q;
-            df -= w[i] * v[i] * v[i] / (q * q);
+// The reweighting p_i = w_i / (1 + x v_i) whose x solves
+// sum_i w_i v_i / (1 + x v_i) = 0 with every 1 + x v_i > 0, for weights
+// w_i > 0 and values v_i of both signs; std::nullopt when the v_i are not of
+// both signs (no such x). The sum falls strictly from +infinity to -infinity
+// between the poles -1/max v and -1/min v, so the root is unique; it has
+// the sign of the sum at x = 0, and lies between 0 and the pole on that
+// side, where the v_k nearest the pole is v_k = min v (x > 0) or max v.
+//
+// The root may lie extremely close to the pole (when the hypothesis needs a
+// score that was almost never seen), where 1 + x v_k would lose all its
+// digits. So x is written x = -(1 - y) / v_k with y in (0, 1]: then
+// 1 + x v_k = y exactly and 1 + x v_i = 1 - (1 - y) v_i / v_k, and the
+// root is found by bisection on ln y.
+std::optional<std::vector<double>> reweight_to_root(std::span<const double> w,
+                                                    std::span<const double> v) {
+    const auto [lowest, highest] = std::minmax_element(v.begin(), v.end());
+    if (!(*highest > 0.0 && *lowest < 0.0)) return std::nullopt;
+    std::vector<double> q(v.size(), 1.0);  // 1 + x v_i
+    const auto sum_at = [&](const std::vector<double>& denominators) {
+        double f = 0.0;
+        for (std::size_t i = 0; i < v.size(); ++i)
+            f += w[i] * v[i] / denominators[i];
+        return f;
+    };
+    const double at_zero = sum_at(q);
+    if (at_zero != 0.0) {
+        const double vk = at_zero > 0.0 ? *lowest : *highest;
+        const auto set = [&](double y) {
+            for (std::size_t i = 0; i < v.size(); ++i)
+                q[i] = v[i] == vk ? y : 1.0 - (1.0 - y) * (v[i] / vk);
+        };
+        // The sum keeps the sign of at_zero from ln y = 0 down to the root.
+        double keep = 0.0, flip = -745.0;  // ln y; exp(-745) is the least double
+        for (int iteration = 0; iteration < 200 && keep - flip > 1e-15 * -flip; ++iteration) {
+            const double mid = 0.5 * (keep + flip);
+            set(std::exp(mid));
+            if ((sum_at(q) > 0.0) == (at_zero > 0.0)) {
+                keep = mid;
+            } else {
+                flip = mid;
+            }
         }
-        if (f > 0.0) {
-            lo = x;
-        } else if (f < 0.0) {
-            hi = x;
-        } else {
-            return x;
-        }
-        double next = x - f / df;
-        if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
-        if (std::abs(next - x) <= 1e-15 * (1.0 + std::abs(x))) return next;
-        x = next;
+        set(std::exp(0.5 * (keep + flip)));
     }
-    return x;
-}
-
-std::vector<double> reweight(std::span<const double> observed, std::span<const double> v,
-                             double x) {
-    std::vector<double> p(observed.size());
+    std::vector<double> p(w.size());
     for (std::size_t i = 0; i < p.size(); ++i)
-        p[i] = observed[i] / (1.0 + x * v[i]);
+        p[i] = w[i] / q[i];
     return p;
 }
 
@@ -116,9 +124,9 @@ std::optional<std::vector<double>> t_value_fixed_point(std::span<const double> s
             const double d = scores[i] - mu;
             v[i] = scores[i] - 0.5 - t * (var + d * d) / (2.0 * sigma);
         }
-        const auto x = secular_root(observed, v);
-        if (!x) return std::nullopt;
-        std::vector<double> next = reweight(observed, v, *x);
+        auto reweighted = reweight_to_root(observed, v);
+        if (!reweighted) return std::nullopt;
+        std::vector<double> next = std::move(*reweighted);
         double change = 0.0;
         for (std::size_t i = 0; i < p.size(); ++i)
             change += observed[i] * std::abs(next[i] - p[i]) / next[i];
@@ -147,9 +155,9 @@ std::vector<double> constrained_mean(std::span<const double> scores,
     std::vector<double> v(scores.size());
     for (std::size_t i = 0; i < v.size(); ++i)
         v[i] = scores[i] - mean;
-    const auto x = secular_root(observed, v);
-    if (!x) throw std::invalid_argument("the expected score must be strictly between 0 and 1");
-    return reweight(observed, v, *x);
+    auto p = reweight_to_root(observed, v);
+    if (!p) throw std::invalid_argument("the expected score must be strictly between 0 and 1");
+    return std::move(*p);
 }
 
 std::vector<double> constrained_t_value(std::span<const double> scores,
