@@ -49,7 +49,10 @@ const std::initializer_list<std::string_view> kTimeKeys = {"move_ms", "tolerance
                                                            "inc_ms",  "startup_ms",   "realtime"};
 const std::initializer_list<std::string_view> kScheduleKeys = {"type", "games_per_pair", "rounds",
                                                                "challenger"};
-const std::initializer_list<std::string_view> kOpeningsKeys = {"random_plies", "file"};
+const std::initializer_list<std::string_view> kOpeningsKeys = {"random_plies", "file", "order",
+                                                               "start"};
+constexpr std::string_view kSequential = "sequential";
+constexpr std::string_view kRandomOrder = "random";
 const std::initializer_list<std::string_view> kScoringKeys = {"win", "draw", "loss"};
 const std::initializer_list<std::string_view> kIsolationKeys = {
     "memory_mb",   "file_size_mb",   "open_files",       "processes",
@@ -467,12 +470,45 @@ class Parser {
         if (plies != nullptr) {
             config_.openings.random_plies = static_cast<int>(integer(*plies, 0, kMaxPlies));
         }
+        const Field* order = find(fields, "order");
+        const Field* start = find(fields, "start");
+        if (file == nullptr) {
+            if (const Field* extra = order != nullptr ? order : start; extra != nullptr) {
+                fail(extra->value.Mark(),
+                     in_quotes(extra->key) + " in 'openings' needs an openings 'file'");
+            }
+        }
         if (file != nullptr) {
             const std::string name = string_value(*file);
             if (name.empty()) fail(file->value.Mark(), "'file' is empty");
             config_.openings.file = name;
             openings_file_ = *file;
             read_openings();
+        }
+        if (order != nullptr) {
+            const std::string text = string_value(*order);
+            if (text == kSequential) {
+                config_.openings.order = OpeningOrder::kSequential;
+            } else if (text == kRandomOrder) {
+                config_.openings.order = OpeningOrder::kRandom;
+            } else {
+                fail(order->value.Mark(), "unknown openings order " + in_quotes(text) +
+                                              " (known: sequential, random)" +
+                                              suggestion(text, {kSequential, kRandomOrder}));
+            }
+        }
+        if (start != nullptr) {
+            // `start` alone means sequential.
+            if (order == nullptr) config_.openings.order = OpeningOrder::kSequential;
+            const auto count = static_cast<std::int64_t>(config_.openings.lines.size());
+            const std::int64_t first = integer(*start, 1, std::numeric_limits<int>::max());
+            if (first > count) {
+                fail(start->value.Mark(), "start " + std::to_string(first) +
+                                              " is past the last of the " + std::to_string(count) +
+                                              " openings in " +
+                                              in_quotes(config_.openings.file.string()));
+            }
+            config_.openings.start = static_cast<int>(first);
         }
     }
 

@@ -47,10 +47,19 @@ struct BotConfig {
     bool restart_each_game = false;
 };
 
+// How the pairs take the lines of an openings file (docs/config.md).
+enum class OpeningOrder {
+    kSeededStart,  // no `order`: from a line drawn from the seed, in file order
+    kSequential,   // from opening `start`, in file order
+    kRandom,       // a seeded shuffle of the file, from its entry `start`
+};
+
 struct OpeningsConfig {
     int random_plies = 0;        // seeded random legal plies
     std::filesystem::path file;  // or: one opening per line, moves in protocol notation
     std::vector<std::vector<std::string>> lines;  // the file's openings, read and checked at load
+    OpeningOrder order = OpeningOrder::kSeededStart;
+    int start = 1;  // 1-based: the first pair's opening in the order
 };
 
 struct Config {

@@ -24,6 +24,11 @@ std::string fingerprint(const Config& c) {
     f << "openings: random_plies=" << c.openings.random_plies;
     if (!c.openings.lines.empty()) {
         f << " file=" << c.openings.file.string() << " lines=" << c.openings.lines.size();
+        // Only when given, so that configs without these keys keep their fingerprint.
+        if (c.openings.order != OpeningOrder::kSeededStart) {
+            f << " order=" << (c.openings.order == OpeningOrder::kRandom ? "random" : "sequential")
+              << " start=" << c.openings.start;
+        }
         for (const auto& line : c.openings.lines) {
             f << " |";
             for (const auto& m : line)

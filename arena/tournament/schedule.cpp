@@ -1,5 +1,9 @@
 #include "arena/tournament/schedule.hpp"
 
+#include <cstddef>
+#include <utility>
+#include <vector>
+
 #include "arena/games/registry.hpp"
 #include "arena/match/opening.hpp"
 
@@ -7,7 +11,12 @@ namespace arena::tournament {
 namespace {
 
 // Seed streams per pair: the board, the random opening, the opening line.
-enum Stream : std::uint64_t { kBoardStream = 0, kOpeningStream = 1, kOpeningLineStream = 2 };
+enum Stream : std::uint64_t {
+    kBoardStream = 0,
+    kOpeningStream = 1,
+    kOpeningLineStream = 2,
+    kOpeningShuffleStream = 3,
+};
 
 std::vector<std::pair<int, int>> meetings(const Config& config) {
     std::vector<std::pair<int, int>> result;
@@ -53,6 +62,39 @@ std::vector<Pairing> make_schedule(const Config& config) {
     return schedule;
 }
 
+std::vector<std::size_t> opening_order(const Config& config) {
+    const std::size_t n = config.openings.lines.size();
+    std::vector<std::size_t> order(n);
+    for (std::size_t i = 0; i < n; ++i)
+        order[i] = i;
+    if (config.openings.order == OpeningOrder::kRandom) {
+        // Fisher-Yates with plain modulo of derived seeds: the same shuffle
+        // on every platform and standard library.
+        const auto base = match::derive_seed(config.seed, kOpeningShuffleStream);
+        for (std::size_t i = n; i > 1; --i) {
+            const auto j = match::derive_seed(base, i) % i;
+            std::swap(order[i - 1], order[j]);
+        }
+    }
+    return order;
+}
+
+std::size_t opening_line(const Config& config, int pair) {
+    const std::size_t n = config.openings.lines.size();
+    const auto p = static_cast<std::size_t>(pair);
+    switch (config.openings.order) {
+        case OpeningOrder::kSeededStart:
+            // A seeded start in the file, then its lines in order, pair by pair.
+            return (match::derive_seed(config.seed, kOpeningLineStream) % n + p) % n;
+        case OpeningOrder::kSequential:
+            return (static_cast<std::size_t>(config.openings.start - 1) + p) % n;
+        case OpeningOrder::kRandom:
+            return opening_order(
+                config)[(static_cast<std::size_t>(config.openings.start - 1) + p) % n];
+    }
+    return 0;
+}
+
 PairSetup pair_setup(const Config& config, int pair) {
     const auto pair_seed = match::derive_seed(config.seed, static_cast<std::uint64_t>(pair));
     PairSetup setup;
@@ -61,9 +103,7 @@ PairSetup pair_setup(const Config& config, int pair) {
     const auto game = games::make_game(config.game, setup.board);
     const auto& lines = config.openings.lines;
     if (!lines.empty()) {
-        // A seeded start in the file, then its lines in order, pair by pair.
-        const auto start = match::derive_seed(config.seed, kOpeningLineStream) % lines.size();
-        const auto& line = lines[(start + static_cast<std::size_t>(pair)) % lines.size()];
+        const auto& line = lines[opening_line(config, pair)];
         // On a board drawn per pair (variant=tsinghua) a line may not fit:
         // the opening stops before the first move that is not legal there.
         auto state = game->new_initial_state();

@@ -4,6 +4,7 @@
 // the same list, which is what makes a resumed run play exactly the games
 // that are missing.
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -27,6 +28,14 @@ struct Pairing {
 // pairing once before the next colour-swapped pair of the same bots, so a
 // partial run is spread evenly over all bots.
 [[nodiscard]] std::vector<Pairing> make_schedule(const Config& config);
+
+// Which line of the openings file (0-based, among its openings) pair `pair`
+// starts from: its `order` from entry `start`, wrapping around after the
+// last (docs/config.md). Precondition: the file has openings.
+[[nodiscard]] std::size_t opening_line(const Config& config, int pair);
+// The file's lines in the order the pairs take them (0-based indices): the
+// file order, or for `order: random` a shuffle drawn from the seed.
+[[nodiscard]] std::vector<std::size_t> opening_order(const Config& config);
 
 // The board and opening shared by both games of colour-swapped pair `pair`.
 struct PairSetup {
