@@ -13,33 +13,40 @@ only. Every constrained maximum likelihood is found by bisection on the
 Lagrange multiplier: the observed distribution w on the scores a_i is
 reweighted as p_i = w_i / (1 + x v_i), where v is the gradient of the
 constraint, and x is the root of sum w_i v_i / (1 + x v_i), which falls
-monotonically on the interval where every 1 + x v_i is positive.
+monotonically on the interval where every 1 + x v_i is positive. The
+arithmetic is decimal with 60 digits, so that a root very close to an end of
+that interval (a hypothesis that needs a score almost never seen) keeps its
+precision without any change of variable.
 """
 
-import math
+import decimal
 import sys
+
+from decimal import Decimal as D
+
+decimal.getcontext().prec = 60
 
 
 def bisect_multiplier(w, v):
     hi_v, lo_v = max(v), min(v)
     assert hi_v > 0 > lo_v, "constraint out of reach"
-    lo, hi = -1.0 / hi_v, -1.0 / lo_v
+    lo, hi = -1 / hi_v, -1 / lo_v
     # Stay strictly inside the open interval.
-    for _ in range(400):
-        mid = 0.5 * (lo + hi)
+    for _ in range(600):
+        mid = (lo + hi) / 2
         if mid == lo or mid == hi:
             break
-        f = sum(wi * vi / (1.0 + mid * vi) for wi, vi in zip(w, v))
+        f = sum(wi * vi / (1 + mid * vi) for wi, vi in zip(w, v))
         if f > 0:
             lo = mid
         else:
             hi = mid
-    return 0.5 * (lo + hi)
+    return (lo + hi) / 2
 
 
 def reweighted(w, v):
     x = bisect_multiplier(w, v)
-    return [wi / (1.0 + x * vi) for wi, vi in zip(w, v)]
+    return [wi / (1 + x * vi) for wi, vi in zip(w, v)]
 
 
 def moments(a, p):
@@ -62,37 +69,38 @@ def mle_t(a, w, t):
     gives v_i = a_i - 1/2 - t (var + (a_i - mu)^2) / (2 sd). Iterate from the
     uniform distribution, recomputing mu and sd each time.
     """
-    p = [1.0 / len(a)] * len(a)
-    for _ in range(2000):
+    p = [D(1) / len(a)] * len(a)
+    half = D(1) / 2
+    for _ in range(5000):
         mu, var = moments(a, p)
-        sd = math.sqrt(var)
-        v = [ai - 0.5 - t * (var + (ai - mu) ** 2) / (2.0 * sd) for ai in a]
+        sd = var.sqrt()
+        v = [ai - half - t * (var + (ai - mu) ** 2) / (2 * sd) for ai in a]
         q = reweighted(w, v)
-        done = max(abs(qi - pi) for qi, pi in zip(q, p)) < 1e-15
+        done = max(abs(qi - pi) / qi for qi, pi in zip(q, p)) < D("1e-30")
         p = q
         if done:
             break
     mu, var = moments(a, p)
-    assert abs(mu - 0.5 - t * math.sqrt(var)) < 1e-9, "t-value constraint not met"
+    assert abs(mu - half - t * var.sqrt()) < D("1e-25"), "t-value constraint not met"
     return p
 
 
 def llr(model, elo0, elo1, counts):
-    n = [max(c, 1e-3) for c in counts]
+    n = [max(D(c), D("0.001")) for c in counts]
     total = sum(n)
     w = [c / total for c in n]
     k = len(n)
-    a = [i / (k - 1) for i in range(k)]
+    a = [D(i) / (k - 1) for i in range(k)]
     if model == "logistic":
         def fit(elo):
-            return mle_mean(a, w, 1.0 / (1.0 + 10.0 ** (-elo / 400.0)))
+            return mle_mean(a, w, 1 / (1 + D(10) ** (-D(elo) / 400)))
     else:
-        scale = math.sqrt(2.0) if k == 5 else 1.0
+        scale = D(2).sqrt() if k == 5 else D(1)
 
         def fit(elo):
-            return mle_t(a, w, elo / (800.0 / math.log(10.0)) * scale)
+            return mle_t(a, w, D(elo) / (800 / D(10).ln()) * scale)
     p0, p1 = fit(elo0), fit(elo1)
-    return total * sum(wi * math.log(q1 / q0) for wi, q0, q1 in zip(w, p0, p1))
+    return total * sum(wi * (q1 / q0).ln() for wi, q0, q1 in zip(w, p0, p1))
 
 
 def main():
@@ -100,10 +108,10 @@ def main():
         fields = line.split()
         if not fields:
             continue
-        model, elo0, elo1 = fields[0], float(fields[1]), float(fields[2])
-        counts = [float(c) for c in fields[3:]]
+        model, elo0, elo1 = fields[0], fields[1], fields[2]
+        counts = fields[3:]
         assert model in ("normalized", "logistic") and len(counts) in (3, 5)
-        print("%.12f" % llr(model, elo0, elo1, counts))
+        print("%.12f" % float(llr(model, elo0, elo1, counts)))
 
 
 if __name__ == "__main__":

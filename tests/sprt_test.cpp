@@ -241,7 +241,7 @@ TEST(Gsprt, TrinomialMaximaMatchABruteForceSearchInBothModels) {
 TEST(Gsprt, PentanomialTValueMaximumMeetsItsConstraint) {
     const std::vector<double> scores = {0.0, 0.25, 0.5, 0.75, 1.0};
     const std::vector<double> w = {0.02, 0.2, 0.5, 0.25, 0.03};
-    for (const double t : {-0.2, 0.0, 0.05, 0.3}) {
+    for (const double t : {-0.2, 0.0, 0.05, 0.3, 1.2, -1.5}) {
         const auto p = constrained_t_value(scores, w, t);
         double mu = 0.0, var = 0.0, sum = 0.0;
         for (std::size_t i = 0; i < 5; ++i)
@@ -365,6 +365,12 @@ TEST_F(SprtCommand, LlrAgreesWithAnIndependentComputationOnManyCases) {
         {"normalized", 0.0, 5.0, {0, 100, 0}},
         {"logistic", -20.0, -10.0, {1000000, 2500000, 1100000}},
         {"normalized", 0.0, 2.0, {120000, 1300000, 3200000, 1310000, 118000}},
+        // Hypotheses far from piled-up data: roots next to a pole.
+        {"normalized", 0.7, 2.76, {0, 0, 0, 0, 100000000}},
+        {"normalized", -1.8, 0.85, {0, 1000000, 0, 0, 0}},
+        {"normalized", 10.07, 52.42, {0, 770315, 99229685, 0, 0}},
+        {"normalized", -12.0, -3.0, {0, 0, 100000000}},
+        {"logistic", -30.0, 30.0, {0, 0, 0, 0, 5}},
     };
     std::mt19937_64 rng(20261124);
     const std::int64_t sizes[] = {3, 20, 150, 2000, 40000, 1000000};
