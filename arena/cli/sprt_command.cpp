@@ -257,8 +257,7 @@ int sprt_command(const std::vector<std::string>& args, std::ostream& out, std::o
     }
     print_head_to_head(out, h, games, pairs);
     out << "LLR: " << fixed(result.llr, 2) << " (" << fixed(result.lower, 2) << ", "
-        << fixed(result.upper, 2) << ") [" << fixed(elo0, 2) << ", " << fixed(elo1, 2) << "]"
-        << (options.model == rating::SprtModel::normalized ? " nElo" : " Elo") << "\n";
+        << fixed(result.upper, 2) << ") [" << fixed(elo0, 2) << ", " << fixed(elo1, 2) << "]\n";
     if (result.decision == rating::SprtDecision::accept_h1) {
         out << "SPRT: H1 accepted\n";
     } else if (result.decision == rating::SprtDecision::accept_h0) {
