@@ -11,9 +11,11 @@
 #include <sys/wait.h>
 
 #include <array>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <iomanip>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <numbers>
@@ -25,7 +27,9 @@
 
 #include "arena/rating/head_to_head.hpp"
 #include "arena/rating/pentanomial.hpp"
+#include "arena/store/results_store.hpp"
 #include "arena_process.hpp"
+#include "db_query.hpp"
 #include "temp_dir.hpp"
 
 namespace arena::rating {
@@ -518,6 +522,128 @@ TEST_F(SprtCommand, BadInputGetsOneClearMessageAndExitCode2) {
         EXPECT_NE(lines[0].find(message), std::string::npos) << lines[0];
         EXPECT_LE(lines.size(), 2u) << r.err;
         EXPECT_FALSE(testing::looks_like_a_crash(r.err)) << r.err;
+    }
+}
+
+// ---- arena standings --vs ----
+
+match::GameRecord stored_game(const std::string& first, const std::string& second,
+                              games::Outcome outcome) {
+    match::GameRecord r;
+    r.game = "connect4";
+    r.params = {{"rows", "6"}, {"cols", "7"}, {"connect", "4"}};
+    r.players[0] = first;
+    r.players[1] = second;
+    for (int i = 0; i < 7; ++i) {
+        match::MoveRecord m;
+        m.move = std::to_string(1 + i % 7);
+        m.player = 1 + i % 2;
+        r.moves.push_back(m);
+    }
+    r.outcome = outcome;
+    r.started_at = std::chrono::system_clock::now();
+    return r;
+}
+
+std::string two_decimals(double x) {
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(2) << x;
+    return s.str();
+}
+
+TEST_F(SprtCommand, StandingsVsPrintsTheHeadToHeadOfTwoStoredBots) {
+    using games::Outcome;
+    const auto db = dir_.path() / "results.db";
+    {
+        store::ResultsStore store(db);
+        std::vector<store::BotEntry> bots;
+        for (const char* b : {"a", "b", "c"})
+            bots.push_back({b, std::string("./") + b, "arena1", ""});
+        const auto t = store.create_tournament({"t", "connect4", "name: t\n", "fp", 1, 14}, bots);
+        std::int64_t index = 0;
+        const auto play = [&](int pair, int in_pair, const std::string& first,
+                              const std::string& second, Outcome outcome) {
+            store.record_game(t, {index++, 0, pair, in_pair, ""},
+                              stored_game(first, second, outcome));
+        };
+        play(0, 0, "a", "b", Outcome::kWin1);  // WW
+        play(0, 1, "b", "a", Outcome::kWin2);
+        play(1, 0, "a", "b", Outcome::kDraw);  // LD
+        play(1, 1, "b", "a", Outcome::kWin1);
+        play(2, 0, "a", "b", Outcome::kWin1);  // WL
+        play(2, 1, "b", "a", Outcome::kWin1);
+        play(3, 0, "a", "b", Outcome::kDraw);  // DD
+        play(3, 1, "b", "a", Outcome::kDraw);
+        play(4, 1, "b", "a", Outcome::kDraw);  // WD, the second game stored first
+        play(4, 0, "a", "b", Outcome::kWin1);
+        play(5, 0, "a", "b", Outcome::kWin2);  // incomplete: its second game never played
+        play(6, 0, "a", "c", Outcome::kWin1);  // another opponent, no complete pair
+        play(7, 0, "a", "c", Outcome::kWin2);
+    }
+    // The database holds 11 games between a and b.
+    EXPECT_EQ(testing::query_one(db,
+                                 "SELECT COUNT(*) FROM games g JOIN bots f ON "
+                                 "f.id = g.first_bot JOIN bots s ON s.id = g.second_bot "
+                                 "WHERE f.name IN ('a','b') AND s.name IN ('a','b')"),
+              "11");
+
+    const auto r = testing::run_arena(dir_.path(), {"standings", db.string(), "--vs", "a", "b"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+    const HeadToHead h = head_to_head(Pentanomial{{0, 1, 2, 1, 1}});
+    const HeadToHead all = head_to_head(Trinomial{4, 4, 3});
+    const std::vector<std::string> expected = {
+        "a vs b (from a's side): 11 games, 5 colour-swapped pairs",
+        "1 incomplete pair (1 game) left out of the pair statistics",
+        "Elo: " + two_decimals(h.elo) + " +/- " + two_decimals(h.elo_error) +
+            ", nElo: " + two_decimals(h.nelo) + " +/- " + two_decimals(h.nelo_error),
+        "LOS: " + two_decimals(100.0 * h.los) + " %, DrawRatio: 40.00 %, PairsRatio: 2.00",
+        "Games: 10, Wins: 4, Losses: 2, Draws: 4, Points: 6.0 (60.00 %)",
+        "Ptnml(0-2): [0, 1, 2, 1, 1]",
+        "All games (trinomial): Elo: " + two_decimals(all.elo) + " +/- " +
+            two_decimals(all.elo_error) + ", nElo: " + two_decimals(all.nelo) + " +/- " +
+            two_decimals(all.nelo_error),
+    };
+    EXPECT_EQ(testing::lines_of(r.out), expected) << r.out;
+
+    // From b's side the bins are mirrored.
+    const auto mirrored =
+        testing::run_arena(dir_.path(), {"standings", db.string(), "--vs", "b", "a"});
+    ASSERT_EQ(mirrored.status, 0) << mirrored.err;
+    EXPECT_NE(mirrored.out.find("Ptnml(0-2): [1, 1, 2, 1, 0]\n"), std::string::npos)
+        << mirrored.out;
+    EXPECT_NE(mirrored.out.find("Games: 10, Wins: 2, Losses: 4, Draws: 4"), std::string::npos)
+        << mirrored.out;
+
+    // Only unpaired games: the trinomial block.
+    const auto ac = testing::run_arena(dir_.path(), {"standings", db.string(), "--vs", "c", "a"});
+    ASSERT_EQ(ac.status, 0) << ac.err;
+    EXPECT_NE(ac.out.find("Games: 2, Wins: 1, Losses: 1, Draws: 0, Points: 1.0 (50.00 %)"),
+              std::string::npos)
+        << ac.out;
+    EXPECT_NE(ac.out.find("2 incomplete pairs (2 games) left out"), std::string::npos) << ac.out;
+    EXPECT_NE(ac.out.find("no complete colour-swapped pair"), std::string::npos) << ac.out;
+    EXPECT_EQ(ac.out.find("Ptnml"), std::string::npos) << ac.out;
+
+    // b and c never met.
+    const auto none = testing::run_arena(dir_.path(), {"standings", db.string(), "--vs", "b", "c"});
+    ASSERT_EQ(none.status, 0) << none.err;
+    EXPECT_NE(none.out.find("b and c played no games against each other"), std::string::npos)
+        << none.out;
+
+    for (const auto& [args, message] :
+         std::vector<std::pair<std::vector<std::string>, std::string>>{
+             {{"--vs", "a"}, "--vs takes two bot names"},
+             {{"--vs", "a", "a"}, "two different bots"},
+             {{"--vs", "a", "zed"}, "has no bot 'zed'"},
+         }) {
+        std::vector<std::string> full{"standings", db.string()};
+        full.insert(full.end(), args.begin(), args.end());
+        const auto bad = testing::run_arena(dir_.path(), full);
+        EXPECT_EQ(bad.status, 2) << message << "\n" << bad.err;
+        EXPECT_TRUE(bad.out.empty()) << bad.out;
+        ASSERT_FALSE(bad.err_lines().empty());
+        EXPECT_NE(bad.err_lines()[0].find(message), std::string::npos) << bad.err;
     }
 }
 

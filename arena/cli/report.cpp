@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "arena/match/escape.hpp"
 #include "arena/rating/elo.hpp"
 #include "arena/tournament/scoring.hpp"
 
@@ -68,6 +69,16 @@ std::string advantage_text(const rating::EloFit& fit, std::int64_t games,
         s << shown(fit.advantage) << " ± " << fit.advantage_error << " Elo";
     }
     return s.str();
+}
+
+// `digits` decimals; "inf" and "-inf" for the infinite; no "-0.00".
+std::string decimals(double x, int digits) {
+    if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(digits) << x;
+    std::string text = s.str();
+    if (text.find_first_not_of("-0.") == std::string::npos && text.front() == '-') text.erase(0, 1);
+    return text;
 }
 
 }  // namespace
@@ -199,6 +210,83 @@ void report_standings(store::ResultsStore& store, const store::TournamentRow& to
         }
     }
     out << std::right;
+}
+
+std::vector<rating::PairedGame> head_to_head_games(store::ResultsStore& store,
+                                                   const store::TournamentRow& tournament,
+                                                   const std::string& a, const std::string& b) {
+    std::vector<rating::PairedGame> games;
+    for (const auto& g : store.games(tournament.id, a)) {
+        const bool a_first = g.first == a;
+        if ((a_first ? g.second : g.first) != b) continue;
+        double first_score = 0.0;
+        if (g.result == "1-0") {
+            first_score = 1.0;
+        } else if (g.result == "1/2-1/2") {
+            first_score = 0.5;
+        } else if (g.result != "0-1") {
+            continue;
+        }
+        games.push_back({g.slot.pair, a_first, a_first ? first_score : 1.0 - first_score});
+    }
+    return games;
+}
+
+void print_head_to_head(std::ostream& out, const rating::HeadToHead& h,
+                        const std::optional<rating::Trinomial>& games,
+                        const std::optional<rating::Pentanomial>& pairs) {
+    out << "Elo: " << decimals(h.elo, 2) << " +/- " << decimals(h.elo_error, 2)
+        << ", nElo: " << decimals(h.nelo, 2) << " +/- " << decimals(h.nelo_error, 2) << "\n";
+    out << "LOS: " << decimals(100.0 * h.los, 2)
+        << " %, DrawRatio: " << decimals(100.0 * h.draw_ratio, 2) << " %";
+    if (h.pentanomial) out << ", PairsRatio: " << decimals(h.pairs_ratio, 2);
+    out << "\n";
+    if (games) {
+        out << "Games: " << games->games() << ", Wins: " << games->wins
+            << ", Losses: " << games->losses << ", Draws: " << games->draws
+            << ", Points: " << decimals(games->points(), 1) << " ("
+            << decimals(100.0 * games->points() / static_cast<double>(games->games()), 2)
+            << " %)\n";
+    } else if (pairs) {
+        // Pair counts alone do not tell how the DD+WL pairs split into games.
+        out << "Games: " << 2 * pairs->pairs() << ", Points: " << decimals(pairs->points(), 1)
+            << " (" << decimals(100.0 * h.score, 2) << " %)\n";
+    }
+    if (pairs) {
+        const auto& b = pairs->bins;
+        out << "Ptnml(0-2): [" << b[0] << ", " << b[1] << ", " << b[2] << ", " << b[3] << ", "
+            << b[4] << "]\n";
+    }
+}
+
+void report_head_to_head(store::ResultsStore& store, const store::TournamentRow& tournament,
+                         const std::string& a, const std::string& b, std::ostream& out) {
+    const auto counts = rating::count_head_to_head(head_to_head_games(store, tournament, a, b));
+    const std::string shown_a = match::escape_controls(a), shown_b = match::escape_controls(b);
+    out << shown_a << " vs " << shown_b << " (from " << shown_a
+        << "'s side): " << counts.games.games() << " games, " << counts.pairs.pairs()
+        << " colour-swapped pair" << (counts.pairs.pairs() == 1 ? "" : "s") << "\n";
+    if (counts.games.games() == 0) {
+        out << shown_a << " and " << shown_b << " played no games against each other\n";
+        return;
+    }
+    if (counts.incomplete_pairs > 0) {
+        out << counts.incomplete_pairs << " incomplete pair"
+            << (counts.incomplete_pairs == 1 ? "" : "s") << " (" << counts.unpaired_games
+            << (counts.unpaired_games == 1 ? " game" : " games")
+            << ") left out of the pair statistics\n";
+    }
+    if (counts.pairs.pairs() > 0) {
+        print_head_to_head(out, rating::head_to_head(counts.pairs), counts.paired_games,
+                           counts.pairs);
+        const auto all = rating::head_to_head(counts.games);
+        out << "All games (trinomial): Elo: " << decimals(all.elo, 2) << " +/- "
+            << decimals(all.elo_error, 2) << ", nElo: " << decimals(all.nelo, 2) << " +/- "
+            << decimals(all.nelo_error, 2) << "\n";
+    } else {
+        out << "no complete colour-swapped pair: from the games (trinomial)\n";
+        print_head_to_head(out, rating::head_to_head(counts.games), counts.games, std::nullopt);
+    }
 }
 
 }  // namespace arena::cli

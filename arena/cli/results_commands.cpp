@@ -158,10 +158,17 @@ po::options_description tournament_option() {
 int standings_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     DbArgs a;
     auto opts = tournament_option();
+    std::vector<std::string> vs;
     opts.add_options()("anchor", po::value<std::string>(),
-                       "rate relative to this bot (at 0) instead of the mean");
+                       "rate relative to this bot (at 0) instead of the mean")(
+        "vs", po::value<std::vector<std::string>>(&vs)->multitoken()->notifier([](const auto& v) {
+            if (v.size() != 2) throw std::invalid_argument("--vs takes two bot names: --vs A B");
+            if (v[0] == v[1]) throw std::invalid_argument("--vs needs two different bots");
+        }),
+        "print the head-to-head of bot A against bot B (Elo, nElo, LOS, pairs)");
     if (auto code = parse_db_args(
-            "standings", "usage: arena standings DB [--tournament NAME] [--anchor BOT]\n\n", args,
+            "standings",
+            "usage: arena standings DB [--tournament NAME] [--anchor BOT] [--vs A B]\n\n", args,
             opts, false, a, out, err))
         return *code;
     try {
@@ -169,6 +176,12 @@ int standings_command(const std::vector<std::string>& args, std::ostream& out, s
         const auto t = pick_tournament(store, a.tournament, "standings", a.db, err);
         if (!t) return kExitUsage;
         if (a.anchor && !check_bot(store, *t, *a.anchor, "standings", a.db, err)) return kExitUsage;
+        if (!vs.empty()) {
+            for (const auto& bot : vs)
+                if (!check_bot(store, *t, bot, "standings", a.db, err)) return kExitUsage;
+            report_head_to_head(store, *t, vs[0], vs[1], out);
+            return kExitOk;
+        }
         report_standings(store, *t, out, a.anchor);
         return kExitOk;
     } catch (const std::exception& e) {

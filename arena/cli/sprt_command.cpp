@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "arena/cli/commands.hpp"
+#include "arena/cli/report.hpp"
 #include "arena/match/escape.hpp"
 #include "arena/rating/head_to_head.hpp"
 #include "arena/rating/sprt.hpp"
@@ -94,32 +95,6 @@ std::string fixed(double x, int digits) {
 // A number for JSON: null when infinite or undefined.
 nlohmann::json number(double x) {
     return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr);
-}
-
-void print_head_to_head(std::ostream& out, const rating::HeadToHead& h,
-                        const std::optional<rating::Trinomial>& games,
-                        const std::optional<rating::Pentanomial>& pairs) {
-    out << "Elo: " << fixed(h.elo, 2) << " +/- " << fixed(h.elo_error, 2)
-        << ", nElo: " << fixed(h.nelo, 2) << " +/- " << fixed(h.nelo_error, 2) << "\n";
-    out << "LOS: " << fixed(100.0 * h.los, 2) << " %, DrawRatio: " << fixed(100.0 * h.draw_ratio, 2)
-        << " %";
-    if (h.pentanomial) out << ", PairsRatio: " << fixed(h.pairs_ratio, 2);
-    out << "\n";
-    if (games) {
-        out << "Games: " << games->games() << ", Wins: " << games->wins
-            << ", Losses: " << games->losses << ", Draws: " << games->draws
-            << ", Points: " << fixed(games->points(), 1) << " ("
-            << fixed(100.0 * games->points() / static_cast<double>(games->games()), 2) << " %)\n";
-    } else if (pairs) {
-        // Pair counts alone do not tell how the DD+WL pairs split into games.
-        out << "Games: " << 2 * pairs->pairs() << ", Points: " << fixed(pairs->points(), 1) << " ("
-            << fixed(100.0 * h.score, 2) << " %)\n";
-    }
-    if (pairs) {
-        const auto& b = pairs->bins;
-        out << "Ptnml(0-2): [" << b[0] << ", " << b[1] << ", " << b[2] << ", " << b[3] << ", "
-            << b[4] << "]\n";
-    }
 }
 
 }  // namespace
