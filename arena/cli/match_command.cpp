@@ -1,8 +1,10 @@
 // `arena match`: N games between two bots, alternating who moves first,
-// with a line per finished game and a summary per bot.
+// with a line per finished game and a summary per bot; with --sprt, played
+// in colour-swapped pairs until the GSPRT decides (docs/ratings.md).
 
 #include <array>
 #include <boost/program_options.hpp>
+#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <iomanip>
@@ -14,13 +16,19 @@
 #include <vector>
 
 #include "arena/cli/commands.hpp"
+#include "arena/cli/report.hpp"
+#include "arena/cli/sprt_report.hpp"
 #include "arena/cli/stop_signal.hpp"
 #include "arena/games/registry.hpp"
 #include "arena/match/close_calls.hpp"
+#include "arena/match/escape.hpp"
 #include "arena/match/match.hpp"
 #include "arena/match/opening.hpp"
 #include "arena/match/startup_guard.hpp"
 #include "arena/match/tally.hpp"
+#include "arena/rating/head_to_head.hpp"
+#include "arena/rating/pentanomial.hpp"
+#include "arena/rating/sprt.hpp"
 #include "arena/session/cgroup.hpp"
 #include "arena/session/command_line.hpp"
 #include "arena/store/results_store.hpp"
@@ -59,9 +67,25 @@ both bots' protocol, --protocol1 P and --protocol2 P set BOT1's and BOT2's
 Gomocup/Piskvork brain, gomoku only: protocol/GOMOCUP.md) or nboard (an
 NBoard engine, reversi only: protocol/NBOARD.md).
 
+With --sprt elo0=E0,elo1=E1[,alpha=A,beta=B,model=normalized|logistic] the
+match is a sequential test of BOT1 against BOT2 (the GSPRT, docs/ratings.md):
+H0 "BOT1 is E0 stronger" against H1 "BOT1 is E1 stronger", in normalized Elo
+(model=normalized, the default) or Elo (model=logistic); alpha and beta
+default to 0.05. Games come in colour-swapped pairs (the same board and
+opening, each bot moving first once), and after each pair the log-likelihood
+ratio of the pentanomial counts is compared with its bounds: the match stops
+as soon as H0 or H1 is accepted, or after --games games (default with
+--sprt: 20000, which must be even). Each game's line shows the LLR; every 16
+pairs, and at the end, the head-to-head block is printed as `arena sprt`
+prints it. Deterministic bots would replay the same pair again and again, so
+--sprt plays 4 random opening plies per pair unless --random-plies is given
+(--random-plies 0 for none).
+
 example:
   arena match --game connect4 --games 10 --move-ms 100 \
       build/bots/random 'other=build/bots/random --seed 7'
+  arena match --game connect4 --move-ms 50 --sprt elo0=0,elo1=10 \
+      build/bots/c4-alphabeta build/bots/random
   arena match --game gomoku --games 4 --move-ms 500 --protocol1 gomocup \
       engines/pbrain-embryo 'random=build/bots/random --game gomoku'
 
@@ -78,11 +102,97 @@ struct MatchArgs {
     bool json = false;
     session::Isolation isolation;  // for both bots
     std::vector<session::BotSpec> bots;
-    std::vector<std::string> commands;  // each bot argument as typed
-    std::string db;                     // results database to store the match in; "" for none
-    std::string name;                   // the stored tournament's name ("" for a default)
-    std::vector<std::string> args;      // the whole command line, for the stored record
+    std::vector<std::string> commands;        // each bot argument as typed
+    std::string db;                           // results database to store the match in; "" for none
+    std::string name;                         // the stored tournament's name ("" for a default)
+    std::vector<std::string> args;            // the whole command line, for the stored record
+    std::optional<rating::SprtOptions> sprt;  // with --sprt: the test to run
 };
+
+// --games when --sprt is given without it, and --random-plies likewise.
+constexpr int kSprtMaxGames = 20000;
+constexpr int kSprtRandomPlies = 4;
+// The head-to-head block is printed after every this many pairs.
+constexpr std::int64_t kSprtReportPairs = 16;
+
+// "elo0=E0,elo1=E1[,alpha=A,beta=B,model=normalized|logistic]" -> options.
+// Throws std::invalid_argument naming the bad part.
+rating::SprtOptions parse_sprt(const std::string& text) {
+    rating::SprtOptions o;
+    bool elo0 = false, elo1 = false, alpha = false, beta = false, model = false;
+    const std::string expected =
+        "(expected elo0=E0,elo1=E1[,alpha=A,beta=B,model=normalized|logistic])";
+    std::istringstream in(text);
+    std::vector<std::string> parts;
+    for (std::string part; std::getline(in, part, ',');)
+        parts.push_back(part);
+    if (text.empty() || text.back() == ',') parts.emplace_back();
+    for (const auto& part : parts) {
+        const auto eq = part.find('=');
+        if (part.empty()) throw std::invalid_argument("--sprt: an empty part " + expected);
+        if (eq == std::string::npos) {
+            throw std::invalid_argument("--sprt: '" + part + "' is not KEY=VALUE " + expected);
+        }
+        const std::string key = part.substr(0, eq), value = part.substr(eq + 1);
+        auto seen = [&](bool& flag) {
+            if (flag) throw std::invalid_argument("--sprt: " + key + " is given twice");
+            flag = true;
+        };
+        auto number = [&]() {
+            std::size_t used = 0;
+            double x = 0.0;
+            try {
+                x = std::stod(value, &used);
+            } catch (const std::exception&) {
+                used = 0;
+            }
+            if (value.empty() || used != value.size() || !std::isfinite(x)) {
+                throw std::invalid_argument("--sprt: " + key + "='" + value +
+                                            "' is not a finite number");
+            }
+            return x;
+        };
+        if (key == "elo0") {
+            seen(elo0);
+            o.elo0 = number();
+        } else if (key == "elo1") {
+            seen(elo1);
+            o.elo1 = number();
+        } else if (key == "alpha") {
+            seen(alpha);
+            o.alpha = number();
+        } else if (key == "beta") {
+            seen(beta);
+            o.beta = number();
+        } else if (key == "model") {
+            seen(model);
+            if (value == "normalized") {
+                o.model = rating::SprtModel::normalized;
+            } else if (value == "logistic") {
+                o.model = rating::SprtModel::logistic;
+            } else {
+                throw std::invalid_argument("--sprt: model='" + value +
+                                            "' is not a model (normalized or logistic)");
+            }
+        } else {
+            throw std::invalid_argument("--sprt: unknown key '" + key +
+                                        "' (keys: elo0, elo1, alpha, beta, model)");
+        }
+    }
+    if (!elo0) throw std::invalid_argument("--sprt: elo0 is missing " + expected);
+    if (!elo1) throw std::invalid_argument("--sprt: elo1 is missing " + expected);
+    if (!(o.elo0 < o.elo1)) {
+        throw std::invalid_argument("--sprt: elo0 (" + sprt_decimals(o.elo0, 2) +
+                                    ") must be below elo1 (" + sprt_decimals(o.elo1, 2) + ")");
+    }
+    if (!(o.alpha > 0.0 && o.alpha < 1.0))
+        throw std::invalid_argument("--sprt: alpha must be in (0, 1)");
+    if (!(o.beta > 0.0 && o.beta < 1.0))
+        throw std::invalid_argument("--sprt: beta must be in (0, 1)");
+    if (!(o.alpha + o.beta < 1.0))
+        throw std::invalid_argument("--sprt: alpha + beta must be below 1");
+    return o;
+}
 
 // Makes `spec`, whose argv is one path, play that Tsinghua strategy library
 // through arena-so-host (protocol/TSINGHUA.md). Done already: nothing to do.
@@ -150,6 +260,7 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
     std::int64_t freeze_grace_ms = session::Isolation{}.freeze_grace.count();
     std::array<std::string, 3> protocols;  // --protocol, --protocol1, --protocol2
     std::array<std::string, 3> dirs;       // --dir, --dir1, --dir2
+    std::string sprt_text;
     // clang-format off
     opts.add_options()
         ("help,h", "show this help")
@@ -161,7 +272,8 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
         ("variant", po::value<std::string>(), "connect4: 'tsinghua' (9..12 x 9..12, one blocked cell, drawn per game pair)")
         ("size", po::value<int>(), "gomoku: board size (default 15)")
         ("rule", po::value<std::string>(), "gomoku: freestyle (default) or exact5")
-        ("games", po::value<int>(&m.games)->default_value(2), "number of games")
+        ("games", po::value<int>(&m.games)->default_value(2), "number of games (with --sprt: the most, default 20000)")
+        ("sprt", po::value<std::string>(&sprt_text), "elo0=E0,elo1=E1[,alpha=A,beta=B,model=M]: play colour-swapped pairs until the GSPRT accepts H0 or H1")
         ("move-ms", po::value<std::int64_t>(&move_ms)->default_value(3000), "time per move in ms")
         ("tolerance-ms", po::value<std::int64_t>(&tolerance_ms)->default_value(tolerance_ms), "extra time before a move is lost on time")
         ("game-ms", po::value<std::int64_t>(&game_ms)->default_value(0), "game clock per player in ms (0: none)")
@@ -169,7 +281,7 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
         ("startup-ms", po::value<std::int64_t>(&startup_ms)->default_value(10000), "limit for the start-up handshake")
         ("no-realtime", po::bool_switch(&no_realtime), "never judge at real-time priority (default: the last 20 ms before a deadline, when allowed)")
         ("seed", po::value<std::uint64_t>(&m.seed)->default_value(1), "seed for boards and openings")
-        ("random-plies", po::value<int>(&m.random_plies)->default_value(0), "random opening plies, shared by each colour-swapped pair")
+        ("random-plies", po::value<int>(&m.random_plies)->default_value(0), "random opening plies, shared by each colour-swapped pair (with --sprt: default 4)")
         ("json", po::bool_switch(&m.json), "print the summary as one JSON object on stdout")
         ("db", po::value<std::string>(&m.db), "also store the match in this results database")
         ("transcript", po::bool_switch(&m.session.transcript), "with --db: also store every line between the arena and the bots (arena log --transcript)")
@@ -234,6 +346,16 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
             m.bots[0].name += "-1";
             m.bots[1].name += "-2";
         }
+        if (vm.count("sprt")) {
+            m.sprt = parse_sprt(sprt_text);
+            if (vm["games"].defaulted()) m.games = kSprtMaxGames;
+            if (vm["random-plies"].defaulted()) m.random_plies = kSprtRandomPlies;
+            if (m.games < 2 || m.games % 2 != 0) {
+                throw std::invalid_argument(
+                    "--games must be an even number of at least 2 with --sprt (the games come in "
+                    "colour-swapped pairs)");
+            }
+        }
         if (m.games < 1) throw std::invalid_argument("--games must be at least 1");
         if (m.random_plies < 0) throw std::invalid_argument("--random-plies must not be negative");
         if (startup_ms <= 0) throw std::invalid_argument("--startup-ms must be positive");
@@ -296,7 +418,8 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
             if (!problem.empty()) throw std::invalid_argument("bot '" + bot.name + "': " + problem);
         }
     } catch (const std::exception& e) {
-        err << "arena match: " << usage_problem(e, opts) << "\n(arena match --help for usage)\n";
+        err << "arena match: " << match::escape_controls(usage_problem(e, opts))
+            << "\n(arena match --help for usage)\n";
         exit_code = kExitUsage;
         return std::nullopt;
     }
@@ -312,7 +435,7 @@ std::string seconds(std::chrono::microseconds us) {
 // One line per finished game, flushed at once: a match interrupted, or
 // piped into a file, keeps every line of the games it played.
 void print_game(std::ostream& out, int index, int total, std::int64_t stored_id,
-                const match::GameRecord& g) {
+                const match::GameRecord& g, const std::string& suffix) {
     out << "game " << index << "/" << total;
     if (stored_id > 0) out << " (#" << stored_id << ")";
     out << ": " << g.players[0] << " vs " << g.players[1] << "  " << match::score_text(g.outcome)
@@ -327,7 +450,7 @@ void print_game(std::ostream& out, int index, int total, std::int64_t stored_id,
         if (fault.size() > g.detail.size()) out << fault.substr(g.detail.size());
         out << ")";
     }
-    out << std::endl;
+    out << suffix << std::endl;
 }
 
 // A YAML string: JSON's double-quoted form is one.
@@ -434,6 +557,98 @@ void print_summary(std::ostream& out, const match::Tally& tally) {
     }
 }
 
+// The GSPRT of a match played with --sprt, from BOT1's side: counts each
+// colour-swapped pair (games 2k and 2k + 1, BOT1 first in the first) once
+// both its games are done, and tests after every pair.
+class LiveSprt {
+  public:
+    explicit LiveSprt(const rating::SprtOptions& options) : options_(options) {
+        result_.lower = std::log(options.beta / (1.0 - options.alpha));
+        result_.upper = std::log((1.0 - options.beta) / options.alpha);
+    }
+
+    // Game `index` (0-based) of the match has ended; true when it completed
+    // a pair.
+    bool add(int index, const match::GameRecord& g) {
+        const int bot1_player = index % 2 == 0 ? 1 : 2;
+        const int winner = g.winner();
+        const double score = winner == games::kNoPlayer ? 0.5 : winner == bot1_player ? 1.0 : 0.0;
+        if (score == 1.0) {
+            ++games_.wins;
+        } else if (score == 0.0) {
+            ++games_.losses;
+        } else {
+            ++games_.draws;
+        }
+        if (index % 2 == 0) {
+            first_score_ = score;
+            return false;
+        }
+        ++pairs_.bins[static_cast<std::size_t>(std::lround(2.0 * (first_score_ + score)))];
+        paired_ = games_;
+        result_ = rating::sprt(pairs_, options_);
+        return true;
+    }
+
+    [[nodiscard]] bool decided() const {
+        return result_.decision != rating::SprtDecision::continue_testing;
+    }
+    [[nodiscard]] std::int64_t pairs() const { return pairs_.pairs(); }
+
+    // "  LLR 1.23 (-2.94, 2.94)", for the line of each game.
+    [[nodiscard]] std::string live_text() const {
+        return "  LLR " + sprt_decimals(result_.llr, 2) + " (" + sprt_decimals(result_.lower, 2) +
+               ", " + sprt_decimals(result_.upper, 2) + ")";
+    }
+
+    // The head-to-head block of the complete pairs, and the LLR line.
+    void print_block(std::ostream& out, const std::string& bot1, const std::string& bot2) const {
+        const std::string a = match::escape_controls(bot1), b = match::escape_controls(bot2);
+        out << "--------------------------------------------------\n"
+            << "Results of " << a << " vs " << b << " (from " << a << "'s side), " << pairs()
+            << " colour-swapped pair" << (pairs() == 1 ? "" : "s") << ":\n";
+        if (pairs() > 0) {
+            print_head_to_head(out, rating::head_to_head(pairs_), paired_, pairs_);
+        } else {
+            out << "no complete pair yet\n";
+        }
+        print_sprt_llr(out, result_, options_);
+    }
+
+    // The decision, or why there is none.
+    void print_decision(std::ostream& out, std::int64_t games, int max_games,
+                        bool stopped_early) const {
+        std::string undecided = "SPRT: no decision after " + std::to_string(games) + " games";
+        if (!stopped_early && games >= max_games) undecided += " (the most --games allows)";
+        print_sprt_decision(out, result_.decision, undecided);
+    }
+
+    [[nodiscard]] nlohmann::json json() const {
+        if (pairs() == 0) {
+            return {{"model", std::string(sprt_model_name(options_.model))},
+                    {"elo0", options_.elo0},
+                    {"elo1", options_.elo1},
+                    {"alpha", options_.alpha},
+                    {"beta", options_.beta},
+                    {"llr", result_.llr},
+                    {"lower", result_.lower},
+                    {"upper", result_.upper},
+                    {"decision", std::string(rating::decision_name(result_.decision))},
+                    {"pairs", 0},
+                    {"games", 0}};
+        }
+        return sprt_json(options_, result_, rating::head_to_head(pairs_), paired_, pairs_);
+    }
+
+  private:
+    rating::SprtOptions options_;
+    rating::SprtResult result_;
+    rating::Pentanomial pairs_;
+    rating::Trinomial games_;   // every game counted, from BOT1's side
+    rating::Trinomial paired_;  // those of complete pairs
+    double first_score_ = 0.0;  // BOT1's score in the first game of the pair under way
+};
+
 nlohmann::json summary_json(const MatchArgs& m, const match::Tally& tally) {
     nlohmann::json bots = nlohmann::json::array();
     for (const auto& b : tally.bots()) {
@@ -473,6 +688,8 @@ int match_command(const std::vector<std::string>& args, std::ostream& out, std::
     match::CloseCallCounter close_calls(m.time);
     // With --json, stdout holds the JSON object only; game lines go to stderr.
     std::ostream& progress = m.json ? err : out;
+    std::optional<LiveSprt> sprt;
+    if (m.sprt) sprt.emplace(*m.sprt);
     bool interrupted = false;
     std::string failure;  // what stopped the match early, for the last line
     {
@@ -505,7 +722,12 @@ int match_command(const std::vector<std::string>& args, std::ostream& out, std::
                 close_calls.add(record);
                 const std::int64_t id =
                     stored ? stored->record(i, match::opening_text(*game, opening), record) : 0;
-                print_game(progress, i + 1, m.games, id, record);
+                const bool pair_done = sprt && sprt->add(i, record);
+                print_game(progress, i + 1, m.games, id, record, sprt ? sprt->live_text() : "");
+                if (pair_done && !sprt->decided() && sprt->pairs() % kSprtReportPairs == 0) {
+                    sprt->print_block(progress, a.name(), b.name());
+                    progress << std::flush;
+                }
                 // A strategy library is loaded afresh for every game.
                 for (match::Player* p : {&a, &b})
                     if (tournament::runs_so_host(p->spec().argv)) p->retire();
@@ -516,6 +738,7 @@ int match_command(const std::vector<std::string>& args, std::ostream& out, std::
                               " games: fix it and run it again";
                     break;
                 }
+                if (pair_done && sprt->decided()) break;
             }
         } catch (const session::SpawnError& e) {
             failure = e.what();
@@ -525,10 +748,21 @@ int match_command(const std::vector<std::string>& args, std::ostream& out, std::
     }
     a.retire();
     b.retire();
+    const bool stopped_early = interrupted || !failure.empty();
     if (m.json) {
-        out << summary_json(m, tally).dump() << std::endl;
+        auto j = summary_json(m, tally);
+        if (sprt) {
+            j["sprt"] = sprt->json();
+            j["max_games"] = m.games;
+        }
+        out << j.dump() << std::endl;
     } else {
         print_summary(out, tally);
+        if (sprt) {
+            out << "\n";
+            sprt->print_block(out, a.name(), b.name());
+            sprt->print_decision(out, tally.games(), m.games, stopped_early);
+        }
         out << std::flush;
     }
     for (const auto& [bot, count] : close_calls.warnings())

@@ -16,6 +16,7 @@
 
 #include "arena/cli/commands.hpp"
 #include "arena/cli/report.hpp"
+#include "arena/cli/sprt_report.hpp"
 #include "arena/match/escape.hpp"
 #include "arena/rating/head_to_head.hpp"
 #include "arena/rating/sprt.hpp"
@@ -81,20 +82,9 @@ std::vector<std::int64_t> parse_counts(const std::string& option, const std::str
     return counts;
 }
 
-// A number for the text block: "inf" and "-inf" for the infinite ones.
+// A number for the text block.
 std::string fixed(double x, int digits) {
-    if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
-    std::ostringstream s;
-    s << std::fixed << std::setprecision(digits) << x;
-    std::string text = s.str();
-    // -0.001 rounds to "-0.00": no sign on a zero.
-    if (text.find_first_not_of("-0.") == std::string::npos && text.front() == '-') text.erase(0, 1);
-    return text;
-}
-
-// A number for JSON: null when infinite or undefined.
-nlohmann::json number(double x) {
-    return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr);
+    return sprt_decimals(x, digits);
 }
 
 }  // namespace
@@ -192,54 +182,13 @@ int sprt_command(const std::vector<std::string>& args, std::ostream& out, std::o
         err << "arena sprt: " << e.what() << "\n";
         return kExitFailure;
     }
-    const std::string decision(rating::decision_name(result.decision));
     if (json) {
-        nlohmann::json j = {
-            {"model", model_name},
-            {"elo0", elo0},
-            {"elo1", elo1},
-            {"alpha", alpha},
-            {"beta", beta},
-            {"llr", number(result.llr)},
-            {"lower", number(result.lower)},
-            {"upper", number(result.upper)},
-            {"decision", decision},
-            {"score", number(h.score)},
-            {"elo", number(h.elo)},
-            {"elo_error", number(h.elo_error)},
-            {"elo_lower", number(h.elo_lower)},
-            {"elo_upper", number(h.elo_upper)},
-            {"nelo", number(h.nelo)},
-            {"nelo_error", number(h.nelo_error)},
-            {"los", number(h.los)},
-            {"draw_ratio", number(h.draw_ratio)},
-        };
-        if (pairs) {
-            j["pairs"] = pairs->pairs();
-            j["games"] = 2 * pairs->pairs();
-            j["points"] = pairs->points();
-            j["ptnml"] = pairs->bins;
-            j["pairs_ratio"] = number(h.pairs_ratio);
-        } else {
-            j["games"] = games->games();
-            j["wins"] = games->wins;
-            j["draws"] = games->draws;
-            j["losses"] = games->losses;
-            j["points"] = games->points();
-        }
-        out << j.dump() << "\n";
+        out << sprt_json(options, result, h, games, pairs).dump() << "\n";
         return kExitOk;
     }
     print_head_to_head(out, h, games, pairs);
-    out << "LLR: " << fixed(result.llr, 2) << " (" << fixed(result.lower, 2) << ", "
-        << fixed(result.upper, 2) << ") [" << fixed(elo0, 2) << ", " << fixed(elo1, 2) << "]\n";
-    if (result.decision == rating::SprtDecision::accept_h1) {
-        out << "SPRT: H1 accepted\n";
-    } else if (result.decision == rating::SprtDecision::accept_h0) {
-        out << "SPRT: H0 accepted\n";
-    } else {
-        out << "SPRT: no decision yet (continue)\n";
-    }
+    print_sprt_llr(out, result, options);
+    print_sprt_decision(out, result.decision, "SPRT: no decision yet (continue)");
     return kExitOk;
 }
 

@@ -1,0 +1,109 @@
+#pragma once
+// The GSPRT's part of the head-to-head block, shared by `arena sprt` (the
+// offline calculator) and `arena match --sprt` (the live test): the LLR line
+// in the form fastchess prints it, the decision, and the same as JSON fields.
+// The rest of the block is print_head_to_head() (report.hpp).
+
+#include <cmath>
+#include <cstdint>
+#include <iomanip>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <ostream>
+#include <sstream>
+#include <string>
+
+#include "arena/rating/head_to_head.hpp"
+#include "arena/rating/pentanomial.hpp"
+#include "arena/rating/sprt.hpp"
+
+namespace arena::cli {
+
+// A number for the text block: "inf" and "-inf" for the infinite ones, and
+// no sign on a zero ("-0.001" rounds to "0.00").
+inline std::string sprt_decimals(double x, int digits) {
+    if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(digits) << x;
+    std::string text = s.str();
+    if (text.find_first_not_of("-0.") == std::string::npos && text.front() == '-') text.erase(0, 1);
+    return text;
+}
+
+// A number for JSON: null when infinite or undefined.
+inline nlohmann::json sprt_json_number(double x) {
+    return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr);
+}
+
+inline std::string_view sprt_model_name(rating::SprtModel model) {
+    return model == rating::SprtModel::logistic ? "logistic" : "normalized";
+}
+
+// "LLR: x (lo, hi) [e0, e1]"
+inline void print_sprt_llr(std::ostream& out, const rating::SprtResult& result,
+                           const rating::SprtOptions& options) {
+    out << "LLR: " << sprt_decimals(result.llr, 2) << " (" << sprt_decimals(result.lower, 2) << ", "
+        << sprt_decimals(result.upper, 2) << ") [" << sprt_decimals(options.elo0, 2) << ", "
+        << sprt_decimals(options.elo1, 2) << "]\n";
+}
+
+// "SPRT: H1 accepted", "SPRT: H0 accepted", or `undecided` (a line of its own).
+inline void print_sprt_decision(std::ostream& out, rating::SprtDecision decision,
+                                const std::string& undecided) {
+    if (decision == rating::SprtDecision::accept_h1) {
+        out << "SPRT: H1 accepted\n";
+    } else if (decision == rating::SprtDecision::accept_h0) {
+        out << "SPRT: H0 accepted\n";
+    } else {
+        out << undecided << "\n";
+    }
+}
+
+// The test and the head-to-head as one JSON object: the hypotheses, llr,
+// lower, upper, decision ("H0", "H1" or "continue"), score, elo, elo_error,
+// elo_lower, elo_upper, nelo, nelo_error, los, draw_ratio, and the counts
+// (pairs, games, points, ptnml, pairs_ratio from `pairs`; else games,
+// wins, draws, losses, points from `games`). With both, the games' W/D/L
+// are added to the pairs' fields.
+inline nlohmann::json sprt_json(const rating::SprtOptions& options,
+                                const rating::SprtResult& result, const rating::HeadToHead& h,
+                                const std::optional<rating::Trinomial>& games,
+                                const std::optional<rating::Pentanomial>& pairs) {
+    nlohmann::json j = {
+        {"model", std::string(sprt_model_name(options.model))},
+        {"elo0", options.elo0},
+        {"elo1", options.elo1},
+        {"alpha", options.alpha},
+        {"beta", options.beta},
+        {"llr", sprt_json_number(result.llr)},
+        {"lower", sprt_json_number(result.lower)},
+        {"upper", sprt_json_number(result.upper)},
+        {"decision", std::string(rating::decision_name(result.decision))},
+        {"score", sprt_json_number(h.score)},
+        {"elo", sprt_json_number(h.elo)},
+        {"elo_error", sprt_json_number(h.elo_error)},
+        {"elo_lower", sprt_json_number(h.elo_lower)},
+        {"elo_upper", sprt_json_number(h.elo_upper)},
+        {"nelo", sprt_json_number(h.nelo)},
+        {"nelo_error", sprt_json_number(h.nelo_error)},
+        {"los", sprt_json_number(h.los)},
+        {"draw_ratio", sprt_json_number(h.draw_ratio)},
+    };
+    if (games) {
+        j["games"] = games->games();
+        j["wins"] = games->wins;
+        j["draws"] = games->draws;
+        j["losses"] = games->losses;
+        j["points"] = games->points();
+    }
+    if (pairs) {
+        j["pairs"] = pairs->pairs();
+        j["games"] = 2 * pairs->pairs();
+        j["points"] = pairs->points();
+        j["ptnml"] = pairs->bins;
+        j["pairs_ratio"] = sprt_json_number(h.pairs_ratio);
+    }
+    return j;
+}
+
+}  // namespace arena::cli
