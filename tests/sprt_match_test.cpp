@@ -1,0 +1,185 @@
+// `arena match --sprt`: colour-swapped pairs until the GSPRT decides, the
+// head-to-head block, the decision, the stored pairs, and bad --sprt values.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "arena_process.hpp"
+#include "db_query.hpp"
+#include "temp_dir.hpp"
+#include "timing.hpp"
+
+namespace arena {
+namespace {
+
+using testing::bin;
+using testing::query;
+using testing::query_one;
+using testing::run_arena;
+using testing::scaled_ms;
+using testing::TempDir;
+
+// How often `needle` occurs in `text`.
+int occurrences(const std::string& text, const std::string& needle) {
+    int n = 0;
+    for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1))
+        ++n;
+    return n;
+}
+
+// The number N of the last "Games: N," line of the output; -1 without one.
+long last_games_count(const std::string& out) {
+    static const std::regex games_line(R"(Games: (\d+), Wins: \d+, Losses: \d+, Draws: \d+)");
+    long n = -1;
+    for (std::sregex_iterator it(out.begin(), out.end(), games_line), end; it != end; ++it)
+        n = std::stol((*it)[1].str());
+    return n;
+}
+
+TEST(SprtMatch, StrongerBotIsAcceptedAsStrongerWithinAFewDozenPairs) {
+    TempDir dir;
+    const auto db = dir.path() / "results.db";
+    const auto r = run_arena(dir.path(), {"match", "--game", "connect4", "--move-ms", scaled_ms(20),
+                                          "--sprt", "elo0=0,elo1=10", "--db", db.string(),
+                                          bin("bots/c4-alphabeta"), bin("bots/random")});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_FALSE(testing::looks_like_a_crash(r.err)) << r.err;
+    EXPECT_NE(r.out.find("SPRT: H1 accepted\n"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("H0 accepted"), std::string::npos) << r.out;
+    // The block, in the form fastchess prints it.
+    EXPECT_NE(r.out.find("Elo: inf +/- inf, nElo: "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("LOS: 100.00 %, DrawRatio: "), std::string::npos) << r.out;
+    EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(Ptnml\(0-2\): \[0, 0, \d+, \d+, \d+\])")))
+        << r.out;
+    EXPECT_TRUE(std::regex_search(
+        r.out, std::regex(R"(\nLLR: 2\.9\d \(-2\.94, 2\.94\) \[0\.00, 10\.00\]\nSPRT: H1)")))
+        << r.out;
+    // Every game's line shows the LLR.
+    const int game_lines = occurrences(r.out, "\ngame ") + (r.out.starts_with("game ") ? 1 : 0);
+    EXPECT_EQ(occurrences(r.out, "/20000 (#"), game_lines) << r.out;
+    EXPECT_EQ(occurrences(r.out, "/20000 (#"), occurrences(r.out, "  LLR ")) << r.out;
+
+    const long games = last_games_count(r.out);
+    ASSERT_GT(games, 0) << r.out;
+    EXPECT_EQ(games % 2, 0) << r.out;
+    EXPECT_LT(games, 400) << "far below the default of 20000 games";
+    EXPECT_EQ(game_lines, games) << r.out;
+    // The block every 16 pairs, and once at the end.
+    EXPECT_EQ(occurrences(r.out, "Results of c4-alphabeta vs random"), (games / 2 - 1) / 16 + 1)
+        << r.out;
+
+    // Stored as colour-swapped pairs: the same opening (4 random plies by
+    // default), each bot moving first once.
+    EXPECT_EQ(query_one(db, "SELECT COUNT(*) FROM games"), std::to_string(games));
+    EXPECT_EQ(query_one(db,
+                        "SELECT COUNT(*) FROM games g0 JOIN games g1 "
+                        "ON g0.tournament = g1.tournament AND g0.pair_index = g1.pair_index "
+                        "WHERE g0.game_in_pair = 0 AND g1.game_in_pair = 1 "
+                        "AND g0.first_bot = g1.second_bot AND g0.second_bot = g1.first_bot "
+                        "AND g0.opening = g1.opening"),
+              std::to_string(games / 2));
+    EXPECT_EQ(query_one(db, "SELECT COUNT(DISTINCT pair_index) FROM games"),
+              std::to_string(games / 2));
+    EXPECT_EQ(query(db, "SELECT DISTINCT opening_plies FROM games"), testing::Rows{{"4"}});
+    EXPECT_EQ(query_one(db, "SELECT status FROM tournaments"), "finished");
+}
+
+TEST(SprtMatch, SameBotWithAnotherSeedIsNotAcceptedAsStronger) {
+    TempDir dir;
+    const auto r = run_arena(
+        dir.path(), {"match", "--game", "connect4", "--move-ms", scaled_ms(200), "--games", "60",
+                     "--sprt", "elo0=0,elo1=10", "one=" + bin("bots/random") + " --seed 1",
+                     "two=" + bin("bots/random") + " --seed 2"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out.find("H1 accepted"), std::string::npos) << r.out;
+    const bool h0 = r.out.find("SPRT: H0 accepted\n") != std::string::npos;
+    const bool to_max =
+        r.out.find("SPRT: no decision after 60 games (the most --games allows)\n") !=
+        std::string::npos;
+    EXPECT_TRUE(h0 || to_max) << r.out;
+    const long games = last_games_count(r.out);
+    EXPECT_EQ(games % 2, 0) << r.out;
+    EXPECT_TRUE(h0 ? games <= 60 : games == 60) << r.out;
+    EXPECT_NE(r.out.find("Results of one vs two (from one's side)"), std::string::npos) << r.out;
+}
+
+TEST(SprtMatch, JsonHoldsTheTestAndTheCountsOfCompletePairs) {
+    TempDir dir;
+    // A negative elo0 is common, and a value of its own.
+    const auto r = run_arena(
+        dir.path(),
+        {"match", "--game", "connect4", "--move-ms", scaled_ms(200), "--games", "6", "--json",
+         "--sprt", "elo0=-1.75,elo1=0.25,model=logistic,alpha=0.1",
+         "one=" + bin("bots/random") + " --seed 3", "two=" + bin("bots/random") + " --seed 4"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    ASSERT_TRUE(j.contains("sprt")) << r.out;
+    const auto& s = j["sprt"];
+    EXPECT_EQ(s["elo0"], -1.75);
+    EXPECT_EQ(s["elo1"], 0.25);
+    EXPECT_EQ(s["alpha"], 0.1);
+    EXPECT_EQ(s["model"], "logistic");
+    EXPECT_EQ(j["max_games"], 6);
+    EXPECT_NE(s["decision"], "H1");
+    const auto pairs = s["pairs"].get<long>();
+    long in_bins = 0;
+    for (const auto& n : s["ptnml"])
+        in_bins += n.get<long>();
+    EXPECT_EQ(in_bins, pairs);
+    EXPECT_EQ(s["games"].get<long>(), 2 * pairs);
+    EXPECT_EQ(s["wins"].get<long>() + s["draws"].get<long>() + s["losses"].get<long>(), 2 * pairs);
+    EXPECT_EQ(j["games"].get<long>(), 2 * pairs);
+    EXPECT_TRUE(s["llr"].is_number());
+    EXPECT_NEAR(s["upper"].get<double>(), std::log(0.95 / 0.1), 1e-9);
+    // The game lines went to stderr, with the LLR.
+    EXPECT_EQ(occurrences(r.err, "  LLR "), 2 * pairs) << r.err;
+}
+
+TEST(SprtMatch, BadSprtValuesGiveOneClearMessage) {
+    TempDir dir;
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"elo0=1", "--sprt: elo1 is missing"},
+        {"elo1=5", "--sprt: elo0 is missing"},
+        {"elo0=x,elo1=2", "--sprt: elo0='x' is not a finite number"},
+        {"elo0=0,elo1=5,beta=", "--sprt: beta='' is not a finite number"},
+        {"elo0=3,elo1=1", "--sprt: elo0 (3.00) must be below elo1 (1.00)"},
+        {"elo0=0,elo1=5,speed=2", "--sprt: unknown key 'speed'"},
+        {"elo0=0,elo1=5,model=bayes", "--sprt: model='bayes' is not a model"},
+        {"elo0=0,elo1=5,alpha=1.5", "--sprt: alpha must be in (0, 1)"},
+        {"elo0=0,elo0=1,elo1=5", "--sprt: elo0 is given twice"},
+        {"elo0,elo1=5", "--sprt: 'elo0' is not KEY=VALUE"},
+        {"elo0=0,,elo1=5", "--sprt: an empty part"},
+    };
+    for (const auto& [value, message] : cases) {
+        const auto r = run_arena(dir.path(), {"match", "--game", "connect4", "--sprt", value,
+                                              bin("bots/random"), bin("bots/random")});
+        EXPECT_EQ(r.status, 2) << value;
+        const auto lines = r.err_lines();
+        ASSERT_EQ(lines.size(), 2U) << value << ": " << r.err;
+        EXPECT_TRUE(lines[0].starts_with("arena match: " + message)) << value << ": " << lines[0];
+        EXPECT_EQ(lines[1], "(arena match --help for usage)");
+        EXPECT_TRUE(r.out.empty()) << r.out;
+    }
+    const auto odd =
+        run_arena(dir.path(), {"match", "--game", "connect4", "--games", "7", "--sprt",
+                               "elo0=0,elo1=5", bin("bots/random"), bin("bots/random")});
+    EXPECT_EQ(odd.status, 2);
+    EXPECT_NE(odd.err.find("--games must be an even number"), std::string::npos) << odd.err;
+}
+
+TEST(SprtMatch, HelpDescribesSprt) {
+    TempDir dir;
+    const auto r = run_arena(dir.path(), {"match", "--help"});
+    ASSERT_EQ(r.status, 0);
+    EXPECT_NE(r.out.find("--sprt elo0=E0,elo1=E1"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("default with\n--sprt: 20000"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("4 random opening plies"), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace arena
