@@ -44,9 +44,10 @@ long last_games_count(const std::string& out) {
 TEST(SprtMatch, StrongerBotIsAcceptedAsStrongerWithinAFewDozenPairs) {
     TempDir dir;
     const auto db = dir.path() / "results.db";
-    const auto r = run_arena(dir.path(), {"match", "--game", "connect4", "--move-ms", scaled_ms(20),
-                                          "--sprt", "elo0=0,elo1=10", "--db", db.string(),
-                                          bin("bots/c4-alphabeta"), bin("bots/random")});
+    const auto r =
+        run_arena(dir.path(), {"match", "--game", "connect4", "--move-ms", scaled_ms(1000),
+                               "--sprt", "elo0=0,elo1=10", "--db", db.string(),
+                               bin("bots/c4-alphabeta") + " --depth 4", bin("bots/random")});
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_FALSE(testing::looks_like_a_crash(r.err)) << r.err;
     EXPECT_NE(r.out.find("SPRT: H1 accepted\n"), std::string::npos) << r.out;
