@@ -1,0 +1,353 @@
+// Opening suites and their order.
+//
+// The shipped balanced suites (configs/openings/*-balanced, gomoku-15-*) are
+// loaded through the config loader, which checks that every line is legal and
+// leaves the game unfinished; their lines must reach distinct positions, have
+// the stated lengths, and a fixed sample of each must pass the criterion of
+// docs/openings.md when judged again by the reference bots' own engines
+// (bots/tools/opening_checks.hpp). The keys `order` and `start` are parsed and
+// validated like their neighbours, and the pairs take the openings exactly as
+// docs/config.md says.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "arena/games/registry.hpp"
+#include "arena/tournament/config.hpp"
+#include "arena/tournament/fingerprint.hpp"
+#include "arena/tournament/schedule.hpp"
+#include "bots/tools/opening_checks.hpp"
+#include "temp_dir.hpp"
+
+namespace arena::tournament {
+namespace {
+
+using arena::testing::TempDir;
+namespace fs = std::filesystem;
+
+constexpr const char* kFile = "t.yaml";
+
+const std::string kBots = R"(bots:
+  - { name: a, command: /bin/sh }
+  - { name: b, command: /bin/sh }
+)";
+
+std::string error_of(const std::string& yaml) {
+    try {
+        static_cast<void>(parse_config(yaml, kFile));
+    } catch (const ConfigError& e) {
+        return e.what();
+    }
+    return "<no error>";
+}
+
+// A connect4 config whose openings are `openings` (the text inside the braces).
+std::string connect4_with(const std::string& openings, std::uint64_t seed = 1) {
+    return "name: t\ngame: { name: connect4 }\nopenings: { " + openings +
+           " }\nseed: " + std::to_string(seed) + "\n" + kBots;
+}
+
+// Seven one-move openings, "1" .. "7": line i (0-based) is column i + 1.
+class OpeningOrderTest : public ::testing::Test {
+  protected:
+    TempDir dir_{"openings_test"};
+    const std::string file_ = dir_.write("seven.txt", "# one move each\n1\n2\n\n3\n4\n5\n6\n7\n");
+    static constexpr std::size_t kLines = 7;
+
+    Config parse(const std::string& keys, std::uint64_t seed = 1) const {
+        return parse_config(connect4_with("file: " + file_ + keys, seed), kFile);
+    }
+    // The first move of pair p's opening, as a line index.
+    static std::size_t line_of(const Config& c, int p) {
+        const PairSetup setup = pair_setup(c, p);
+        EXPECT_EQ(setup.opening.size(), 1u);
+        return setup.opening.empty() ? 99 : static_cast<std::size_t>(setup.opening[0]);
+    }
+};
+
+TEST_F(OpeningOrderTest, KeysParse) {
+    Config c = parse("");
+    EXPECT_EQ(c.openings.order, OpeningOrder::kSeededStart);
+    EXPECT_EQ(c.openings.start, 1);
+    c = parse(", order: sequential");
+    EXPECT_EQ(c.openings.order, OpeningOrder::kSequential);
+    EXPECT_EQ(c.openings.start, 1);
+    c = parse(", order: random, start: 7");
+    EXPECT_EQ(c.openings.order, OpeningOrder::kRandom);
+    EXPECT_EQ(c.openings.start, 7);
+    c = parse(", start: 4");  // start alone: sequential
+    EXPECT_EQ(c.openings.order, OpeningOrder::kSequential);
+    EXPECT_EQ(c.openings.start, 4);
+}
+
+TEST_F(OpeningOrderTest, SequentialFromStartWrapsAround) {
+    const Config c = parse(", order: sequential, start: 3");
+    for (int p = 0; p < 20; ++p) {
+        const std::size_t expected = (2 + static_cast<std::size_t>(p)) % kLines;
+        EXPECT_EQ(opening_line(c, p), expected) << "pair " << p;
+        EXPECT_EQ(line_of(c, p), expected) << "pair " << p;  // column index = line index
+    }
+    // Default start: the first line goes to pair 0, whatever the seed.
+    EXPECT_EQ(opening_line(parse(", order: sequential", 99), 0), 0u);
+    EXPECT_EQ(opening_line(parse(", order: sequential", 99), 8), 1u);
+}
+
+TEST_F(OpeningOrderTest, RandomIsASeededShuffleUsedOncePerPair) {
+    const Config c = parse(", order: random");
+    const std::vector<std::size_t> order = opening_order(c);
+    ASSERT_EQ(order.size(), kLines);
+    std::vector<std::size_t> sorted = order;
+    std::sort(sorted.begin(), sorted.end());
+    for (std::size_t i = 0; i < kLines; ++i)
+        EXPECT_EQ(sorted[i], i);  // a permutation
+    // Every opening once in the first n pairs, then the same order again.
+    std::set<std::size_t> used;
+    for (int p = 0; p < static_cast<int>(kLines); ++p) {
+        EXPECT_EQ(opening_line(c, p), order[static_cast<std::size_t>(p)]);
+        EXPECT_EQ(line_of(c, p), order[static_cast<std::size_t>(p)]);
+        used.insert(opening_line(c, p));
+        EXPECT_EQ(opening_line(c, p + static_cast<int>(kLines)), opening_line(c, p));
+    }
+    EXPECT_EQ(used.size(), kLines);
+    // The same config gives the same shuffle; start shifts along it.
+    EXPECT_EQ(opening_order(parse(", order: random")), order);
+    const Config shifted = parse(", order: random, start: 3");
+    for (int p = 0; p < 10; ++p)
+        EXPECT_EQ(opening_line(shifted, p), opening_line(c, p + 2));
+    // Other seeds give other shuffles (of 7! orders, these four are distinct
+    // for the seeds chosen, and none is the file order).
+    std::set<std::vector<std::size_t>> orders;
+    for (std::uint64_t seed : {1, 2, 3, 4}) {
+        const auto o = opening_order(parse(", order: random", seed));
+        EXPECT_NE(o, opening_order(parse(", order: sequential", seed)));
+        orders.insert(o);
+    }
+    EXPECT_EQ(orders.size(), 4u);
+}
+
+TEST_F(OpeningOrderTest, WithoutOrderTheSeededStartIsKept) {
+    // The behaviour of configs without the keys: consecutive lines from a
+    // start drawn from the seed, and a fingerprint that does not mention them.
+    for (std::uint64_t seed : {1, 5, 77}) {
+        const Config c = parse("", seed);
+        const std::size_t first = opening_line(c, 0);
+        for (int p = 1; p < 10; ++p)
+            EXPECT_EQ(opening_line(c, p), (first + static_cast<std::size_t>(p)) % kLines);
+        EXPECT_EQ(fingerprint(c).find("order="), std::string::npos);
+    }
+}
+
+TEST_F(OpeningOrderTest, OrderAndStartAreInTheFingerprint) {
+    const std::string plain = fingerprint(parse(""));
+    const std::string sequential = fingerprint(parse(", order: sequential"));
+    const std::string random = fingerprint(parse(", order: random"));
+    const std::string started = fingerprint(parse(", order: random, start: 2"));
+    EXPECT_NE(plain, sequential);
+    EXPECT_NE(sequential, random);
+    EXPECT_NE(random, started);
+    EXPECT_NE(started.find("order=random start=2"), std::string::npos);
+}
+
+TEST_F(OpeningOrderTest, BadKeysGetOneMessageWithFileLineAndColumn) {
+    // Line 3 is the openings line; columns count from 1.
+    const std::string prefix = "openings: { file: " + file_ + ", ";
+    const auto col = [&](const std::string& rest) {
+        return std::to_string(prefix.size() + rest.size() + 1);
+    };
+    EXPECT_EQ(error_of(connect4_with("file: " + file_ + ", order: shuffled")),
+              "t.yaml:3:" + col("order: ") +
+                  ": unknown openings order 'shuffled' (known: sequential, random)");
+    EXPECT_EQ(error_of(connect4_with("file: " + file_ + ", order: randon")),
+              "t.yaml:3:" + col("order: ") +
+                  ": unknown openings order 'randon' (known: sequential, random) (did you mean "
+                  "'random'?)");
+    EXPECT_EQ(error_of(connect4_with("file: " + file_ + ", start: 0")),
+              "t.yaml:3:" + col("start: ") + ": start must be positive, got 0");
+    EXPECT_EQ(error_of(connect4_with("file: " + file_ + ", start: 8")),
+              "t.yaml:3:" + col("start: ") + ": start 8 is past the last of the 7 openings in '" +
+                  file_ + "'");
+    EXPECT_EQ(error_of(connect4_with("file: " + file_ + ", start: x")),
+              "t.yaml:3:" + col("start: ") + ": expected an integer for 'start', got 'x'");
+    EXPECT_EQ(error_of(connect4_with("random_plies: 2, order: random")),
+              "t.yaml:3:37: 'order' in 'openings' needs an openings 'file'");
+    EXPECT_EQ(error_of(connect4_with("start: 2")),
+              "t.yaml:3:20: 'start' in 'openings' needs an openings 'file'");
+    EXPECT_NE(
+        error_of(connect4_with("file: " + file_ + ", strat: 2")).find("(did you mean 'start'?)"),
+        std::string::npos);
+}
+
+// --- the shipped suites -----------------------------------------------------
+
+struct Suite {
+    std::string file;  // under configs/openings/
+    std::string game;  // the config's game map
+    std::size_t min_lines;
+    std::size_t min_moves, max_moves;
+};
+
+// The suite's openings, loaded and checked by the config loader.
+std::vector<std::vector<std::string>> load_suite(const Suite& s) {
+    const fs::path path = fs::path(ARENA_SOURCE_DIR) / "configs/openings" / s.file;
+    const Config c = parse_config(
+        "name: t\ngame: " + s.game + "\nopenings: { file: " + path.string() + " }\n" + kBots,
+        kFile);
+    return c.openings.lines;
+}
+
+// The position each line reaches, rendered, must be new.
+void expect_suite_shape(const Suite& s, const std::vector<std::vector<std::string>>& lines,
+                        const std::string& game, const games::Params& params) {
+    EXPECT_GE(lines.size(), s.min_lines) << s.file;
+    const auto g = games::make_game(game, params);
+    std::set<std::string> positions;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const auto& line = lines[i];
+        EXPECT_GE(line.size(), s.min_moves) << s.file << " opening " << i + 1;
+        EXPECT_LE(line.size(), s.max_moves) << s.file << " opening " << i + 1;
+        auto state = g->new_initial_state();
+        for (const auto& text : line)
+            state->apply(*state->parse_move(text));  // legal: the loader checked it
+        EXPECT_TRUE(positions.insert(state->render()).second)
+            << s.file << " opening " << i + 1 << " repeats a position";
+    }
+}
+
+// A fixed sample: `count` lines spread evenly over the file.
+std::vector<std::size_t> sample(std::size_t lines, std::size_t count) {
+    std::vector<std::size_t> picks;
+    for (std::size_t k = 0; k < count; ++k)
+        picks.push_back(k * lines / count);
+    return picks;
+}
+
+// Under a sanitizer every search runs several times slower: a smaller sample.
+std::size_t sample_size() {
+#ifdef ARENA_SANITIZE
+    return 5;
+#else
+    return 20;
+#endif
+}
+
+const Suite kConnect4{"connect4-7x6-balanced.txt", "{ name: connect4, rows: 6, cols: 7 }", 1000, 4,
+                      8};
+
+TEST(Suites, Connect4IsLegalAndDistinct) {
+    const auto lines = load_suite(kConnect4);
+    expect_suite_shape(kConnect4, lines, "connect4", {{"rows", "6"}, {"cols", "7"}});
+}
+
+// Each proof takes about a second: the sample is judged in two halves, two
+// tests, so that neither comes near a test's time limit on a loaded machine.
+void check_connect4_sample(std::size_t half) {
+    const auto lines = load_suite(kConnect4);
+    openings::C4Judge judge(22);
+    const auto picks = sample(lines.size(), sample_size());
+    for (std::size_t k = half; k < picks.size(); k += 2) {
+        const std::size_t i = picks[k];
+        const auto v = judge.judge(lines[i], 2);
+        ASSERT_TRUE(v.has_value()) << "opening " << i + 1;
+        EXPECT_FALSE(v->immediate_win) << "opening " << i + 1;
+        EXPECT_TRUE(v->within) << "opening " << i + 1 << ": exact score beyond -2..2";
+    }
+}
+
+TEST(Suites, Connect4SampleIsBalancedFirstHalf) {
+    check_connect4_sample(0);
+}
+
+TEST(Suites, Connect4SampleIsBalancedSecondHalf) {
+    check_connect4_sample(1);
+}
+
+TEST(Suites, Connect4JudgeRejectsUnbalancedLines) {
+    openings::C4Judge judge(20);
+    // Three in a row on the bottom with the fourth cell free: a win at once.
+    auto v = judge.judge({"1", "1", "2", "2", "3", "3"}, 2);
+    ASSERT_TRUE(v.has_value());
+    EXPECT_TRUE(v->immediate_win);
+    // A line that ends the game is not an opening.
+    EXPECT_FALSE(judge.judge({"1", "2", "1", "2", "1", "2", "1"}, 2).has_value());
+    EXPECT_FALSE(judge.judge({"8"}, 2).has_value());
+    // Exact scores: the threshold is the solver's.
+    const auto score = judge.score({"4", "4", "4", "4", "4", "4", "3", "3"});
+    ASSERT_TRUE(score.has_value());
+    v = judge.judge({"4", "4", "4", "4", "4", "4", "3", "3"}, std::abs(*score));
+    ASSERT_TRUE(v.has_value());
+    EXPECT_TRUE(v->within);
+    if (std::abs(*score) > 0) {
+        v = judge.judge({"4", "4", "4", "4", "4", "4", "3", "3"}, std::abs(*score) - 1);
+        ASSERT_TRUE(v.has_value());
+        EXPECT_FALSE(v->within);
+    }
+}
+
+void check_gomoku(const std::string& rule) {
+    const Suite s{"gomoku-15-" + rule + ".txt", "{ name: gomoku, size: 15, rule: " + rule + " }",
+                  500, 3, 5};
+    const auto lines = load_suite(s);
+    expect_suite_shape(s, lines, "gomoku", {{"size", "15"}, {"rule", rule}});
+    for (const auto& line : lines)
+        for (const auto& m : line) {
+            // Within two steps (king moves) of h8.
+            const int col = m[0] - 'a', row = std::stoi(m.substr(1)) - 1;
+            EXPECT_LE(std::abs(col - 7), 2) << m;
+            EXPECT_LE(std::abs(row - 7), 2) << m;
+        }
+    for (const std::size_t i : sample(lines.size(), sample_size())) {
+        const auto v = openings::judge_gomoku(rule, lines[i]);
+        ASSERT_TRUE(v.has_value()) << "opening " << i + 1;
+        EXPECT_FALSE(v->vcf_to_move) << "opening " << i + 1;
+        EXPECT_FALSE(v->vcf_other) << "opening " << i + 1;
+        EXPECT_FALSE(v->undecided) << "opening " << i + 1;
+        EXPECT_LE(std::abs(v->score), 300) << "opening " << i + 1;
+    }
+}
+
+TEST(Suites, GomokuFreestyleIsLegalDistinctAndBalanced) {
+    check_gomoku("freestyle");
+}
+
+TEST(Suites, GomokuExact5IsLegalDistinctAndBalanced) {
+    check_gomoku("exact5");
+}
+
+TEST(Suites, GomokuJudgeSeesVcfAndLopsidedScores) {
+    // White (to move) faces black's VCF after black's open lines.
+    auto v = openings::judge_gomoku("freestyle", {"i9", "i10", "g9", "j6", "h9"});
+    ASSERT_TRUE(v.has_value());
+    EXPECT_TRUE(v->vcf_other);
+    v = openings::judge_gomoku("freestyle", {"i6", "g7", "i8", "j8", "h7"});
+    ASSERT_TRUE(v.has_value());
+    EXPECT_GT(std::abs(v->score), 300);
+    EXPECT_FALSE(openings::judge_gomoku("freestyle", {"h8", "h8"}).has_value());
+    EXPECT_FALSE(openings::judge_gomoku("renju", {"h8"}).has_value());
+}
+
+TEST(Suites, ReversiIsLegalDistinctAndBalanced) {
+    const Suite s{"reversi-8ply-balanced.txt", "{ name: reversi }", 1000, 8, 8};
+    const auto lines = load_suite(s);
+    expect_suite_shape(s, lines, "reversi", {});
+    for (const std::size_t i : sample(lines.size(), sample_size())) {
+        const auto v = openings::reversi_value(lines[i], 10);
+        ASSERT_TRUE(v.has_value()) << "opening " << i + 1;
+        EXPECT_LE(std::abs(*v), 16) << "opening " << i + 1;
+    }
+}
+
+TEST(Suites, ReversiValueSeesLopsidedLines) {
+    const auto v = openings::reversi_value({"d3", "c3", "b3", "b2", "f5", "e3", "b1", "e6"}, 10);
+    ASSERT_TRUE(v.has_value());
+    EXPECT_GT(std::abs(*v), 16);
+    EXPECT_FALSE(openings::reversi_value({"a1"}, 4).has_value());
+}
+
+}  // namespace
+}  // namespace arena::tournament
