@@ -10,6 +10,7 @@
 // docs/config.md says.
 
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -22,7 +23,9 @@
 #include "arena/tournament/config.hpp"
 #include "arena/tournament/fingerprint.hpp"
 #include "arena/tournament/schedule.hpp"
+#include "arena_process.hpp"
 #include "bots/tools/opening_checks.hpp"
+#include "db_query.hpp"
 #include "temp_dir.hpp"
 
 namespace arena::tournament {
@@ -181,6 +184,60 @@ TEST_F(OpeningOrderTest, BadKeysGetOneMessageWithFileLineAndColumn) {
     EXPECT_NE(
         error_of(connect4_with("file: " + file_ + ", strat: 2")).find("(did you mean 'start'?)"),
         std::string::npos);
+}
+
+// A real run stores, for every game, the opening its pair was assigned; after
+// games are lost (deleted from the database), the same command plays them
+// again with the same openings, so the sequence continues exactly.
+TEST(OpeningsRun, EachPairPlaysItsOpeningAndAResumeContinuesTheSequence) {
+    TempDir dir("openings_run");
+    const std::string file = dir.write("seven.txt", "1\n2\n3\n4\n5\n6\n7\n");
+    const std::string random = std::string(ARENA_BINARY_DIR) + "/bots/random --game connect4";
+    const std::string yaml =
+        "name: seq\ngame: { name: connect4 }\ntime: { move_ms: 2000 }\n"
+        "schedule: { type: round-robin, games_per_pair: 4 }\n"
+        "openings: { file: " +
+        file +
+        ", order: random, start: 2 }\n"
+        "concurrency: 2\nseed: 5\ndatabase: " +
+        (dir.path() / "seq.db").string() +
+        "\nbots:\n"
+        "  - { name: r1, command: " +
+        random + " --seed 1 }\n  - { name: r2, command: " + random +
+        " --seed 2 }\n  - { name: r3, command: " + random + " --seed 3 }\n";
+    const std::string config = dir.write("seq.yaml", yaml);
+    const Config parsed = parse_config(yaml, config);
+    const fs::path db = dir.path() / "seq.db";
+
+    // 3 pairings x 2 colour-swapped pairs: pairs 0..5 take entries 2..7 of the shuffle.
+    const auto check = [&] {
+        const auto rows =
+            arena::testing::query(db, "SELECT pair_index, opening FROM games ORDER BY game_index");
+        EXPECT_EQ(rows.size(), 12u);
+        std::set<std::string> openings;
+        for (const auto& row : rows) {
+            const int pair = std::stoi(row[0]);
+            EXPECT_EQ(row[1], parsed.openings.lines[opening_line(parsed, pair)][0])
+                << "pair " << pair;
+            openings.insert(row[1]);
+        }
+        EXPECT_EQ(openings.size(), 6u);  // no opening served two pairs
+    };
+    auto r = arena::testing::run_arena(dir.path(), {"run", config});
+    ASSERT_EQ(r.status, 0) << r.err;
+    check();
+
+    sqlite3* handle = nullptr;
+    ASSERT_EQ(sqlite3_open(db.c_str(), &handle), SQLITE_OK);
+    ASSERT_EQ(
+        sqlite3_exec(handle, "PRAGMA foreign_keys = ON; DELETE FROM games WHERE pair_index >= 3",
+                     nullptr, nullptr, nullptr),
+        SQLITE_OK);
+    sqlite3_close(handle);
+    ASSERT_EQ(arena::testing::query_one(db, "SELECT count(*) FROM games"), "6");
+    r = arena::testing::run_arena(dir.path(), {"run", config});
+    ASSERT_EQ(r.status, 0) << r.err;
+    check();
 }
 
 // --- the shipped suites -----------------------------------------------------
