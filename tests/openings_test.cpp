@@ -11,10 +11,13 @@
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>
+#include <sys/wait.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <set>
 #include <string>
 #include <vector>
@@ -238,6 +241,83 @@ TEST(OpeningsRun, EachPairPlaysItsOpeningAndAResumeContinuesTheSequence) {
     r = arena::testing::run_arena(dir.path(), {"run", config});
     ASSERT_EQ(r.status, 0) << r.err;
     check();
+}
+
+// scripts/import-openings: community formats into openings files that the
+// config loader accepts.
+struct Imported {
+    int status = -1;
+    std::string out, err;
+};
+
+Imported import_openings(const TempDir& dir, const std::string& format, const std::string& input) {
+    const std::string in = dir.write("in.txt", input);
+    const fs::path out = dir.path() / "out.txt", err = dir.path() / "err.txt";
+    const std::string command = "python3 " + std::string(ARENA_SOURCE_DIR) +
+                                "/scripts/import-openings " + format + " < " + in + " > " +
+                                out.string() + " 2> " + err.string();
+    const int status = std::system(command.c_str());
+    Imported r;
+    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    const auto slurp = [](const fs::path& p) {
+        std::ifstream f(p);
+        return std::string(std::istreambuf_iterator<char>(f), {});
+    };
+    r.out = slurp(out);
+    r.err = slurp(err);
+    return r;
+}
+
+// The imported file's openings as the config loader reads them for `game`.
+std::vector<std::vector<std::string>> load_imported(const TempDir& dir, const std::string& text,
+                                                    const std::string& game) {
+    const std::string file = dir.write("imported.txt", text);
+    return parse_config("name: t\ngame: " + game + "\nopenings: { file: " + file + " }\n" + kBots,
+                        kFile)
+        .openings.lines;
+}
+
+TEST(Import, CommunityFormatsBecomeLegalOpenings) {
+    if (std::system("python3 -c pass 2>/dev/null") != 0) GTEST_SKIP() << "no python3";
+    TempDir dir("openings_import");
+    auto r = import_openings(dir, "gomocup", "# sure-win test\n0,0, 1,1, -1,1\n 0, 0, 1, 0 \n");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "# sure-win test\nh8 i7 g7\nh8 i8\n");  // y grows downwards
+    using Lines = std::vector<std::vector<std::string>>;
+    EXPECT_EQ(load_imported(dir, r.out, "{ name: gomoku, size: 15 }"),
+              (Lines{{"h8", "i7", "g7"}, {"h8", "i8"}}));
+
+    r = import_openings(dir, "othello", "f5d6c3d3\nF5F6\n");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "f5 d6 c3 d3\nf5 f6\n");
+    EXPECT_EQ(load_imported(dir, r.out, "{ name: reversi }").size(), 2u);
+
+    r = import_openings(dir, "connect4", "4453\n44 # centre\n");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "4 4 5 3\n4 4  # centre\n");
+    EXPECT_EQ(load_imported(dir, r.out, "{ name: connect4 }"),
+              (Lines{{"4", "4", "5", "3"}, {"4", "4"}}));
+
+    r = import_openings(dir, "arena", "4, 4,3\n");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "4 4 3\n");
+}
+
+TEST(Import, AnUnreadableLineIsNamedAndNothingIsWritten) {
+    if (std::system("python3 -c pass 2>/dev/null") != 0) GTEST_SKIP() << "no python3";
+    TempDir dir("openings_import");
+    auto r = import_openings(dir, "connect4", "44\n4x3\n");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(r.err, "import-openings: line 2: not a string of column digits 1-9: 4x3\n");
+    r = import_openings(dir, "gomocup", "0,0,9,0\n");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.err, "import-openings: line 1: offset 9,0 is off the 15x15 board\n");
+    r = import_openings(dir, "othello", "f5d\n");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.err, "import-openings: line 1: an odd number of characters\n");
+    r = import_openings(dir, "chess", "");
+    EXPECT_EQ(r.status, 2);
 }
 
 // --- the shipped suites -----------------------------------------------------
