@@ -136,7 +136,7 @@ int connect4(const Options& o) {
         }
         if (!fits) continue;
         // Cheap tests first: legal, no win on the board, none at once.
-        const auto quick = judge.judge(moves, 100);
+        const auto quick = judge.judge(moves, 21);  // no search: any score is within 21
         if (!quick || quick->immediate_win) continue;
         if (!seen.insert(canonical(cells, 6, 7, false)).second) continue;
         const int i = index++;
@@ -222,10 +222,10 @@ int reversi(const Options& o) {
 }
 
 [[noreturn]] void usage(const std::string& problem) {
-    std::cerr
-        << "arena-openings: " << problem << "\n"
-        << "usage: arena-openings connect4|gomoku|reversi [--rule freestyle|exact5] "
-           "[--seed N] [--candidates N] [--threshold T] [--depth D] [--shard K/N] [--from I] [--verbose]\n";
+    std::cerr << "arena-openings: " << problem << "\n"
+              << "usage: arena-openings connect4|gomoku|reversi [--rule freestyle|exact5] "
+                 "[--seed N] [--candidates N] [--threshold T] [--depth D] [--shard K/N] [--from I] "
+                 "[--verbose]\n";
     std::exit(2);
 }
 

@@ -47,6 +47,11 @@ std::optional<C4Verdict> C4Judge::judge(const std::vector<std::string>& moves, i
     C4Verdict v;
     v.immediate_win = impl_->board.can_win_next();
     if (v.immediate_win) return v;
+    // No score on 7 x 6 exceeds 21 (a win needs 4 or more of the winner's stones).
+    if (threshold >= impl_->geometry.first_max) {
+        v.within = true;
+        return v;
+    }
     c4::ExactSolver<std::uint64_t> solver(impl_->board, impl_->table);
     int move = -1;
     // Fail-soft null windows: score <= threshold, then score >= -threshold.
