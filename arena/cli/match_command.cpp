@@ -182,8 +182,8 @@ rating::SprtOptions parse_sprt(const std::string& text) {
     if (!elo0) throw std::invalid_argument("--sprt: elo0 is missing " + expected);
     if (!elo1) throw std::invalid_argument("--sprt: elo1 is missing " + expected);
     if (!(o.elo0 < o.elo1)) {
-        throw std::invalid_argument("--sprt: elo0 (" + sprt_decimals(o.elo0, 2) +
-                                    ") must be below elo1 (" + sprt_decimals(o.elo1, 2) + ")");
+        throw std::invalid_argument("--sprt: elo0 (" + fixed_decimals(o.elo0, 2) +
+                                    ") must be below elo1 (" + fixed_decimals(o.elo1, 2) + ")");
     }
     if (!(o.alpha > 0.0 && o.alpha < 1.0))
         throw std::invalid_argument("--sprt: alpha must be in (0, 1)");
@@ -597,8 +597,8 @@ class LiveSprt {
 
     // "  LLR 1.23 (-2.94, 2.94)", for the line of each game.
     [[nodiscard]] std::string live_text() const {
-        return "  LLR " + sprt_decimals(result_.llr, 2) + " (" + sprt_decimals(result_.lower, 2) +
-               ", " + sprt_decimals(result_.upper, 2) + ")";
+        return "  LLR " + fixed_decimals(result_.llr, 2) + " (" + fixed_decimals(result_.lower, 2) +
+               ", " + fixed_decimals(result_.upper, 2) + ")";
     }
 
     // The head-to-head block of the complete pairs, and the LLR line.

@@ -71,8 +71,9 @@ std::string advantage_text(const rating::EloFit& fit, std::int64_t games,
     return s.str();
 }
 
-// `digits` decimals; "inf" and "-inf" for the infinite; no "-0.00".
-std::string decimals(double x, int digits) {
+}  // namespace
+
+std::string fixed_decimals(double x, int digits) {
     if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
     std::ostringstream s;
     s << std::fixed << std::setprecision(digits) << x;
@@ -80,8 +81,6 @@ std::string decimals(double x, int digits) {
     if (text.find_first_not_of("-0.") == std::string::npos && text.front() == '-') text.erase(0, 1);
     return text;
 }
-
-}  // namespace
 
 void report_standings(store::ResultsStore& store, const store::TournamentRow& tournament,
                       std::ostream& out, const std::optional<std::string>& anchor) {
@@ -235,22 +234,23 @@ std::vector<rating::PairedGame> head_to_head_games(store::ResultsStore& store,
 void print_head_to_head(std::ostream& out, const rating::HeadToHead& h,
                         const std::optional<rating::Trinomial>& games,
                         const std::optional<rating::Pentanomial>& pairs) {
-    out << "Elo: " << decimals(h.elo, 2) << " +/- " << decimals(h.elo_error, 2)
-        << ", nElo: " << decimals(h.nelo, 2) << " +/- " << decimals(h.nelo_error, 2) << "\n";
-    out << "LOS: " << decimals(100.0 * h.los, 2)
-        << " %, DrawRatio: " << decimals(100.0 * h.draw_ratio, 2) << " %";
-    if (h.pentanomial) out << ", PairsRatio: " << decimals(h.pairs_ratio, 2);
+    out << "Elo: " << fixed_decimals(h.elo, 2) << " +/- " << fixed_decimals(h.elo_error, 2)
+        << ", nElo: " << fixed_decimals(h.nelo, 2) << " +/- " << fixed_decimals(h.nelo_error, 2)
+        << "\n";
+    out << "LOS: " << fixed_decimals(100.0 * h.los, 2)
+        << " %, DrawRatio: " << fixed_decimals(100.0 * h.draw_ratio, 2) << " %";
+    if (h.pentanomial) out << ", PairsRatio: " << fixed_decimals(h.pairs_ratio, 2);
     out << "\n";
     if (games) {
         out << "Games: " << games->games() << ", Wins: " << games->wins
             << ", Losses: " << games->losses << ", Draws: " << games->draws
-            << ", Points: " << decimals(games->points(), 1) << " ("
-            << decimals(100.0 * games->points() / static_cast<double>(games->games()), 2)
+            << ", Points: " << fixed_decimals(games->points(), 1) << " ("
+            << fixed_decimals(100.0 * games->points() / static_cast<double>(games->games()), 2)
             << " %)\n";
     } else if (pairs) {
         // Pair counts alone do not tell how the DD+WL pairs split into games.
-        out << "Games: " << 2 * pairs->pairs() << ", Points: " << decimals(pairs->points(), 1)
-            << " (" << decimals(100.0 * h.score, 2) << " %)\n";
+        out << "Games: " << 2 * pairs->pairs() << ", Points: " << fixed_decimals(pairs->points(), 1)
+            << " (" << fixed_decimals(100.0 * h.score, 2) << " %)\n";
     }
     if (pairs) {
         const auto& b = pairs->bins;
@@ -280,9 +280,9 @@ void report_head_to_head(store::ResultsStore& store, const store::TournamentRow&
         print_head_to_head(out, rating::head_to_head(counts.pairs), counts.paired_games,
                            counts.pairs);
         const auto all = rating::head_to_head(counts.games);
-        out << "All games (trinomial): Elo: " << decimals(all.elo, 2) << " +/- "
-            << decimals(all.elo_error, 2) << ", nElo: " << decimals(all.nelo, 2) << " +/- "
-            << decimals(all.nelo_error, 2) << "\n";
+        out << "All games (trinomial): Elo: " << fixed_decimals(all.elo, 2) << " +/- "
+            << fixed_decimals(all.elo_error, 2) << ", nElo: " << fixed_decimals(all.nelo, 2)
+            << " +/- " << fixed_decimals(all.nelo_error, 2) << "\n";
     } else {
         out << "no complete colour-swapped pair: from the games (trinomial)\n";
         print_head_to_head(out, rating::head_to_head(counts.games), counts.games, std::nullopt);

@@ -17,6 +17,10 @@
 
 namespace arena::cli {
 
+// `digits` decimals, for the head-to-head block: "inf" and "-inf" for the
+// infinite, and no sign on a zero ("-0.001" prints as "0.00").
+[[nodiscard]] std::string fixed_decimals(double x, int digits);
+
 // Fits the ratings of the tournament's games, saves them in the database,
 // and prints the standings table (and the crosstable for up to 16 bots).
 // Ratings have mean 0, or put `anchor` at 0. Throws std::invalid_argument

@@ -82,11 +82,6 @@ std::vector<std::int64_t> parse_counts(const std::string& option, const std::str
     return counts;
 }
 
-// A number for the text block.
-std::string fixed(double x, int digits) {
-    return sprt_decimals(x, digits);
-}
-
 }  // namespace
 
 int sprt_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -145,8 +140,8 @@ int sprt_command(const std::vector<std::string>& args, std::ostream& out, std::o
             throw std::invalid_argument("--elo0 and --elo1 must be finite numbers");
         }
         if (!(elo0 < elo1)) {
-            throw std::invalid_argument("--elo0 (" + fixed(elo0, 2) + ") must be below --elo1 (" +
-                                        fixed(elo1, 2) + ")");
+            throw std::invalid_argument("--elo0 (" + fixed_decimals(elo0, 2) +
+                                        ") must be below --elo1 (" + fixed_decimals(elo1, 2) + ")");
         }
         if (!(alpha > 0.0 && alpha < 1.0)) throw std::invalid_argument("--alpha must be in (0, 1)");
         if (!(beta > 0.0 && beta < 1.0)) throw std::invalid_argument("--beta must be in (0, 1)");

@@ -6,29 +6,17 @@
 
 #include <cmath>
 #include <cstdint>
-#include <iomanip>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
-#include <sstream>
 #include <string>
 
+#include "arena/cli/report.hpp"
 #include "arena/rating/head_to_head.hpp"
 #include "arena/rating/pentanomial.hpp"
 #include "arena/rating/sprt.hpp"
 
 namespace arena::cli {
-
-// A number for the text block: "inf" and "-inf" for the infinite ones, and
-// no sign on a zero ("-0.001" rounds to "0.00").
-inline std::string sprt_decimals(double x, int digits) {
-    if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
-    std::ostringstream s;
-    s << std::fixed << std::setprecision(digits) << x;
-    std::string text = s.str();
-    if (text.find_first_not_of("-0.") == std::string::npos && text.front() == '-') text.erase(0, 1);
-    return text;
-}
 
 // A number for JSON: null when infinite or undefined.
 inline nlohmann::json sprt_json_number(double x) {
@@ -42,9 +30,9 @@ inline std::string_view sprt_model_name(rating::SprtModel model) {
 // "LLR: x (lo, hi) [e0, e1]"
 inline void print_sprt_llr(std::ostream& out, const rating::SprtResult& result,
                            const rating::SprtOptions& options) {
-    out << "LLR: " << sprt_decimals(result.llr, 2) << " (" << sprt_decimals(result.lower, 2) << ", "
-        << sprt_decimals(result.upper, 2) << ") [" << sprt_decimals(options.elo0, 2) << ", "
-        << sprt_decimals(options.elo1, 2) << "]\n";
+    out << "LLR: " << fixed_decimals(result.llr, 2) << " (" << fixed_decimals(result.lower, 2)
+        << ", " << fixed_decimals(result.upper, 2) << ") [" << fixed_decimals(options.elo0, 2)
+        << ", " << fixed_decimals(options.elo1, 2) << "]\n";
 }
 
 // "SPRT: H1 accepted", "SPRT: H0 accepted", or `undecided` (a line of its own).
