@@ -166,14 +166,12 @@ rating::SprtOptions parse_sprt(const std::string& text) {
             o.beta = number();
         } else if (key == "model") {
             seen(model);
-            if (value == "normalized") {
-                o.model = rating::SprtModel::normalized;
-            } else if (value == "logistic") {
-                o.model = rating::SprtModel::logistic;
-            } else {
+            const auto parsed = rating::parse_sprt_model(value);
+            if (!parsed) {
                 throw std::invalid_argument("--sprt: model='" + value +
                                             "' is not a model (normalized or logistic)");
             }
+            o.model = *parsed;
         } else {
             throw std::invalid_argument("--sprt: unknown key '" + key +
                                         "' (keys: elo0, elo1, alpha, beta, model)");
@@ -181,16 +179,8 @@ rating::SprtOptions parse_sprt(const std::string& text) {
     }
     if (!elo0) throw std::invalid_argument("--sprt: elo0 is missing " + expected);
     if (!elo1) throw std::invalid_argument("--sprt: elo1 is missing " + expected);
-    if (!(o.elo0 < o.elo1)) {
-        throw std::invalid_argument("--sprt: elo0 (" + fixed_decimals(o.elo0, 2) +
-                                    ") must be below elo1 (" + fixed_decimals(o.elo1, 2) + ")");
-    }
-    if (!(o.alpha > 0.0 && o.alpha < 1.0))
-        throw std::invalid_argument("--sprt: alpha must be in (0, 1)");
-    if (!(o.beta > 0.0 && o.beta < 1.0))
-        throw std::invalid_argument("--sprt: beta must be in (0, 1)");
-    if (!(o.alpha + o.beta < 1.0))
-        throw std::invalid_argument("--sprt: alpha + beta must be below 1");
+    if (const std::string problem = rating::sprt_options_problem(o); !problem.empty())
+        throw std::invalid_argument("--sprt: " + problem);
     return o;
 }
 

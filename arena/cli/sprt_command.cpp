@@ -86,24 +86,23 @@ std::vector<std::int64_t> parse_counts(const std::string& option, const std::str
 
 int sprt_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     namespace po = boost::program_options;
-    double elo0 = 0.0, elo1 = 0.0, alpha = 0.05, beta = 0.05;
+    rating::SprtOptions options;
     std::string model_name = "normalized", penta_text, wdl_text;
     bool json = false;
     po::options_description opts("options");
     // clang-format off
     opts.add_options()
         ("help,h", "show this help")
-        ("elo0", po::value<double>(&elo0), "H0: A is E0 stronger than B (required)")
-        ("elo1", po::value<double>(&elo1), "H1: A is E1 stronger than B, E1 > E0 (required)")
-        ("alpha", po::value<double>(&alpha)->default_value(0.05), "chance of accepting H1 when H0 holds")
-        ("beta", po::value<double>(&beta)->default_value(0.05), "chance of accepting H0 when H1 holds")
+        ("elo0", po::value<double>(&options.elo0), "H0: A is E0 stronger than B (required)")
+        ("elo1", po::value<double>(&options.elo1), "H1: A is E1 stronger than B, E1 > E0 (required)")
+        ("alpha", po::value<double>(&options.alpha)->default_value(0.05), "chance of accepting H1 when H0 holds")
+        ("beta", po::value<double>(&options.beta)->default_value(0.05), "chance of accepting H0 when H1 holds")
         ("model", po::value<std::string>(&model_name)->default_value("normalized"),
          "normalized (E0, E1 in normalized Elo) or logistic (in Elo)")
         ("penta", po::value<std::string>(&penta_text), "pair counts LL,LD,DD+WL,WD,WW from A's side")
         ("wdl", po::value<std::string>(&wdl_text), "game counts W,D,L from A's side")
         ("json", po::bool_switch(&json), "print one JSON object");
     // clang-format on
-    rating::SprtOptions options;
     std::optional<rating::Pentanomial> pairs;
     std::optional<rating::Trinomial> games;
     try {
@@ -128,24 +127,15 @@ int sprt_command(const std::vector<std::string>& args, std::ostream& out, std::o
         if (vm.count("penta") == vm.count("wdl")) {
             throw std::invalid_argument("give the counts with exactly one of --penta and --wdl");
         }
-        if (model_name == "normalized") {
-            options.model = rating::SprtModel::normalized;
-        } else if (model_name == "logistic") {
-            options.model = rating::SprtModel::logistic;
-        } else {
+        const auto model = rating::parse_sprt_model(model_name);
+        if (!model) {
             throw std::invalid_argument("--model: '" + model_name +
                                         "' is not a model (normalized or logistic)");
         }
-        if (!std::isfinite(elo0) || !std::isfinite(elo1)) {
-            throw std::invalid_argument("--elo0 and --elo1 must be finite numbers");
-        }
-        if (!(elo0 < elo1)) {
-            throw std::invalid_argument("--elo0 (" + fixed_decimals(elo0, 2) +
-                                        ") must be below --elo1 (" + fixed_decimals(elo1, 2) + ")");
-        }
-        if (!(alpha > 0.0 && alpha < 1.0)) throw std::invalid_argument("--alpha must be in (0, 1)");
-        if (!(beta > 0.0 && beta < 1.0)) throw std::invalid_argument("--beta must be in (0, 1)");
-        if (!(alpha + beta < 1.0)) throw std::invalid_argument("--alpha + --beta must be below 1");
+        options.model = *model;
+        if (const std::string problem = rating::sprt_options_problem(options, "--");
+            !problem.empty())
+            throw std::invalid_argument(problem);
         if (vm.count("penta")) {
             const auto c = parse_counts("--penta", penta_text, 5, "LL,LD,DD+WL,WD,WW");
             rating::Pentanomial p;
@@ -164,10 +154,6 @@ int sprt_command(const std::vector<std::string>& args, std::ostream& out, std::o
             << "\n(arena sprt --help for usage)\n";
         return kExitUsage;
     }
-    options.elo0 = elo0;
-    options.elo1 = elo1;
-    options.alpha = alpha;
-    options.beta = beta;
     rating::SprtResult result;
     rating::HeadToHead h;
     try {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <numbers>
 #include <optional>
 #include <stdexcept>
@@ -73,13 +74,8 @@ void check_counts(std::span<const std::int64_t> counts) {
 }
 
 SprtResult run(std::span<const double> counts, const SprtOptions& o) {
-    if (!std::isfinite(o.elo0) || !std::isfinite(o.elo1)) {
-        throw std::invalid_argument("elo0 and elo1 must be finite");
-    }
-    if (!(o.elo0 < o.elo1)) throw std::invalid_argument("elo0 must be below elo1");
-    if (!(o.alpha > 0.0 && o.alpha < 1.0)) throw std::invalid_argument("alpha must be in (0, 1)");
-    if (!(o.beta > 0.0 && o.beta < 1.0)) throw std::invalid_argument("beta must be in (0, 1)");
-    if (!(o.alpha + o.beta < 1.0)) throw std::invalid_argument("alpha + beta must be below 1");
+    if (const std::string problem = sprt_options_problem(o); !problem.empty())
+        throw std::invalid_argument(problem);
     SprtResult r;
     r.lower = std::log(o.beta / (1.0 - o.alpha));
     r.upper = std::log((1.0 - o.beta) / o.alpha);
@@ -230,6 +226,28 @@ SprtResult sprt(const Trinomial& counts, const SprtOptions& options) {
     for (const auto b : bins)
         c.push_back(static_cast<double>(b));
     return run(c, options);
+}
+
+std::optional<SprtModel> parse_sprt_model(std::string_view name) {
+    if (name == "normalized") return SprtModel::normalized;
+    if (name == "logistic") return SprtModel::logistic;
+    return std::nullopt;
+}
+
+std::string sprt_options_problem(const SprtOptions& o, std::string_view prefix) {
+    const std::string p(prefix);
+    if (!std::isfinite(o.elo0) || !std::isfinite(o.elo1))
+        return p + "elo0 and " + p + "elo1 must be finite numbers";
+    if (!(o.elo0 < o.elo1)) {
+        char text[128];
+        std::snprintf(text, sizeof text, "elo0 (%.2f) must be below %selo1 (%.2f)", o.elo0,
+                      p.c_str(), o.elo1);
+        return p + text;
+    }
+    if (!(o.alpha > 0.0 && o.alpha < 1.0)) return p + "alpha must be in (0, 1)";
+    if (!(o.beta > 0.0 && o.beta < 1.0)) return p + "beta must be in (0, 1)";
+    if (!(o.alpha + o.beta < 1.0)) return p + "alpha + " + p + "beta must be below 1";
+    return {};
 }
 
 std::string_view decision_name(SprtDecision d) {

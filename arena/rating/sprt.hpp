@@ -17,7 +17,9 @@
 // LLR <= ln(beta / (1 - alpha)) and H1 once LLR >= ln((1 - beta) / alpha).
 // The derivation of the constrained maxima: docs/ratings.md ("GSPRT").
 
+#include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -34,14 +36,24 @@ struct SprtOptions {
     SprtModel model = SprtModel::normalized;
 };
 
+// "normalized" or "logistic"; nullopt for any other name.
+[[nodiscard]] std::optional<SprtModel> parse_sprt_model(std::string_view name);
+
+// What is wrong with `options`, one phrase with each option's name written
+// after `prefix` ("elo0 (3.00) must be below elo1 (1.00)", with prefix "--":
+// "--alpha must be in (0, 1)"); empty when they are valid: finite bounds,
+// elo0 < elo1, alpha and beta in (0, 1), alpha + beta < 1.
+[[nodiscard]] std::string sprt_options_problem(const SprtOptions& options,
+                                               std::string_view prefix = "");
+
 struct SprtResult {
     double llr = 0.0;
     double lower = 0.0, upper = 0.0;  // ln(beta / (1 - alpha)), ln((1 - beta) / alpha)
     SprtDecision decision = SprtDecision::continue_testing;
 };
 
-// Throws std::invalid_argument for elo0 >= elo1, a non-finite bound, alpha
-// or beta outside (0, 1), alpha + beta >= 1, or a negative count.
+// Throws std::invalid_argument for options with a problem (see
+// sprt_options_problem) or a negative count.
 [[nodiscard]] SprtResult sprt(const Pentanomial& counts, const SprtOptions& options);
 [[nodiscard]] SprtResult sprt(const Trinomial& counts, const SprtOptions& options);
 
