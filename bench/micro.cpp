@@ -1,5 +1,6 @@
 // Micro-benchmarks (Google Benchmark) of the arena's hot paths: the protocol
-// codec, the rules on a move cycle, storing a game, and the Elo fit at scale.
+// codec, the rules on a move cycle, storing a game, the Elo fit at scale, and
+// the GSPRT and head-to-head block from counts of a million pairs.
 //
 //   micro [--benchmark_filter=REGEX] [--benchmark_format=json] ...
 
@@ -16,6 +17,9 @@
 
 #include "arena/games/registry.hpp"
 #include "arena/rating/elo.hpp"
+#include "arena/rating/head_to_head.hpp"
+#include "arena/rating/pentanomial.hpp"
+#include "arena/rating/sprt.hpp"
 #include "arena/store/results_store.hpp"
 #include "protocol/codec.hpp"
 
@@ -134,6 +138,77 @@ void BM_EloFit(benchmark::State& state) {
         benchmark::DoNotOptimize(rating::fit_elo(names, games));
 }
 BENCHMARK(BM_EloFit)->Args({64, 100'000})->Args({1000, 1'000'000})->Unit(benchmark::kMillisecond);
+
+// Pair counts of a head-to-head about 10 Elo apart, 1-1 pairs the most
+// common (LL, LD, DD+WL, WD, WW = 6, 17, 50, 19, 8 %), scaled to `pairs`.
+rating::Pentanomial sample_pairs(std::int64_t pairs) {
+    constexpr double kShare[5] = {0.06, 0.17, 0.50, 0.19, 0.08};
+    rating::Pentanomial p;
+    std::int64_t given = 0;
+    for (std::size_t i = 0; i < 4; ++i) {
+        p.bins[i] = std::llround(kShare[i] * static_cast<double>(pairs));
+        given += p.bins[i];
+    }
+    p.bins[4] = pairs - given;
+    return p;
+}
+
+rating::SprtOptions sample_test(std::int64_t model) {
+    rating::SprtOptions o;
+    o.elo0 = 0.0;
+    o.elo1 = 10.0;
+    o.model = model == 0 ? rating::SprtModel::normalized : rating::SprtModel::logistic;
+    return o;
+}
+
+// The GSPRT from pair counts: range(0) pairs, range(1) 0 = normalized, 1 = logistic.
+void BM_SprtPentanomial(benchmark::State& state) {
+    const auto pairs = sample_pairs(state.range(0));
+    const auto options = sample_test(state.range(1));
+    for (auto _ : state)
+        benchmark::DoNotOptimize(rating::sprt(pairs, options));
+}
+BENCHMARK(BM_SprtPentanomial)
+    ->Args({1000, 0})
+    ->Args({1'000'000, 0})
+    ->Args({1'000'000, 1})
+    ->Unit(benchmark::kMicrosecond);
+
+// The GSPRT from the same games counted singly: range(0) games.
+void BM_SprtTrinomial(benchmark::State& state) {
+    const auto games = static_cast<double>(state.range(0));
+    const rating::Trinomial t{
+        std::llround(0.39 * games), std::llround(0.23 * games),
+        state.range(0) - std::llround(0.39 * games) - std::llround(0.23 * games)};
+    const auto options = sample_test(state.range(1));
+    for (auto _ : state)
+        benchmark::DoNotOptimize(rating::sprt(t, options));
+}
+BENCHMARK(BM_SprtTrinomial)->Args({2'000'000, 0})->Unit(benchmark::kMicrosecond);
+
+// Elo, nElo, LOS and the ratios from pair counts: range(0) pairs.
+void BM_HeadToHeadPentanomial(benchmark::State& state) {
+    const auto pairs = sample_pairs(state.range(0));
+    for (auto _ : state)
+        benchmark::DoNotOptimize(rating::head_to_head(pairs));
+}
+BENCHMARK(BM_HeadToHeadPentanomial)->Arg(1'000'000)->Unit(benchmark::kMicrosecond);
+
+// One live update of `arena match --sprt` after a pair, at its most: the LLR
+// and the head-to-head block recomputed from the counts (range(0) pairs,
+// the default normalized test elo0=0, elo1=10).
+void BM_SprtLiveUpdate(benchmark::State& state) {
+    auto pairs = sample_pairs(state.range(0));
+    const auto options = sample_test(0);
+    std::size_t bin = 0;
+    for (auto _ : state) {
+        ++pairs.bins[bin];  // the pair just completed
+        bin = (bin + 1) % 5;
+        benchmark::DoNotOptimize(rating::sprt(pairs, options));
+        benchmark::DoNotOptimize(rating::head_to_head(pairs));
+    }
+}
+BENCHMARK(BM_SprtLiveUpdate)->Arg(1'000'000)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 
