@@ -86,8 +86,54 @@ TEST(SprtMatch, StrongerBotIsAcceptedAsStrongerWithinAFewDozenPairs) {
               std::to_string(games / 2));
     EXPECT_EQ(query_one(db, "SELECT COUNT(DISTINCT pair_index) FROM games"),
               std::to_string(games / 2));
-    EXPECT_EQ(query(db, "SELECT DISTINCT opening_plies FROM games"), testing::Rows{{"4"}});
+    // Each pair from its own opening of the balanced 7x6 suite (4 to 8 plies).
+    EXPECT_EQ(query(db, "SELECT MIN(opening_plies) >= 4, MAX(opening_plies) <= 8 FROM games"),
+              (testing::Rows{{"1", "1"}}));
+    EXPECT_EQ(query_one(db, "SELECT COUNT(DISTINCT opening) FROM games"),
+              std::to_string(games / 2));
+    const std::string suite =
+        testing::slurp(testing::source("configs/openings/connect4-7x6-balanced.txt"));
+    for (const auto& row : query(db, "SELECT opening FROM games WHERE game_in_pair = 0"))
+        EXPECT_NE(suite.find("\n" + row[0] + "\n"), std::string::npos) << row[0];
     EXPECT_EQ(query_one(db, "SELECT status FROM tournaments"), "finished");
+}
+
+// Where no suite is shipped for the board, --sprt starts each pair from 4
+// random plies; --openings none starts from the empty board.
+TEST(SprtMatch, OpeningsWithoutASuiteAndWithNone) {
+    TempDir dir;
+    const auto db = dir.path() / "results.db";
+    const auto odd_board = run_arena(
+        dir.path(), {"match", "--game", "connect4", "--cols", "8", "--games", "4", "--move-ms",
+                     scaled_ms(500), "--sprt", "elo0=0,elo1=10", "--db", db.string(), "--name",
+                     "odd", bin("bots/random"), bin("bots/random") + " --seed 2"});
+    ASSERT_EQ(odd_board.status, 0) << odd_board.err;
+    EXPECT_EQ(query(db,
+                    "SELECT DISTINCT g.opening_plies FROM games g JOIN tournaments t ON "
+                    "g.tournament = t.id WHERE t.name = 'odd'"),
+              testing::Rows{{"4"}});
+    const auto none =
+        run_arena(dir.path(), {"match", "--game", "connect4", "--games", "4", "--move-ms",
+                               scaled_ms(500), "--openings", "none", "--db", db.string(), "--name",
+                               "none", bin("bots/random"), bin("bots/random") + " --seed 2"});
+    ASSERT_EQ(none.status, 0) << none.err;
+    EXPECT_EQ(query(db,
+                    "SELECT DISTINCT g.opening_plies FROM games g JOIN tournaments t ON "
+                    "g.tournament = t.id WHERE t.name = 'none'"),
+              testing::Rows{{"0"}});
+    const auto both =
+        run_arena(dir.path(), {"match", "--game", "connect4", "--openings", db.string(),
+                               "--random-plies", "2", bin("bots/random"), bin("bots/random")});
+    EXPECT_EQ(both.status, 2);
+    EXPECT_NE(both.err.find("give either --openings FILE or --random-plies"), std::string::npos)
+        << both.err;
+    const auto missing =
+        run_arena(dir.path(), {"match", "--game", "connect4", "--openings", "no-such.txt",
+                               bin("bots/random"), bin("bots/random")});
+    EXPECT_EQ(missing.status, 2);
+    EXPECT_NE(missing.err.find("--openings: openings file 'no-such.txt' not found"),
+              std::string::npos)
+        << missing.err;
 }
 
 TEST(SprtMatch, SameBotWithAnotherSeedIsNotAcceptedAsStronger) {
@@ -179,7 +225,8 @@ TEST(SprtMatch, HelpDescribesSprt) {
     ASSERT_EQ(r.status, 0);
     EXPECT_NE(r.out.find("--sprt elo0=E0,elo1=E1"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("default with\n--sprt: 20000"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("4 random opening plies"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("balanced suite"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("--openings none"), std::string::npos) << r.out;
 }
 
 }  // namespace

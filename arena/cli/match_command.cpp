@@ -34,6 +34,8 @@
 #include "arena/store/results_store.hpp"
 #include "arena/tournament/config.hpp"
 #include "arena/tournament/fingerprint.hpp"
+#include "arena/tournament/openings.hpp"
+#include "arena/tournament/schedule.hpp"
 #include "arena/tournament/tsinghua_so.hpp"
 
 namespace arena::cli {
@@ -77,9 +79,17 @@ ratio of the pentanomial counts is compared with its bounds: the match stops
 as soon as H0 or H1 is accepted, or after --games games (default with
 --sprt: 20000, which must be even). Each game's line shows the LLR; every 16
 pairs, and at the end, the head-to-head block is printed as `arena sprt`
-prints it. Deterministic bots would replay the same pair again and again, so
---sprt plays 4 random opening plies per pair unless --random-plies is given
-(--random-plies 0 for none).
+prints it.
+
+Openings: deterministic bots would replay the same game again and again, so
+each colour-swapped pair starts from its own opening. By default that is an
+opening of the game's balanced suite (configs/openings, docs/openings.md), in
+an order shuffled by --seed, when one is shipped for the board: Connect-4
+7x6, Gomoku 15x15 (freestyle and exact5) and Reversi 8x8. --openings FILE
+takes them from another file, --openings none starts every game from the
+empty board, and --random-plies N plays N random plies instead. Boards
+without a suite start from the empty board, or from 4 random plies with
+--sprt. $ARENA_OPENINGS_DIR, when set, is where the suites are looked for.
 
 example:
   arena match --game connect4 --games 10 --move-ms 100 \
@@ -99,6 +109,10 @@ struct MatchArgs {
     session::SessionOptions session;
     std::uint64_t seed = 1;
     int random_plies = 0;
+    // The openings the pairs start from (an openings file, checked on the
+    // board), shuffled by the seed; empty: random_plies.
+    std::filesystem::path openings_file;
+    std::vector<std::vector<games::Move>> openings;
     bool json = false;
     session::Isolation isolation;  // for both bots
     std::vector<session::BotSpec> bots;
@@ -114,6 +128,52 @@ constexpr int kSprtMaxGames = 20000;
 constexpr int kSprtRandomPlies = 4;
 // The head-to-head block is printed after every this many pairs.
 constexpr std::int64_t kSprtReportPairs = 16;
+
+// The openings of the pairs: --openings FILE or none, --random-plies N, or
+// by default the game's shipped suite for the board (else, with --sprt, a
+// few random plies). Throws std::invalid_argument naming the problem.
+void choose_openings(MatchArgs& m, const std::string& openings, bool plies_given) {
+    if (!openings.empty() && openings != "none" && plies_given) {
+        throw std::invalid_argument(
+            "give either --openings FILE or --random-plies, not both (the openings come from one "
+            "or the other)");
+    }
+    if (openings == "none" || plies_given) return;
+    std::filesystem::path file = openings;
+    if (file.empty()) {
+        const auto suite = tournament::default_suite(m.game, m.params);
+        if (!suite) {
+            if (m.sprt) m.random_plies = kSprtRandomPlies;
+            return;
+        }
+        file = *suite;
+    }
+    tournament::OpeningsFile lines;
+    try {
+        lines = tournament::read_openings_file(file);
+    } catch (const std::runtime_error& e) {
+        throw std::invalid_argument(std::string("--openings: ") + e.what());
+    }
+    if (const std::string* variant = games::find_param(m.params, "variant");
+        variant != nullptr && *variant != "standard") {
+        throw std::invalid_argument("--openings needs one board, and --variant " + *variant +
+                                    " draws a board per pair: use --random-plies");
+    }
+    const auto game = games::make_game(m.game, m.params);
+    if (const auto problem = tournament::check_openings(*game, m.game, lines); !problem.empty())
+        throw std::invalid_argument("--openings: openings file '" + file.string() + "' " + problem);
+    m.openings_file = file;
+    for (const auto& line : lines.lines) {
+        auto state = game->new_initial_state();
+        std::vector<games::Move> moves;
+        for (const auto& text : line) {
+            const auto move = state->parse_move(text);
+            state->apply(*move);
+            moves.push_back(*move);
+        }
+        m.openings.push_back(std::move(moves));
+    }
+}
 
 // "elo0=E0,elo1=E1[,alpha=A,beta=B,model=normalized|logistic]" -> options.
 // Throws std::invalid_argument naming the bad part.
@@ -251,6 +311,7 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
     std::array<std::string, 3> protocols;  // --protocol, --protocol1, --protocol2
     std::array<std::string, 3> dirs;       // --dir, --dir1, --dir2
     std::string sprt_text;
+    std::string openings_text;
     // clang-format off
     opts.add_options()
         ("help,h", "show this help")
@@ -271,7 +332,8 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
         ("startup-ms", po::value<std::int64_t>(&startup_ms)->default_value(10000), "limit for the start-up handshake")
         ("no-realtime", po::bool_switch(&no_realtime), "never judge at real-time priority (default: the last 20 ms before a deadline, when allowed)")
         ("seed", po::value<std::uint64_t>(&m.seed)->default_value(1), "seed for boards and openings")
-        ("random-plies", po::value<int>(&m.random_plies)->default_value(0), "random opening plies, shared by each colour-swapped pair (with --sprt: default 4)")
+        ("openings", po::value<std::string>(&openings_text), "FILE: start each colour-swapped pair from an opening of this file; none: from the empty board (default: the game's balanced suite, when one is shipped for the board)")
+        ("random-plies", po::value<int>(&m.random_plies)->default_value(0), "random opening plies instead of a suite, shared by each colour-swapped pair")
         ("json", po::bool_switch(&m.json), "print the summary as one JSON object on stdout")
         ("db", po::value<std::string>(&m.db), "also store the match in this results database")
         ("transcript", po::bool_switch(&m.session.transcript), "with --db: also store every line between the arena and the bots (arena log --transcript)")
@@ -339,7 +401,6 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
         if (vm.count("sprt")) {
             m.sprt = parse_sprt(sprt_text);
             if (vm["games"].defaulted()) m.games = kSprtMaxGames;
-            if (vm["random-plies"].defaulted()) m.random_plies = kSprtRandomPlies;
             if (m.games < 2 || m.games % 2 != 0) {
                 throw std::invalid_argument(
                     "--games must be an even number of at least 2 with --sprt (the games come in "
@@ -397,6 +458,7 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
         add_param<std::string>(m.params, vm, "rule", "rule");
         // Validate the game now, before any bot starts.
         (void)games::make_game(m.game, games::realize(m.game, m.params, m.seed));
+        choose_openings(m, openings_text, !vm["random-plies"].defaulted());
         for (const auto& bot : m.bots) {
             const auto problem = session::protocol_problem(bot.protocol, m.game, m.params);
             if (!problem.empty()) throw std::invalid_argument("bot '" + bot.name + "': " + problem);
@@ -469,7 +531,14 @@ std::string match_config_text(const MatchArgs& m, const std::string& name) {
         y << ", game_ms: " << m.time.game.count() << ", inc_ms: " << m.time.increment.count();
     y << ", startup_ms: " << m.session.startup_limit.count() << " }\n"
       << "schedule: { type: round-robin, games_per_pair: " << m.games << " }\n"
-      << "openings: { random_plies: " << m.random_plies << " }\n"
+      << "openings: { ";
+    if (m.openings.empty()) {
+        y << "random_plies: " << m.random_plies;
+    } else {
+        y << "file: " << yaml_string(std::filesystem::absolute(m.openings_file).string())
+          << ", order: random";
+    }
+    y << " }\n"
       << "seed: " << m.seed << "\nbots:\n";
     for (const auto& b : m.bots) {
         std::string command;
@@ -593,16 +662,7 @@ class LiveSprt {
 
     // The head-to-head block of the complete pairs, and the LLR line.
     void print_block(std::ostream& out, const std::string& bot1, const std::string& bot2) const {
-        const std::string a = match::escape_controls(bot1), b = match::escape_controls(bot2);
-        out << "--------------------------------------------------\n"
-            << "Results of " << a << " vs " << b << " (from " << a << "'s side), " << pairs()
-            << " colour-swapped pair" << (pairs() == 1 ? "" : "s") << ":\n";
-        if (pairs() > 0) {
-            print_head_to_head(out, rating::head_to_head(pairs_), paired_, pairs_);
-        } else {
-            out << "no complete pair yet\n";
-        }
-        print_sprt_llr(out, result_, options_);
+        print_sprt_block(out, bot1, bot2, options_, result_, pairs_, paired_);
     }
 
     // The decision, or why there is none.
@@ -687,6 +747,12 @@ int match_command(const std::vector<std::string>& args, std::ostream& out, std::
         try {
             std::unique_ptr<games::Game> game;
             std::vector<games::Move> opening;
+            // The suite's openings in the order of `order: random` in a config.
+            tournament::Config order_of;
+            order_of.seed = m.seed;
+            order_of.openings.order = tournament::OpeningOrder::kRandom;
+            order_of.openings.lines.resize(m.openings.size());
+            const auto opening_order = tournament::opening_order(order_of);
             for (int i = 0; i < m.games; ++i) {
                 if (signals.stopped()) {
                     interrupted = true;
@@ -698,8 +764,10 @@ int match_command(const std::vector<std::string>& args, std::ostream& out, std::
                     const auto pair_seed = match::derive_seed(m.seed, pair);
                     game = games::make_game(
                         m.game, games::realize(m.game, m.params, match::derive_seed(pair_seed, 0)));
-                    opening = match::random_opening(*game, m.random_plies,
-                                                    match::derive_seed(pair_seed, 1));
+                    opening = m.openings.empty()
+                                  ? match::random_opening(*game, m.random_plies,
+                                                          match::derive_seed(pair_seed, 1))
+                                  : m.openings[opening_order[pair % opening_order.size()]];
                 }
                 auto record = i % 2 == 0
                                   ? match::play_game(*game, a, b, m.time, opening, signals.token())

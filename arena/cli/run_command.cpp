@@ -21,6 +21,7 @@
 
 #include "arena/cli/commands.hpp"
 #include "arena/cli/report.hpp"
+#include "arena/cli/sprt_report.hpp"
 #include "arena/cli/stop_signal.hpp"
 #include "arena/match/close_calls.hpp"
 #include "arena/session/cgroup.hpp"
@@ -115,6 +116,25 @@ store::LockWaiting wait_for_the_database(std::ostream& err, std::stop_token stop
         }
     };
     return waiting;
+}
+
+// Each opponent's test of a gauntlet with `sprt`, after the standings.
+void print_gauntlet_sprt(const tournament::Config& config, const tournament::RunOutcome& outcome,
+                         std::ostream& out) {
+    if (!config.sprt) return;
+    for (const auto& t : outcome.sprt_tests) {
+        const auto& opponent = config.bots[static_cast<std::size_t>(t.opponent)].name;
+        print_sprt_block(out, config.challenger, opponent, *config.sprt, t.result, t.pairs,
+                         t.games);
+        std::string undecided = "SPRT: no decision after " + std::to_string(t.counted_pairs) +
+                                " of " + std::to_string(t.scheduled_pairs) + " pairs";
+        if (t.counted_pairs == t.scheduled_pairs) undecided += " (the most games_per_pair allows)";
+        print_sprt_decision(out, t.result.decision, undecided);
+        if (t.late_pairs > 0) {
+            out << t.late_pairs << " more pair" << (t.late_pairs == 1 ? " was" : "s were")
+                << " finished after the decision: stored, not counted in the test\n";
+        }
+    }
 }
 
 }  // namespace
@@ -228,7 +248,8 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
         if (stats) print_stats(outcome, std::chrono::steady_clock::now() - started, out);
         if (!outcome.interrupted) {
             store.set_status(id, "finished");
-            report_standings(store, *store.find_tournament(config.name), out);
+            report_standings(store, *store.find_tournament(config.name), out, config.anchors);
+            print_gauntlet_sprt(config, outcome, out);
             if (outcome.stored > 0) warn_close_calls(store, id, config.time, err);
             return kExitOk;
         }
@@ -248,7 +269,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
         if (!outcome.given_up.empty() && !signals_stopped) {
             store.set_status(id, "interrupted");
             if (const auto row = store.find_tournament(config.name); row && outcome.stored > 0)
-                report_standings(store, *row, out);
+                report_standings(store, *row, out, config.anchors);
             for (const auto& g : outcome.given_up) {
                 err << "arena run: " << g.bot.describe() << ", so its " << g.missing_games
                     << " remaining games were not played: fix it and run the same command again\n";
@@ -258,8 +279,10 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
         store.set_status(id, "interrupted");
         err << "arena run: stopped with " << outcome.stored << " of " << outcome.total
             << " games stored; run the same command again to play the rest\n";
-        if (const auto row = store.find_tournament(config.name); row && outcome.stored > 0)
-            report_standings(store, *row, out);
+        if (const auto row = store.find_tournament(config.name); row && outcome.stored > 0) {
+            report_standings(store, *row, out, config.anchors);
+            print_gauntlet_sprt(config, outcome, out);
+        }
         return 130;
     } catch (const std::exception& e) {
         err << "arena run: " << e.what() << "\n";

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "arena/cli/report.hpp"
+#include "arena/match/escape.hpp"
 #include "arena/rating/head_to_head.hpp"
 #include "arena/rating/pentanomial.hpp"
 #include "arena/rating/sprt.hpp"
@@ -45,6 +46,25 @@ inline void print_sprt_decision(std::ostream& out, rating::SprtDecision decision
     } else {
         out << undecided << "\n";
     }
+}
+
+// The block of one test of `a` against `b`: a heading naming both and the
+// complete pairs, the head-to-head of those pairs (from a's side) and the
+// LLR line. Names are escaped: they come from configs and command lines.
+inline void print_sprt_block(std::ostream& out, const std::string& a, const std::string& b,
+                             const rating::SprtOptions& options, const rating::SprtResult& result,
+                             const rating::Pentanomial& pairs, const rating::Trinomial& paired) {
+    const std::string ea = match::escape_controls(a), eb = match::escape_controls(b);
+    const std::int64_t n = pairs.pairs();
+    out << "--------------------------------------------------\n"
+        << "Results of " << ea << " vs " << eb << " (from " << ea << "'s side), " << n
+        << " colour-swapped pair" << (n == 1 ? "" : "s") << ":\n";
+    if (n > 0) {
+        print_head_to_head(out, rating::head_to_head(pairs), paired, pairs);
+    } else {
+        out << "no complete pair yet\n";
+    }
+    print_sprt_llr(out, result, options);
 }
 
 // The test and the head-to-head as one JSON object: the hypotheses, llr,

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -21,6 +22,7 @@
 #include "arena/games/registry.hpp"
 #include "arena/session/command_line.hpp"
 #include "arena/tournament/fingerprint.hpp"
+#include "arena/tournament/openings.hpp"
 #include "arena/tournament/scoring.hpp"
 #include "arena/tournament/suggest.hpp"
 #include "arena/tournament/tsinghua_so.hpp"
@@ -43,12 +45,16 @@ constexpr std::int64_t kMaxPlies = 10'000;
 constexpr std::string_view kDefaultPath = "/usr/local/bin:/usr/bin:/bin";
 
 const std::initializer_list<std::string_view> kTopKeys = {
-    "name", "game",     "time", "schedule",     "openings", "concurrency",
-    "seed", "database", "bots", "bot_defaults", "scoring",  "transcript"};
+    "name",     "game", "time",         "schedule", "openings",   "concurrency", "seed",
+    "database", "bots", "bot_defaults", "scoring",  "transcript", "anchors"};
 const std::initializer_list<std::string_view> kTimeKeys = {"move_ms", "tolerance_ms", "game_ms",
                                                            "inc_ms",  "startup_ms",   "realtime"};
 const std::initializer_list<std::string_view> kScheduleKeys = {"type", "games_per_pair", "rounds",
-                                                               "challenger"};
+                                                               "challenger", "sprt"};
+const std::initializer_list<std::string_view> kSprtKeys = {"elo0", "elo1", "alpha", "beta",
+                                                           "model"};
+// Ratings and SPRT bounds beyond this are typing mistakes.
+constexpr double kMaxElo = 100'000.0;
 const std::initializer_list<std::string_view> kOpeningsKeys = {"random_plies", "file", "order",
                                                                "start"};
 constexpr std::string_view kSequential = "sequential";
@@ -208,6 +214,8 @@ class Parser {
                 parse_scoring(f);
             } else if (f.key == "transcript") {
                 config_.transcript = boolean(f);
+            } else if (f.key == "anchors") {
+                anchors_ = f;
             } else if (f.key == "bots") {
                 parse_bots(f);
             }
@@ -222,6 +230,7 @@ class Parser {
                                                          std::to_string(config_.bots.size()));
         }
         if (config_.schedule == ScheduleType::kGauntlet) check_challenger();
+        if (anchors_) parse_anchors(*anchors_);
         check_protocols();
         check_tsinghua_bots();
         if (!config_.openings.file.empty()) check_openings();
@@ -448,7 +457,15 @@ class Parser {
             } else if (s.key == "challenger") {
                 config_.challenger = string_value(s);
                 challenger_ = s;
+            } else if (s.key == "sprt") {
+                sprt_ = s;
+                parse_sprt(s);
             }
+        }
+        if (sprt_ && config_.schedule != ScheduleType::kGauntlet) {
+            fail(sprt_->key_node.Mark(),
+                 "'sprt' is only for a gauntlet schedule (type: gauntlet): one test per opponent "
+                 "of the challenger");
         }
         if (config_.schedule == ScheduleType::kGauntlet && !challenger_) {
             missing(f.value, "challenger", "'schedule' (a gauntlet needs one)");
@@ -515,57 +532,26 @@ class Parser {
     // Reads the lines now; they are checked against the game at the end,
     // when the game is known whatever the order of the sections.
     void read_openings() {
-        const std::string name = config_.openings.file.string();
-        const YAML::Mark mark = openings_file_->value.Mark();
-        std::error_code ec;
-        if (!std::filesystem::exists(config_.openings.file, ec)) {
-            fail(mark, "openings file " + in_quotes(name) + " not found");
-        }
-        std::ifstream in(config_.openings.file);
-        if (!in || std::filesystem::is_directory(config_.openings.file, ec)) {
-            fail(mark, "openings file " + in_quotes(name) + " cannot be read");
-        }
-        std::string line;
-        int number = 0;
-        while (std::getline(in, line)) {
-            ++number;
-            if (const auto hash = line.find('#'); hash != std::string::npos) line.resize(hash);
-            std::istringstream words(line);
-            std::vector<std::string> moves;
-            for (std::string w; words >> w;)
-                moves.push_back(w);
-            if (moves.empty()) continue;
-            config_.openings.lines.push_back(std::move(moves));
-            opening_line_numbers_.push_back(number);
-        }
-        if (config_.openings.lines.empty()) {
-            fail(mark, "openings file " + in_quotes(name) + " has no openings");
+        try {
+            OpeningsFile file = read_openings_file(config_.openings.file);
+            config_.openings.lines = std::move(file.lines);
+            opening_line_numbers_ = std::move(file.line_numbers);
+        } catch (const std::runtime_error& e) {
+            fail(openings_file_->value.Mark(), e.what());
         }
     }
 
     // Every line is played on the board the config describes (for a family
     // of boards, the one realized from `seed`).
     void check_openings() {
-        const std::string name = config_.openings.file.string();
-        const YAML::Mark mark = openings_file_->value.Mark();
         const auto game = games::make_game(
             config_.game, games::realize(config_.game, config_.game_params, config_.seed));
-        for (std::size_t i = 0; i < config_.openings.lines.size(); ++i) {
-            const std::string where = "openings file " + in_quotes(name) + " line " +
-                                      std::to_string(opening_line_numbers_[i]) + ": ";
-            auto state = game->new_initial_state();
-            for (std::string& text : config_.openings.lines[i]) {
-                if (state->is_over())
-                    fail(mark, where + "the game is over before move " + in_quotes(text));
-                const std::optional<games::Move> move = state->parse_move(text);
-                if (!move || !state->is_legal(*move)) {
-                    fail(mark,
-                         where + "move " + in_quotes(text) + " is not legal in " + config_.game);
-                }
-                state->apply(*move);
-                text = state->format_move(*move);  // one spelling per move
-            }
-            if (state->is_over()) fail(mark, where + "the opening ends the game");
+        OpeningsFile file{std::move(config_.openings.lines), opening_line_numbers_};
+        const std::string problem = tournament::check_openings(*game, config_.game, file);
+        config_.openings.lines = std::move(file.lines);
+        if (!problem.empty()) {
+            fail(openings_file_->value.Mark(),
+                 "openings file " + in_quotes(config_.openings.file.string()) + " " + problem);
         }
     }
 
@@ -846,6 +832,73 @@ class Parser {
         if (!problem.empty()) fail(mark, label + ": " + problem);
     }
 
+    void parse_sprt(const Field& f) {
+        require_map(f);
+        const std::vector<Field> fields = fields_of(f.value, kSprtKeys, "'sprt'");
+        for (const std::string_view key : {"elo0", "elo1"}) {
+            if (find(fields, key) == nullptr) missing(f.value, key, "'sprt'");
+        }
+        rating::SprtOptions options;
+        for (const Field& s : fields) {
+            if (s.key == "elo0") options.elo0 = real(s, -kMaxElo, kMaxElo);
+            if (s.key == "elo1") options.elo1 = real(s, -kMaxElo, kMaxElo);
+            if (s.key == "alpha") options.alpha = real(s, 0.0, 1.0);
+            if (s.key == "beta") options.beta = real(s, 0.0, 1.0);
+            if (s.key == "model") {
+                const std::string name = string_value(s);
+                const auto model = rating::parse_sprt_model(name);
+                if (!model) {
+                    fail(s.value.Mark(), "unknown SPRT model " + in_quotes(name) +
+                                             " (known: normalized, logistic)" +
+                                             suggestion(name, {"normalized", "logistic"}));
+                }
+                options.model = *model;
+            }
+        }
+        if (const std::string problem = rating::sprt_options_problem(options); !problem.empty())
+            fail(f.value.Mark(), "in 'sprt': " + problem);
+        config_.sprt = options;
+    }
+
+    // After the bots: every anchor names one of them.
+    void parse_anchors(const Field& f) {
+        require_map(f);
+        for (const Field& a : fields_of(f.value, {}, "'anchors'")) {
+            const bool known = std::any_of(config_.bots.begin(), config_.bots.end(),
+                                           [&](const BotConfig& b) { return b.name == a.key; });
+            if (!known) {
+                std::vector<std::string_view> names;
+                for (const BotConfig& b : config_.bots)
+                    names.push_back(b.name);
+                fail(a.key_node.Mark(), "anchor " + in_quotes(a.key) + " is not one of the bots" +
+                                            suggestion(a.key, names));
+            }
+            config_.anchors.push_back({a.key, real(a, -kMaxElo, kMaxElo)});
+        }
+        if (config_.anchors.empty())
+            fail(f.value.Mark(), "'anchors' is empty (give bot: rating pairs, or leave it out)");
+    }
+
+    // A finite number in [lo, hi].
+    [[nodiscard]] double real(const Field& f, double lo, double hi) const {
+        require_value(f);
+        const std::string text = f.value.IsScalar() ? f.value.Scalar() : std::string();
+        double value = 0.0;
+        const char* end = text.data() + text.size();
+        const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+        if (!f.value.IsScalar() || text.empty() || ptr != end || ec != std::errc() ||
+            !std::isfinite(value)) {
+            fail(f.value.Mark(), "expected a number for " + in_quotes(f.key) + ", got " +
+                                     (f.value.IsScalar() ? in_quotes(text) : describe(f.value)));
+        }
+        if (value < lo || value > hi) {
+            std::ostringstream range;
+            range << f.key << " must be between " << lo << " and " << hi << ", got " << text;
+            fail(f.value.Mark(), range.str());
+        }
+        return value;
+    }
+
     void parse_scoring(const Field& f) {
         require_map(f);
         Scoring scoring;
@@ -966,6 +1019,8 @@ class Parser {
     BotConfig defaults_;                // from `bot_defaults`
     bool restart_in_defaults_ = false;  // `bot_defaults` writes `restart`
     std::optional<Field> challenger_;
+    std::optional<Field> sprt_;
+    std::optional<Field> anchors_;  // parsed once the bots are known
     std::optional<Field> openings_file_;
     std::vector<int> opening_line_numbers_;  // per entry of config_.openings.lines
     // Bots that name their protocol: index in config_.bots, where it is written.

@@ -14,6 +14,8 @@
 
 #include "arena/games/game.hpp"
 #include "arena/match/time_control.hpp"
+#include "arena/rating/elo.hpp"
+#include "arena/rating/sprt.hpp"
 #include "arena/session/session.hpp"
 #include "arena/tournament/scoring.hpp"
 
@@ -75,13 +77,20 @@ struct Config {
     std::string challenger;  // gauntlet only
     int games_per_pair = 2;  // even
     int rounds = 1;          // the schedule repeated
+    // Gauntlet only (schedule.sprt): one SPRT per opponent, from the
+    // challenger's side; an opponent's games stop once its test is decided.
+    // games_per_pair is then the most games per opponent.
+    std::optional<rating::SprtOptions> sprt;
     OpeningsConfig openings;
     int concurrency = 0;  // 0: number of cores
     std::uint64_t seed = 1;
     std::filesystem::path database;  // default results/<name>.db
     std::vector<BotConfig> bots;
     std::optional<Scoring> scoring;  // course-style points in the standings
-    bool transcript = false;         // store every line between arena and bots, per game
+    // Bots held at known ratings in the standings, in the order written, so
+    // that the ratings of different runs share one scale; empty: mean 0.
+    std::vector<rating::Anchor> anchors;
+    bool transcript = false;  // store every line between arena and bots, per game
     // Likely mistakes that do not stop the run ("file:line:col: warning: ...").
     std::vector<std::string> warnings;
 };

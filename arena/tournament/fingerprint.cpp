@@ -20,7 +20,14 @@ std::string fingerprint(const Config& c) {
     f << "schedule: "
       << (c.schedule == ScheduleType::kGauntlet ? "gauntlet challenger=" + c.challenger
                                                 : std::string("round-robin"))
-      << " games_per_pair=" << c.games_per_pair << " rounds=" << c.rounds << "\n";
+      << " games_per_pair=" << c.games_per_pair << " rounds=" << c.rounds;
+    // Only when given, so that configs without a test keep their fingerprint.
+    if (c.sprt) {
+        f << " sprt: elo0=" << c.sprt->elo0 << " elo1=" << c.sprt->elo1
+          << " alpha=" << c.sprt->alpha << " beta=" << c.sprt->beta << " model="
+          << (c.sprt->model == rating::SprtModel::logistic ? "logistic" : "normalized");
+    }
+    f << "\n";
     f << "openings: random_plies=" << c.openings.random_plies;
     if (!c.openings.lines.empty()) {
         f << " file=" << c.openings.file.string() << " lines=" << c.openings.lines.size();

@@ -10,13 +10,16 @@
 #include <iomanip>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <ostream>
 #include <sstream>
+#include <string_view>
 #include <thread>
 #include <unordered_set>
 #include <vector>
 
 #include "arena/games/registry.hpp"
+#include "arena/match/escape.hpp"
 #include "arena/match/match.hpp"
 #include "arena/match/opening.hpp"
 #include "arena/match/startup_guard.hpp"
@@ -130,6 +133,17 @@ class Progress {
         }
     }
 
+    // A gauntlet's SPRT after a stored game: what the live line shows, the
+    // games that still matter, and a line for a test just decided.
+    void sprt_update(std::string summary, std::int64_t total, const std::string& decided) {
+        sprt_summary_ = std::move(summary);
+        total_ = total;
+        if (decided.empty()) return;
+        if (live_) out_ << "\r\x1b[K";
+        out_ << decided << "\n";
+        if (live_) print_live(true);
+    }
+
     // After each batch the writer stores: its lines go out together.
     void flush() { out_ << std::flush; }
 
@@ -145,9 +159,10 @@ class Progress {
         return n;
     }
 
-    void print_live() {
+    void print_live(bool now_anyway = false) {
         const auto now = SteadyClock::now();
-        if (played_ > 1 && done_ < total_ && now - last_print_ < std::chrono::milliseconds(100))
+        if (!now_anyway && played_ > 1 && done_ < total_ &&
+            now - last_print_ < std::chrono::milliseconds(100))
             return;
         last_print_ = now;
         const double secs = std::chrono::duration<double>(now - start_).count();
@@ -169,6 +184,7 @@ class Progress {
         if (leader != bots.end() && leader->games() > 0)
             line << "  leader " << leader->name << " " << std::setprecision(1)
                  << 100.0 * leader->score() << "%";
+        if (!sprt_summary_.empty()) line << "  " << sprt_summary_;
         // One column short of the width: a line that fills it wraps on some
         // terminals, and each update would leave a new line behind.
         std::string text = line.str();
@@ -182,6 +198,7 @@ class Progress {
     int width_;  // of the terminal; 0: unknown
     std::int64_t total_, done_, played_ = 0, faults_ = 0;
     match::Tally tally_;  // this run's games only: enough to name a leader
+    std::string sprt_summary_;
     SteadyClock::time_point start_ = SteadyClock::now(), last_print_{};
 };
 
@@ -190,6 +207,49 @@ std::chrono::nanoseconds thread_cpu() {
     timespec t{};
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
     return std::chrono::seconds(t.tv_sec) + std::chrono::nanoseconds(t.tv_nsec);
+}
+
+// What the first mover scored, from a stored result ("1-0", "0-1", "1/2-1/2").
+double first_score(std::string_view result) {
+    if (result == "1-0") return 1.0;
+    if (result == "0-1") return 0.0;
+    return 0.5;
+}
+
+double first_score(games::Outcome outcome) {
+    if (outcome == games::Outcome::kWin1) return 1.0;
+    if (outcome == games::Outcome::kWin2) return 0.0;
+    return 0.5;
+}
+
+// "LLR a 1.23, b H1, c -0.40" for the live line.
+std::string sprt_summary(const Config& config, const GauntletSprt& sprt) {
+    std::ostringstream s;
+    s << "LLR";
+    const char* sep = " ";
+    for (const auto& t : sprt.tests()) {
+        s << sep << match::escape_controls(config.bots[static_cast<std::size_t>(t.opponent)].name)
+          << " ";
+        if (t.decided()) {
+            s << rating::decision_name(t.result.decision);
+        } else {
+            s << std::fixed << std::setprecision(2) << t.result.llr;
+        }
+        sep = ", ";
+    }
+    return s.str();
+}
+
+// "sprt: X vs Y: H1 accepted after 37 pairs (LLR 2.96, bounds -2.94 2.94)"
+std::string sprt_decision_line(const Config& config, const OpponentTest& t) {
+    std::ostringstream s;
+    s << "sprt: " << match::escape_controls(config.challenger) << " vs "
+      << match::escape_controls(config.bots[static_cast<std::size_t>(t.opponent)].name) << ": "
+      << rating::decision_name(t.result.decision) << " accepted after " << t.counted_pairs
+      << " pair" << (t.counted_pairs == 1 ? "" : "s") << " (LLR " << std::fixed
+      << std::setprecision(2) << t.result.llr << ", bounds " << t.result.lower << " "
+      << t.result.upper << ")";
+    return s.str();
 }
 
 }  // namespace
@@ -201,14 +261,31 @@ RunOutcome Runner::run(const RunOptions& options, std::ostream& out, std::stop_t
     const auto schedule = make_schedule(config_);
     const auto recorded = store_.recorded_indices(tournament_id_);
     const std::unordered_set<std::int64_t> done(recorded.begin(), recorded.end());
+    // A gauntlet's tests continue from the stored games; decided opponents
+    // play no more.
+    std::optional<GauntletSprt> sprt;
+    std::mutex sprt_mutex;
+    if (config_.sprt) {
+        sprt.emplace(config_, schedule);
+        for (const auto& g : store_.games(tournament_id_)) {
+            if (g.slot.index >= 0 && g.slot.index < static_cast<std::int64_t>(schedule.size()))
+                sprt->add(schedule[static_cast<std::size_t>(g.slot.index)], first_score(g.result));
+        }
+    }
+    const auto decided = [&](const Pairing& p) {
+        if (!sprt) return false;
+        std::lock_guard lock(sprt_mutex);
+        return sprt->decided(p);
+    };
     std::vector<Pairing> pending;
     for (const auto& p : schedule)
-        if (!done.contains(p.index)) pending.push_back(p);
+        if (!done.contains(p.index) && !decided(p)) pending.push_back(p);
 
     RunOutcome outcome;
-    outcome.total = static_cast<std::int64_t>(schedule.size());
+    outcome.total = sprt ? sprt->needed_games() : static_cast<std::int64_t>(schedule.size());
     Progress progress(config_, out, options.live, options.width, outcome.total,
                       static_cast<std::int64_t>(done.size()));
+    if (sprt) progress.sprt_update(sprt_summary(config_, *sprt), outcome.total, "");
 
     match::StartupGuard guard;
     PlayerPool pool(config_, guard);
@@ -257,6 +334,8 @@ RunOutcome Runner::run(const RunOptions& options, std::ostream& out, std::stop_t
             const Pairing& pairing = pending[i];
             // The games of a bot given up are not played: fixed, the next run plays them.
             if (given_up(pairing.first) || given_up(pairing.second)) continue;
+            // Nor those of an opponent whose test has been decided.
+            if (decided(pairing)) continue;
             Finished f;
             f.pairing = pairing;
             try {
@@ -341,6 +420,19 @@ RunOutcome Runner::run(const RunOptions& options, std::ostream& out, std::stop_t
                 outcome.moves += std::count_if(f.record.moves.begin(), f.record.moves.end(),
                                                [](const auto& m) { return !m.by_arena; });
                 progress.game_stored(f, id);
+                if (sprt) {
+                    std::lock_guard lock(sprt_mutex);
+                    const bool before = sprt->decided(f.pairing);
+                    sprt->add(f.pairing, first_score(f.record.outcome));
+                    std::string line;
+                    if (!before && sprt->decided(f.pairing)) {
+                        for (const auto& t : sprt->tests()) {
+                            if (t.opponent == f.pairing.first || t.opponent == f.pairing.second)
+                                line = sprt_decision_line(config_, t);
+                        }
+                    }
+                    progress.sprt_update(sprt_summary(config_, *sprt), sprt->needed_games(), line);
+                }
             } catch (const std::exception& e) {
                 storage_failed = true;
                 std::lock_guard elock(error_mutex);
@@ -390,11 +482,15 @@ RunOutcome Runner::run(const RunOptions& options, std::ostream& out, std::stop_t
         if (error.empty()) error = e.what();
     }
     outcome.error = error;
+    if (sprt) {
+        outcome.total = sprt->needed_games();
+        outcome.sprt_tests = sprt->tests();
+    }
     outcome.interrupted = outcome.stored < outcome.total;
     for (auto& b : guard.given_up_bots()) {
         RunOutcome::GivenUp g{std::move(b), 0};
         for (const auto& p : schedule) {
-            if (stored.contains(p.index)) continue;
+            if (stored.contains(p.index) || (sprt && sprt->decided(p))) continue;
             if (config_.bots[p.first].name == g.bot.bot || config_.bots[p.second].name == g.bot.bot)
                 ++g.missing_games;
         }

@@ -17,6 +17,7 @@
 #include "arena/match/startup_guard.hpp"
 #include "arena/store/results_store.hpp"
 #include "arena/tournament/config.hpp"
+#include "arena/tournament/gauntlet_sprt.hpp"
 
 namespace arena::tournament {
 
@@ -27,7 +28,9 @@ struct RunOptions {
 };
 
 struct RunOutcome {
-    std::int64_t total = 0;   // games in the schedule
+    // Games in the schedule; with a gauntlet's SPRT, those that matter: every
+    // game of an undecided opponent, and the stored ones of a decided one.
+    std::int64_t total = 0;
     std::int64_t stored = 0;  // games in the database now
     std::int64_t played = 0;  // games played by this run
     std::int64_t moves = 0;   // moves chosen by bots in those games (not the arena's)
@@ -44,6 +47,8 @@ struct RunOutcome {
         std::int64_t missing_games = 0;  // of its games, not in the database
     };
     std::vector<GivenUp> given_up;
+    // A gauntlet with `sprt`: each opponent's test, from the stored games.
+    std::vector<OpponentTest> sprt_tests;
 };
 
 class Runner {

@@ -1,0 +1,80 @@
+#pragma once
+// A gauntlet with a stopping rule (`schedule: { type: gauntlet, sprt: ... }`):
+// one SPRT per opponent of the challenger, over the colour-swapped pairs they
+// play, from the challenger's side. An opponent whose test is decided plays
+// no more games.
+//
+// Each test takes its opponent's pairs in schedule order, and counts a pair
+// only once every earlier pair of that opponent is complete. So the decision,
+// and the pair at which it falls, are a function of the games' results alone:
+// not of the order in which concurrent games finished, nor of where a run
+// was interrupted and resumed. A pair finished after its test was decided
+// (it was already being played) is stored but not counted.
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "arena/rating/pentanomial.hpp"
+#include "arena/rating/sprt.hpp"
+#include "arena/tournament/config.hpp"
+#include "arena/tournament/schedule.hpp"
+
+namespace arena::tournament {
+
+// The state of one opponent's test.
+struct OpponentTest {
+    int opponent = 0;                  // bot index in Config::bots
+    rating::Pentanomial pairs;         // the counted pairs, challenger's side
+    rating::Trinomial games;           // the games of those pairs
+    rating::SprtResult result;         // LLR, bounds, decision
+    std::int64_t scheduled_pairs = 0;  // in the schedule: the most it can play
+    std::int64_t counted_pairs = 0;    // pairs.pairs()
+    std::int64_t late_pairs = 0;       // complete, but finished after the decision
+    [[nodiscard]] bool decided() const {
+        return result.decision != rating::SprtDecision::continue_testing;
+    }
+};
+
+class GauntletSprt {
+  public:
+    // Precondition: config.sprt is set and the schedule is a gauntlet.
+    GauntletSprt(const Config& config, const std::vector<Pairing>& schedule);
+
+    // A finished game: `first_score` is what the first mover scored (1, 1/2
+    // or 0). Games of other pairings (the challenger absent) are ignored, as
+    // is the same game given twice.
+    void add(const Pairing& pairing, double first_score);
+
+    // Whether the pairing's opponent is decided: its game need not be played.
+    [[nodiscard]] bool decided(const Pairing& pairing) const;
+    // Whether every opponent's test is decided.
+    [[nodiscard]] bool all_decided() const;
+    // The games that still matter: those of undecided opponents, played or not.
+    [[nodiscard]] std::int64_t needed_games() const;
+
+    // One per opponent, in the order of Config::bots.
+    [[nodiscard]] const std::vector<OpponentTest>& tests() const { return tests_; }
+
+  private:
+    struct PairSlot {
+        std::array<double, 2> scores{};  // the challenger's, per game_in_pair
+        std::array<bool, 2> have{};
+        [[nodiscard]] bool complete() const { return have[0] && have[1]; }
+    };
+    struct Track {
+        std::vector<int> pairs;  // schedule pair numbers of this opponent, in order
+        std::size_t cursor = 0;  // pairs[0, cursor) are counted
+        std::int64_t complete = 0;
+    };
+    void advance(std::size_t test);
+
+    rating::SprtOptions options_;
+    int challenger_ = 0;
+    std::vector<OpponentTest> tests_;
+    std::vector<Track> tracks_;      // parallel to tests_
+    std::vector<PairSlot> slots_;    // per schedule pair number
+    std::vector<int> test_of_pair_;  // schedule pair number -> index in tests_, or -1
+};
+
+}  // namespace arena::tournament
