@@ -56,8 +56,9 @@
 //                       the memory and sleeps; the bot answers legally once
 //                       the child is done, and hangs if the child died
 //     fork-count        forks children that sleep until a fork fails (a
-//                       safety stop at 4000), writes `misbehave: N forks
-//                       succeeded` on stderr, then hangs
+//                       safety stop at 4000), writing `misbehave: fork N`
+//                       on stderr after each, then `misbehave: N forks
+//                       succeeded, then: <why>`, then hangs
 //     tty               opens its controlling terminal (/dev/tty); if that
 //                       works, writes `misbehave: took the terminal` to it
 //                       and answers `hello arena` (a protocol fault), else
@@ -531,6 +532,9 @@ class MisbehaveEngine : public arena::bots::Engine {
                 why = std::strerror(errno);
                 break;
             }
+            // Each success at once: the arena may kill the bot as soon as a
+            // fork fails, before the summary below is written.
+            write_all(STDERR_FILENO, "misbehave: fork " + std::to_string(forks + 1) + "\n");
         }
         write_all(STDERR_FILENO,
                   "misbehave: " + std::to_string(forks) + " forks succeeded, then: " + why + "\n");
