@@ -271,7 +271,8 @@ TEST_F(CliErrorsTest, GamesOfAnUnknownBot) {
 TEST_F(CliErrorsTest, StandingsAnchoredOnAnUnknownBot) {
     const auto db = results_db();
     EXPECT_EQ(one_line(arena({"standings", db.string(), "--anchor", "nobody"}), kUsage),
-              "arena standings: tournament 't' in " + db.string() + " has no bot 'nobody'");
+              "arena standings: --anchor nobody: tournament 't' in " + db.string() +
+                  " has no bot 'nobody'");
 }
 
 TEST_F(CliErrorsTest, ShowUnknownGame) {

@@ -196,6 +196,41 @@ TEST_F(CliToolsTest, RateOfTheCsvExportAgreesWithStandings) {
     EXPECT_NE(table.out.find("(6 games)"), std::string::npos) << table.out;
 }
 
+// `arena rate --anchor` takes the anchors `arena standings --anchor` takes,
+// and the two agree on the constrained fit.
+TEST_F(CliToolsTest, RateAndStandingsTakeTheSameAnchors) {
+    const auto db = tournament();
+    const auto csv = dir_.path() / "t.csv";
+    ASSERT_EQ(
+        shell(bin("bin/arena") + " export " + db.string() + " -f csv >" + csv.string()).status,
+        kOk);
+    const auto rated =
+        arena({"rate", csv.string(), "--csv", "--anchor", "alpha=1500", "--anchor", "gamma=-40"});
+    ASSERT_EQ(rated.status, kOk) << rated.err;
+    const auto elo = rate_csv(rated.out);
+    ASSERT_EQ(elo.size(), 3u) << rated.out;
+    EXPECT_EQ(elo.at("alpha"), 1500.0);
+    EXPECT_EQ(elo.at("gamma"), -40.0);
+    EXPECT_NE(rated.out.find("alpha,1500.0,0.0\n"), std::string::npos) << rated.out;
+
+    const auto standings =
+        arena({"standings", db.string(), "--anchor", "alpha=1500", "--anchor", "gamma=-40"});
+    ASSERT_EQ(standings.status, kOk) << standings.err;
+    EXPECT_NE(standings.out.find("\nratings anchored: alpha 1500, gamma -40\n"), std::string::npos)
+        << standings.out;
+    for (const auto& row : query(db,
+                                 "SELECT b.name, r.elo FROM ratings r "
+                                 "JOIN bots b ON b.id = r.bot"))
+        EXPECT_NEAR(elo.at(row[0]), std::stod(row[1]), 0.051) << row[0];
+
+    usage_error(arena({"rate", csv.string(), "--anchor", "alpha=x"}),
+                "arena rate: --anchor 'alpha=x': the rating after '=' must be a number from "
+                "-100000 to 100000 (BOT=ELO, e.g. --anchor random=0)",
+                "rate");
+    usage_error(arena({"rate", csv.string(), "--anchor", "alpha", "--anchor", "alpha=3"}),
+                "arena rate: --anchor: bot 'alpha' is anchored twice", "rate");
+}
+
 // Columns are found by their names in the header, in any order, and quoted
 // fields (commas, quotes and line breaks inside) are read as RFC 4180 says:
 // the ratings equal those of the same games as white,black,result lines.

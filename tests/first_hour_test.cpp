@@ -209,6 +209,8 @@ const std::vector<DocCommand> kDocCommands = {
     {"build/bin/arena run configs/demo.yaml [--db PATH] [--concurrency N]",
      "build/bin/arena run configs/demo.yaml --concurrency 2"},
     {"build/bin/arena standings results/demo.db", ""},
+    {"build/bin/arena standings results/demo.db --anchor random-a=1000 --anchor random-b=1000", ""},
+    {"build/bin/arena standings results/demo.db --pairs", ""},
     {"build/bin/arena games results/demo.db --bot random-a", ""},
     {"build/bin/arena games results/demo.db --bot random-a --termination timeout", ""},
     {"build/bin/arena show results/demo.db 12", ""},

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <random>
 #include <sstream>
@@ -324,8 +325,7 @@ TEST(RatingDegenerate, IdlePlayerChangesNothing) {
 
     // Anchored on the idle player: the rated players are centred on its rating.
     FitOptions options;
-    options.anchor = "Idle";
-    options.anchor_rating = 1000.0;
+    options.anchors = {{"Idle", 1000.0}};
     const EloFit anchored = fit_elo(names, s.games, options);
     EXPECT_EQ(anchored.ratings.back(), 1000.0);
     for (std::size_t i = 0; i < s.names.size(); ++i) {
@@ -415,8 +415,7 @@ TEST(RatingAnchor, AnchorFixesOnePlayerAndKeepsDifferences) {
     const Sample s = load_sample();
     const EloFit base = fit_elo(s.names, s.games);
     FitOptions options;
-    options.anchor = "Charlie";
-    options.anchor_rating = 1500.0;
+    options.anchors = {{"Charlie", 1500.0}};
     const EloFit fit = fit_elo(s.names, s.games, options);
     const std::size_t c = *fit.index_of("Charlie");
     EXPECT_DOUBLE_EQ(fit.ratings[c], 1500.0);
@@ -442,8 +441,275 @@ TEST(RatingAnchor, AnchorFixesOnePlayerAndKeepsDifferences) {
     EXPECT_NEAR(mean, 2000.0, 1e-9);
 
     FitOptions unknown;
-    unknown.anchor = "Nobody";
+    unknown.anchors = {{"Nobody", 0.0}};
     EXPECT_THROW((void)fit_elo(s.names, s.games, unknown), std::invalid_argument);
+}
+
+// Log-likelihood (natural log) of `games` at the given Elo ratings and
+// first-mover advantage: the model of elo.hpp, written out directly.
+double log_likelihood(const std::vector<GameResult>& games, const std::vector<double>& elo,
+                      double advantage) {
+    double sum = 0.0;
+    for (const GameResult& g : games) {
+        const double p = expected(elo[g.first] + advantage - elo[g.second]);
+        sum += static_cast<double>(g.count) *
+               (g.score * std::log(p) + (1.0 - g.score) * std::log(1.0 - p));
+    }
+    return sum;
+}
+
+// The maximum of a concave function on [lo, hi], by golden-section search.
+template <typename F>
+double argmax(F f, double lo, double hi) {
+    const double ratio = (std::sqrt(5.0) - 1.0) / 2.0;
+    double a = lo, b = hi;
+    double x1 = b - ratio * (b - a), x2 = a + ratio * (b - a);
+    double f1 = f(x1), f2 = f(x2);
+    while (b - a > 1e-9) {
+        if (f1 < f2) {
+            a = x1;
+            x1 = x2;
+            f1 = f2;
+            x2 = a + ratio * (b - a);
+            f2 = f(x2);
+        } else {
+            b = x2;
+            x2 = x1;
+            f2 = f1;
+            x1 = b - ratio * (b - a);
+            f1 = f(x1);
+        }
+    }
+    return (a + b) / 2.0;
+}
+
+// Three players, both colours, mixed results: A strongest, C weakest, but
+// A and B are much closer than the anchors below say.
+std::vector<GameResult> three_players() {
+    std::vector<GameResult> games;
+    const auto add = [&](int first, int second, double score, std::int64_t count) {
+        games.push_back({first, second, score, count});
+    };
+    add(0, 1, 1.0, 7), add(0, 1, 0.5, 4), add(0, 1, 0.0, 5);
+    add(1, 0, 1.0, 6), add(1, 0, 0.5, 3), add(1, 0, 0.0, 6);
+    add(0, 2, 1.0, 9), add(0, 2, 0.5, 2), add(0, 2, 0.0, 3);
+    add(2, 0, 1.0, 4), add(2, 0, 0.5, 2), add(2, 0, 0.0, 8);
+    add(1, 2, 1.0, 8), add(1, 2, 0.5, 3), add(1, 2, 0.0, 4);
+    add(2, 1, 1.0, 5), add(2, 1, 0.5, 1), add(2, 1, 0.0, 7);
+    return games;
+}
+
+TEST(RatingAnchor, TwoAnchorsGiveTheThirdPlayerItsMaximumLikelihoodRating) {
+    const std::vector<std::string> names = {"A", "B", "C"};
+    const auto games = three_players();
+    const double advantage = 35.0;
+    FitOptions options;
+    options.anchors = {{"A", 1500.0}, {"B", 1200.0}};
+    options.fixed_advantage = advantage;
+    options.draw_adjusted_errors = false;
+    const EloFit fit = fit_elo(names, games, options);
+    EXPECT_FALSE(fit.rating_prior);
+    EXPECT_EQ(fit.ratings[0], 1500.0);
+    EXPECT_EQ(fit.ratings[1], 1200.0);
+    EXPECT_EQ(fit.errors[0], 0.0);
+    EXPECT_EQ(fit.errors[1], 0.0);
+    EXPECT_EQ(fit.covariance(0, 2), 0.0);
+    EXPECT_EQ(fit.covariance(1, 0), 0.0);
+
+    // C's rating maximises the likelihood with A and B held there.
+    const auto with_c = [&](double c) {
+        return log_likelihood(games, {1500.0, 1200.0, c}, advantage);
+    };
+    const double best = argmax(with_c, -2000.0, 4000.0);
+    EXPECT_NEAR(fit.ratings[2], best, 1e-4);
+    // Its error is that of the 1-D problem: 1.96 / sqrt(-d2 logL / dc2).
+    const double h = 0.5;
+    const double curvature = -(with_c(best + h) - 2.0 * with_c(best) + with_c(best - h)) / (h * h);
+    EXPECT_NEAR(fit.errors[2], kZ95 / std::sqrt(curvature), 1e-3 * fit.errors[2]);
+    EXPECT_NEAR(fit.log_likelihood, with_c(best), 1e-9 * std::abs(with_c(best)));
+
+    // Not a shift of the free fit: that keeps A - B near the data's value.
+    const EloFit free = fit_elo(names, games, [&] {
+        FitOptions o;
+        o.fixed_advantage = advantage;
+        return o;
+    }());
+    EXPECT_LT(std::abs(free.ratings[0] - free.ratings[1]), 100.0);
+    EXPECT_GT(std::abs(fit.ratings[2] - (free.ratings[2] - free.ratings[0] + 1500.0)), 20.0);
+    EXPECT_GT(std::abs(fit.ratings[2] - (free.ratings[2] - free.ratings[1] + 1200.0)), 20.0);
+    // Between the two, closer to the anchor it is closer to in the data.
+    EXPECT_LT(fit.ratings[2], 1500.0);
+}
+
+TEST(RatingAnchor, TwoAnchorsWithAFittedAdvantageAreAMaximum) {
+    const std::vector<std::string> names = {"A", "B", "C"};
+    const auto games = three_players();
+    FitOptions options;
+    options.anchors = {{"C", 0.0}, {"A", 400.0}};
+    const EloFit fit = fit_elo(names, games, options);
+    EXPECT_FALSE(fit.advantage_prior);
+    EXPECT_EQ(fit.ratings[2], 0.0);
+    EXPECT_EQ(fit.ratings[0], 400.0);
+    EXPECT_GT(fit.errors[1], 0.0);
+    EXPECT_GT(fit.advantage_error, 0.0);
+    // The gradient in B's rating and the advantage vanishes; every nearby
+    // point is worse.
+    const auto ll = [&](double b, double adv) {
+        return log_likelihood(games, {400.0, b, 0.0}, adv);
+    };
+    const double b = fit.ratings[1], adv = fit.advantage, h = 1e-3;
+    EXPECT_NEAR((ll(b + h, adv) - ll(b - h, adv)) / (2 * h), 0.0, 1e-5);
+    EXPECT_NEAR((ll(b, adv + h) - ll(b, adv - h)) / (2 * h), 0.0, 1e-5);
+    for (const double db : {-1.0, 0.0, 1.0}) {
+        for (const double da : {-1.0, 0.0, 1.0}) {
+            if (db != 0.0 || da != 0.0) {
+                EXPECT_LT(ll(b + db, adv + da), ll(b, adv));
+            }
+        }
+    }
+}
+
+TEST(RatingAnchor, OneAnchorIsTheShiftedFreeFitEvenWithThePrior) {
+    // A player who beat everyone forces the rating prior.
+    const Sample s = load_sample();
+    std::vector<std::string> names = s.names;
+    names.push_back("Super");
+    std::vector<GameResult> games = s.games;
+    for (int k = 0; k < 24; ++k) {
+        const int other = k % 6;
+        games.push_back(k % 2 == 0 ? GameResult{6, other, 1.0} : GameResult{other, 6, 0.0});
+    }
+    const EloFit free = fit_elo(names, games);
+    ASSERT_TRUE(free.rating_prior);
+    for (const std::size_t a : {std::size_t{2}, std::size_t{6}}) {
+        FitOptions options;
+        options.anchors = {{names[a], 1500.0}};
+        const EloFit fit = fit_elo(names, games, options);
+        EXPECT_TRUE(fit.rating_prior);
+        EXPECT_EQ(fit.ratings[a], 1500.0);
+        EXPECT_EQ(fit.errors[a], 0.0);
+        EXPECT_NEAR(fit.advantage, free.advantage, 1e-6);
+        EXPECT_NEAR(fit.advantage_error, free.advantage_error, 1e-6);
+        for (std::size_t i = 0; i < names.size(); ++i) {
+            EXPECT_NEAR(fit.ratings[i], free.ratings[i] - free.ratings[a] + 1500.0, 1e-6);
+            const double var =
+                free.covariance(i, i) + free.covariance(a, a) - 2 * free.covariance(i, a);
+            EXPECT_NEAR(fit.errors[i], kZ95 * std::sqrt(std::max(var, 0.0)), 1e-6);
+        }
+    }
+}
+
+TEST(RatingAnchor, SeveralAnchorsWithThePriorAndWithoutGames) {
+    // A, B, C play each other; D beats them all every time (the prior is
+    // needed); E never played.
+    std::vector<GameResult> games;
+    for (int k = 0; k < 6; ++k) {
+        games.push_back({0, 1, k % 3 == 0 ? 0.0 : 1.0});
+        games.push_back({1, 2, k % 2 == 0 ? 0.5 : 1.0});
+        games.push_back({2, 0, k % 3 == 0 ? 1.0 : 0.0});
+        games.push_back({3, k % 3, 1.0});
+        games.push_back({k % 3, 3, 0.0});
+    }
+    const std::vector<std::string> names = {"A", "B", "C", "D", "E"};
+    FitOptions options;
+    options.anchors = {{"A", 1000.0}, {"C", 900.0}, {"E", 2000.0}};
+    const EloFit fit = fit_elo(names, games, options);
+    EXPECT_TRUE(fit.rating_prior);
+    EXPECT_TRUE(all_finite(fit));
+    EXPECT_EQ(fit.ratings[0], 1000.0);
+    EXPECT_EQ(fit.ratings[2], 900.0);
+    EXPECT_EQ(fit.ratings[4], 2000.0);  // without games: placed, fixes nothing
+    for (const std::size_t a : {0u, 2u, 4u}) {
+        EXPECT_EQ(fit.errors[a], 0.0) << names[a];
+        for (std::size_t j = 0; j < names.size(); ++j)
+            EXPECT_EQ(fit.covariance(a, j), 0.0);
+    }
+    EXPECT_GT(fit.ratings[3], 1100.0);
+    EXPECT_LT(fit.ratings[3], 3000.0);
+    EXPECT_GT(fit.errors[1], 0.0);
+    EXPECT_GT(fit.errors[3], fit.errors[1]);
+
+    // The anchor without games changes nothing for the others.
+    FitOptions two;
+    two.anchors = {{"A", 1000.0}, {"C", 900.0}};
+    const EloFit without_e = fit_elo(names, games, two);
+    for (std::size_t i = 0; i < 4; ++i) {
+        EXPECT_NEAR(fit.ratings[i], without_e.ratings[i], 1e-9);
+        EXPECT_NEAR(fit.errors[i], without_e.errors[i], 1e-9);
+    }
+}
+
+TEST(RatingAnchor, AnchorsPutSeparateGroupsOnOneScale) {
+    // {A, B} and {C, D} never met: without anchors the prior joins them;
+    // with one anchor in each group, each group is fixed by its own anchor
+    // and no prior is needed.
+    std::vector<GameResult> games;
+    for (int k = 0; k < 4; ++k) {
+        games.push_back({0, 1, k < 3 ? 1.0 : 0.0});
+        games.push_back({1, 0, k < 3 ? 0.0 : 1.0});
+        games.push_back({2, 3, k < 1 ? 1.0 : 0.0});
+        games.push_back({3, 2, k < 1 ? 0.0 : 1.0});
+    }
+    const std::vector<std::string> names = {"A", "B", "C", "D"};
+    FitOptions options;
+    options.anchors = {{"A", 1500.0}, {"C", 0.0}};
+    const EloFit fit = fit_elo(names, games, options);
+    EXPECT_FALSE(fit.rating_prior);
+    const double gap = 400.0 * std::log10(3.0);  // 75 %
+    EXPECT_NEAR(fit.ratings[1], 1500.0 - gap, 1e-6);
+    EXPECT_NEAR(fit.ratings[3], 0.0 + gap, 1e-6);
+    EXPECT_NEAR(fit.advantage, 0.0, 1e-6);
+    // Still linked to nothing but its own anchor: D's error is that of the
+    // two-player fit, and B and D are independent.
+    std::vector<GameResult> c_and_d;
+    for (const GameResult& g : games) {
+        if (g.first >= 2) c_and_d.push_back({g.first - 2, g.second - 2, g.score, g.count});
+    }
+    FitOptions c_at_0;
+    c_at_0.anchors = {{"C", 0.0}};
+    const EloFit pair = fit_elo({"C", "D"}, c_and_d, c_at_0);
+    EXPECT_NEAR(fit.ratings[3], pair.ratings[1], 1e-6);
+    EXPECT_NEAR(fit.errors[3], pair.errors[1], 1e-6 * pair.errors[1]);
+    EXPECT_NEAR(fit.covariance(1, 3), 0.0, 1e-6);
+}
+
+TEST(RatingAnchor, EveryPlayerAnchored) {
+    // Nothing to fit but the advantage: A moved first in the wins.
+    const std::vector<GameResult> games = {
+        {0, 1, 1.0, 6}, {0, 1, 0.0, 2}, {1, 0, 1.0, 5}, {1, 0, 0.0, 3}};
+    FitOptions options;
+    options.anchors = {{"A", 100.0}, {"B", 0.0}};
+    const EloFit fit = fit_elo({"A", "B"}, games, options);
+    EXPECT_EQ(fit.ratings[0], 100.0);
+    EXPECT_EQ(fit.ratings[1], 0.0);
+    EXPECT_EQ(fit.errors[0], 0.0);
+    EXPECT_EQ(fit.errors[1], 0.0);
+    const double adv = argmax(
+        [&](double a) {
+            return log_likelihood(games, {100.0, 0.0}, a);
+        },
+        -1000.0, 1000.0);
+    EXPECT_NEAR(fit.advantage, adv, 1e-4);
+    EXPECT_GT(fit.advantage_error, 0.0);
+}
+
+TEST(RatingAnchor, BadAnchorsAreNamed) {
+    const Sample s = load_sample();
+    const auto message = [&](const std::vector<Anchor>& anchors) {
+        FitOptions options;
+        options.anchors = anchors;
+        try {
+            (void)fit_elo(s.names, s.games, options);
+        } catch (const std::invalid_argument& e) {
+            return std::string(e.what());
+        }
+        return std::string("no exception");
+    };
+    EXPECT_EQ(message({{"Alpha", 0.0}, {"Nobody", 1.0}}), "fit_elo: unknown anchor 'Nobody'");
+    EXPECT_EQ(message({{"Alpha", 0.0}, {"Bravo", 1.0}, {"Alpha", 0.0}}),
+              "fit_elo: anchor 'Alpha' is given twice");
+    EXPECT_EQ(message({{"Bravo", std::numeric_limits<double>::infinity()}}),
+              "fit_elo: the rating of anchor 'Bravo' must be finite");
 }
 
 TEST(RatingLos, SymmetricAndConsistent) {

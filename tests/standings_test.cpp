@@ -1,6 +1,8 @@
 // `arena standings` as a user reads it: losses by every kind of fault, the
-// first-mover advantage (or why there is none to give), and games that
-// repeat an earlier one move for move. Databases are written through the
+// first-mover advantage (or why there is none to give), games that repeat
+// an earlier one move for move, the scale of the ratings (anchors from the
+// command line or the stored config), the head-to-head of every pair
+// (--pairs) and of the two bots of a two-bot tournament. Databases are written through the
 // store, or by `arena run`; the printed figures are checked against the
 // standings view of the reopened file.
 
@@ -15,6 +17,7 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "arena/store/results_store.hpp"
@@ -129,9 +132,16 @@ std::size_t shown_width(std::string_view text) {
     return n;
 }
 
+// The table's header line ("  #  bot  elo ..."), or "".
+std::string header_of(const std::string& out) {
+    for (const auto& line : lines_of(out))
+        if (line.starts_with("  #  bot")) return line;
+    return "";
+}
+
 // What the table's last column, `faults`, says for `bot`.
 std::string faults_of(const std::string& out, const std::string& bot) {
-    const auto header = lines_of(out).at(2);
+    const auto header = header_of(out);
     const auto found = header.find("faults");
     EXPECT_NE(found, std::string::npos) << header;
     // The header has a "±"; rows are ASCII.
@@ -185,7 +195,7 @@ TEST_F(StandingsTest, FaultsColumnCountsEveryKindOfLoss) {
     EXPECT_EQ(faults_of(out, "clean"), "0");
     EXPECT_EQ(out.find("timeouts"), std::string::npos) << out;
     // About 100 columns, unless a bot has several kinds of fault.
-    EXPECT_LE(shown_width(lines_of(out).at(2)), 100u) << out;
+    EXPECT_LE(shown_width(header_of(out)), 100u) << out;
     EXPECT_LE(row_of(out, "clean").size(), 100u) << out;
     EXPECT_LE(row_of(out, "crashy").size(), 105u) << out;
 
@@ -371,6 +381,268 @@ TEST_F(StandingsTest, OpeningsMakeTheSameBotsPlayDifferentGames) {
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_NE(line_starting(r.out, "first-mover advantage: "), "") << r.out;
     EXPECT_EQ(duplicates_in(r.out), "") << r.out;
+    // A two-bot run ends with the difference and its interval.
+    EXPECT_NE(line_starting(r.out, "Elo: "), "") << r.out;
+    EXPECT_NE(line_starting(r.out, "Ptnml(0-2): "), "") << r.out;
+}
+
+// ---- anchors ------------------------------------------------------------------
+
+using Shown = std::pair<std::string, std::string>;
+
+// The elo and ±95% columns of `bot`'s row, as printed.
+Shown elo_of(const std::string& out, const std::string& bot) {
+    std::istringstream words(row_of(out, bot));
+    std::string rank, name, elo, error;
+    words >> rank >> name >> elo >> error;
+    return {elo, error};
+}
+
+// A round-robin of three random bots a, b and c, 4 games a pair, with
+// `extra` config lines.
+std::string three_random_bots(const fs::path& db, const std::string& extra) {
+    std::string text =
+        "name: t\ngame: { name: connect4 }\n"
+        "schedule: { type: round-robin, games_per_pair: 4 }\n"
+        "openings: { random_plies: 2 }\nconcurrency: 2\nseed: 9\ndatabase: " +
+        db.string() + "\n" + extra + "bots:\n";
+    for (const char* b : {"a", "b", "c"})
+        text += std::string("  - { name: ") + b + ", command: " + bin("bots/random") + " --seed " +
+                std::to_string(b[0]) + " }\n";
+    return text;
+}
+
+TEST_F(StandingsTest, AnchorsFromTheConfigAndFromTheCommandLineAreExactAndSaved) {
+    const auto config = dir_ / "t.yaml";
+    std::ofstream(config) << three_random_bots(db_, "anchors: { a: 1500, c: -12.5 }\n");
+    const auto run = run_arena(dir_, {"run", config.string()});
+    ASSERT_EQ(run.status, 0) << run.err;
+    // The run's standings, and later ones without --anchor, use the config's anchors.
+    for (const auto& out : {run.out, standings()}) {
+        EXPECT_EQ(line_starting(out, "ratings"), "ratings anchored: a 1500, c -12.5") << out;
+        EXPECT_EQ(elo_of(out, "a"), Shown("1500", "0")) << out;
+        EXPECT_EQ(elo_of(out, "c"), Shown("-12", "0")) << out;
+    }
+    EXPECT_EQ(std::stod(view("elo").at("a")), 1500.0);
+    EXPECT_EQ(std::stod(view("elo").at("c")), -12.5);
+    EXPECT_EQ(std::stod(view("error").at("a")), 0.0);
+    EXPECT_GT(std::stod(view("error").at("b")), 0.0);
+
+    // --anchor replaces them, and the database keeps the ratings shown last.
+    auto r = run_arena(dir_, {"standings", db_.string(), "--anchor", "a=1500", "--anchor", "b=0"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(line_starting(r.out, "ratings"), "ratings anchored: a 1500, b 0") << r.out;
+    EXPECT_EQ(elo_of(r.out, "a").first, "1500") << r.out;
+    EXPECT_EQ(elo_of(r.out, "b"), Shown("0", "0")) << r.out;
+    EXPECT_EQ(std::stod(view("elo").at("a")), 1500.0);
+    EXPECT_EQ(std::stod(view("elo").at("b")), 0.0);
+    EXPECT_EQ(std::stod(view("error").at("b")), 0.0);
+    EXPECT_GT(std::stod(view("error").at("c")), 0.0);
+
+    // A bare name is that bot at 0.
+    r = run_arena(dir_, {"standings", db_.string(), "--anchor", "c"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(line_starting(r.out, "ratings"), "ratings anchored: c 0") << r.out;
+    EXPECT_EQ(std::stod(view("elo").at("c")), 0.0);
+}
+
+TEST_F(StandingsTest, WithoutAnchorsTheRatingsHaveMeanZeroAndSaySo) {
+    {
+        store::ResultsStore store(db_);
+        const auto t = create(store, {"a", "b", "c"}, 6);
+        store.record_game(t, slot(0), game("a", "b", Outcome::kWin1));
+        store.record_game(t, slot(1), game("b", "a", Outcome::kDraw));
+        store.record_game(t, slot(2), game("b", "c", Outcome::kWin1));
+        store.record_game(t, slot(3), game("c", "b", Outcome::kWin1));
+    }
+    const auto out = standings();
+    EXPECT_EQ(lines_of(out).at(2), "ratings: mean 0") << out;
+    double sum = 0.0;
+    for (const auto& [bot, elo] : view("elo"))
+        sum += std::stod(elo);
+    EXPECT_NEAR(sum, 0.0, 1e-6);
+}
+
+TEST_F(StandingsTest, BadAnchorsAreOneUsageErrorNamingTheOption) {
+    {
+        store::ResultsStore store(db_);
+        const auto t = create(store, {"a", "b"}, 2);
+        store.record_game(t, slot(0), game("a", "b", Outcome::kWin1));
+        store.record_game(t, slot(1), game("b", "a", Outcome::kDraw));
+    }
+    const std::string usage = "\n(arena standings --help for usage)\n";
+    const struct {
+        std::vector<std::string> args;
+        std::string err;
+    } cases[] = {
+        {{"--anchor", "a=abc"},
+         "arena standings: --anchor 'a=abc': the rating after '=' must be a number from -100000 "
+         "to 100000 (BOT=ELO, e.g. --anchor random=0)" +
+             usage},
+        {{"--anchor", "a=inf"},
+         "arena standings: --anchor 'a=inf': the rating after '=' must be a number from -100000 "
+         "to 100000 (BOT=ELO, e.g. --anchor random=0)" +
+             usage},
+        {{"--anchor", "a="},
+         "arena standings: --anchor 'a=': the rating after '=' must be a number from -100000 "
+         "to 100000 (BOT=ELO, e.g. --anchor random=0)" +
+             usage},
+        {{"--anchor", "=5"}, "arena standings: --anchor '=5': no bot name before '='" + usage},
+        {{"--anchor", "a=1", "--anchor", "a=2"},
+         "arena standings: --anchor: bot 'a' is anchored twice" + usage},
+        {{"--anchor", "zed=100"},
+         "arena standings: --anchor zed: tournament 't' in " + db_.string() +
+             " has no bot 'zed'\n"},
+        {{"--pairs", "--vs", "a", "b"},
+         "arena standings: --pairs and --vs cannot be combined (--pairs prints every pair)" +
+             usage},
+    };
+    for (const auto& c : cases) {
+        std::vector<std::string> args = {"standings", db_.string()};
+        args.insert(args.end(), c.args.begin(), c.args.end());
+        const auto r = run_arena(dir_, args);
+        EXPECT_EQ(r.status, 2) << c.args.front() << " " << c.args.back();
+        EXPECT_EQ(r.err, c.err);
+        EXPECT_EQ(r.out, "");
+    }
+}
+
+TEST_F(StandingsTest, StoredConfigAnchorsMustBeTheTournamentsBots) {
+    const auto with_config = [&](const std::string& config_text) {
+        fs::remove(db_);
+        store::ResultsStore store(db_);
+        const auto t =
+            store.create_tournament({"t", "connect4", config_text, "fp", 1, 2},
+                                    {{"a", "./a", "arena1", ""}, {"b", "./b", "arena1", ""}});
+        store.record_game(t, slot(0), game("a", "b", Outcome::kWin1));
+        store.record_game(t, slot(1), game("b", "a", Outcome::kDraw));
+    };
+    const std::string prefix = "arena standings: tournament 't' in " + db_.string() + ": ";
+    const std::string hint = " (give the anchors with --anchor BOT=ELO instead)\n";
+    const struct {
+        std::string config, err;
+    } cases[] = {
+        {"name: t\nanchors: { a: 0, zed: 100 }\n",
+         prefix + "its config anchors 'zed', which is not one of its bots" + hint},
+        {"name: t\nanchors: [a, b]\n",
+         prefix + "the config's 'anchors': not a map of bot: rating" + hint},
+        {"name: t\nanchors: { a: high }\n",
+         prefix +
+             "the config's 'anchors': the rating of 'a' is not a number from -100000 to 100000" +
+             hint},
+    };
+    for (const auto& c : cases) {
+        with_config(c.config);
+        const auto r = run_arena(dir_, {"standings", db_.string()});
+        EXPECT_EQ(r.status, 2) << c.config;
+        EXPECT_EQ(r.err, c.err);
+        // --anchor does not read them.
+        const auto given = run_arena(dir_, {"standings", db_.string(), "--anchor", "b=7"});
+        EXPECT_EQ(given.status, 0) << given.err;
+        EXPECT_EQ(line_starting(given.out, "ratings"), "ratings anchored: b 7") << given.out;
+    }
+    // Only the key is read: the rest of the config may name bots that are gone.
+    with_config("name: t\nbots:\n  - { name: a, command: /nonexistent/a }\nanchors: { b: 200 }\n");
+    const auto out = standings();
+    EXPECT_EQ(line_starting(out, "ratings"), "ratings anchored: b 200") << out;
+    EXPECT_EQ(elo_of(out, "b").first, "200") << out;
+}
+
+// ---- head-to-head blocks --------------------------------------------------------
+
+// `arena standings --vs a b` on db_.
+std::string versus(const fs::path& dir, const fs::path& db, const std::string& a,
+                   const std::string& b) {
+    const auto r = run_arena(dir, {"standings", db.string(), "--vs", a, b});
+    EXPECT_EQ(r.status, 0) << r.err;
+    return r.out;
+}
+
+TEST_F(StandingsTest, PairsPrintsTheHeadToHeadOfEveryPairThatMet) {
+    {
+        store::ResultsStore store(db_);
+        // d never plays; a beats b and c, b beats c, all in colour-swapped pairs.
+        const auto t = create(store, {"c", "d", "b", "a"}, 40);
+        std::int64_t i = 0;
+        const auto pair = [&](const std::string& x, const std::string& y, Outcome first,
+                              Outcome second) {
+            store.record_game(t, slot(i++), game(x, y, first));
+            store.record_game(t, slot(i++), game(y, x, second));
+        };
+        for (int k = 0; k < 3; ++k) {
+            pair("a", "b", Outcome::kWin1, Outcome::kWin2);
+            pair("b", "a", Outcome::kDraw, Outcome::kWin1);
+            pair("a", "c", Outcome::kWin1, Outcome::kDraw);
+            pair("c", "b", Outcome::kWin2, Outcome::kWin1);
+            pair("b", "c", Outcome::kWin1, Outcome::kDraw);
+        }
+    }
+    const auto r = run_arena(dir_, {"standings", db_.string(), "--pairs"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+    // A title, then one block per pair that met, higher-rated bot first,
+    // each the same as --vs prints.
+    const std::string expected =
+        "t: 30 of 40 games, connect4; 3 pairs of bots that met, in the "
+        "standings' order (ratings: mean 0)\n\n" +
+        versus(dir_, db_, "a", "b") + "\n" + versus(dir_, db_, "a", "c") + "\n" +
+        versus(dir_, db_, "b", "c");
+    EXPECT_EQ(r.out, expected);
+    EXPECT_NE(r.out.find("a vs b (from a's side): 12 games, 6 colour-swapped pairs\n"),
+              std::string::npos);
+    EXPECT_EQ(r.out.find(" d "), std::string::npos) << r.out;
+
+    // Anchors that turn the order round turn the blocks round too.
+    const auto anchored = run_arena(
+        dir_, {"standings", db_.string(), "--pairs", "--anchor", "c=1000", "--anchor", "a=0"});
+    ASSERT_EQ(anchored.status, 0) << anchored.err;
+    EXPECT_NE(
+        anchored.out.find("(ratings anchored: c 1000, a 0)\n\n" + versus(dir_, db_, "c", "b")),
+        std::string::npos)
+        << anchored.out;
+}
+
+TEST_F(StandingsTest, TwoBotsEndWithTheirHeadToHead) {
+    {
+        store::ResultsStore store(db_);
+        const auto t = create(store, {"weak", "strong"}, 20);
+        std::int64_t i = 0;
+        for (int k = 0; k < 5; ++k) {
+            store.record_game(t, slot(i++), game("strong", "weak", Outcome::kWin1));
+            store.record_game(t, slot(i++),
+                              game("weak", "strong", k < 2 ? Outcome::kWin1 : Outcome::kDraw));
+        }
+    }
+    const auto out = standings();
+    const auto block = versus(dir_, db_, "strong", "weak");
+    EXPECT_TRUE(
+        block.starts_with("strong vs weak (from strong's side): 10 games, "
+                          "5 colour-swapped pairs\nElo: "))
+        << block;
+    EXPECT_NE(block.find("\nPtnml(0-2): "), std::string::npos) << block;
+    ASSERT_GT(out.size(), block.size());
+    EXPECT_EQ(out.substr(out.size() - block.size() - 1), "\n" + block) << out;
+    EXPECT_NE(row_of(out, "strong"), "") << out;  // the table is still there
+}
+
+TEST_F(StandingsTest, TwoBotsWithoutCompletePairsGetTheTrinomialBlock) {
+    {
+        store::ResultsStore store(db_);
+        const auto t = create(store, {"a", "b"}, 20);
+        // Every game in a pair of its own: no pair is complete.
+        for (std::int64_t i = 0; i < 6; ++i) {
+            store.record_game(t, {i, 0, static_cast<int>(i), 0, ""},
+                              game("a", "b", i < 4 ? Outcome::kWin1 : Outcome::kWin2));
+        }
+    }
+    const auto out = standings();
+    EXPECT_NE(out.find("\na vs b (from a's side): 6 games, 0 colour-swapped pairs\n"),
+              std::string::npos)
+        << out;
+    EXPECT_NE(out.find("no complete colour-swapped pair: from the games (trinomial)\nElo: "),
+              std::string::npos)
+        << out;
+    EXPECT_NE(out.find("Games: 6, Wins: 4, Losses: 2, Draws: 0"), std::string::npos) << out;
 }
 
 }  // namespace

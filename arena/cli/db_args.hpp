@@ -17,7 +17,6 @@ struct DbArgs {
     std::string db;
     std::optional<std::string> tournament;
     std::optional<std::string> bot;
-    std::optional<std::string> anchor;
     std::int64_t game_id = 0;  // GAME, when the command takes one: a positive id
 };
 

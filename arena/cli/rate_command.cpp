@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "arena/cli/commands.hpp"
+#include "arena/cli/report.hpp"
 #include "arena/match/escape.hpp"
 #include "arena/rating/elo.hpp"
 
@@ -197,14 +198,17 @@ std::vector<rating::GameResult> read_games(const std::string& text,
 
 int rate_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     namespace po = boost::program_options;
-    std::string path, anchor;
+    std::string path;
+    std::vector<rating::Anchor> anchors;
     bool csv = false, no_advantage = false;
     po::options_description opts("options");
     // clang-format off
     opts.add_options()
         ("help,h", "show this help")
         ("csv", po::bool_switch(&csv), "print name,elo,error rows")
-        ("anchor", po::value<std::string>(&anchor), "rate relative to this player (at 0) instead of the mean")
+        ("anchor", po::value<std::vector<std::string>>()->composing()->notifier(
+             [&](const std::vector<std::string>& v) { anchors = parse_anchors(v); }),
+         "NAME=ELO: hold player NAME at rating ELO, the others fitted around it (repeatable; NAME alone means NAME=0); default: mean 0")
         ("no-advantage", po::bool_switch(&no_advantage), "do not fit a first-mover advantage");
     // clang-format on
     po::options_description all;
@@ -215,7 +219,7 @@ int rate_command(const std::vector<std::string>& args, std::ostream& out, std::o
         po::variables_map vm;
         po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
         if (vm.count("help")) {
-            out << "usage: arena rate GAMES.csv [--csv] [--anchor NAME]\n\n"
+            out << "usage: arena rate GAMES.csv [--csv] [--anchor NAME=ELO ...]\n\n"
                    "Fits Elo ratings (maximum likelihood, with a first-mover advantage) to\n"
                    "the games in GAMES.csv ('-' reads standard input), given either as\n"
                    "  arena export DB -f csv: a header row naming the columns, of which rate\n"
@@ -264,10 +268,12 @@ int rate_command(const std::vector<std::string>& args, std::ostream& out, std::o
     try {
         games = read_games(text, names);
         if (games.empty()) throw std::invalid_argument("no games");
-        if (!anchor.empty() && std::find(names.begin(), names.end(), anchor) == names.end())
-            throw std::invalid_argument("no player '" + anchor + "' to anchor on");
+        for (const auto& anchor : anchors) {
+            if (std::find(names.begin(), names.end(), anchor.name) == names.end())
+                throw std::invalid_argument("no player '" + anchor.name + "' to anchor on");
+        }
         rating::FitOptions options;
-        if (!anchor.empty()) options.anchor = anchor;
+        options.anchors = anchors;
         if (no_advantage) options.fixed_advantage = 0.0;
         fit = rating::fit_elo(names, games, options);
     } catch (const std::exception& e) {

@@ -1,7 +1,10 @@
 #include "arena/cli/report.hpp"
 
+#include <yaml-cpp/yaml.h>
+
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cmath>
 #include <iomanip>
 #include <iterator>
@@ -9,7 +12,9 @@
 #include <numeric>
 #include <ostream>
 #include <sstream>
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "arena/match/escape.hpp"
@@ -71,7 +76,176 @@ std::string advantage_text(const rating::EloFit& fit, std::int64_t games,
     return s.str();
 }
 
+// Ratings the config and --anchor accept: the config's own bounds.
+constexpr double kMaxAnchorElo = 100'000.0;
+
+// A rating as written, or nullopt: a whole number or a decimal, finite and
+// within ±kMaxAnchorElo.
+std::optional<double> parse_elo(std::string_view text) {
+    double value = 0.0;
+    const char* end = text.data() + text.size();
+    const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+    if (text.empty() || ptr != end || ec != std::errc() || !std::isfinite(value) ||
+        std::abs(value) > kMaxAnchorElo)
+        return std::nullopt;
+    return value;
+}
+
+// The shortest text that reads back as `elo`: "1500", "-12.5".
+std::string elo_text(double elo) {
+    std::array<char, 32> buffer{};
+    const auto [end, ec] = std::to_chars(buffer.data(), buffer.data() + buffer.size(), elo);
+    if (ec != std::errc()) return std::to_string(elo);
+    const std::string text(buffer.data(), end);
+    return text == "-0" ? "0" : text;
+}
+
+void reject_repeats(const std::vector<rating::Anchor>& anchors, const std::string& where) {
+    for (std::size_t i = 0; i < anchors.size(); ++i) {
+        for (std::size_t j = 0; j < i; ++j) {
+            if (anchors[i].name == anchors[j].name) {
+                throw std::invalid_argument(where + "bot '" +
+                                            match::escape_controls(anchors[i].name) +
+                                            "' is anchored twice");
+            }
+        }
+    }
+}
+
+// A tournament's games counted for the standings: as fit_elo() takes them,
+// plus what the table prints beside the ratings.
+struct Tally {
+    std::vector<std::string> names;
+    std::vector<rating::GameResult> results;
+    std::vector<FaultCounts> faults;
+    std::int64_t games = 0, duplicates = 0;
+    std::int64_t decided_on_board = 0;  // games that ended by the rules
+    // played[i][j]: i's wins, draws, losses against j; only for up to
+    // kMaxCrosstable bots.
+    std::vector<std::vector<std::array<std::int64_t, 3>>> played;
+};
+
+// Up to this many bots, the standings end with a crosstable.
+constexpr std::size_t kMaxCrosstable = 16;
+
+Tally tally(store::ResultsStore& store, const store::TournamentRow& tournament) {
+    Tally t;
+    for (const auto& b : store.bots(tournament.id))
+        t.names.push_back(b.name);
+    const auto n = t.names.size();
+    t.faults.resize(n);
+    if (n <= kMaxCrosstable) t.played.assign(n, std::vector<std::array<std::int64_t, 3>>(n));
+    // Counted by pair, result and ending: the cost does not grow with the games.
+    const auto counts = store.result_counts(tournament.id);
+    t.results.reserve(counts.size());
+    for (const auto& c : counts) {
+        t.duplicates += c.duplicates;
+        const int a = c.first, b = c.second;
+        const double s = c.outcome == games::Outcome::kWin1   ? 1.0
+                         : c.outcome == games::Outcome::kWin2 ? 0.0
+                                                              : 0.5;
+        t.results.push_back({a, b, s, c.games});
+        t.games += c.games;
+        const int loser = s == 1.0 ? b : s == 0.0 ? a : -1;
+        if (c.termination == match::Termination::kNormal) {
+            t.decided_on_board += c.games;
+        } else if (loser >= 0) {
+            t.faults[loser][static_cast<std::size_t>(c.termination)] += c.games;
+        }
+        if (t.played.empty()) continue;
+        const int k = s == 1.0 ? 0 : s == 0.5 ? 1 : 2;
+        t.played[a][b][k] += c.games;
+        t.played[b][a][2 - k] += c.games;
+    }
+    return t;
+}
+
+rating::EloFit fit_tally(const Tally& t, const std::vector<rating::Anchor>& anchors) {
+    rating::FitOptions options;
+    options.anchors = anchors;
+    return rating::fit_elo(t.names, t.results, options);
+}
+
+// Bot indices, highest rating first (ties in the tournament's order).
+std::vector<std::size_t> standings_order(const rating::EloFit& fit) {
+    std::vector<std::size_t> order(fit.ratings.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](auto x, auto y) { return fit.ratings[x] > fit.ratings[y]; });
+    return order;
+}
+
+// The head-to-head block of a against b from their games (a's side).
+void print_pair(std::ostream& out, const std::string& a, const std::string& b,
+                const std::vector<rating::PairedGame>& games);
+
 }  // namespace
+
+rating::Anchor parse_anchor(const std::string& text) {
+    const auto where = [&] { return "--anchor '" + match::escape_controls(text) + "': "; };
+    const auto eq = text.rfind('=');
+    rating::Anchor anchor{text.substr(0, eq), 0.0};
+    if (eq != std::string::npos) {
+        const auto elo = parse_elo(std::string_view(text).substr(eq + 1));
+        if (!elo) {
+            throw std::invalid_argument(
+                where() +
+                "the rating after '=' must be a number from -100000 to 100000 "
+                "(BOT=ELO, e.g. --anchor random=0)");
+        }
+        anchor.elo = *elo;
+    }
+    if (anchor.name.empty()) throw std::invalid_argument(where() + "no bot name before '='");
+    return anchor;
+}
+
+std::vector<rating::Anchor> parse_anchors(const std::vector<std::string>& texts) {
+    std::vector<rating::Anchor> anchors;
+    for (const auto& text : texts)
+        anchors.push_back(parse_anchor(text));
+    reject_repeats(anchors, "--anchor: ");
+    return anchors;
+}
+
+std::vector<rating::Anchor> anchors_of_config_text(const std::string& text) {
+    YAML::Node root;
+    try {
+        root = YAML::Load(text);
+    } catch (const YAML::Exception&) {
+        return {};
+    }
+    if (!root.IsMap()) return {};
+    const YAML::Node node = root["anchors"];
+    if (!node.IsDefined() || node.IsNull()) return {};
+    const std::string where = "the config's 'anchors': ";
+    if (!node.IsMap()) throw std::invalid_argument(where + "not a map of bot: rating");
+    std::vector<rating::Anchor> anchors;
+    for (const auto& entry : node) {
+        const std::string name = entry.first.IsScalar() ? entry.first.Scalar() : std::string();
+        const auto elo = entry.second.IsScalar() ? parse_elo(entry.second.Scalar()) : std::nullopt;
+        if (name.empty()) throw std::invalid_argument(where + "an entry without a bot name");
+        if (!elo) {
+            throw std::invalid_argument(where + "the rating of '" + match::escape_controls(name) +
+                                        "' is not a number from -100000 to 100000");
+        }
+        anchors.push_back({name, *elo});
+    }
+    reject_repeats(anchors, where);
+    return anchors;
+}
+
+std::string scale_text(const std::vector<rating::Anchor>& anchors,
+                       const std::vector<std::string>& without_games) {
+    if (anchors.empty()) return "ratings: mean 0";
+    std::string text = "ratings anchored:";
+    for (std::size_t i = 0; i < anchors.size(); ++i) {
+        const auto& a = anchors[i];
+        text += (i == 0 ? " " : ", ") + match::escape_controls(a.name) + " " + elo_text(a.elo);
+        if (std::find(without_games.begin(), without_games.end(), a.name) != without_games.end())
+            text += " (no games)";
+    }
+    return text;
+}
 
 std::string fixed_decimals(double x, int digits) {
     if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
@@ -83,57 +257,22 @@ std::string fixed_decimals(double x, int digits) {
 }
 
 void report_standings(store::ResultsStore& store, const store::TournamentRow& tournament,
-                      std::ostream& out, const std::optional<std::string>& anchor) {
-    const auto bots = store.bots(tournament.id);
-    // Counted by pair, result and ending: the cost does not grow with the games.
-    const auto counts = store.result_counts(tournament.id);
-    std::vector<std::string> names;
-    for (const auto& b : bots)
-        names.push_back(b.name);
+                      std::ostream& out, const std::vector<rating::Anchor>& anchors) {
+    const Tally t = tally(store, tournament);
+    const auto& names = t.names;
     const auto n = names.size();
-    std::vector<rating::GameResult> results;
-    std::vector<FaultCounts> faults(n);
-    std::int64_t decided_on_board = 0;  // games that ended by the rules
-    // crosstable[i][j]: i's wins, draws, losses against j (only printed for a few bots)
-    constexpr std::size_t kMaxCrosstable = 16;
+    const auto& faults = t.faults;
+    const std::int64_t games = t.games, duplicates = t.duplicates;
     const bool crosstable = n <= kMaxCrosstable && n > 1;
-    std::vector<std::vector<std::array<std::int64_t, 3>>> cross(
-        crosstable ? n : 0, std::vector<std::array<std::int64_t, 3>>(n));
-    std::int64_t games = 0, duplicates = 0;
-    results.reserve(counts.size());
-    for (const auto& c : counts) {
-        duplicates += c.duplicates;
-        const int a = c.first, b = c.second;
-        const double s = c.outcome == games::Outcome::kWin1   ? 1.0
-                         : c.outcome == games::Outcome::kWin2 ? 0.0
-                                                              : 0.5;
-        results.push_back({a, b, s, c.games});
-        games += c.games;
-        const int loser = s == 1.0 ? b : s == 0.0 ? a : -1;
-        if (c.termination == match::Termination::kNormal) {
-            decided_on_board += c.games;
-        } else if (loser >= 0) {
-            faults[loser][static_cast<std::size_t>(c.termination)] += c.games;
-        }
-        if (crosstable) {
-            const int k = s == 1.0 ? 0 : s == 0.5 ? 1 : 2;
-            cross[a][b][k] += c.games;
-            cross[b][a][2 - k] += c.games;
-        }
-    }
-    rating::FitOptions options;
-    options.anchor = anchor;
-    const auto fit = rating::fit_elo(names, results, options);
-    const auto summary = rating::summarize_games(names, results);
+    const auto fit = fit_tally(t, anchors);
+    const auto summary = rating::summarize_games(names, t.results);
     std::vector<store::RatingRow> rows;
     for (std::size_t i = 0; i < n; ++i)
         rows.push_back({names[i], fit.ratings[i], fit.errors[i]});
     store.save_ratings(tournament.id, rows);
 
-    std::vector<std::size_t> order(n);
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(),
-                     [&](auto x, auto y) { return fit.ratings[x] > fit.ratings[y]; });
+    const auto order = standings_order(fit);
+
     // Course-style points when the tournament's config asks for them.
     const auto scoring = tournament::scoring_of_config_text(tournament.spec.config_text);
     const auto points = [&](const rating::SideRecord& r) {
@@ -146,6 +285,10 @@ void report_standings(store::ResultsStore& store, const store::TournamentRow& to
     out << "\n"
         << tournament.spec.name << ": " << games << " of " << tournament.spec.total_games
         << " games, " << tournament.spec.game << "\n";
+    std::vector<std::string> idle;
+    for (std::size_t i = 0; i < n; ++i)
+        if (summary[i].total.games == 0) idle.push_back(names[i]);
+    out << scale_text(anchors, idle) << "\n";
     out << std::right << std::setw(3) << "#"
         << "  " << std::left << std::setw(width) << "bot" << std::right << std::setw(7) << "elo"
         << std::setw(6) << "±95%" << std::setw(7) << "games" << std::setw(6) << "W" << std::setw(6)
@@ -176,7 +319,7 @@ void report_standings(store::ResultsStore& store, const store::TournamentRow& to
         }
         out << "  " << faults_text(faults[i]) << "\n";
     }
-    out << "first-mover advantage: " << advantage_text(fit, games, decided_on_board) << "\n";
+    out << "first-mover advantage: " << advantage_text(fit, games, t.decided_on_board) << "\n";
     if (duplicates > 0) {
         out << "duplicates: " << duplicates << " of " << games
             << " games repeat an earlier game move for move; the ratings count them\n"
@@ -199,7 +342,7 @@ void report_standings(store::ResultsStore& store, const store::TournamentRow& to
             for (auto j : order) {
                 std::string cell = "-";
                 if (i != j) {
-                    const auto& c = cross[i][j];
+                    const auto& c = t.played[i][j];
                     cell = std::to_string(c[0]) + "-" + std::to_string(c[1]) + "-" +
                            std::to_string(c[2]);
                 }
@@ -209,6 +352,52 @@ void report_standings(store::ResultsStore& store, const store::TournamentRow& to
         }
     }
     out << std::right;
+    // Two bots: their difference with its interval, from the pairs.
+    if (n == 2 && games > 0) {
+        out << "\n";
+        report_head_to_head(store, tournament, names[order[0]], names[order[1]], out);
+    }
+}
+
+void report_pairs(store::ResultsStore& store, const store::TournamentRow& tournament,
+                  std::ostream& out, const std::vector<rating::Anchor>& anchors) {
+    const Tally t = tally(store, tournament);
+    const auto n = t.names.size();
+    const auto fit = fit_tally(t, anchors);
+    const auto order = standings_order(fit);
+    std::vector<std::size_t> rank(n);
+    for (std::size_t r = 0; r < n; ++r)
+        rank[order[r]] = r;
+    std::map<std::string, std::size_t> index;
+    for (std::size_t i = 0; i < n; ++i)
+        index.emplace(t.names[i], i);
+    // Every game once, from the side of the higher-ranked of its two bots.
+    std::map<std::pair<std::size_t, std::size_t>, std::vector<rating::PairedGame>> by_pair;
+    for (const auto& g : store.games(tournament.id)) {
+        double first_score = 0.0;
+        if (g.result == "1-0") {
+            first_score = 1.0;
+        } else if (g.result == "1/2-1/2") {
+            first_score = 0.5;
+        } else if (g.result != "0-1") {
+            continue;
+        }
+        const auto f = index.find(g.first), s = index.find(g.second);
+        if (f == index.end() || s == index.end()) continue;
+        const bool first_higher = rank[f->second] < rank[s->second];
+        const auto key = first_higher ? std::pair(rank[f->second], rank[s->second])
+                                      : std::pair(rank[s->second], rank[f->second]);
+        by_pair[key].push_back(
+            {g.slot.pair, first_higher, first_higher ? first_score : 1.0 - first_score});
+    }
+    out << tournament.spec.name << ": " << t.games << " of " << tournament.spec.total_games
+        << " games, " << tournament.spec.game << "; " << by_pair.size() << " pair"
+        << (by_pair.size() == 1 ? "" : "s") << " of bots that met, in the standings' order ("
+        << scale_text(anchors) << ")\n";
+    for (const auto& [ranks, games] : by_pair) {
+        out << "\n";
+        print_pair(out, t.names[order[ranks.first]], t.names[order[ranks.second]], games);
+    }
 }
 
 std::vector<rating::PairedGame> head_to_head_games(store::ResultsStore& store,
@@ -259,9 +448,11 @@ void print_head_to_head(std::ostream& out, const rating::HeadToHead& h,
     }
 }
 
-void report_head_to_head(store::ResultsStore& store, const store::TournamentRow& tournament,
-                         const std::string& a, const std::string& b, std::ostream& out) {
-    const auto counts = rating::count_head_to_head(head_to_head_games(store, tournament, a, b));
+namespace {
+
+void print_pair(std::ostream& out, const std::string& a, const std::string& b,
+                const std::vector<rating::PairedGame>& games) {
+    const auto counts = rating::count_head_to_head(games);
     const std::string shown_a = match::escape_controls(a), shown_b = match::escape_controls(b);
     out << shown_a << " vs " << shown_b << " (from " << shown_a
         << "'s side): " << counts.games.games() << " games, " << counts.pairs.pairs()
@@ -287,6 +478,13 @@ void report_head_to_head(store::ResultsStore& store, const store::TournamentRow&
         out << "no complete colour-swapped pair: from the games (trinomial)\n";
         print_head_to_head(out, rating::head_to_head(counts.games), counts.games, std::nullopt);
     }
+}
+
+}  // namespace
+
+void report_head_to_head(store::ResultsStore& store, const store::TournamentRow& tournament,
+                         const std::string& a, const std::string& b, std::ostream& out) {
+    print_pair(out, a, b, head_to_head_games(store, tournament, a, b));
 }
 
 }  // namespace arena::cli

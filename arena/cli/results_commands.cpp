@@ -70,7 +70,6 @@ std::optional<int> parse_db_args(const std::string& command, std::string_view us
         }
         if (vm.count("tournament")) parsed.tournament = vm["tournament"].as<std::string>();
         if (vm.count("bot")) parsed.bot = vm["bot"].as<std::string>();
-        if (vm.count("anchor")) parsed.anchor = vm["anchor"].as<std::string>();
     } catch (const po::unknown_option& e) {
         // "-5" is a negative number where GAME goes, not an option.
         const std::string typed = e.get_option_name();
@@ -155,34 +154,103 @@ po::options_description tournament_option() {
 
 }  // namespace
 
+namespace {
+
+// The standings' anchors: --anchor's, else the `anchors:` of the
+// tournament's stored config; nullopt after saying why they cannot be used.
+std::optional<std::vector<rating::Anchor>> standings_anchors(
+    store::ResultsStore& store, const store::TournamentRow& t,
+    const std::optional<std::vector<rating::Anchor>>& given, const std::string& db,
+    std::ostream& err) {
+    std::vector<rating::Anchor> anchors;
+    if (given) {
+        anchors = *given;
+    } else {
+        try {
+            anchors = anchors_of_config_text(t.spec.config_text);
+        } catch (const std::invalid_argument& e) {
+            err << "arena standings: tournament '" << t.spec.name << "' in " << db << ": "
+                << e.what() << " (give the anchors with --anchor BOT=ELO instead)\n";
+            return std::nullopt;
+        }
+    }
+    const auto bots = store.bots(t.id);
+    for (const auto& anchor : anchors) {
+        const bool known = std::any_of(bots.begin(), bots.end(),
+                                       [&](const auto& b) { return b.name == anchor.name; });
+        if (known) continue;
+        const std::string name = match::escape_controls(anchor.name);
+        if (given) {
+            err << "arena standings: --anchor " << name << ": tournament '" << t.spec.name
+                << "' in " << db << " has no bot '" << name << "'\n";
+        } else {
+            err << "arena standings: tournament '" << t.spec.name << "' in " << db
+                << ": its config anchors '" << name
+                << "', which is not one of its bots (give the anchors with --anchor BOT=ELO "
+                   "instead)\n";
+        }
+        return std::nullopt;
+    }
+    return anchors;
+}
+
+}  // namespace
+
 int standings_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     DbArgs a;
     auto opts = tournament_option();
     std::vector<std::string> vs;
-    opts.add_options()("anchor", po::value<std::string>(),
-                       "rate relative to this bot (at 0) instead of the mean")(
+    std::optional<std::vector<rating::Anchor>> anchors;
+    bool pairs = false;
+    opts.add_options()(
+        "anchor",
+        po::value<std::vector<std::string>>()->composing()->notifier(
+            [&](const std::vector<std::string>& v) { anchors = parse_anchors(v); }),
+        "BOT=ELO: hold BOT at rating ELO, the other ratings fitted around it (repeatable; "
+        "BOT alone means BOT=0); default: the anchors of the tournament's config, else "
+        "mean 0")(
         "vs", po::value<std::vector<std::string>>(&vs)->multitoken()->notifier([](const auto& v) {
             if (v.size() != 2) throw std::invalid_argument("--vs takes two bot names: --vs A B");
             if (v[0] == v[1]) throw std::invalid_argument("--vs needs two different bots");
         }),
-        "print the head-to-head of bot A against bot B (Elo, nElo, LOS, pairs)");
-    if (auto code = parse_db_args(
-            "standings",
-            "usage: arena standings DB [--tournament NAME] [--anchor BOT] [--vs A B]\n\n", args,
-            opts, false, a, out, err))
+        "print the head-to-head of bot A against bot B (Elo, nElo, LOS, pairs)")(
+        "pairs", po::bool_switch(&pairs),
+        "print the head-to-head of every pair of bots that played each other, in the "
+        "standings' order");
+    if (auto code = parse_db_args("standings",
+                                  "usage: arena standings DB [--tournament NAME] "
+                                  "[--anchor BOT=ELO ...] [--vs A B | --pairs]\n\n"
+                                  "Prints the standings of a stored tournament: Elo with 95 % "
+                                  "intervals, W/D/L,\nscores, faults, the first-mover "
+                                  "advantage and a crosstable; with two bots,\nalso their "
+                                  "head-to-head (Elo, nElo, LOS, pentanomial). The ratings have "
+                                  "mean 0,\nor sit on the scale the anchors set.\n\n",
+                                  args, opts, false, a, out, err))
         return *code;
+    if (pairs && !vs.empty()) {
+        err << "arena standings: --pairs and --vs cannot be combined (--pairs prints every "
+               "pair)\n(arena standings --help for usage)\n";
+        return kExitUsage;
+    }
     try {
         store::ResultsStore store(a.db);
         const auto t = pick_tournament(store, a.tournament, "standings", a.db, err);
         if (!t) return kExitUsage;
-        if (a.anchor && !check_bot(store, *t, *a.anchor, "standings", a.db, err)) return kExitUsage;
         if (!vs.empty()) {
+            // The head-to-head needs no ratings, but a mistyped --anchor is still one.
+            if (anchors && !standings_anchors(store, *t, anchors, a.db, err)) return kExitUsage;
             for (const auto& bot : vs)
                 if (!check_bot(store, *t, bot, "standings", a.db, err)) return kExitUsage;
             report_head_to_head(store, *t, vs[0], vs[1], out);
             return kExitOk;
         }
-        report_standings(store, *t, out, a.anchor);
+        const auto scale = standings_anchors(store, *t, anchors, a.db, err);
+        if (!scale) return kExitUsage;
+        if (pairs) {
+            report_pairs(store, *t, out, *scale);
+            return kExitOk;
+        }
+        report_standings(store, *t, out, *scale);
         return kExitOk;
     } catch (const std::exception& e) {
         err << "arena standings: " << e.what() << "\n";

@@ -146,26 +146,42 @@ bool strongly_connected(int n, const std::vector<Pair>& pairs) {
 }
 
 // The maximisation problem: `players` ratings (the real ones, plus a virtual
-// player when the rating prior is on), one of them (`reference`) held at 0,
-// and the advantage, fitted or fixed.
+// player when the rating prior is on), some of them held at given values
+// (one reference at 0, or the anchors), and the advantage, fitted or fixed.
 struct Problem {
     int players = 0;
-    int reference = 0;
+    // Per player: its free variable, or -1 when it is held at held[player].
+    std::vector<int> var;
+    std::vector<double> held;  // natural units; read for held players only
+    int free_players = 0;
     bool fit_advantage = true;
     double fixed_advantage = 0.0;  // natural units
     double advantage_prior = 0.0;  // weight in virtual draws; 0 = none
     std::vector<Pair> pairs;
 
-    // Free variables: the ratings except the reference, then the advantage.
-    [[nodiscard]] int dimension() const { return players - 1 + (fit_advantage ? 1 : 0); }
-    [[nodiscard]] int variable(int player) const {
-        return player == reference ? -1 : player < reference ? player : player - 1;
+    // Holds the players with a value, frees the others (players = values.size()).
+    void hold(const std::vector<std::optional<double>>& values) {
+        players = static_cast<int>(values.size());
+        var.assign(values.size(), -1);
+        held.assign(values.size(), 0.0);
+        free_players = 0;
+        for (std::size_t i = 0; i < values.size(); ++i) {
+            if (values[i]) {
+                held[i] = *values[i];
+            } else {
+                var[i] = free_players++;
+            }
+        }
     }
-    [[nodiscard]] int advantage_variable() const { return players - 1; }
+
+    // Free variables: the ratings of the players not held, then the advantage.
+    [[nodiscard]] int dimension() const { return free_players + (fit_advantage ? 1 : 0); }
+    [[nodiscard]] int variable(int player) const { return var[static_cast<std::size_t>(player)]; }
+    [[nodiscard]] int advantage_variable() const { return free_players; }
 };
 
 struct State {
-    std::vector<double> r;  // natural units, r[reference] == 0
+    std::vector<double> r;  // natural units; held players at their values
     double advantage = 0.0;
 };
 
@@ -426,9 +442,18 @@ State starting_point(const Problem& problem) {
     s.r.resize(m);
     for (std::size_t i = 0; i < m; ++i)
         s.r[i] = logit(points[i], games[i]);
-    const double base = s.r[problem.reference];
-    for (double& r : s.r)
-        r -= base;
+    // Move the free players by the mean offset of the held ones from their
+    // values, then put the held ones there.
+    double shift = 0.0;
+    int held = 0;
+    for (std::size_t i = 0; i < m; ++i) {
+        if (problem.var[i] >= 0) continue;
+        shift += problem.held[i] - s.r[i];
+        ++held;
+    }
+    if (held > 0) shift /= held;
+    for (std::size_t i = 0; i < m; ++i)
+        s.r[i] = problem.var[i] >= 0 ? s.r[i] + shift : problem.held[i];
     s.advantage =
         problem.fit_advantage ? logit(first_points, first_games) : problem.fixed_advantage;
     return s;
@@ -501,38 +526,65 @@ struct Fitted {
     Solution solution;
 };
 
-// Maximises the likelihood over `players` players who all have games,
+// Ford's condition with the anchors held (some entry of `held` set): their
+// differences are given, so they count as one player, and the maximum exists
+// and is unique exactly when the graph with them merged into one node is
+// strongly connected: every group of the other players scored something
+// against the rest and let the rest score something.
+bool connected_to_anchors(const std::vector<Pair>& pairs,
+                          const std::vector<std::optional<double>>& held) {
+    std::vector<int> node(held.size(), 0);
+    int nodes = 1;  // node 0: all the anchors
+    for (std::size_t i = 0; i < held.size(); ++i)
+        if (!held[i]) node[i] = nodes++;
+    std::vector<Pair> merged;
+    for (const Pair& p : pairs) {
+        const int a = node[static_cast<std::size_t>(p.first)];
+        const int b = node[static_cast<std::size_t>(p.second)];
+        if (a != b) merged.push_back({a, b, p.games, p.points, p.uses_advantage});
+    }
+    return strongly_connected(nodes, merged);
+}
+
+// Maximises the likelihood over the players who all have games (one per
+// entry of `anchors`: a value holds that player there, in natural units),
 // adding the priors only when needed (see docs/ratings.md); sets the prior
-// flags and the iteration count in `fit`.
-Fitted fit_rated(int players, const std::vector<Pair>& pairs, const FitOptions& options,
-                 EloFit& fit) {
+// flags and the iteration count in `fit`. Without anchors one player is
+// held at 0 instead.
+Fitted fit_rated(const std::vector<Pair>& pairs, const std::vector<std::optional<double>>& anchors,
+                 const FitOptions& options, EloFit& fit) {
+    const auto players = static_cast<int>(anchors.size());
+    const bool anchored =
+        std::any_of(anchors.begin(), anchors.end(), [](const auto& a) { return a.has_value(); });
     const bool fit_advantage = !options.fixed_advantage.has_value();
-    fit.rating_prior = !strongly_connected(players, pairs);
+    fit.rating_prior =
+        anchored ? !connected_to_anchors(pairs, anchors) : !strongly_connected(players, pairs);
     for (;;) {
         Problem problem;
         problem.fit_advantage = fit_advantage;
         problem.fixed_advantage = fit_advantage ? 0.0 : *options.fixed_advantage / kEloPerNat;
         problem.advantage_prior = fit.advantage_prior ? options.prior_draws : 0.0;
         problem.pairs = pairs;
+        std::vector<std::optional<double>> held = anchors;
         if (fit.rating_prior) {
-            // A virtual player, held at 0, drawing prior_draws games with everyone.
-            problem.players = players + 1;
-            problem.reference = players;
+            // A virtual player drawing prior_draws games with everyone: held
+            // at 0 without anchors, else free like the other players.
+            held.emplace_back(anchored ? std::nullopt : std::optional<double>(0.0));
             for (int i = 0; i < players; ++i) {
                 problem.pairs.push_back(
                     {i, players, options.prior_draws, 0.5 * options.prior_draws, false});
             }
-        } else {
+        } else if (!anchored) {
             // Hold the most active player: the best-conditioned reference.
-            problem.players = players;
             std::vector<double> played(players, 0.0);
             for (const Pair& p : pairs) {
                 played[p.first] += p.games;
                 played[p.second] += p.games;
             }
-            problem.reference =
-                static_cast<int>(std::max_element(played.begin(), played.end()) - played.begin());
+            held[static_cast<std::size_t>(std::max_element(played.begin(), played.end()) -
+                                          played.begin())] = 0.0;
         }
+        problem.hold(held);
         if (auto solution = maximise(problem, fit.iterations)) {
             return Fitted{std::move(problem), std::move(*solution)};
         }
@@ -582,14 +634,20 @@ EloFit fit_elo(const std::vector<std::string>& names, const std::vector<GameResu
     const auto n = static_cast<int>(names.size());
     EloFit fit;
     fit.names = names;
-    std::optional<std::size_t> anchor;
-    if (options.anchor) {
-        anchor = fit.index_of(*options.anchor);
-        if (!anchor) {
-            throw std::invalid_argument("fit_elo: unknown anchor '" + *options.anchor + "'");
+    // anchor_of[i]: the rating player i is held at, if it is an anchor.
+    std::vector<std::optional<double>> anchor_of(names.size());
+    for (const Anchor& anchor : options.anchors) {
+        const auto i = fit.index_of(anchor.name);
+        if (!i) throw std::invalid_argument("fit_elo: unknown anchor '" + anchor.name + "'");
+        if (anchor_of[*i]) {
+            throw std::invalid_argument("fit_elo: anchor '" + anchor.name + "' is given twice");
         }
+        if (!std::isfinite(anchor.elo)) {
+            throw std::invalid_argument("fit_elo: the rating of anchor '" + anchor.name +
+                                        "' must be finite");
+        }
+        anchor_of[*i] = anchor.elo;
     }
-
     // Only players with games are fitted ("rated"); see the idle players below.
     std::vector<Pair> pairs = aggregate(n, games);
     std::vector<int> local(n, -1);
@@ -608,14 +666,35 @@ EloFit fit_elo(const std::vector<std::string>& names, const std::vector<GameResu
     }
     const std::size_t m = rated.size();
 
+    // The anchors with games are held at their ratings, in natural units
+    // from `origin`, the first one's rating; the others cannot fix anything.
+    std::vector<std::optional<double>> held(m);
+    std::optional<double> origin;
+    for (std::size_t i = 0; i < m; ++i) {
+        const auto& elo = anchor_of[rated[i]];
+        if (!elo) continue;
+        if (!origin) origin = *elo;
+        held[i] = (*elo - *origin) / kEloPerNat;
+    }
+    const bool rated_anchor = origin.has_value();
+    if (!rated_anchor) {
+        // No anchor with games: the rated players' mean is `average`, or
+        // the mean rating of the anchors when there are any.
+        double sum = 0.0;
+        for (const Anchor& anchor : options.anchors)
+            sum += anchor.elo;
+        origin = options.anchors.empty() ? options.average
+                                         : sum / static_cast<double>(options.anchors.size());
+    }
+
     // Ratings (natural units) and covariance of the rated players, relative
-    // to the reference player held at 0.
+    // to the anchors, else to the reference player held at 0.
     std::vector<double> r(m, 0.0), cov(m * m, 0.0);
     const bool fit_advantage = !options.fixed_advantage.has_value();
     double advantage = fit_advantage ? 0.0 : *options.fixed_advantage / kEloPerNat;
     double advantage_var = 0.0;
     if (m > 0) {
-        const Fitted f = fit_rated(static_cast<int>(m), pairs, options, fit);
+        const Fitted f = fit_rated(pairs, held, options, fit);
         const State& s = f.solution.state;
         const auto d = static_cast<std::size_t>(f.problem.dimension());
         const std::vector<double> inverse = cholesky_inverse(f.solution.factor, d);
@@ -653,26 +732,10 @@ EloFit fit_elo(const std::vector<std::string>& names, const std::vector<GameResu
         advantage_var = 4.0 / options.prior_draws;
     }
 
-    // Re-express relative to the anchor (when it has games) or to the mean
-    // of the rated players, set to `average` (or to anchor_rating when the
-    // anchor has no games).
-    const std::optional<std::size_t> rated_anchor =
-        anchor && local[*anchor] >= 0 ? std::optional<std::size_t>(local[*anchor]) : std::nullopt;
-    const double origin = anchor ? options.anchor_rating : options.average;
-    if (rated_anchor) {
-        const std::size_t a = *rated_anchor;
-        const double base = r[a];
-        for (double& x : r)
-            x -= base;
-        std::vector<double> col(m);
-        for (std::size_t i = 0; i < m; ++i)
-            col[i] = cov[i * m + a];
-        const double caa = cov[a * m + a];
-        for (std::size_t i = 0; i < m; ++i) {
-            for (std::size_t j = 0; j < m; ++j)
-                cov[i * m + j] += caa - col[i] - col[j];
-        }
-    } else if (m > 0) {
+    // Without an anchor with games, re-express relative to the mean of the
+    // rated players (set to `origin`); with anchors, r and cov are already
+    // relative to them.
+    if (!rated_anchor && m > 0) {
         double mean = 0.0;
         for (double x : r)
             mean += x / static_cast<double>(m);
@@ -710,11 +773,11 @@ EloFit fit_elo(const std::vector<std::string>& names, const std::vector<GameResu
     const double idle_var = 4.0 / options.prior_draws * kEloPerNat * kEloPerNat;
 
     const auto un = static_cast<std::size_t>(n);
-    fit.ratings.assign(un, origin + rated_mean);
+    fit.ratings.assign(un, *origin + rated_mean);
     fit.covariances.assign(un * un, 0.0);
     for (std::size_t i = 0; i < un; ++i) {
         const int li = local[i];
-        if (li >= 0) fit.ratings[i] = origin + r[static_cast<std::size_t>(li)] * kEloPerNat;
+        if (li >= 0) fit.ratings[i] = *origin + r[static_cast<std::size_t>(li)] * kEloPerNat;
         for (std::size_t j = 0; j < un; ++j) {
             const int lj = local[j];
             double c = 0.0;
@@ -730,7 +793,14 @@ EloFit fit_elo(const std::vector<std::string>& names, const std::vector<GameResu
             fit.covariances[i * un + j] = c;
         }
     }
-    if (rated_anchor) fit.ratings[*anchor] = options.anchor_rating;  // exactly
+    // Anchors sit exactly at their ratings, known: with games, the fit
+    // already has no variance for them; without, they are placed there.
+    for (std::size_t i = 0; i < un; ++i) {
+        if (!anchor_of[i]) continue;
+        fit.ratings[i] = *anchor_of[i];
+        for (std::size_t j = 0; j < un; ++j)
+            fit.covariances[i * un + j] = fit.covariances[j * un + i] = 0.0;
+    }
     fit.errors.resize(un);
     for (std::size_t i = 0; i < un; ++i) {
         fit.errors[i] = kZ95 * std::sqrt(std::max(fit.covariances[i * un + i], 0.0));

@@ -11,7 +11,10 @@
 // for the first mover and contributes p^s (1 - p)^(1 - s) to the likelihood,
 // so a draw counts as half a win and half a loss. The ratings and adv (unless
 // fixed) maximise the likelihood over all games together; the ratings are
-// then shifted so that their mean (or a named anchor) takes a given value.
+// then shifted so that their mean takes a given value. With anchors, the
+// anchored players are instead held at given ratings and the others (and
+// adv) maximise the likelihood with them held: one anchor only sets the
+// shift, several constrain the fit.
 //
 // Players without games are left out of the fit: each is placed at the
 // mean of the others with a large, independent error. When the maximum is
@@ -23,7 +26,7 @@
 // Errors come from the inverse of the observed Fisher information (the
 // Hessian of the negative log-likelihood at the fit), scaled by a dispersion
 // factor for draws (EloFit::dispersion), and are relative to the mean (or to
-// the anchor, whose error is then zero). Cost: O(games) to aggregate, then
+// the anchors, whose errors are then zero). Cost: O(games) to aggregate, then
 // O(n^3) per Newton iteration for n players (a thousand players and a million
 // games take well under a second).
 //
@@ -56,16 +59,24 @@ struct GameResult {
     std::int64_t count = 1;
 };
 
+// A player held at a known rating.
+struct Anchor {
+    std::string name;
+    double elo = 0.0;
+};
+
 struct FitOptions {
     // First-mover advantage in Elo: std::nullopt fits it; a value fixes it
     // (0 turns it off).
     std::optional<double> fixed_advantage;
-    // With an anchor, the player of that name is rated anchor_rating and the
-    // errors are relative to it; without one, the mean rating of the players
-    // with games is `average`. (An anchor without games cannot fix anything:
-    // the others are then centred on anchor_rating, where it sits too.)
-    std::optional<std::string> anchor;
-    double anchor_rating = 0.0;
+    // Players held at known ratings (at most once each). The anchors with
+    // games are held while everything else is fitted, and the errors are
+    // relative to them; every anchor's error is 0. An anchor without games
+    // is placed at its rating and fixes nothing; when no anchor has games,
+    // the players with games are centred on the mean of the anchors'
+    // ratings. Without anchors, the mean rating of the players with games
+    // is `average`. See docs/ratings.md, "Anchors".
+    std::vector<Anchor> anchors;
     double average = 0.0;
     // Weight of the prior used only when the plain maximum likelihood does
     // not exist: that many virtual draws between every player and a virtual
@@ -95,7 +106,7 @@ struct EloFit {
     int iterations = 0;           // Newton iterations, all attempts together
     double log_likelihood = 0.0;  // of the games (priors excluded), natural log
 
-    // Covariance of ratings i and j in Elo^2 (relative to the mean or anchor).
+    // Covariance of ratings i and j in Elo^2 (relative to the mean or anchors).
     [[nodiscard]] double covariance(std::size_t i, std::size_t j) const;
     // Likelihood of superiority: P(r_i > r_j) = Phi((r_i - r_j) / sd(r_i - r_j)).
     // los(i, j) + los(j, i) == 1; los(i, i) == 0.5.
@@ -106,7 +117,8 @@ struct EloFit {
 
 // Fits the model above. Throws std::invalid_argument for a game with a bad
 // player index, a player against itself, a score outside [0, 1], a count
-// below 1, or an unknown anchor name.
+// below 1, or an anchor that is unknown, given twice or not finite (the
+// message names it).
 [[nodiscard]] EloFit fit_elo(const std::vector<std::string>& names,
                              const std::vector<GameResult>& games, const FitOptions& options = {});
 
