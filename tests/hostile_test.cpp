@@ -108,7 +108,7 @@ TEST_P(HostileMatch, EndsAsExpectedOnTimeLeavingNothingBehind) {
     }
     const auto marker = unique_marker();
     const auto r =
-        arena_cli("match --game connect4 --games 2 --startup-ms 3000 " +
+        arena_cli("match --game connect4 --games 2 --openings none --startup-ms 3000 " +
                   arena::testing::scaled_flags(c.arena_flags) + " 'bad=" + bin("bots/misbehave") +
                   " --seed " + marker + " --mode " + arena::testing::scaled_flags(c.mode_flags) +
                   "' 'good=" + bin("bots/random") + " --seed 1'");
