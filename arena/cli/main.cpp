@@ -24,6 +24,7 @@ commands:
   rate       fit Elo ratings to games in a CSV (arena export -f csv, or white,black,result)
   export     write stored games as PGN, CSV, Connect-4 move strings, psq or GGF
   sprt       the SPRT of a head-to-head from pair (or game) counts, with its Elo
+  check-bot  check one bot before it is submitted: protocol, boards, time, memory
   help       show this text (arena <command> --help for a command's options)
 
 Bots are executables that speak protocol v1 (protocol/PROTOCOL.md).
@@ -46,6 +47,7 @@ constexpr Entry kCommands[] = {
     {"rate", arena::cli::rate_command},
     {"export", arena::cli::export_command},
     {"sprt", arena::cli::sprt_command},
+    {"check-bot", arena::cli::check_command},
 };
 
 // SIGXFSZ (a write past RLIMIT_FSIZE) would kill the arena with a core dump;

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "arena/cli/bot_options.hpp"
 #include "arena/cli/commands.hpp"
 #include "arena/cli/report.hpp"
 #include "arena/cli/sprt_report.hpp"
@@ -244,47 +245,6 @@ rating::SprtOptions parse_sprt(const std::string& text) {
     return o;
 }
 
-// Makes `spec`, whose argv is one path, play that Tsinghua strategy library
-// through arena-so-host (protocol/TSINGHUA.md). Done already: nothing to do.
-void play_strategy_library(session::BotSpec& spec) {
-    if (std::filesystem::path(spec.argv.front()).filename() == tournament::kSoHostName) return;
-    if (spec.argv.size() != 1) {
-        throw std::invalid_argument("bot '" + spec.name +
-                                    "': a strategy library bot is one path, without arguments");
-    }
-    const std::filesystem::path library = spec.argv[0];
-    const auto host = tournament::find_so_host();
-    if (!host) {
-        throw std::invalid_argument("the strategy library " + library.string() +
-                                    " needs arena-so-host, which is neither next to the arena "
-                                    "executable nor in PATH");
-    }
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(library, ec))
-        throw std::invalid_argument("strategy library '" + library.string() + "' not found");
-    spec.argv = tournament::so_host_argv(*host, library);
-}
-
-// "[name=]command [args...]" -> BotSpec. The name defaults to the command's
-// file name.
-session::BotSpec parse_bot(const std::string& arg) {
-    session::BotSpec spec;
-    std::string command = arg;
-    const auto eq = arg.find('=');
-    const auto space = arg.find_first_of(" \t");
-    if (eq != std::string::npos && eq > 0 && (space == std::string::npos || eq < space)) {
-        spec.name = arg.substr(0, eq);
-        command = arg.substr(eq + 1);
-    }
-    spec.argv = session::split_command(command);
-    if (spec.argv.size() == 1 && spec.argv[0].ends_with(".so")) {
-        if (spec.name.empty()) spec.name = std::filesystem::path(spec.argv[0]).stem().string();
-        play_strategy_library(spec);
-    }
-    if (spec.name.empty()) spec.name = std::filesystem::path(spec.argv[0]).filename().string();
-    return spec;
-}
-
 template <typename T>
 void add_param(games::Params& params, const po::variables_map& vm, const char* option,
                const char* key) {
@@ -301,13 +261,9 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
                                     std::ostream& err, int& exit_code) {
     po::options_description opts("options");
     std::int64_t move_ms = 3000, tolerance_ms = match::kDefaultTolerance.count(), game_ms = 0,
-                 inc_ms = 0, startup_ms = 10000;
+                 inc_ms = 0;
     MatchArgs m;
-    session::Limits& limits = m.isolation.limits;
-    std::uint64_t max_line_bytes = m.session.max_line_bytes;
-    bool no_freeze = false;
-    bool no_realtime = false;
-    std::int64_t freeze_grace_ms = session::Isolation{}.freeze_grace.count();
+    BotRunOptions run_options;
     std::array<std::string, 3> protocols;  // --protocol, --protocol1, --protocol2
     std::array<std::string, 3> dirs;       // --dir, --dir1, --dir2
     std::string sprt_text;
@@ -328,9 +284,9 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
         ("move-ms", po::value<std::int64_t>(&move_ms)->default_value(3000), "time per move in ms")
         ("tolerance-ms", po::value<std::int64_t>(&tolerance_ms)->default_value(tolerance_ms), "extra time before a move is lost on time")
         ("game-ms", po::value<std::int64_t>(&game_ms)->default_value(0), "game clock per player in ms (0: none)")
-        ("inc-ms", po::value<std::int64_t>(&inc_ms)->default_value(0), "increment per move in ms (with --game-ms)")
-        ("startup-ms", po::value<std::int64_t>(&startup_ms)->default_value(10000), "limit for the start-up handshake")
-        ("no-realtime", po::bool_switch(&no_realtime), "never judge at real-time priority (default: the last 20 ms before a deadline, when allowed)")
+        ("inc-ms", po::value<std::int64_t>(&inc_ms)->default_value(0), "increment per move in ms (with --game-ms)");
+    run_options.add_startup_options(opts);
+    opts.add_options()
         ("seed", po::value<std::uint64_t>(&m.seed)->default_value(1), "seed for boards and openings")
         ("openings", po::value<std::string>(&openings_text), "FILE: start each colour-swapped pair from an opening of this file; none: from the empty board (default: the game's balanced suite, when one is shipped for the board)")
         ("random-plies", po::value<int>(&m.random_plies)->default_value(0), "random opening plies instead of a suite, shared by each colour-swapped pair")
@@ -343,21 +299,11 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
         ("dir2", po::value<std::string>(&dirs[2]), "directory BOT2 starts in (overrides --dir)")
         ("protocol", po::value<std::string>(&protocols[0])->default_value("arena1"), "the protocol both bots speak: arena1, gomocup, nboard or tsinghua-so")
         ("protocol1", po::value<std::string>(&protocols[1]), "the protocol BOT1 speaks (overrides --protocol)")
-        ("protocol2", po::value<std::string>(&protocols[2]), "the protocol BOT2 speaks (overrides --protocol)")
-        ("memory-mb", po::value<std::uint64_t>(&limits.memory_mb)->default_value(limits.memory_mb), "address-space limit of each bot process in MiB (0: none)")
-        ("file-size-mb", po::value<std::uint64_t>(&limits.file_size_mb)->default_value(limits.file_size_mb), "largest file a bot may write, MiB (0: none)")
-        ("open-files", po::value<std::uint64_t>(&limits.open_files)->default_value(limits.open_files), "open file descriptors per bot process (0: inherit)")
-        ("processes", po::value<std::uint64_t>(&limits.processes)->default_value(limits.processes), "processes + threads per bot (0: none)")
-        ("cpu-seconds", po::value<std::uint64_t>(&limits.cpu_seconds)->default_value(0), "CPU time of each bot process, seconds (0: none)")
-        ("nice", po::value<int>(&limits.nice)->default_value(limits.nice), "scheduling niceness of the bots, 0..19")
-        ("max-line-bytes", po::value<std::uint64_t>(&max_line_bytes)->default_value(max_line_bytes), "longest line a bot may send")
-        ("no-freeze", po::bool_switch(&no_freeze), "let bots run while not on move (default: SIGSTOP them)")
-        ("freeze-grace-ms", po::value<std::int64_t>(&freeze_grace_ms)->default_value(freeze_grace_ms), "how long a bot may run on after its move before it is stopped (0: at once)")
-        ("sandbox", po::bool_switch(&m.isolation.sandbox), "run the bots under bubblewrap (docs/security.md)")
-        ("pass-env", po::value<std::vector<std::string>>(&m.isolation.pass_env)->composing(), "pass this environment variable on to the bots (repeatable)");
+        ("protocol2", po::value<std::string>(&protocols[2]), "the protocol BOT2 speaks (overrides --protocol)");
+    // clang-format on
+    run_options.add_limit_options(opts);
     po::options_description hidden;
     hidden.add_options()("bot", po::value<std::vector<std::string>>(), "bot");
-    // clang-format on
     po::options_description all;
     all.add(opts).add(hidden);
     po::positional_options_description positional;
@@ -377,7 +323,7 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
         if (bots.size() != 2)
             throw std::invalid_argument("expected two bots, got " + std::to_string(bots.size()));
         for (const auto& b : bots)
-            m.bots.push_back(parse_bot(b));
+            m.bots.push_back(parse_bot_argument(b));
         m.commands = bots;
         m.args = args;
         for (std::size_t i = 0; i < 2; ++i) {
@@ -409,45 +355,17 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
         }
         if (m.games < 1) throw std::invalid_argument("--games must be at least 1");
         if (m.random_plies < 0) throw std::invalid_argument("--random-plies must not be negative");
-        if (startup_ms <= 0) throw std::invalid_argument("--startup-ms must be positive");
         m.time.move = match::Millis{move_ms};
         m.time.tolerance = match::Millis{tolerance_ms};
         m.time.game = match::Millis{game_ms};
         m.time.increment = match::Millis{inc_ms};
         if (auto problem = m.time.validate(); !problem.empty())
             throw std::invalid_argument(problem);
-        m.session.startup_limit = session::Millis{startup_ms};
-        m.session.realtime_deadlines = !no_realtime;
-        if (limits.nice < 0 || limits.nice > 19)
-            throw std::invalid_argument("--nice must be between 0 and 19");
-        if (max_line_bytes < 64)
-            throw std::invalid_argument("--max-line-bytes must be at least 64");
-        m.session.max_line_bytes = max_line_bytes;
-        m.isolation.freeze_when_idle = !no_freeze;
-        if (freeze_grace_ms < 0 || freeze_grace_ms > 60'000)
-            throw std::invalid_argument("--freeze-grace-ms must be between 0 and 60000");
-        m.isolation.freeze_grace = session::Millis{freeze_grace_ms};
-        if (m.isolation.sandbox && !session::sandbox_available()) {
-            throw std::invalid_argument(
-                "--sandbox needs bubblewrap ('bwrap'), which is not installed or cannot create a "
-                "sandbox here");
-        }
+        run_options.apply(m.isolation, m.session);
         for (auto& bot : m.bots)
             bot.isolation = m.isolation;
-        for (std::size_t i = 0; i < 2; ++i) {
-            const std::string& name = protocols[i + 1].empty() ? protocols[0] : protocols[i + 1];
-            if (name == tournament::kTsinghuaSo) {  // a v1 bot: arena-so-host
-                play_strategy_library(m.bots[i]);
-                continue;
-            }
-            const auto protocol = session::parse_bot_protocol(name);
-            if (!protocol) {
-                throw std::invalid_argument("unknown protocol '" + name + "' (expected " +
-                                            session::bot_protocol_names() + ", or '" +
-                                            std::string(tournament::kTsinghuaSo) + "')");
-            }
-            m.bots[i].protocol = *protocol;
-        }
+        for (std::size_t i = 0; i < 2; ++i)
+            set_bot_protocol(m.bots[i], protocols[i + 1].empty() ? protocols[0] : protocols[i + 1]);
 
         add_param<std::string>(m.params, vm, "variant", "variant");
         add_param<int>(m.params, vm, "rows", "rows");

@@ -1,0 +1,795 @@
+// The checker of `arena check-bot`: starts the bot, plays the plan's games
+// against the arena's random moves, and turns what it saw into checks.
+
+#include <signal.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "arena/check/check.hpp"
+#include "arena/check/inspect.hpp"
+#include "arena/check/plan.hpp"
+#include "arena/check/probe_session.hpp"
+#include "arena/games/registry.hpp"
+#include "arena/match/escape.hpp"
+#include "arena/match/game_record.hpp"
+#include "arena/match/opening.hpp"
+
+namespace arena::check {
+namespace {
+
+using session::Clock;
+using session::Fault;
+using std::chrono::duration_cast;
+using std::chrono::microseconds;
+
+// Lines shown of what was sent and received, for a failure.
+constexpr std::size_t kShownLines = 10;
+// A bot line is cut to this many bytes in a report.
+constexpr std::size_t kShownLineBytes = 200;
+// Warnings start at this share of a limit.
+constexpr double kWarnShare = 0.8;
+
+// Commands and a key that no revision of the protocol will use: what a bot
+// must ignore (PROTOCOL.md, sections 4 and 12). No key is added to `game`,
+// whose unknown keys may be new game parameters that change the rules,
+// which a bot may refuse.
+const std::vector<std::string> kUnknownLines = {"checkbot-unknown-command",
+                                                "checkbot-unknown-command key=value more words"};
+constexpr std::string_view kUnknownKey = "checkbot_unknown_key=1";
+
+// How long the out-of-turn probe watches after `game`, a move and `end`,
+// and for how many moves of its game.
+constexpr session::Millis kSettle{50};
+constexpr int kSettleMoves = 4;
+
+std::string ms_text(double ms) {
+    char text[32];
+    std::snprintf(text, sizeof text, ms < 1 ? "%.2f ms" : ms < 10 ? "%.1f ms" : "%.0f ms", ms);
+    return text;
+}
+
+double to_ms(Clock::duration d) {
+    return std::chrono::duration<double, std::milli>(d).count();
+}
+
+std::string mib_text(std::uint64_t bytes) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
+    return text;
+}
+
+// A bot's line for a report: control characters escaped, cut.
+std::string shown(std::string_view line) {
+    std::string text = match::escape_controls(line.substr(0, kShownLineBytes));
+    if (line.size() > kShownLineBytes) text += "...";
+    return text;
+}
+
+std::string in_quotes(std::string_view text) {
+    return "'" + shown(text) + "'";
+}
+
+std::vector<std::string> last_lines(std::vector<std::string> lines) {
+    if (lines.size() <= kShownLines) return lines;
+    std::vector<std::string> kept = {"(" + std::to_string(lines.size() - kShownLines + 1) +
+                                     " earlier lines)"};
+    kept.insert(kept.end(), lines.end() - static_cast<std::ptrdiff_t>(kShownLines - 1),
+                lines.end());
+    return kept;
+}
+
+// What a move looks like in the bot's protocol, for `expected`.
+std::string move_expectation(const CheckOptions& o, const games::Params& params) {
+    const std::string limit = std::to_string(o.time.move.count()) + " ms";
+    const auto param = [&](std::string_view key) {
+        const std::string* v = games::find_param(params, key);
+        return v != nullptr ? *v : std::string("?");
+    };
+    switch (o.kind) {
+        case BotKind::kGomocup:
+            return "an answer `x,y` (0-based, a free cell) within " + limit +
+                   " of each BEGIN, TURN or BOARD";
+        case BotKind::kNboard:
+            return "`=== <move>` (a legal move) within " + limit + " of each `go`";
+        case BotKind::kTsinghuaSo:
+            return "getPoint returns the landing cell of a column that is not full within " + limit;
+        case BotKind::kArena1:
+            break;
+    }
+    std::string move;
+    if (o.game == "connect4") {
+        move = "`move <column>` (1.." + param("cols") + ", not full)";
+    } else if (o.game == "gomoku") {
+        move = "`move <cell>` (a free cell such as h8: columns from a, rows from 1 at the bottom)";
+    } else {
+        move = "`move <cell>` (a legal cell such as d3: rows from 1 at the top; never `move pass`)";
+    }
+    return "only info/debug lines, then exactly one " + move + " within " + limit + " of each `go`";
+}
+
+std::string startup_expectation(const CheckOptions& o) {
+    const std::string limit = std::to_string(o.session.startup_limit.count()) + " ms";
+    switch (o.kind) {
+        case BotKind::kGomocup:
+            return "the brain runs and answers OK to START within " + limit;
+        case BotKind::kNboard:
+            return "`pong 1` within " + limit + " of `nboard 2`, `set depth`, `ping 1`";
+        case BotKind::kTsinghuaSo:
+            return "arena-so-host loads the library (getPoint, clearPoint) and answers `ready` "
+                   "within " +
+                   limit;
+        case BotKind::kArena1:
+            break;
+    }
+    return "optional name/author/version lines, then `ready`, within " + limit + " of `arena 1`";
+}
+
+std::string quit_word(BotKind kind) {
+    return kind == BotKind::kGomocup ? "END" : "quit";
+}
+
+// What the checks learn from every game.
+struct Evidence {
+    std::vector<microseconds> think;  // the bot's answered moves
+    int timeouts = 0;
+    std::optional<std::uint64_t> peak;
+    std::string memory_hit;                  // a process ended by the memory limit: where and what
+    std::optional<CheckResult> out_of_turn;  // the first line sent out of turn
+    std::optional<CheckResult> late;         // lines that came only at the bot's exit
+    std::optional<CheckResult> between_games;  // a process that ended between two games
+    std::string blocked_read;                  // what a bot out of time waited for
+    std::string terminals;                     // terminals a bot held open
+    int most_games = 0;                        // games finished by one process
+    bool late_watched = false;                 // a missed deadline was watched for late lines
+};
+
+// One game against the arena's random moves, as it ended.
+struct Played {
+    bool ok = false;
+    std::string problem;  // for a failure: what happened
+    Fault fault = Fault::kNone;
+    bool illegal = false;
+    bool died_between_games = false;
+    games::Outcome outcome = games::Outcome::kOngoing;
+    int bot = 1;
+    int plies = 0;
+};
+
+class Checker {
+  public:
+    explicit Checker(const CheckOptions& options) : o_(options) {
+        o_.session.transcript = true;
+        watch_late_ = o_.kind == BotKind::kArena1;
+    }
+    ~Checker() {
+        if (session_ && session_->alive()) session_->kill();
+    }
+    Checker(const Checker&) = delete;
+    Checker& operator=(const Checker&) = delete;
+
+    std::vector<CheckResult> run() {
+        const Plan plan = make_plan(o_.game, o_.kind, o_.seed);
+        const bool started = check_startup();
+        if (started) {
+            check_identity();
+            for (std::size_t i = 0; i < plan.games.size(); ++i)
+                emit(run_game(plan.games[i], i));
+        } else {
+            emit(skip("identity", "the bot did not start"));
+            for (const auto& g : plan.games)
+                emit(skip(g.check, "the bot did not start"));
+        }
+        for (const auto& s : plan.skipped)
+            emit(skip(s.check, s.reason));
+        if (o_.kind == BotKind::kGomocup) emit(check_out_of_turn());
+        emit(started ? check_several_games()
+                     : skip("several games in one process", "the bot did not start"));
+        emit(started ? check_quit() : skip("quit", "the bot did not start"));
+        drop_session();
+        emit(check_flush());
+        emit(judge_time_use(ev_.think, ev_.timeouts, o_.time.move));
+        emit(check_stdin_only());
+        emit(judge_memory(ev_.peak, o_.bot.isolation.limits.memory_mb, ev_.memory_hit));
+        return std::move(results_);
+    }
+
+  private:
+    void emit(CheckResult r) {
+        if (o_.on_result) o_.on_result(r);
+        results_.push_back(std::move(r));
+    }
+
+    static CheckResult skip(std::string name, std::string reason) {
+        CheckResult r;
+        r.name = std::move(name);
+        r.status = Status::kSkip;
+        r.detail = std::move(reason);
+        return r;
+    }
+
+    // ---- the bot's process ----
+
+    // A new process with its handshake; false (with `problem`) when it
+    // cannot start or fails the handshake.
+    bool start_process(std::string& problem, session::HandshakeResult* handshake = nullptr) {
+        drop_session();
+        probe_ = nullptr;
+        try {
+            if (o_.bot.protocol == session::BotProtocol::kArena1) {
+                auto probe = std::make_unique<ProbeSession>(o_.bot, o_.session);
+                probe_ = probe.get();
+                probe_->set_watch_late_replies(watch_late_);
+                session_ = std::move(probe);
+            } else {
+                session_ = session::make_session(o_.bot, o_.session);
+            }
+        } catch (const session::SpawnError& e) {
+            problem = std::string("cannot be started: ") + e.what();
+            return false;
+        }
+        games_done_ = 0;
+        const auto hs = session_->handshake();
+        if (handshake != nullptr) *handshake = hs;
+        note_late_lines("start-up");
+        if (hs.fault == Fault::kNone) return true;
+        problem = hs.detail;
+        note_fault(hs.detail, "start-up");
+        return false;
+    }
+
+    bool live() const { return session_ && session_->alive(); }
+
+    // Forgets the current process, keeping its peak memory.
+    void drop_session() {
+        if (!session_) return;
+        if (session_->alive()) session_->kill();
+        if (const auto peak = session_->peak_memory())
+            ev_.peak = std::max(ev_.peak.value_or(0), *peak);
+        ev_.most_games = std::max(ev_.most_games, games_done_);
+        session_.reset();
+        probe_ = nullptr;
+    }
+
+    // Forgets what the process said so far (it belongs to earlier checks).
+    void discard_io() {
+        if (!session_) return;
+        std::uint64_t dropped = 0;
+        (void)session_->take_transcript(&dropped);
+        (void)session_->take_stderr_log();
+    }
+
+    // What was sent and received since discard_io, and the stderr tail.
+    void attach_io(CheckResult& r) {
+        if (!session_) return;
+        std::uint64_t dropped = 0;
+        std::vector<std::string> sent, received;
+        for (const auto& line : session_->take_transcript(&dropped)) {
+            std::size_t from = 0;
+            while (from <= line.text.size()) {
+                const std::size_t end = std::min(line.text.find('\n', from), line.text.size());
+                (line.from_bot ? received : sent)
+                    .push_back(shown(std::string_view(line.text).substr(from, end - from)));
+                from = end + 1;
+            }
+        }
+        r.sent = last_lines(std::move(sent));
+        r.received = last_lines(std::move(received));
+        r.stderr_tail = match::stderr_tail(session_->take_stderr_log());
+    }
+
+    // What a fault's detail tells the summary checks.
+    void note_fault(const std::string& detail, const std::string& check) {
+        if (ev_.memory_hit.empty() && detail.find("memory limit") != std::string::npos)
+            ev_.memory_hit = check + ": " + detail;
+    }
+
+    void note_late_lines(const std::string& check) {
+        if (probe_ == nullptr) return;
+        if (probe_->late_watched()) {
+            watch_late_ = false;  // once is enough
+            ev_.late_watched = true;
+        }
+        if (probe_->late_lines().empty() || ev_.late) return;
+        CheckResult r;
+        r.name = check;
+        r.sent = {"quit"};
+        for (const auto& line : probe_->late_lines())
+            r.received.push_back(shown(line));
+        r.received = last_lines(std::move(r.received));
+        ev_.late = std::move(r);
+    }
+
+    // After a game the bot finished: does it hold a terminal open?
+    void look_for_terminals(const std::string& check) {
+        if (!live() || o_.bot.isolation.sandbox || !ev_.terminals.empty()) return;
+        for (const pid_t pid : inspect::group_members(session_->pid())) {
+            const auto fds = inspect::terminal_fds(pid);
+            if (fds.empty()) continue;
+            ev_.terminals =
+                fds.front() + " of process " + std::to_string(pid) + ", after '" + check + "'";
+            return;
+        }
+    }
+
+    // ---- the checks ----
+
+    bool check_startup() {
+        CheckResult r;
+        r.name = "start-up";
+        r.expected = startup_expectation(o_);
+        std::string problem;
+        session::HandshakeResult hs;
+        const bool ok = start_process(problem, &hs);
+        if (!ok) {
+            r.status = Status::kFail;
+            r.detail = problem;
+            attach_io(r);
+            drop_session();
+            emit(std::move(r));
+            return false;
+        }
+        const double took = to_ms(hs.elapsed);
+        const double limit = static_cast<double>(o_.session.startup_limit.count());
+        r.detail = "handshake done in " + ms_text(took) + " (limit " + ms_text(limit) + ")";
+        if (took > kWarnShare * limit) {
+            r.status = Status::kWarn;
+            r.detail +=
+                ": above 80 % of the limit; do slow preparation faster, or expect "
+                "start-up failures on a loaded machine";
+        }
+        r.expected.clear();
+        emit(std::move(r));
+        return true;
+    }
+
+    void check_identity() {
+        CheckResult r;
+        r.name = "identity";
+        const auto& id = session_->identity();
+        std::string text;
+        const auto add = [&](const char* key, const std::string& value) {
+            if (value.empty()) return;
+            if (!text.empty()) text += ", ";
+            text += std::string(key) + " " + in_quotes(value);
+        };
+        add("name", id.name);
+        add("author", id.author);
+        add("version", id.version);
+        r.detail = text.empty() ? "none given (optional; reports then show the name the arena "
+                                  "gives the bot)"
+                                : text;
+        emit(std::move(r));
+    }
+
+    // Plays one game in the current process against the arena's random
+    // moves, under the probes set.
+    Played play(const GamePlan& g, std::uint64_t index) {
+        Played out;
+        const auto rules = games::make_game(o_.game, g.params);
+        auto state = rules->new_initial_state();
+        protocol::Position position;
+        for (const auto& text : g.opening) {
+            state->apply(*state->parse_move(text));
+            position.moves.push_back(text);
+        }
+        // The bot's side; with 0, the side to move once the arena's passes are played.
+        out.bot = g.bot_player;
+        if (out.bot == 0) {
+            auto after = state->clone();
+            while (after->legal_moves() == std::vector<games::Move>{games::kPass})
+                after->apply(games::kPass);
+            out.bot = after->current_player();
+        }
+        protocol::GameStart start{o_.game, out.bot, g.params};
+        for (auto& kv : o_.time.keys())
+            start.params.push_back(std::move(kv));
+        const bool idle_since_a_game = games_done_ > 0;
+        if (!session_->start_game(start)) {
+            out.fault = Fault::kCrash;
+            out.problem = "did not accept the `game` line (it no longer reads its input)";
+            out.died_between_games = idle_since_a_game;
+            return out;
+        }
+        std::mt19937_64 rng(match::derive_seed(o_.seed, 1000 + index));
+        match::GameClock clock(o_.time);
+        int bot_moves = 0;
+        while (!state->is_over()) {
+            const int p = state->current_player();
+            const auto legal = state->legal_moves();
+            if (legal.size() == 1 && legal[0] == games::kPass) {
+                state->apply(games::kPass);
+                position.moves.emplace_back("pass");
+                continue;
+            }
+            if (p != out.bot) {
+                const auto m = legal[rng() % legal.size()];
+                position.moves.push_back(state->format_move(m));
+                state->apply(m);
+                continue;
+            }
+            auto reply = session_->request_move(position, clock.go(p), clock.limit(p));
+            if (reply.fault != Fault::kNone) {
+                out.fault = reply.fault;
+                out.problem = std::string(session::to_string(reply.fault)) + ": " + reply.detail;
+                out.died_between_games =
+                    idle_since_a_game && bot_moves == 0 &&
+                    (reply.fault == Fault::kCrash ||
+                     (reply.fault == Fault::kStartup && o_.kind == BotKind::kGomocup));
+                if (reply.fault == Fault::kTimeout) ++ev_.timeouts;
+                out.plies = state->ply();
+                return out;
+            }
+            if (!clock.charge(p, reply.elapsed())) {
+                out.fault = Fault::kTimeout;
+                out.problem = "timeout: the move took " + ms_text(to_ms(reply.elapsed())) +
+                              ", longer than the limit";
+                ++ev_.timeouts;
+                session_->kill();
+                return out;
+            }
+            ev_.think.push_back(duration_cast<microseconds>(reply.elapsed()));
+            ++bot_moves;
+            const auto move = state->parse_move(reply.move);
+            if (!move || !state->is_legal(*move)) {
+                out.illegal = true;
+                out.problem = std::string(move ? "illegal move " : "not a move of this game: ") +
+                              in_quotes(reply.move) + " at ply " + std::to_string(state->ply()) +
+                              " (position: " +
+                              (position.moves.empty() ? std::string("empty board")
+                                                      : protocol::format(position)) +
+                              ")";
+                session_->kill();
+                return out;
+            }
+            position.moves.push_back(state->format_move(*move));
+            state->apply(*move);
+        }
+        out.ok = true;
+        out.outcome = state->outcome();
+        out.plies = state->ply();
+        const int winner = games::winner_of(out.outcome);
+        protocol::End end;
+        end.result = winner == games::kNoPlayer ? protocol::GameResult::kDraw
+                     : winner == out.bot        ? protocol::GameResult::kWin
+                                                : protocol::GameResult::kLoss;
+        end.reason = "normal";
+        session_->end_game(end);
+        session_->freeze_if_due(Clock::time_point::max());
+        ++games_done_;
+        ev_.most_games = std::max(ev_.most_games, games_done_);
+        return out;
+    }
+
+    void set_probes(Probe probe) {
+        if (probe_ == nullptr) return;
+        ProbeSession::Probes p;
+        if (probe == Probe::kUnknown) {
+            p.unknown_lines = kUnknownLines;
+            p.go_words = kUnknownKey;
+            p.end_words = kUnknownKey;
+        } else if (probe == Probe::kOutOfTurn) {
+            p.settle = kSettle;
+            p.settle_moves = kSettleMoves;
+        }
+        probe_->set_probes(std::move(p));
+    }
+
+    CheckResult run_game(const GamePlan& g, std::size_t index) {
+        CheckResult r;
+        r.name = g.check;
+        r.expected = move_expectation(o_, g.params);
+        discard_io();
+        Played played;
+        for (int attempt = 0; attempt < 2; ++attempt) {
+            if (!live()) {
+                std::string problem;
+                if (!start_process(problem)) {
+                    r.status = Status::kFail;
+                    r.detail = g.board + ": a fresh process failed to start: " + problem;
+                    r.expected = startup_expectation(o_);
+                    attach_io(r);
+                    drop_session();
+                    return r;
+                }
+            }
+            set_probes(g.probe);
+            played = play(g, index);
+            set_probes(Probe::kNone);
+            if (!played.died_between_games || attempt > 0) break;
+            // It ended after its last game: that is the several-games
+            // check's failure; this game is played again by a fresh process.
+            CheckResult between;
+            between.name = "several games in one process";
+            between.status = Status::kFail;
+            between.detail = "after a game it finished, the process did not play the next one (" +
+                             g.check + "): " + played.problem;
+            between.expected =
+                "one process plays game after game, until `" + quit_word(o_.kind) + "`";
+            attach_io(between);
+            if (!ev_.between_games) ev_.between_games = std::move(between);
+            drop_session();
+        }
+        note_late_lines(g.check);
+        if (probe_ != nullptr && !probe_->blocked_read().empty() && ev_.blocked_read.empty())
+            ev_.blocked_read = "'" + g.check + "': " + probe_->blocked_read();
+        if (played.ok) {
+            look_for_terminals(g.check);
+            const int winner = games::winner_of(played.outcome);
+            const std::string result = winner == games::kNoPlayer ? "drew"
+                                       : winner == played.bot     ? "won"
+                                                                  : "lost";
+            r.detail = g.board + ", as player " + std::to_string(played.bot) + ": " + result +
+                       " in " + std::to_string(played.plies) + " plies";
+            r.expected.clear();
+            if (g.probe == Probe::kOutOfTurn) out_of_turn_verdict(r);
+        } else {
+            r.status = Status::kFail;
+            r.detail = g.board + ", as player " + std::to_string(played.bot) + ": " +
+                       (played.illegal ? "illegal: " : "") + played.problem;
+            note_fault(played.problem, g.check);
+            attach_io(r);
+            // A line out of turn ("while not on move", as the arena's own
+            // sessions say, or "after its move" from the probe).
+            if (!ev_.out_of_turn &&
+                (played.problem.find("while not on move") != std::string::npos ||
+                 played.problem.find("after its move") != std::string::npos)) {
+                ev_.out_of_turn = r;
+            }
+            drop_session();
+        }
+        if (o_.kind == BotKind::kTsinghuaSo && live()) {
+            // A strategy library is loaded afresh for every game.
+            session_->quit();
+            drop_session();
+        }
+        return r;
+    }
+
+    // The verdict of the out-of-turn probe game, which passed as a game:
+    // lines out of turn seen in any earlier game fail it too.
+    void out_of_turn_verdict(CheckResult& r) {
+        if (!ev_.out_of_turn) return;
+        const CheckResult& seen = *ev_.out_of_turn;
+        r.status = Status::kFail;
+        r.detail = "in '" + seen.name + "': " + seen.detail;
+        r.sent = seen.sent;
+        r.received = seen.received;
+        r.stderr_tail = seen.stderr_tail;
+        r.expected = "nothing but info/debug lines while not on move, and one `move` per `go`";
+    }
+
+    CheckResult check_out_of_turn() {
+        CheckResult r;
+        r.name = "one move per go";
+        r.detail = "no line but chatter came while it was not on move (checked before each move)";
+        out_of_turn_verdict(r);
+        return r;
+    }
+
+    CheckResult check_several_games() {
+        if (o_.kind == BotKind::kTsinghuaSo) {
+            return skip("several games in one process",
+                        "a strategy library is loaded afresh for every game (restart: per-game), "
+                        "as on the course's platform");
+        }
+        if (ev_.between_games) return *ev_.between_games;
+        if (ev_.most_games >= 2) {
+            CheckResult r;
+            r.name = "several games in one process";
+            r.detail = std::to_string(ev_.most_games) + " games in one process";
+            return r;
+        }
+        return skip("several games in one process",
+                    "no process played two games to the end (see the failures above)");
+    }
+
+    CheckResult check_quit() {
+        CheckResult r;
+        r.name = "quit";
+        const std::string word = quit_word(o_.kind);
+        if (o_.kind == BotKind::kTsinghuaSo) {
+            return skip("quit", "arena-so-host answers `quit` for the library");
+        }
+        if (!live()) {
+            std::string problem;
+            if (!start_process(problem))
+                return skip("quit", "a fresh process failed to start: " + problem);
+        }
+        discard_io();
+        r.expected = "the process exits within " + std::to_string(o_.session.quit_grace.count()) +
+                     " ms of `" + word + "`";
+        const auto before = Clock::now();
+        session_->quit();
+        auto after = Clock::now() - before;
+        bool exited = false;
+        std::string status;
+        if (probe_ != nullptr && probe_->quit_exit()) {
+            const auto& q = *probe_->quit_exit();
+            exited = q.exited;
+            after = q.after;
+            status = q.status;
+        } else if (const auto exit = session_->exit_status()) {
+            exited = !(exit->signaled && exit->signal == SIGKILL);
+            status = exit->describe();
+        }
+        if (exited) {
+            r.detail = "exited " + ms_text(to_ms(after)) + " after `" + word + "`" +
+                       (status.empty() ? "" : " (" + status + ")");
+            r.expected.clear();
+        } else {
+            r.status = Status::kFail;
+            r.detail = "still running " + ms_text(to_ms(after)) + " after `" + word +
+                       "`: killed (" + (status.empty() ? "no exit" : status) + ")";
+            attach_io(r);
+        }
+        if (probe_ != nullptr && !probe_->out_of_turn().empty() && !ev_.out_of_turn) {
+            CheckResult seen;
+            seen.name = "quit";
+            seen.detail = probe_->out_of_turn();
+            ev_.out_of_turn = std::move(seen);
+        }
+        return r;
+    }
+
+    CheckResult check_flush() {
+        CheckResult r;
+        r.name = "stdout flushed";
+        if (o_.kind == BotKind::kTsinghuaSo)
+            return skip(r.name, "arena-so-host writes and flushes the protocol for the library");
+        if (o_.kind != BotKind::kArena1) {
+            return skip(r.name,
+                        "checked for protocol v1 bots; a reply stuck in the output buffer of "
+                        "this bot shows as a timeout above");
+        }
+        if (ev_.late) {
+            r.status = Status::kFail;
+            r.detail = "in '" + ev_.late->name +
+                       "', after a reply missed its deadline, the bot wrote these lines only when "
+                       "it exited: its stdout is not flushed after each line (in Python "
+                       "print(..., flush=True); in C++ std::endl or std::flush; in Java "
+                       "System.out.flush(); in C fflush(stdout))";
+            r.received = ev_.late->received;
+            r.expected = "each line flushed as soon as it is written";
+            return r;
+        }
+        r.detail = ev_.late_watched
+                       ? "no reply was left in its output buffer (checked at a missed deadline)"
+                       : "every reply came before its deadline";
+        return r;
+    }
+
+    CheckResult check_stdin_only() {
+        CheckResult r;
+        r.name = "stdin only";
+        if (o_.bot.isolation.sandbox)
+            return skip(r.name, "not inspected under --sandbox (another view of /proc)");
+        r.expected = "input from stdin only: no terminal, no other file, pipe or socket to wait on";
+        if (!ev_.blocked_read.empty()) {
+            r.status = Status::kFail;
+            r.detail = "when it ran out of time in " + ev_.blocked_read +
+                       ": it was waiting for input that is not its stdin";
+            return r;
+        }
+        if (!ev_.terminals.empty()) {
+            r.status = Status::kFail;
+            r.detail = "it held a terminal open: " + ev_.terminals;
+            return r;
+        }
+        r.expected.clear();
+        r.detail =
+            "stdin was a pipe and the bot had no controlling terminal (/dev/tty cannot be "
+            "opened, as in a tournament); it held no terminal open";
+        if (ev_.timeouts > 0 && o_.kind == BotKind::kArena1)
+            r.detail += ", and it waited on nothing else when it ran out of time";
+        return r;
+    }
+
+    CheckOptions o_;
+    bool watch_late_ = false;
+    std::unique_ptr<session::BotSession> session_;
+    ProbeSession* probe_ = nullptr;  // session_, for a protocol v1 bot
+    int games_done_ = 0;             // games finished by the current process
+    Evidence ev_;
+    std::vector<CheckResult> results_;
+};
+
+}  // namespace
+
+std::string_view to_string(Status status) {
+    switch (status) {
+        case Status::kOk:
+            return "ok";
+        case Status::kFail:
+            return "fail";
+        case Status::kWarn:
+            return "warn";
+        case Status::kSkip:
+            return "skip";
+    }
+    return "?";
+}
+
+std::vector<CheckResult> check_bot(const CheckOptions& options) {
+    return Checker(options).run();
+}
+
+bool all_passed(const std::vector<CheckResult>& results) {
+    return std::none_of(results.begin(), results.end(),
+                        [](const CheckResult& r) { return r.status == Status::kFail; });
+}
+
+CheckResult judge_time_use(std::vector<microseconds> times, int timeouts, match::Millis move_ms) {
+    CheckResult r;
+    r.name = "time use";
+    const double limit = static_cast<double>(move_ms.count());
+    std::string figures;
+    if (!times.empty()) {
+        std::sort(times.begin(), times.end());
+        const std::size_t n = times.size();
+        const auto ms = [](microseconds us) { return static_cast<double>(us.count()) / 1000.0; };
+        const double median =
+            n % 2 == 1 ? ms(times[n / 2]) : (ms(times[n / 2 - 1]) + ms(times[n / 2])) / 2.0;
+        const double most = ms(times.back());
+        figures = "median " + ms_text(median) + ", max " + ms_text(most) + " over " +
+                  std::to_string(n) + (n == 1 ? " move" : " moves") + " (limit " + ms_text(limit) +
+                  ")";
+        if (timeouts == 0 && most > kWarnShare * limit) {
+            r.status = Status::kWarn;
+            r.detail = figures + ": the slowest move used " +
+                       std::to_string(static_cast<int>(std::lround(100.0 * most / limit))) +
+                       " % of the limit; above 80 % a loaded machine can make it lose on time";
+            return r;
+        }
+    }
+    if (timeouts > 0) {
+        r.status = Status::kFail;
+        r.detail = std::to_string(timeouts) + (timeouts == 1 ? " move" : " moves") +
+                   " ran out of time (limit " + ms_text(limit) + " plus the tolerance)" +
+                   (figures.empty() ? "" : "; answered moves: " + figures);
+        r.expected = "every move well within " + ms_text(limit);
+        return r;
+    }
+    if (times.empty()) {
+        r.status = Status::kSkip;
+        r.detail = "no move was answered";
+        return r;
+    }
+    r.detail = figures;
+    return r;
+}
+
+CheckResult judge_memory(std::optional<std::uint64_t> peak_bytes, std::uint64_t limit_mb,
+                         const std::string& limit_hit) {
+    CheckResult r;
+    r.name = "memory";
+    const std::string limit = limit_mb > 0 ? std::to_string(limit_mb) + " MiB" : "none";
+    if (!limit_hit.empty()) {
+        r.status = Status::kFail;
+        r.detail = "a process was ended by the memory limit (" + limit + "): " + limit_hit;
+        r.expected = "resident memory of all its processes within " + limit;
+        return r;
+    }
+    if (!peak_bytes) {
+        r.status = Status::kSkip;
+        r.detail = "the peak is not known here (limit " + limit + ")";
+        return r;
+    }
+    r.detail = "peak " + mib_text(*peak_bytes) + " (limit " + limit + ")";
+    if (limit_mb > 0 &&
+        static_cast<double>(*peak_bytes) > kWarnShare * static_cast<double>(limit_mb << 20)) {
+        r.status = Status::kWarn;
+        r.detail += ": above 80 % of the limit";
+    }
+    return r;
+}
+
+}  // namespace arena::check

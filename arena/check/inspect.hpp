@@ -1,0 +1,28 @@
+#pragma once
+// What a bot's processes read and hold, seen from /proc: which input a bot
+// that missed its deadline was waiting for, and whether it holds a terminal
+// open. Best effort: where /proc does not tell (another user's process, a
+// kernel without the files), the answers are empty.
+
+#include <sys/types.h>
+
+#include <string>
+#include <vector>
+
+namespace arena::check::inspect {
+
+// The processes of the process group `group` (a bot's pid is its group).
+[[nodiscard]] std::vector<pid_t> group_members(pid_t group);
+
+// When a thread of `pid` is blocked in a read (read, readv, pread, recv...)
+// of a descriptor that is not its standard input: "fd 3 (/tmp/x/fifo)".
+// "" otherwise.
+[[nodiscard]] std::string blocked_read(pid_t pid);
+
+// The descriptors of `pid` that are terminals: "fd 4 (/dev/pts/2)".
+[[nodiscard]] std::vector<std::string> terminal_fds(pid_t pid);
+
+// Whether `pid` has a controlling terminal.
+[[nodiscard]] bool has_controlling_terminal(pid_t pid);
+
+}  // namespace arena::check::inspect

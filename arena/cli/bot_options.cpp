@@ -1,0 +1,113 @@
+#include "arena/cli/bot_options.hpp"
+
+#include <boost/program_options.hpp>
+#include <filesystem>
+#include <stdexcept>
+#include <vector>
+
+#include "arena/session/command_line.hpp"
+#include "arena/tournament/tsinghua_so.hpp"
+
+namespace arena::cli {
+
+namespace po = boost::program_options;
+
+void BotRunOptions::add_startup_options(po::options_description& opts) {
+    // clang-format off
+    opts.add_options()
+        ("startup-ms", po::value<std::int64_t>(&startup_ms_)->default_value(startup_ms_), "limit for the start-up handshake")
+        ("no-realtime", po::bool_switch(&no_realtime_), "never judge at real-time priority (default: the last 20 ms before a deadline, when allowed)");
+    // clang-format on
+}
+
+void BotRunOptions::add_limit_options(po::options_description& opts) {
+    session::Limits& limits = isolation_.limits;
+    // clang-format off
+    opts.add_options()
+        ("memory-mb", po::value<std::uint64_t>(&limits.memory_mb)->default_value(limits.memory_mb), "address-space limit of each bot process in MiB (0: none)")
+        ("file-size-mb", po::value<std::uint64_t>(&limits.file_size_mb)->default_value(limits.file_size_mb), "largest file a bot may write, MiB (0: none)")
+        ("open-files", po::value<std::uint64_t>(&limits.open_files)->default_value(limits.open_files), "open file descriptors per bot process (0: inherit)")
+        ("processes", po::value<std::uint64_t>(&limits.processes)->default_value(limits.processes), "processes + threads per bot (0: none)")
+        ("cpu-seconds", po::value<std::uint64_t>(&limits.cpu_seconds)->default_value(0), "CPU time of each bot process, seconds (0: none)")
+        ("nice", po::value<int>(&limits.nice)->default_value(limits.nice), "scheduling niceness of the bots, 0..19")
+        ("max-line-bytes", po::value<std::uint64_t>(&max_line_bytes_)->default_value(max_line_bytes_), "longest line a bot may send")
+        ("no-freeze", po::bool_switch(&no_freeze_), "let bots run while not on move (default: SIGSTOP them)")
+        ("freeze-grace-ms", po::value<std::int64_t>(&freeze_grace_ms_)->default_value(freeze_grace_ms_), "how long a bot may run on after its move before it is stopped (0: at once)")
+        ("sandbox", po::bool_switch(&isolation_.sandbox), "run the bots under bubblewrap (docs/security.md)")
+        ("pass-env", po::value<std::vector<std::string>>(&isolation_.pass_env)->composing(), "pass this environment variable on to the bots (repeatable)");
+    // clang-format on
+}
+
+void BotRunOptions::apply(session::Isolation& isolation, session::SessionOptions& session) const {
+    if (startup_ms_ <= 0) throw std::invalid_argument("--startup-ms must be positive");
+    if (isolation_.limits.nice < 0 || isolation_.limits.nice > 19)
+        throw std::invalid_argument("--nice must be between 0 and 19");
+    if (max_line_bytes_ < 64) throw std::invalid_argument("--max-line-bytes must be at least 64");
+    if (freeze_grace_ms_ < 0 || freeze_grace_ms_ > 60'000)
+        throw std::invalid_argument("--freeze-grace-ms must be between 0 and 60000");
+    if (isolation_.sandbox && !session::sandbox_available()) {
+        throw std::invalid_argument(
+            "--sandbox needs bubblewrap ('bwrap'), which is not installed or cannot create a "
+            "sandbox here");
+    }
+    session.startup_limit = session::Millis{startup_ms_};
+    session.realtime_deadlines = !no_realtime_;
+    session.max_line_bytes = max_line_bytes_;
+    isolation = isolation_;
+    isolation.freeze_when_idle = !no_freeze_;
+    isolation.freeze_grace = session::Millis{freeze_grace_ms_};
+}
+
+void play_strategy_library(session::BotSpec& spec) {
+    if (std::filesystem::path(spec.argv.front()).filename() == tournament::kSoHostName) return;
+    if (spec.argv.size() != 1) {
+        throw std::invalid_argument("bot '" + spec.name +
+                                    "': a strategy library bot is one path, without arguments");
+    }
+    const std::filesystem::path library = spec.argv[0];
+    const auto host = tournament::find_so_host();
+    if (!host) {
+        throw std::invalid_argument("the strategy library " + library.string() +
+                                    " needs arena-so-host, which is neither next to the arena "
+                                    "executable nor in PATH");
+    }
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(library, ec))
+        throw std::invalid_argument("strategy library '" + library.string() + "' not found");
+    spec.argv = tournament::so_host_argv(*host, library);
+}
+
+session::BotSpec parse_bot_argument(const std::string& arg) {
+    session::BotSpec spec;
+    std::string command = arg;
+    const auto eq = arg.find('=');
+    const auto space = arg.find_first_of(" \t");
+    if (eq != std::string::npos && eq > 0 && (space == std::string::npos || eq < space)) {
+        spec.name = arg.substr(0, eq);
+        command = arg.substr(eq + 1);
+    }
+    spec.argv = session::split_command(command);
+    if (spec.argv.size() == 1 && spec.argv[0].ends_with(".so")) {
+        if (spec.name.empty()) spec.name = std::filesystem::path(spec.argv[0]).stem().string();
+        play_strategy_library(spec);
+    }
+    if (spec.name.empty()) spec.name = std::filesystem::path(spec.argv[0]).filename().string();
+    return spec;
+}
+
+void set_bot_protocol(session::BotSpec& spec, const std::string& protocol) {
+    if (protocol == tournament::kTsinghuaSo) {  // a v1 bot: arena-so-host
+        play_strategy_library(spec);
+        spec.protocol = session::BotProtocol::kArena1;
+        return;
+    }
+    const auto parsed = session::parse_bot_protocol(protocol);
+    if (!parsed) {
+        throw std::invalid_argument("unknown protocol '" + protocol + "' (expected " +
+                                    session::bot_protocol_names() + ", or '" +
+                                    std::string(tournament::kTsinghuaSo) + "')");
+    }
+    spec.protocol = *parsed;
+}
+
+}  // namespace arena::cli

@@ -1,0 +1,238 @@
+// `arena check-bot`: the checks of one bot before it is submitted (short
+// games against the arena's random moves, and protocol probes), one line per
+// check, or all of them as JSON.
+
+#include <boost/program_options.hpp>
+#include <filesystem>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "arena/check/check.hpp"
+#include "arena/check/plan.hpp"
+#include "arena/check/report.hpp"
+#include "arena/cli/bot_options.hpp"
+#include "arena/cli/commands.hpp"
+#include "arena/games/game.hpp"
+#include "arena/match/escape.hpp"
+#include "arena/session/cgroup.hpp"
+#include "arena/session/command_line.hpp"
+#include "arena/tournament/tsinghua_so.hpp"
+
+namespace arena::cli {
+namespace {
+
+namespace po = boost::program_options;
+
+constexpr std::string_view kCheckUsage =
+    R"(usage: arena check-bot [--game GAME] [--protocol P] [options] COMMAND [ARGS...]
+
+Checks one bot before it is submitted. The arena plays a scripted sequence of
+short games against it with random legal moves of its own (no second bot is
+needed), and probes its protocol, step by step: start-up and identity, both
+sides, several games in one process, every board the game allows, a game from
+an opening position, unknown commands and keys, one move per go, quit, a
+flushed stdout, time use, input from stdin only, and memory. It prints one
+line per check: ok, FAIL (followed by what was sent, what came back, the end
+of the bot's stderr, and what was expected), warn, or skip (the check does not
+apply to the bot's protocol). protocol/PROTOCOL.md, "Before you submit", says
+what each check asks for.
+
+COMMAND is the bot's command, with its arguments: everything after the
+options (`--` ends the options), or one argument split like a shell splits
+words. A command that is one path ending in .so is a Tsinghua strategy
+library (protocol/TSINGHUA.md), as with --protocol tsinghua-so.
+
+--game may be left out when the protocol implies it: gomocup plays gomoku,
+nboard reversi, tsinghua-so connect4. The bot starts in the current
+directory, or in --dir D, from which a relative command is taken. The limits
+and sandbox options are those of `arena match`.
+
+Exit status: 0 when no check failed (warnings and skips pass), 1 when one did,
+2 for bad arguments.
+
+example:
+  arena check-bot --game connect4 build/bots/random
+  arena check-bot --game connect4 --move-ms 200 python3 bots/examples/random_bot.py
+  arena check-bot --protocol gomocup build/bots/pbrain-sample
+  arena check-bot --json --game reversi build/bots/reversi-greedy
+
+)";
+
+struct CheckArgs {
+    check::CheckOptions options;
+    std::string command;  // as typed, for the header line
+    bool json = false;
+};
+
+// Splits the arguments into the options and the bot's command: the command
+// starts at the first word that is neither an option nor an option's value,
+// or after `--`.
+void split_command_words(const std::vector<std::string>& args, const po::options_description& opts,
+                         std::vector<std::string>& options, std::vector<std::string>& command) {
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a == "--") {
+            command.assign(args.begin() + static_cast<std::ptrdiff_t>(i) + 1, args.end());
+            return;
+        }
+        if (a.size() < 2 || a[0] != '-') {
+            command.assign(args.begin() + static_cast<std::ptrdiff_t>(i), args.end());
+            return;
+        }
+        options.push_back(a);
+        if (a.find('=') != std::string::npos) continue;
+        const std::string name = a.substr(a.find_first_not_of('-'));
+        const auto* option = opts.find_nothrow(name, false);
+        if (option != nullptr && option->semantic()->max_tokens() > 0 && i + 1 < args.size())
+            options.push_back(args[++i]);
+    }
+}
+
+std::optional<CheckArgs> parse_args(const std::vector<std::string>& args, std::ostream& out,
+                                    std::ostream& err, int& exit_code) {
+    po::options_description opts("options");
+    CheckArgs c;
+    check::CheckOptions& o = c.options;
+    std::string protocol = "arena1";
+    std::string dir;
+    std::int64_t move_ms = 1000, tolerance_ms = match::kDefaultTolerance.count();
+    BotRunOptions run_options;
+    // clang-format off
+    opts.add_options()
+        ("help,h", "show this help")
+        ("game", po::value<std::string>(&o.game), "connect4, gomoku or reversi (default: the one the protocol plays, if only one)")
+        ("protocol", po::value<std::string>(&protocol)->default_value(protocol), "the protocol the bot speaks: arena1, gomocup, nboard or tsinghua-so")
+        ("move-ms", po::value<std::int64_t>(&move_ms)->default_value(move_ms), "time per move in ms")
+        ("tolerance-ms", po::value<std::int64_t>(&tolerance_ms)->default_value(tolerance_ms), "extra time before a move is lost on time")
+        ("seed", po::value<std::uint64_t>(&o.seed)->default_value(1), "seed of the arena's moves and openings")
+        ("dir", po::value<std::string>(&dir), "directory the bot starts in, from which its command is taken (default: the current one)")
+        ("json", po::bool_switch(&c.json), "print the checks as one JSON array on stdout");
+    // clang-format on
+    run_options.add_startup_options(opts);
+    run_options.add_limit_options(opts);
+
+    try {
+        std::vector<std::string> option_words, command;
+        split_command_words(args, opts, option_words, command);
+        po::variables_map vm;
+        po::store(po::command_line_parser(option_words).options(opts).run(), vm);
+        if (vm.count("help")) {
+            out << kCheckUsage << opts;
+            exit_code = kExitOk;
+            return std::nullopt;
+        }
+        po::notify(vm);
+        if (command.empty()) throw std::invalid_argument("no bot command given");
+        if (command.size() == 1) {
+            o.bot = parse_bot_argument(command[0]);
+            c.command = command[0];
+        } else {
+            o.bot.argv = command;
+            o.bot.name = std::filesystem::path(command[0]).filename().string();
+            for (const auto& word : command)
+                c.command += (c.command.empty() ? "" : " ") + word;
+        }
+        if (!dir.empty()) {
+            std::error_code ec;
+            if (!std::filesystem::is_directory(dir, ec))
+                throw std::invalid_argument("--dir '" + dir + "' is not a directory");
+            o.bot.working_dir = dir;
+        }
+        const bool library = tournament::runs_so_host(o.bot.argv);
+        if (library && vm["protocol"].defaulted()) protocol = tournament::kTsinghuaSo;
+        set_bot_protocol(o.bot, protocol);
+        if (protocol == tournament::kTsinghuaSo || tournament::runs_so_host(o.bot.argv)) {
+            o.kind = check::BotKind::kTsinghuaSo;
+        } else if (o.bot.protocol == session::BotProtocol::kGomocup) {
+            o.kind = check::BotKind::kGomocup;
+        } else if (o.bot.protocol == session::BotProtocol::kNboard) {
+            o.kind = check::BotKind::kNboard;
+        }
+        if (o.game.empty()) {
+            switch (o.kind) {
+                case check::BotKind::kGomocup:
+                    o.game = "gomoku";
+                    break;
+                case check::BotKind::kNboard:
+                    o.game = "reversi";
+                    break;
+                case check::BotKind::kTsinghuaSo:
+                    o.game = "connect4";
+                    break;
+                case check::BotKind::kArena1:
+                    throw std::invalid_argument(
+                        "--game is required for a protocol v1 bot (connect4, gomoku or reversi)");
+            }
+        }
+        o.time.move = match::Millis{move_ms};
+        o.time.tolerance = match::Millis{tolerance_ms};
+        if (move_ms <= 0) throw std::invalid_argument("--move-ms must be positive");
+        if (auto problem = o.time.validate(); !problem.empty())
+            throw std::invalid_argument(problem);
+        run_options.apply(o.bot.isolation, o.session);
+        // The plan refuses a game the bot's kind cannot play.
+        (void)check::make_plan(o.game, o.kind, o.seed);
+    } catch (const std::exception& e) {
+        err << "arena check-bot: " << match::escape_controls(usage_problem(e, opts))
+            << "\n(arena check-bot --help for usage)\n";
+        exit_code = kExitUsage;
+        return std::nullopt;
+    }
+    return c;
+}
+
+std::string_view kind_name(check::BotKind kind) {
+    switch (kind) {
+        case check::BotKind::kArena1:
+            return "arena1";
+        case check::BotKind::kGomocup:
+            return "gomocup";
+        case check::BotKind::kNboard:
+            return "nboard";
+        case check::BotKind::kTsinghuaSo:
+            return tournament::kTsinghuaSo;
+    }
+    return "?";
+}
+
+}  // namespace
+
+int check_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    int exit_code = kExitOk;
+    auto parsed = parse_args(args, out, err, exit_code);
+    if (!parsed) return exit_code;
+    CheckArgs& c = *parsed;
+    err << session::cgroup::describe_limits(c.options.bot.isolation.cgroup) << "\n";
+    if (!c.json) {
+        out << "checking " << match::escape_controls(c.command) << " (" << kind_name(c.options.kind)
+            << ", " << c.options.game << ", " << c.options.time.move.count() << " ms a move)\n"
+            << std::flush;
+        c.options.on_result = [&out](const check::CheckResult& r) {
+            out << check::format_text(r) << std::flush;
+        };
+    }
+    std::vector<check::CheckResult> results;
+    try {
+        results = check::check_bot(c.options);
+    } catch (const std::exception& e) {
+        err << "arena check-bot: " << match::escape_controls(e.what()) << "\n";
+        return kExitFailure;
+    }
+    const bool passed = check::all_passed(results);
+    if (c.json) {
+        out << check::to_json(results).dump(-1, ' ', false,
+                                            nlohmann::json::error_handler_t::replace)
+            << std::endl;
+    } else {
+        out << "\n"
+            << check::summary_text(results) << ": "
+            << (passed ? "the bot passes" : "the bot FAILS the checks marked FAIL") << "\n"
+            << std::flush;
+    }
+    return passed ? kExitOk : kExitFailure;
+}
+
+}  // namespace arena::cli
