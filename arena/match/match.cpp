@@ -65,7 +65,7 @@ protocol::GameResult result_for(games::Outcome o, int player) {
 class GameRun {
   public:
     GameRun(const games::Game& game, Player& first, Player& second, const TimeControl& time)
-        : players_{&first, &second}, clock_(time), state_(game.new_initial_state()) {
+        : players_{&first, &second}, clock_(time), time_(time), state_(game.new_initial_state()) {
         record_.game = game.name();
         record_.params = game.params();
         record_.players[0] = first.name();
@@ -77,13 +77,14 @@ class GameRun {
     }
 
     GameRecord play(const std::vector<games::Move>& opening, const std::stop_token& stop) {
+        stop_ = stop;
         const auto started = SteadyClock::now();
         record_.started_at = std::chrono::system_clock::now();
         if (start_players()) {
             for (games::Move m : opening)
                 play_by_arena(m);
             record_.opening_plies = static_cast<int>(opening.size());
-            while (!state_->is_over() && !finished_ && !stop.stop_requested())
+            while (!state_->is_over() && !finished_ && !human_left_ && !stop.stop_requested())
                 step();
             if (!finished_ && !state_->is_over()) {
                 record_.abandoned = true;
@@ -157,6 +158,7 @@ class GameRun {
             player->reset_peak_memory();
         for (int p = 1; p <= 2; ++p) {
             game_line_.player = p;
+            if (players_[p - 1]->human() != nullptr) continue;
             if (!players_[p - 1]->session().start_game(game_line_)) {
                 lose(p, Termination::kCrash, "did not accept the `game` line");
                 return false;
@@ -173,6 +175,13 @@ class GameRun {
         state_->apply(m);
         position_.moves.push_back(mr.move);
         record_.moves.push_back(std::move(mr));
+        tell_humans();
+    }
+
+    // Each person playing is told of the ply just played.
+    void tell_humans() {
+        for (auto* player : players_)
+            if (HumanInput* human = player->human()) human->moved(*state_, record_.moves.back());
     }
 
     void step() {
@@ -180,6 +189,10 @@ class GameRun {
         const auto legal = state_->legal_moves();
         if (legal.size() == 1 && legal[0] == games::kPass) {
             play_by_arena(games::kPass);
+            return;
+        }
+        if (HumanInput* human = players_[p - 1]->human()) {
+            step_human(p, *human, players_[p - 1]->human_move_limit());
             return;
         }
         auto& bot = players_[p - 1]->session();
@@ -213,6 +226,54 @@ class GameRun {
         state_->apply(*move);
         position_.moves.push_back(mr.move);
         record_.moves.push_back(std::move(mr));
+        tell_humans();
+    }
+
+    // A person's move: text from their input, checked by the rules. A text
+    // that does not parse, or an illegal move, is refused and the person is
+    // asked again; only the time limit (when there is one) ends the game.
+    // A person who leaves abandons the game.
+    void step_human(int p, HumanInput& human, Millis limit) {
+        // The bot does not think on the person's time: its deferred freeze
+        // is due now.
+        Player& other = *players_[games::opponent_of(p) - 1];
+        if (other.has_session()) other.session().freeze_if_due(session::Clock::time_point::max());
+        const auto asked = SteadyClock::now();
+        std::optional<SteadyClock::time_point> deadline;
+        if (limit.count() > 0) deadline = asked + limit + time_.tolerance;
+        std::string refused;
+        for (;;) {
+            auto text = human.next_move(*state_, refused, deadline, stop_);
+            const auto now = SteadyClock::now();
+            if (deadline && now > *deadline) {
+                record_.fault_after = duration_cast<microseconds>(now - asked);
+                lose(p, Termination::kTimeout,
+                     "no move within " + std::to_string(limit.count()) + " ms");
+                return;
+            }
+            if (!text) {
+                human_left_ = true;
+                return;
+            }
+            const auto move = state_->parse_move(*text);
+            if (!move) {
+                refused = "not a move of this game: '" + *text + "'";
+                continue;
+            }
+            if (!state_->is_legal(*move)) {
+                refused = "illegal move '" + *text + "'";
+                continue;
+            }
+            MoveRecord mr;
+            mr.move = state_->format_move(*move);
+            mr.player = p;
+            mr.time = duration_cast<microseconds>(now - asked);
+            state_->apply(*move);
+            position_.moves.push_back(mr.move);
+            record_.moves.push_back(std::move(mr));
+            tell_humans();
+            return;
+        }
     }
 
     void lose(int player, Termination why, std::string detail) {
@@ -236,11 +297,14 @@ class GameRun {
 
     std::array<Player*, 2> players_;
     GameClock clock_;
+    TimeControl time_;
     std::unique_ptr<games::State> state_;
     protocol::GameStart game_line_;
     protocol::Position position_;
     GameRecord record_;
     bool finished_ = false;
+    bool human_left_ = false;  // a person stopped playing: the game is abandoned
+    std::stop_token stop_;
 };
 
 }  // namespace

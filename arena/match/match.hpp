@@ -17,7 +17,10 @@ namespace arena::match {
 // from the initial position and must not end the game. When `stop` is
 // requested the game is abandoned before the next move (the record says so)
 // and both bots' processes are killed. Throws session::SpawnError when a
-// bot's command cannot be started.
+// bot's command cannot be started. Either player may be a person
+// (Player's human constructor, human.hpp): their moves come from their
+// input, a refused one is asked for again, and a person who leaves abandons
+// the game.
 [[nodiscard]] GameRecord play_game(const games::Game& game, Player& first, Player& second,
                                    const TimeControl& time,
                                    const std::vector<games::Move>& opening = {},

@@ -7,13 +7,18 @@ namespace arena::match {
 Player::Player(session::BotSpec spec, session::SessionOptions options)
     : spec_(std::move(spec)), options_(options) {}
 
+Player::Player(std::string name, HumanInput& input, std::chrono::milliseconds move_limit)
+    : human_(&input), human_limit_(move_limit) {
+    spec_.name = std::move(name);
+}
+
 Player::~Player() {
     retire();
 }
 
 session::HandshakeResult Player::ensure_ready() {
     drop_if_dead();
-    if (session_) return {};
+    if (session_ || human_ != nullptr) return {};
     if (guard_ != nullptr && !guard_->begin(spec_.name)) {
         session::HandshakeResult refused;
         refused.fault = session::Fault::kStartup;

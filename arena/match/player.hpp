@@ -2,13 +2,19 @@
 // A bot as the match layer sees it: its spec, and the session it currently
 // plays through. A session survives from game to game while the bot behaves;
 // after any fault it is gone and the next game starts a fresh process.
+//
+// A player may also be a person (human.hpp): then it has no process, its
+// moves come from a HumanInput, and play_game asks it again after a move
+// the rules refuse.
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
 
 #include "arena/match/game_record.hpp"
+#include "arena/match/human.hpp"
 #include "arena/match/startup_guard.hpp"
 #include "arena/session/session.hpp"
 
@@ -17,12 +23,20 @@ namespace arena::match {
 class Player {
   public:
     Player(session::BotSpec spec, session::SessionOptions options);
+    // A person named `name` whose moves come from `input` (which must
+    // outlive this player), with `move_limit` per move plus the game's
+    // tolerance; 0: no limit.
+    Player(std::string name, HumanInput& input,
+           std::chrono::milliseconds move_limit = std::chrono::milliseconds{0});
     ~Player();
     Player(const Player&) = delete;
     Player& operator=(const Player&) = delete;
 
     [[nodiscard]] const std::string& name() const { return spec_.name; }
     [[nodiscard]] const session::BotSpec& spec() const { return spec_; }
+    // The person's input, or nullptr for a bot.
+    [[nodiscard]] HumanInput* human() const { return human_; }
+    [[nodiscard]] std::chrono::milliseconds human_move_limit() const { return human_limit_; }
 
     // Starts of new processes go through `guard` (shared by the players of
     // a run; it must outlive this player), which may hold a start back or
@@ -30,8 +44,8 @@ class Player {
     void set_startup_guard(StartupGuard* guard) { guard_ = guard; }
 
     // A live session that has completed its handshake, starting one if
-    // needed. On a handshake fault the result says so and there is no
-    // session; a start refused by the guard is a start-up fault too. Throws
+    // needed (for a person: nothing to do, and no session). On a handshake fault the result says so
+    // and there is no session; a start refused by the guard is a start-up fault too. Throws
     // session::SpawnError when the command cannot be started.
     [[nodiscard]] session::HandshakeResult ensure_ready();
 
@@ -61,6 +75,8 @@ class Player {
     session::SessionOptions options_;
     std::unique_ptr<session::BotSession> session_;  // of spec_.protocol
     StartupGuard* guard_ = nullptr;
+    HumanInput* human_ = nullptr;  // a person's input; nullptr for a bot
+    std::chrono::milliseconds human_limit_{0};
     std::string stderr_kept_;                 // read from a failed start, not yet taken
     std::optional<std::uint64_t> peak_kept_;  // of a discarded process
 };
