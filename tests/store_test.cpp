@@ -643,6 +643,10 @@ SELECT s.tournament_id, s.tournament, s.bot_id, s.bot,
 // moves_hash column, the standings index without it, the old standings view.
 void back_to_version_3(Database& db) {
     db.exec(
+        "DROP TABLE segment_bots;"
+        "DROP TABLE segments;"
+        "ALTER TABLE bots DROP COLUMN retired;"
+        "ALTER TABLE bots DROP COLUMN version;"
         "ALTER TABLE games DROP COLUMN first_peak_memory;"
         "ALTER TABLE games DROP COLUMN second_peak_memory;"
         "DROP TABLE transcripts;"
@@ -846,7 +850,7 @@ TEST_F(StoreTest, NewerSchemaVersionRefused) {
     { ResultsStore store(db_path_); }
     {
         Database db(db_path_);
-        db.exec("PRAGMA user_version = 7");
+        db.exec("PRAGMA user_version = " + std::to_string(kSchemaVersion + 1));
     }
     try {
         ResultsStore store(db_path_);
@@ -854,12 +858,13 @@ TEST_F(StoreTest, NewerSchemaVersionRefused) {
     } catch (const StoreError& e) {
         const std::string message = e.what();
         EXPECT_NE(message.find(db_path_.string()), std::string::npos) << message;
-        EXPECT_NE(message.find("version 7"), std::string::npos) << message;
+        EXPECT_NE(message.find("version " + std::to_string(kSchemaVersion + 1)), std::string::npos)
+            << message;
         EXPECT_NE(message.find("version " + std::to_string(kSchemaVersion)), std::string::npos)
             << message;
     }
     Database db(db_path_);
-    EXPECT_EQ(db.query_int("PRAGMA user_version"), 7);  // left alone
+    EXPECT_EQ(db.query_int("PRAGMA user_version"), kSchemaVersion + 1);  // left alone
 }
 
 TEST_F(StoreTest, FileThatIsNotADatabaseRefused) {

@@ -128,10 +128,20 @@ struct Tally {
 // Up to this many bots, the standings end with a crosstable.
 constexpr std::size_t kMaxCrosstable = 16;
 
-Tally tally(store::ResultsStore& store, const store::TournamentRow& tournament) {
+// With `active_only`, the retired bots (and earlier versions) and their
+// games are left out.
+Tally tally(store::ResultsStore& store, const store::TournamentRow& tournament,
+            bool active_only = false) {
     Tally t;
-    for (const auto& b : store.bots(tournament.id))
+    std::vector<int> position;  // stored position -> position in t.names; -1: left out
+    for (const auto& b : store.bots(tournament.id)) {
+        if (active_only && b.retired) {
+            position.push_back(-1);
+            continue;
+        }
+        position.push_back(static_cast<int>(t.names.size()));
         t.names.push_back(b.name);
+    }
     const auto n = t.names.size();
     t.faults.resize(n);
     if (n <= kMaxCrosstable) t.played.assign(n, std::vector<std::array<std::int64_t, 3>>(n));
@@ -139,8 +149,10 @@ Tally tally(store::ResultsStore& store, const store::TournamentRow& tournament) 
     const auto counts = store.result_counts(tournament.id);
     t.results.reserve(counts.size());
     for (const auto& c : counts) {
+        const int a = position[static_cast<std::size_t>(c.first)];
+        const int b = position[static_cast<std::size_t>(c.second)];
+        if (a < 0 || b < 0) continue;
         t.duplicates += c.duplicates;
-        const int a = c.first, b = c.second;
         const double s = c.outcome == games::Outcome::kWin1   ? 1.0
                          : c.outcome == games::Outcome::kWin2 ? 0.0
                                                               : 0.5;
@@ -257,8 +269,9 @@ std::string fixed_decimals(double x, int digits) {
 }
 
 void report_standings(store::ResultsStore& store, const store::TournamentRow& tournament,
-                      std::ostream& out, const std::vector<rating::Anchor>& anchors) {
-    const Tally t = tally(store, tournament);
+                      std::ostream& out, const std::vector<rating::Anchor>& anchors,
+                      bool active_only) {
+    const Tally t = tally(store, tournament, active_only);
     const auto& names = t.names;
     const auto n = names.size();
     const auto& faults = t.faults;
@@ -269,7 +282,8 @@ void report_standings(store::ResultsStore& store, const store::TournamentRow& to
     std::vector<store::RatingRow> rows;
     for (std::size_t i = 0; i < n; ++i)
         rows.push_back({names[i], fit.ratings[i], fit.errors[i]});
-    store.save_ratings(tournament.id, rows);
+    // The stored ratings are those of every game.
+    if (!active_only) store.save_ratings(tournament.id, rows);
 
     const auto order = standings_order(fit);
 
@@ -284,7 +298,9 @@ void report_standings(store::ResultsStore& store, const store::TournamentRow& to
 
     out << "\n"
         << tournament.spec.name << ": " << games << " of " << tournament.spec.total_games
-        << " games, " << tournament.spec.game << "\n";
+        << " games, " << tournament.spec.game;
+    if (active_only) out << ", the games between bots that still play";
+    out << "\n";
     std::vector<std::string> idle;
     for (std::size_t i = 0; i < n; ++i)
         if (summary[i].total.games == 0) idle.push_back(names[i]);
@@ -330,6 +346,16 @@ void report_standings(store::ResultsStore& store, const store::TournamentRow& to
         out << "points: " << scoring->win << " a win, " << scoring->draw << " a draw, "
             << scoring->loss << " a loss (the config's scoring)\n";
     }
+    if (!active_only) {
+        std::string retired;
+        for (const auto& b : store.bots(tournament.id))
+            if (b.retired)
+                retired += (retired.empty() ? "" : ", ") + match::escape_controls(b.name);
+        if (!retired.empty()) {
+            out << "retired: " << retired
+                << " (play no more; arena standings --active leaves them out)\n";
+        }
+    }
 
     if (crosstable) {
         out << "\ncrosstable (wins-draws-losses of the row bot against the column bot)\n"
@@ -360,8 +386,8 @@ void report_standings(store::ResultsStore& store, const store::TournamentRow& to
 }
 
 void report_pairs(store::ResultsStore& store, const store::TournamentRow& tournament,
-                  std::ostream& out, const std::vector<rating::Anchor>& anchors) {
-    const Tally t = tally(store, tournament);
+                  std::ostream& out, const std::vector<rating::Anchor>& anchors, bool active_only) {
+    const Tally t = tally(store, tournament, active_only);
     const auto n = t.names.size();
     const auto fit = fit_tally(t, anchors);
     const auto order = standings_order(fit);

@@ -50,16 +50,20 @@ namespace arena::cli {
 // none the ratings have mean 0; the header line says which. With exactly
 // two bots, ends with their head-to-head block (report_head_to_head(), the
 // higher-rated one first). Throws std::invalid_argument for an anchor that
-// is not one of the tournament's bots.
+// is not one of the tournament's bots. Retired bots (and earlier versions)
+// are named under the table; with `active_only` (arena standings --active)
+// they and their games are left out, and the stored ratings stay as they were.
 void report_standings(store::ResultsStore& store, const store::TournamentRow& tournament,
-                      std::ostream& out, const std::vector<rating::Anchor>& anchors);
+                      std::ostream& out, const std::vector<rating::Anchor>& anchors,
+                      bool active_only = false);
 
 // `arena standings --pairs`: the head-to-head block of every pair of bots
 // that played each other, one after the other, in the standings' order (the
 // pairs of the top bot first, each from the higher-rated bot's side), under
 // a title line. `anchors` as for report_standings(), which decides the order.
 void report_pairs(store::ResultsStore& store, const store::TournamentRow& tournament,
-                  std::ostream& out, const std::vector<rating::Anchor>& anchors);
+                  std::ostream& out, const std::vector<rating::Anchor>& anchors,
+                  bool active_only = false);
 
 // The games between bots `a` and `b` of the tournament, from a's side, with
 // their colour-swapped pair (the stored pair index): what

@@ -202,6 +202,7 @@ int standings_command(const std::vector<std::string>& args, std::ostream& out, s
     std::vector<std::string> vs;
     std::optional<std::vector<rating::Anchor>> anchors;
     bool pairs = false;
+    bool active = false;
     opts.add_options()(
         "anchor",
         po::value<std::vector<std::string>>()->composing()->notifier(
@@ -216,10 +217,12 @@ int standings_command(const std::vector<std::string>& args, std::ostream& out, s
         "print the head-to-head of bot A against bot B (Elo, nElo, LOS, pairs)")(
         "pairs", po::bool_switch(&pairs),
         "print the head-to-head of every pair of bots that played each other, in the "
-        "standings' order");
+        "standings' order")(
+        "active", po::bool_switch(&active),
+        "leave out the bots that play no more (retired, earlier versions) and their games");
     if (auto code = parse_db_args("standings",
                                   "usage: arena standings DB [--tournament NAME] "
-                                  "[--anchor BOT=ELO ...] [--vs A B | --pairs]\n\n"
+                                  "[--anchor BOT=ELO ...] [--vs A B | --pairs] [--active]\n\n"
                                   "Prints the standings of a stored tournament: Elo with 95 % "
                                   "intervals, W/D/L,\nscores, faults, the first-mover "
                                   "advantage and a crosstable; with two bots,\nalso their "
@@ -230,6 +233,11 @@ int standings_command(const std::vector<std::string>& args, std::ostream& out, s
     if (pairs && !vs.empty()) {
         err << "arena standings: --pairs and --vs cannot be combined (--pairs prints every "
                "pair)\n(arena standings --help for usage)\n";
+        return kExitUsage;
+    }
+    if (active && !vs.empty()) {
+        err << "arena standings: --active and --vs cannot be combined (--vs compares the two "
+               "bots it names)\n(arena standings --help for usage)\n";
         return kExitUsage;
     }
     try {
@@ -246,11 +254,22 @@ int standings_command(const std::vector<std::string>& args, std::ostream& out, s
         }
         const auto scale = standings_anchors(store, *t, anchors, a.db, err);
         if (!scale) return kExitUsage;
+        if (active) {
+            for (const auto& b : store.bots(t->id)) {
+                const bool anchored = std::any_of(scale->begin(), scale->end(),
+                                                  [&](const auto& x) { return x.name == b.name; });
+                if (!b.retired || !anchored) continue;
+                err << "arena standings: --active leaves out '" << match::escape_controls(b.name)
+                    << "', which plays no more, but the ratings are anchored on it (give other "
+                       "anchors with --anchor BOT=ELO)\n";
+                return kExitUsage;
+            }
+        }
         if (pairs) {
-            report_pairs(store, *t, out, *scale);
+            report_pairs(store, *t, out, *scale, active);
             return kExitOk;
         }
-        report_standings(store, *t, out, *scale);
+        report_standings(store, *t, out, *scale, active);
         return kExitOk;
     } catch (const std::exception& e) {
         err << "arena standings: " << e.what() << "\n";

@@ -17,6 +17,7 @@
 #include <stop_token>
 #include <string>
 #include <thread>
+#include <unordered_set>
 #include <vector>
 
 #include "arena/cli/commands.hpp"
@@ -28,6 +29,7 @@
 #include "arena/store/run_lock.hpp"
 #include "arena/tournament/config.hpp"
 #include "arena/tournament/fingerprint.hpp"
+#include "arena/tournament/growth.hpp"
 #include "arena/tournament/runner.hpp"
 #include "arena/tournament/schedule.hpp"
 
@@ -91,11 +93,184 @@ void warn_close_calls(store::ResultsStore& store, std::int64_t id, const match::
             << "\n";
 }
 
-std::vector<store::BotEntry> bot_entries(const tournament::Config& config) {
-    std::vector<store::BotEntry> entries;
+// Each config bot's bot_sha256, in config order.
+std::vector<std::string> program_sha256s(const tournament::Config& config) {
+    std::vector<std::string> sha256;
     for (const auto& b : config.bots)
-        entries.push_back({b.name, b.command, b.protocol, tournament::bot_sha256(b)});
+        sha256.push_back(tournament::bot_sha256(b));
+    return sha256;
+}
+
+store::BotEntry bot_entry(const tournament::BotConfig& bot, const std::string& sha256) {
+    return {bot.name, bot.command, bot.protocol, sha256};
+}
+
+std::vector<store::BotEntry> bot_entries(const tournament::Config& config,
+                                         const std::vector<std::string>& sha256) {
+    std::vector<store::BotEntry> entries;
+    for (std::size_t i = 0; i < config.bots.size(); ++i)
+        entries.push_back(bot_entry(config.bots[i], sha256[i]));
     return entries;
+}
+
+store::SegmentRow segment_row(const tournament::StoredSegment& segment, int number) {
+    return {number,        segment.games_per_pair, segment.rounds,      segment.first_game,
+            segment.games, segment.description,    segment.fingerprint, segment.active};
+}
+
+// A stored tournament as the growth planner takes it: its bots in the order
+// they entered, and its segments; with `count_games`, each bot's stored
+// games (read from the standings index: only when they matter).
+tournament::StoredTournament read_stored(store::ResultsStore& store,
+                                         const store::TournamentRow& row, bool count_games) {
+    tournament::StoredTournament stored;
+    stored.fingerprint = row.spec.fingerprint;
+    for (const auto& bot : store.bots(row.id)) {
+        tournament::StoredEntrant entrant;
+        entrant.name = bot.name;
+        entrant.sha256 = bot.sha256;
+        entrant.version = bot.version;
+        stored.entrants.push_back(std::move(entrant));
+    }
+    for (const auto& c :
+         count_games ? store.result_counts(row.id) : std::vector<store::ResultCount>{}) {
+        stored.entrants[static_cast<std::size_t>(c.first)].games += c.games;
+        stored.entrants[static_cast<std::size_t>(c.second)].games += c.games;
+    }
+    for (const auto& s : store.segments(row.id)) {
+        tournament::StoredSegment segment;
+        segment.active = s.active;
+        segment.games_per_pair = s.games_per_pair;
+        segment.rounds = s.rounds;
+        segment.fingerprint = s.fingerprint;
+        segment.description = s.description;
+        segment.first_game = s.first_game;
+        segment.games = s.games;
+        stored.segments.push_back(std::move(segment));
+    }
+    if (!stored.segments.empty()) {
+        const auto& active = stored.segments.back().active;
+        for (std::size_t e = 0; e < stored.entrants.size(); ++e) {
+            stored.entrants[e].active =
+                std::find(active.begin(), active.end(), static_cast<int>(e)) != active.end();
+        }
+    }
+    return stored;
+}
+
+// The games a lineup needs: those stored, and those it can still play.
+std::int64_t needed_games(const tournament::Lineup& lineup,
+                          const std::vector<std::int64_t>& recorded) {
+    const std::unordered_set<std::int64_t> done(recorded.begin(), recorded.end());
+    std::int64_t needed = 0;
+    for (const auto& p : lineup.schedule)
+        if (done.contains(p.index) || lineup.playable(p)) ++needed;
+    return needed;
+}
+
+// Where a stored tournament's run starts from: its lineup, after recording
+// what the config changes in it; nullopt after saying why the config is
+// refused. `print` is the config's fingerprint.
+std::optional<tournament::Lineup> standing_lineup(store::ResultsStore& store,
+                                                  const store::TournamentRow& row,
+                                                  const tournament::Config& config,
+                                                  const std::string& print, std::ostream& err) {
+    const auto refuse = [&](const std::string& why) {
+        err << "arena run: " << config.path.string() << " no longer matches tournament '"
+            << config.name << "' stored in " << config.database.string() << ": " << why
+            << "\n(give the tournament a new name, or use another --db)\n";
+        return std::nullopt;
+    };
+    const auto sha256 = program_sha256s(config);
+    // A new version needs to know whether the earlier one played (growth.hpp).
+    auto stored = read_stored(store, row, config.versions == tournament::Versions::kKeep);
+    bool first_recorded = true;
+    if (stored.segments.empty()) {
+        // Stored by an arena that kept no segments: its first is implicit.
+        if (auto first = tournament::implicit_first_segment(stored)) {
+            stored.segments.push_back(std::move(*first));
+            first_recorded = false;
+        }
+    }
+    if (stored.segments.empty()) {
+        // Not a schedule of arena run's (arena match's): it cannot grow.
+        if (auto diff = tournament::fingerprint_difference(row.spec.fingerprint, print))
+            return refuse(*diff);
+        return tournament::base_lineup(config);
+    }
+    const auto growth = tournament::plan_growth(stored, config, sha256);
+    if (!growth.refusal.empty()) return refuse(growth.refusal);
+    for (const auto& warning : growth.warnings)
+        err << warning << "\n";
+    if (growth.changed()) {
+        tournament::segment_extents(stored, config);
+        const auto before =
+            tournament::make_schedule(tournament::schedule_segments(stored, config));
+        auto after = tournament::apply_growth(stored, growth, config, sha256);
+        tournament::segment_extents(after, config);
+        auto lineup = tournament::make_lineup(after, config);
+        const auto recorded = store.recorded_indices(row.id);
+        store::TournamentChange change;
+        for (const auto& [e, name] : growth.renamed)
+            change.renamed.emplace_back(stored.entrants[static_cast<std::size_t>(e)].name, name);
+        for (const auto& [e, sha] : growth.new_sha256)
+            change.new_sha256.emplace_back(stored.entrants[static_cast<std::size_t>(e)].name, sha);
+        for (const int i : growth.entering) {
+            auto entry = bot_entry(config.bots[static_cast<std::size_t>(i)],
+                                   sha256[static_cast<std::size_t>(i)]);
+            entry.version = after.entrants[stored.entrants.size() + change.entering.size()].version;
+            change.entering.push_back(std::move(entry));
+        }
+        for (std::size_t k = first_recorded ? stored.segments.size() : 0; k < after.segments.size();
+             ++k)
+            change.segments.push_back(segment_row(after.segments[k], static_cast<int>(k)));
+        change.config_text = config.text;
+        change.fingerprint = print;
+        change.total_games = needed_games(lineup, recorded);
+        store.change_tournament(row.id, change);
+
+        const auto added = static_cast<std::int64_t>(lineup.schedule.size() - before.size());
+        // Unplayed games of bots that played until now, and play no more.
+        const std::unordered_set<std::int64_t> done(recorded.begin(), recorded.end());
+        const auto was_active = [&](int e) {
+            return stored.entrants[static_cast<std::size_t>(e)].active;
+        };
+        std::int64_t dropped = 0;
+        for (const auto& p : before) {
+            if (!done.contains(p.index) && !lineup.playable(p) && was_active(p.first) &&
+                was_active(p.second))
+                ++dropped;
+        }
+        err << "arena run: tournament '" << config.name << "' changes:";
+        const char* sep = " ";
+        for (const auto& c : growth.changes) {
+            err << sep << c;
+            sep = "; ";
+        }
+        err << ". " << added << " new game" << (added == 1 ? "" : "s") << " in the schedule";
+        if (dropped > 0)
+            err << ", " << dropped << " unplayed game" << (dropped == 1 ? "" : "s")
+                << " of bots that play no more left out";
+        err << "\n";
+        return lineup;
+    }
+    // The schedule as recorded: its segments must come out where they were.
+    auto check = stored;
+    tournament::segment_extents(check, config);
+    for (std::size_t k = 0; first_recorded && k < check.segments.size(); ++k) {
+        if (check.segments[k].first_game != stored.segments[k].first_game ||
+            check.segments[k].games != stored.segments[k].games) {
+            err << "arena run: tournament '" << config.name << "' in " << config.database.string()
+                << ": segment " << k << " of its schedule was recorded with games "
+                << stored.segments[k].first_game << ".."
+                << stored.segments[k].first_game + stored.segments[k].games
+                << " (end excluded), but comes out with games " << check.segments[k].first_game
+                << ".." << check.segments[k].first_game + check.segments[k].games
+                << " here; it was made by another arena\n";
+            return std::nullopt;
+        }
+    }
+    return tournament::make_lineup(stored, config);
 }
 
 // A database locked by another program (a `sqlite3` shell in a transaction,
@@ -119,16 +294,23 @@ store::LockWaiting wait_for_the_database(std::ostream& err, std::stop_token stop
 }
 
 // Each opponent's test of a gauntlet with `sprt`, after the standings.
-void print_gauntlet_sprt(const tournament::Config& config, const tournament::RunOutcome& outcome,
-                         std::ostream& out) {
+void print_gauntlet_sprt(const tournament::Config& config, const tournament::Lineup& lineup,
+                         const tournament::RunOutcome& outcome, std::ostream& out) {
     if (!config.sprt) return;
     for (const auto& t : outcome.sprt_tests) {
-        const auto& opponent = config.bots[static_cast<std::size_t>(t.opponent)].name;
-        print_sprt_block(out, config.challenger, opponent, *config.sprt, t.result, t.pairs,
-                         t.games);
+        const auto& challenger = lineup.names[static_cast<std::size_t>(t.challenger)];
+        const auto& opponent = lineup.names[static_cast<std::size_t>(t.opponent)];
+        print_sprt_block(out, challenger, opponent, *config.sprt, t.result, t.pairs, t.games);
         std::string undecided = "SPRT: no decision after " + std::to_string(t.counted_pairs) +
                                 " of " + std::to_string(t.scheduled_pairs) + " pairs";
-        if (t.counted_pairs == t.scheduled_pairs) undecided += " (the most games_per_pair allows)";
+        if (!t.playable) {
+            undecided +=
+                " (" +
+                (lineup.bot_of[static_cast<std::size_t>(t.opponent)] < 0 ? opponent : challenger) +
+                " plays no more)";
+        } else if (t.counted_pairs == t.scheduled_pairs) {
+            undecided += " (the most games_per_pair allows)";
+        }
         print_sprt_decision(out, t.result.decision, undecided);
         if (t.late_pairs > 0) {
             out << t.late_pairs << " more pair" << (t.late_pairs == 1 ? " was" : "s were")
@@ -204,29 +386,26 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
         }
         const auto print = tournament::fingerprint(config);
         std::int64_t id = 0;
+        tournament::Lineup lineup;
         if (auto existing = store.find_tournament(config.name)) {
-            if (auto diff = tournament::fingerprint_difference(existing->spec.fingerprint, print)) {
-                err << "arena run: " << config.path.string() << " no longer matches tournament '"
-                    << config.name << "' stored in " << config.database.string() << ": " << *diff
-                    << "\n(give the tournament a new name, or use another --db)\n";
-                return kExitUsage;
-            }
             id = existing->id;
-            const auto stored_bots = store.bots(id);
-            for (const auto& now : bot_entries(config)) {
-                for (const auto& then : stored_bots) {
-                    if (then.name == now.name && then.sha256 != now.sha256)
-                        err << "warning: bot '" << now.name
-                            << "': its program (executable, or the files its arguments name) has "
-                               "changed since the tournament started\n";
-                }
-            }
+            auto standing = standing_lineup(store, *existing, config, print, err);
+            if (!standing) return kExitUsage;
+            lineup = std::move(*standing);
         } else {
-            store::TournamentSpec spec{
-                config.name, config.game,
-                config.text, print,
-                config.seed, static_cast<std::int64_t>(tournament::make_schedule(config).size())};
-            id = store.create_tournament(spec, bot_entries(config));
+            lineup = tournament::base_lineup(config);
+            const auto games = static_cast<std::int64_t>(lineup.schedule.size());
+            store::TournamentSpec spec{config.name, config.game, config.text,
+                                       print,       config.seed, games};
+            // Segment 0: the schedule the tournament starts with.
+            store::SegmentRow first;
+            first.games_per_pair = config.games_per_pair;
+            first.rounds = config.rounds;
+            first.games = games;
+            first.fingerprint = print;
+            for (std::size_t i = 0; i < config.bots.size(); ++i)
+                first.active.push_back(static_cast<int>(i));
+            id = store.create_tournament(spec, bot_entries(config, program_sha256s(config)), first);
         }
 
         tournament::RunOutcome outcome;
@@ -236,7 +415,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
             StopOnSignal signals;
             store.set_lock_waiting(wait_for_the_database(err, signals.token()));
             store.set_status(id, "running");
-            tournament::Runner runner(config, store, id);
+            tournament::Runner runner(config, store, id, lineup);
             tournament::RunOptions options;
             options.concurrency = concurrency;
             options.live = isatty(STDOUT_FILENO) != 0;
@@ -249,7 +428,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
         if (!outcome.interrupted) {
             store.set_status(id, "finished");
             report_standings(store, *store.find_tournament(config.name), out, config.anchors);
-            print_gauntlet_sprt(config, outcome, out);
+            print_gauntlet_sprt(config, lineup, outcome, out);
             if (outcome.stored > 0) warn_close_calls(store, id, config.time, err);
             return kExitOk;
         }
@@ -281,7 +460,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
             << " games stored; run the same command again to play the rest\n";
         if (const auto row = store.find_tournament(config.name); row && outcome.stored > 0) {
             report_standings(store, *row, out, config.anchors);
-            print_gauntlet_sprt(config, outcome, out);
+            print_gauntlet_sprt(config, lineup, outcome, out);
         }
         return 130;
     } catch (const std::exception& e) {

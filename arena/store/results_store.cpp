@@ -269,6 +269,44 @@ ALTER TABLE games ADD COLUMN first_peak_memory INTEGER;
 ALTER TABLE games ADD COLUMN second_peak_memory INTEGER;
 )sql";
 
+// Version 7: a standing tournament that grows. Its schedule is a list of
+// segments: segment 0 is the schedule it was created with, and each later
+// one the games a change of its config added (late entrants, more games per
+// pair or rounds, retired or returning bots, new versions of a bot). A
+// segment records games_per_pair and rounds from then on, where its games
+// are in the schedule, and, in segment_bots, the bots that play from it on;
+// the schedule is a pure function of these rows (arena/tournament/growth.hpp).
+// bots.version counts the programs a bot has had (the earlier ones are kept
+// as other rows, renamed "name@1", "name@2", ...); bots.retired is the
+// segment from which a bot plays no more, NULL while it plays. Tournaments
+// stored before have no segments until they first change (their segment 0
+// is then read from their fingerprint and written with the change).
+constexpr const char* kSchemaV7 = R"sql(
+ALTER TABLE bots ADD COLUMN version INTEGER NOT NULL DEFAULT 1;
+ALTER TABLE bots ADD COLUMN retired INTEGER;
+
+CREATE TABLE segments (
+    tournament     INTEGER NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+    segment        INTEGER NOT NULL CHECK (segment >= 0),
+    games_per_pair INTEGER NOT NULL CHECK (games_per_pair > 0),
+    rounds         INTEGER NOT NULL CHECK (rounds > 0),
+    first_game     INTEGER NOT NULL CHECK (first_game >= 0),  -- game_index of its first game
+    games          INTEGER NOT NULL CHECK (games >= 0),       -- games it adds to the schedule
+    description    TEXT NOT NULL,  -- what changed, for people; empty for segment 0
+    fingerprint    TEXT NOT NULL,  -- of the config that made it
+    created_at     TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    PRIMARY KEY (tournament, segment)
+) WITHOUT ROWID;
+
+CREATE TABLE segment_bots (
+    tournament INTEGER NOT NULL,
+    segment    INTEGER NOT NULL,
+    bot        INTEGER NOT NULL REFERENCES bots (id) ON DELETE CASCADE,
+    PRIMARY KEY (tournament, segment, bot),
+    FOREIGN KEY (tournament, segment) REFERENCES segments (tournament, segment) ON DELETE CASCADE
+) WITHOUT ROWID;
+)sql";
+
 // One step of the schema: SQL, then optionally work that SQL cannot do, then
 // optionally more SQL.
 struct Migration {
@@ -281,9 +319,9 @@ void fill_moves_hashes(Database& db);
 
 // kMigrations[i] takes a database from user_version i to i + 1. A released
 // step is never edited; a change to the schema is a new step.
-constexpr Migration kMigrations[] = {{kSchemaV1}, {kSchemaV2},
-                                     {kSchemaV3}, {kSchemaV4, fill_moves_hashes, kSchemaV4Index},
-                                     {kSchemaV5}, {kSchemaV6}};
+constexpr Migration kMigrations[] = {
+    {kSchemaV1}, {kSchemaV2}, {kSchemaV3}, {kSchemaV4, fill_moves_hashes, kSchemaV4Index},
+    {kSchemaV5}, {kSchemaV6}, {kSchemaV7}};
 static_assert(std::size(kMigrations) == kSchemaVersion);
 
 // ISO 8601 UTC with milliseconds: 2024-05-01T12:34:56.789Z.
@@ -660,10 +698,32 @@ struct ResultsStore::Impl {
         "UPDATE tournaments SET status = ?2, finished_at = CASE WHEN ?2 = 'finished' "
         "THEN strftime('%Y-%m-%dT%H:%M:%fZ', 'now') END WHERE id = ?1");
     Statement insert_bot = db.prepare(
-        "INSERT INTO bots (tournament, name, command, protocol, sha256) VALUES (?, ?, ?, ?, ?)");
+        "INSERT INTO bots (tournament, name, command, protocol, sha256, version) "
+        "VALUES (?, ?, ?, ?, ?, ?)");
     Statement list_bots = db.prepare(
-        "SELECT name, command, protocol, IFNULL(sha256, '') FROM bots WHERE tournament = ? "
-        "ORDER BY id");
+        "SELECT name, command, protocol, IFNULL(sha256, ''), version, retired IS NOT NULL "
+        "FROM bots WHERE tournament = ? ORDER BY id");
+    Statement rename_bot =
+        db.prepare("UPDATE bots SET name = ?3 WHERE tournament = ?1 AND name = ?2");
+    Statement set_bot_sha256 =
+        db.prepare("UPDATE bots SET sha256 = ?3 WHERE tournament = ?1 AND name = ?2");
+    // Retired from the segment that first left a bot out; NULL while it plays.
+    Statement set_retired = db.prepare(
+        "UPDATE bots SET retired = CASE WHEN id IN (SELECT bot FROM segment_bots "
+        "WHERE tournament = ?1 AND segment = ?2) THEN NULL ELSE IFNULL(retired, ?2) END "
+        "WHERE tournament = ?1");
+    Statement insert_segment = db.prepare(
+        "INSERT INTO segments (tournament, segment, games_per_pair, rounds, first_game, games, "
+        "description, fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+    Statement insert_segment_bot =
+        db.prepare("INSERT INTO segment_bots (tournament, segment, bot) VALUES (?, ?, ?)");
+    Statement list_segments = db.prepare(
+        "SELECT segment, games_per_pair, rounds, first_game, games, description, fingerprint "
+        "FROM segments WHERE tournament = ? ORDER BY segment");
+    Statement list_segment_bots = db.prepare(
+        "SELECT segment, bot FROM segment_bots WHERE tournament = ? ORDER BY segment, bot");
+    Statement update_tournament = db.prepare(
+        "UPDATE tournaments SET config = ?2, fingerprint = ?3, total_games = ?4 WHERE id = ?1");
     Statement bot_id = db.prepare("SELECT id FROM bots WHERE tournament = ? AND name = ?");
     Statement recorded =
         db.prepare("SELECT game_index FROM games WHERE tournament = ? ORDER BY game_index");
@@ -713,6 +773,67 @@ struct ResultsStore::Impl {
     }
 
     [[noreturn]] void fail(const std::string& problem) const { refuse(db.path(), problem); }
+
+    // The tournament's bot ids, in the order of bots().
+    std::vector<std::int64_t> bot_ids_of(std::int64_t tournament) {
+        std::vector<std::int64_t> ids;
+        auto q = bot_ids.use();
+        q.bind(tournament);
+        while (q.step())
+            ids.push_back(q.column_int64(0));
+        return ids;
+    }
+
+    void insert_bot_row(std::int64_t tournament, const std::string& shown_name,
+                        const BotEntry& bot) {
+        try {
+            insert_bot.use()
+                .bind(tournament)
+                .bind(bot.name)
+                .bind(bot.command)
+                .bind(bot.protocol)
+                .bind(bot.sha256.empty() ? std::nullopt : std::optional(bot.sha256))
+                .bind(bot.version)
+                .exec();
+        } catch (const SqliteError& e) {
+            if (e.code() != SQLITE_CONSTRAINT_UNIQUE) throw;
+            fail("bot " + in_quotes(bot.name) + " is listed twice in tournament " +
+                 in_quotes(shown_name));
+        }
+    }
+
+    // Inside a transaction: the segment and the bots that play in it.
+    void insert_segment_rows(std::int64_t tournament, const SegmentRow& segment) {
+        try {
+            insert_segment.use()
+                .bind(tournament)
+                .bind(segment.segment)
+                .bind(segment.games_per_pair)
+                .bind(segment.rounds)
+                .bind(segment.first_game)
+                .bind(segment.games)
+                .bind(segment.description)
+                .bind(segment.fingerprint)
+                .exec();
+        } catch (const SqliteError& e) {
+            if (e.code() != SQLITE_CONSTRAINT_PRIMARYKEY) throw;
+            fail("segment " + std::to_string(segment.segment) + " of tournament " +
+                 name_of(tournament) + " is already stored");
+        }
+        const auto ids = bot_ids_of(tournament);
+        for (const int position : segment.active) {
+            if (position < 0 || static_cast<std::size_t>(position) >= ids.size()) {
+                fail("segment " + std::to_string(segment.segment) + " of tournament " +
+                     name_of(tournament) + " names bot " + std::to_string(position) +
+                     ", which it does not have");
+            }
+            insert_segment_bot.use()
+                .bind(tournament)
+                .bind(segment.segment)
+                .bind(ids[static_cast<std::size_t>(position)])
+                .exec();
+        }
+    }
 
     Statement& insert_moves_of(std::size_t rows) {
         auto& statement = insert_moves.at(rows - 1);
@@ -796,7 +917,8 @@ std::vector<TournamentRow> ResultsStore::tournaments() {
 }
 
 std::int64_t ResultsStore::create_tournament(const TournamentSpec& spec,
-                                             const std::vector<BotEntry>& bots) {
+                                             const std::vector<BotEntry>& bots,
+                                             const std::optional<SegmentRow>& first_segment) {
     auto& s = Impl::of(impl_);
     return s.run([&] {
         Transaction txn(s.db);
@@ -814,21 +936,9 @@ std::int64_t ResultsStore::create_tournament(const TournamentSpec& spec,
             s.fail("tournament " + in_quotes(spec.name) + " already exists");
         }
         const auto id = s.db.last_insert_rowid();
-        for (const auto& bot : bots) {
-            try {
-                s.insert_bot.use()
-                    .bind(id)
-                    .bind(bot.name)
-                    .bind(bot.command)
-                    .bind(bot.protocol)
-                    .bind(bot.sha256.empty() ? std::nullopt : std::optional(bot.sha256))
-                    .exec();
-            } catch (const SqliteError& e) {
-                if (e.code() != SQLITE_CONSTRAINT_UNIQUE) throw;
-                s.fail("bot " + in_quotes(bot.name) + " is listed twice in tournament " +
-                       in_quotes(spec.name));
-            }
-        }
+        for (const auto& bot : bots)
+            s.insert_bot_row(id, spec.name, bot);
+        if (first_segment) s.insert_segment_rows(id, *first_segment);
         txn.commit();
         return id;
     });
@@ -841,10 +951,92 @@ std::vector<BotEntry> ResultsStore::bots(std::int64_t tournament) {
         auto q = s.list_bots.use();
         q.bind(tournament);
         while (q.step()) {
-            bots.push_back(
-                {q.column_text(0), q.column_text(1), q.column_text(2), q.column_text(3)});
+            bots.push_back({q.column_text(0), q.column_text(1), q.column_text(2), q.column_text(3),
+                            q.column_int(4), q.column_int(5) != 0});
         }
         return bots;
+    });
+}
+
+std::vector<SegmentRow> ResultsStore::segments(std::int64_t tournament) {
+    auto& s = Impl::of(impl_);
+    return s.run([&] {
+        // One read snapshot for the three queries.
+        Transaction txn(s.db, Transaction::Mode::kDeferred);
+        std::vector<SegmentRow> rows;
+        {
+            auto q = s.list_segments.use();
+            q.bind(tournament);
+            while (q.step()) {
+                SegmentRow row;
+                row.segment = q.column_int(0);
+                row.games_per_pair = q.column_int(1);
+                row.rounds = q.column_int(2);
+                row.first_game = q.column_int64(3);
+                row.games = q.column_int64(4);
+                row.description = q.column_text(5);
+                row.fingerprint = q.column_text(6);
+                rows.push_back(std::move(row));
+            }
+        }
+        std::unordered_map<std::int64_t, int> position;  // bot id -> position in bots()
+        for (const auto id : s.bot_ids_of(tournament))
+            position.emplace(id, static_cast<int>(position.size()));
+        std::unordered_map<int, std::size_t> row_of;  // segment number -> index in rows
+        for (std::size_t i = 0; i < rows.size(); ++i)
+            row_of.emplace(rows[i].segment, i);
+        auto q = s.list_segment_bots.use();
+        q.bind(tournament);
+        while (q.step()) {
+            const auto row = row_of.find(q.column_int(0));
+            const auto bot = position.find(q.column_int64(1));
+            if (row != row_of.end() && bot != position.end())
+                rows[row->second].active.push_back(bot->second);
+        }
+        for (auto& row : rows)
+            std::sort(row.active.begin(), row.active.end());
+        txn.commit();
+        return rows;
+    });
+}
+
+void ResultsStore::change_tournament(std::int64_t tournament, const TournamentChange& change) {
+    auto& s = Impl::of(impl_);
+    s.run([&] {
+        Transaction txn(s.db);
+        const auto name = s.name_of(tournament);
+        for (const auto& [from, to] : change.renamed) {
+            try {
+                s.rename_bot.use().bind(tournament).bind(from).bind(to).exec();
+            } catch (const SqliteError& e) {
+                if (e.code() != SQLITE_CONSTRAINT_UNIQUE) throw;
+                s.fail("tournament " + name + " already has a bot " + in_quotes(to));
+            }
+            if (s.db.changes() == 0)
+                s.fail("tournament " + name + " has no bot " + in_quotes(from));
+        }
+        for (const auto& [bot, sha256] : change.new_sha256) {
+            s.set_bot_sha256.use()
+                .bind(tournament)
+                .bind(bot)
+                .bind(sha256.empty() ? std::nullopt : std::optional(sha256))
+                .exec();
+            if (s.db.changes() == 0) s.fail("tournament " + name + " has no bot " + in_quotes(bot));
+        }
+        for (const auto& bot : change.entering)
+            s.insert_bot_row(tournament, name, bot);
+        for (const auto& segment : change.segments)
+            s.insert_segment_rows(tournament, segment);
+        if (!change.segments.empty())
+            s.set_retired.use().bind(tournament).bind(change.segments.back().segment).exec();
+        s.update_tournament.use()
+            .bind(tournament)
+            .bind(change.config_text)
+            .bind(change.fingerprint)
+            .bind(change.total_games)
+            .exec();
+        if (s.db.changes() == 0) s.fail("no tournament with id " + std::to_string(tournament));
+        txn.commit();
     });
 }
 

@@ -16,13 +16,14 @@
 #include <stdexcept>
 #include <stop_token>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "arena/match/game_record.hpp"
 
 namespace arena::store {
 
-inline constexpr int kSchemaVersion = 6;
+inline constexpr int kSchemaVersion = 7;
 
 // A database that cannot be opened, has a newer schema, or fails a query.
 // The message names the file and the problem.
@@ -45,6 +46,34 @@ struct BotEntry {
     std::string command;   // as written in the config
     std::string protocol;  // "arena1"
     std::string sha256;    // of the executable file; empty when unknown
+    // Of a standing tournament (docs/database.md, "segments"): 1, 2, ... for
+    // the programs a bot has had, the earlier ones named "name@1", ...
+    int version = 1;
+    bool retired = false;  // plays no more games (bots.retired is set)
+};
+
+// One segment of a standing tournament's schedule (see docs/database.md).
+struct SegmentRow {
+    int segment = 0;  // 0, 1, ... in the order they were added
+    int games_per_pair = 2, rounds = 1;
+    std::int64_t first_game = 0, games = 0;  // where its games are in the schedule
+    std::string description;                 // what changed, for people; empty for the first
+    std::string fingerprint;                 // of the config that made it
+    std::vector<int> active;                 // the bots that play from it on: positions in bots()
+};
+
+// A change of a standing tournament, made by one transaction.
+struct TournamentChange {
+    // Bots that become earlier versions: name now, name after ("x" -> "x@1").
+    std::vector<std::pair<std::string, std::string>> renamed;
+    // Bots whose sha256 is replaced (a new program before their first game).
+    std::vector<std::pair<std::string, std::string>> new_sha256;
+    std::vector<BotEntry> entering;  // new bots, after the existing ones
+    // Appended in order; positions in `active` are those after the renames
+    // and the new bots. The last one's decides bots.retired.
+    std::vector<SegmentRow> segments;
+    std::string config_text, fingerprint;  // the tournament's from now on
+    std::int64_t total_games = 0;
 };
 
 struct TournamentRow {
@@ -158,10 +187,19 @@ class ResultsStore {
     [[nodiscard]] std::optional<TournamentRow> find_tournament(const std::string& name);
     [[nodiscard]] std::vector<TournamentRow> tournaments();
 
-    // Creates the tournament with its bots (one transaction) and returns its id.
-    // Throws StoreError if one with this name exists.
-    std::int64_t create_tournament(const TournamentSpec& spec, const std::vector<BotEntry>& bots);
+    // Creates the tournament with its bots and, when given, its first
+    // segment (one transaction) and returns its id. Throws StoreError if one
+    // with this name exists.
+    std::int64_t create_tournament(const TournamentSpec& spec, const std::vector<BotEntry>& bots,
+                                   const std::optional<SegmentRow>& first_segment = std::nullopt);
+    // In the order they entered the tournament.
     [[nodiscard]] std::vector<BotEntry> bots(std::int64_t tournament);
+    // In order; empty for a tournament stored without (see docs/database.md).
+    [[nodiscard]] std::vector<SegmentRow> segments(std::int64_t tournament);
+    // Renames, adds bots and segments, sets bots.retired from the last
+    // segment, and replaces the tournament's config, fingerprint and
+    // total_games, all in one transaction. No game is touched.
+    void change_tournament(std::int64_t tournament, const TournamentChange& change);
     void set_status(std::int64_t tournament, const std::string& status);
 
     // Schedule indices already stored.

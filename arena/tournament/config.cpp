@@ -46,7 +46,7 @@ constexpr std::string_view kDefaultPath = "/usr/local/bin:/usr/bin:/bin";
 
 const std::initializer_list<std::string_view> kTopKeys = {
     "name",     "game", "time",         "schedule", "openings",   "concurrency", "seed",
-    "database", "bots", "bot_defaults", "scoring",  "transcript", "anchors"};
+    "database", "bots", "bot_defaults", "scoring",  "transcript", "anchors",     "versions"};
 const std::initializer_list<std::string_view> kTimeKeys = {"move_ms", "tolerance_ms", "game_ms",
                                                            "inc_ms",  "startup_ms",   "realtime"};
 const std::initializer_list<std::string_view> kScheduleKeys = {"type", "games_per_pair", "rounds",
@@ -216,6 +216,8 @@ class Parser {
                 config_.transcript = boolean(f);
             } else if (f.key == "anchors") {
                 anchors_ = f;
+            } else if (f.key == "versions") {
+                parse_versions(f);
             } else if (f.key == "bots") {
                 parse_bots(f);
             }
@@ -426,6 +428,21 @@ class Parser {
         if (!move_given && config_.time.game.count() > 0) config_.time.move = match::Millis{0};
         if (const std::string problem = config_.time.validate(); !problem.empty()) {
             fail(f.value.Mark(), problem);
+        }
+    }
+
+    void parse_versions(const Field& f) {
+        const std::string value = string_value(f);
+        if (value == "warn") {
+            config_.versions = Versions::kWarn;
+        } else if (value == "refuse") {
+            config_.versions = Versions::kRefuse;
+        } else if (value == "keep") {
+            config_.versions = Versions::kKeep;
+        } else {
+            fail(f.value.Mark(), "unknown value " + in_quotes(value) +
+                                     " for 'versions' (known: warn, refuse, keep)" +
+                                     suggestion(value, {"warn", "refuse", "keep"}));
         }
     }
 

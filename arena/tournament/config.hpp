@@ -64,6 +64,14 @@ struct OpeningsConfig {
     int start = 1;  // 1-based: the first pair's opening in the order
 };
 
+// What `arena run` does when a bot of a stored tournament comes with a
+// changed program (its bot_sha256): `versions:` (docs/config.md).
+enum class Versions {
+    kWarn,    // a warning naming the bot; it plays on under its name (the default)
+    kRefuse,  // the run is refused, naming the bot
+    kKeep,    // a new version: the earlier one's games stay under "name@1", ...
+};
+
 struct Config {
     std::filesystem::path path;  // the file it came from
     std::string text;            // the file's content, as written
@@ -91,6 +99,7 @@ struct Config {
     // that the ratings of different runs share one scale; empty: mean 0.
     std::vector<rating::Anchor> anchors;
     bool transcript = false;  // store every line between arena and bots, per game
+    Versions versions = Versions::kWarn;
     // Likely mistakes that do not stop the run ("file:line:col: warning: ...").
     std::vector<std::string> warnings;
 };

@@ -2,36 +2,59 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <utility>
 
 namespace arena::tournament {
 
+namespace {
+
+int challenger_of(const Config& config) {
+    for (std::size_t b = 0; b < config.bots.size(); ++b)
+        if (config.bots[b].name == config.challenger) return static_cast<int>(b);
+    return 0;
+}
+
+}  // namespace
+
 GauntletSprt::GauntletSprt(const Config& config, const std::vector<Pairing>& schedule)
-    : options_(config.sprt.value_or(rating::SprtOptions{})) {
-    const int bots = static_cast<int>(config.bots.size());
-    for (int b = 0; b < bots; ++b)
-        if (config.bots[static_cast<std::size_t>(b)].name == config.challenger) challenger_ = b;
-    std::vector<int> test_of_bot(static_cast<std::size_t>(bots), -1);
-    for (int b = 0; b < bots; ++b) {
-        if (b == challenger_) continue;
-        test_of_bot[static_cast<std::size_t>(b)] = static_cast<int>(tests_.size());
-        OpponentTest t;
-        t.opponent = b;
-        t.result = rating::sprt(rating::Pentanomial{}, options_);
-        tests_.push_back(t);
-        tracks_.emplace_back();
-    }
+    : GauntletSprt(config.sprt.value_or(rating::SprtOptions{}), schedule, {challenger_of(config)},
+                   std::vector<bool>(config.bots.size(), true)) {}
+
+GauntletSprt::GauntletSprt(const rating::SprtOptions& options, const std::vector<Pairing>& schedule,
+                           const std::vector<int>& challengers, const std::vector<bool>& playable)
+    : options_(options) {
+    const auto is_challenger = [&](int e) {
+        return std::find(challengers.begin(), challengers.end(), e) != challengers.end();
+    };
+    const auto plays = [&](int e) {
+        return e >= 0 && static_cast<std::size_t>(e) < playable.size() &&
+               playable[static_cast<std::size_t>(e)];
+    };
     int pairs = 0;
     for (const auto& p : schedule)
         pairs = std::max(pairs, p.pair + 1);
     slots_.resize(static_cast<std::size_t>(pairs));
     test_of_pair_.assign(static_cast<std::size_t>(pairs), -1);
+    std::map<std::pair<int, int>, int> test_of_meeting;  // (challenger, opponent) -> test
     for (const auto& p : schedule) {
         if (p.game_in_pair != 0) continue;
-        const int opponent = p.first == challenger_ ? p.second : p.first;
-        const int test = test_of_bot[static_cast<std::size_t>(opponent)];
-        if (test < 0) continue;
-        test_of_pair_[static_cast<std::size_t>(p.pair)] = test;
-        tracks_[static_cast<std::size_t>(test)].pairs.push_back(p.pair);
+        int challenger = p.first, opponent = p.second;
+        if (!is_challenger(challenger)) std::swap(challenger, opponent);
+        if (!is_challenger(challenger)) continue;
+        auto [at, fresh] =
+            test_of_meeting.try_emplace({challenger, opponent}, static_cast<int>(tests_.size()));
+        if (fresh) {
+            OpponentTest t;
+            t.opponent = opponent;
+            t.challenger = challenger;
+            t.playable = plays(challenger) && plays(opponent);
+            t.result = rating::sprt(rating::Pentanomial{}, options_);
+            tests_.push_back(t);
+            tracks_.emplace_back();
+        }
+        test_of_pair_[static_cast<std::size_t>(p.pair)] = at->second;
+        tracks_[static_cast<std::size_t>(at->second)].pairs.push_back(p.pair);
     }
     // Schedule order is pair order; sorting keeps that true whatever the schedule.
     for (std::size_t t = 0; t < tests_.size(); ++t) {
@@ -50,7 +73,9 @@ void GauntletSprt::add(const Pairing& pairing, double first_score) {
     const auto g = static_cast<std::size_t>(pairing.game_in_pair);
     if (slot.have[g]) return;
     slot.have[g] = true;
-    slot.scores[g] = pairing.first == challenger_ ? first_score : 1.0 - first_score;
+    slot.scores[g] = pairing.first == tests_[static_cast<std::size_t>(test)].challenger
+                         ? first_score
+                         : 1.0 - first_score;
     if (!slot.complete()) return;
     auto& track = tracks_[static_cast<std::size_t>(test)];
     ++track.complete;
@@ -98,12 +123,13 @@ std::int64_t GauntletSprt::needed_games() const {
     for (std::size_t t = 0; t < tests_.size(); ++t) {
         const auto& test = tests_[t];
         const auto& track = tracks_[t];
-        if (!test.decided()) {
+        if (!test.decided() && test.playable) {
             games += 2 * test.scheduled_pairs;
             continue;
         }
-        // Decided: the games stored count (counted and late pairs, and
-        // single games of pairs cut short), the rest are not needed.
+        // Decided, or no longer playable: the games stored count (counted
+        // and late pairs, and single games of pairs cut short), the rest are
+        // not needed.
         for (const int p : track.pairs) {
             const auto& slot = slots_[static_cast<std::size_t>(p)];
             games +=

@@ -24,7 +24,12 @@ namespace arena::tournament {
 
 // The state of one opponent's test.
 struct OpponentTest {
-    int opponent = 0;                  // bot index in Config::bots
+    int opponent = 0;    // bot index in Config::bots (an entrant, see below)
+    int challenger = 0;  // the same for the challenger
+    // Whether both can still play: false once the opponent is retired, or
+    // the challenger is an earlier version. Like a decided test, it needs no
+    // more games.
+    bool playable = true;
     rating::Pentanomial pairs;         // the counted pairs, challenger's side
     rating::Trinomial games;           // the games of those pairs
     rating::SprtResult result;         // LLR, bounds, decision
@@ -41,6 +46,14 @@ class GauntletSprt {
     // Precondition: config.sprt is set and the schedule is a gauntlet.
     GauntletSprt(const Config& config, const std::vector<Pairing>& schedule);
 
+    // A standing tournament's (growth.hpp), whose schedule is over entrants:
+    // one test per meeting of a version of the challenger (`challengers`,
+    // entrants) and an opponent, in the order of their first pair, so a late
+    // opponent, or a new version of the challenger, gets tests of its own.
+    // `playable[e]`: whether entrant e still plays.
+    GauntletSprt(const rating::SprtOptions& options, const std::vector<Pairing>& schedule,
+                 const std::vector<int>& challengers, const std::vector<bool>& playable);
+
     // A finished game: `first_score` is what the first mover scored (1, 1/2
     // or 0). Games of other pairings (the challenger absent) are ignored, as
     // is the same game given twice.
@@ -50,10 +63,11 @@ class GauntletSprt {
     [[nodiscard]] bool decided(const Pairing& pairing) const;
     // Whether every opponent's test is decided.
     [[nodiscard]] bool all_decided() const;
-    // The games that still matter: those of undecided opponents, played or not.
+    // The games that still matter: those of undecided opponents that can
+    // still play, played or not, and the stored games of the others.
     [[nodiscard]] std::int64_t needed_games() const;
 
-    // One per opponent, in the order of Config::bots.
+    // One per opponent, in the order of Config::bots (of first pairs).
     [[nodiscard]] const std::vector<OpponentTest>& tests() const { return tests_; }
 
   private:
@@ -70,7 +84,6 @@ class GauntletSprt {
     void advance(std::size_t test);
 
     rating::SprtOptions options_;
-    int challenger_ = 0;
     std::vector<OpponentTest> tests_;
     std::vector<Track> tracks_;      // parallel to tests_
     std::vector<PairSlot> slots_;    // per schedule pair number

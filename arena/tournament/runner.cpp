@@ -222,13 +222,14 @@ double first_score(games::Outcome outcome) {
     return 0.5;
 }
 
-// "LLR a 1.23, b H1, c -0.40" for the live line.
-std::string sprt_summary(const Config& config, const GauntletSprt& sprt) {
+// "LLR a 1.23, b H1, c -0.40" for the live line: the tests that can still play.
+std::string sprt_summary(const Lineup& lineup, const GauntletSprt& sprt) {
     std::ostringstream s;
     s << "LLR";
     const char* sep = " ";
     for (const auto& t : sprt.tests()) {
-        s << sep << match::escape_controls(config.bots[static_cast<std::size_t>(t.opponent)].name)
+        if (!t.playable) continue;
+        s << sep << match::escape_controls(lineup.names[static_cast<std::size_t>(t.opponent)])
           << " ";
         if (t.decided()) {
             s << rating::decision_name(t.result.decision);
@@ -241,11 +242,11 @@ std::string sprt_summary(const Config& config, const GauntletSprt& sprt) {
 }
 
 // "sprt: X vs Y: H1 accepted after 37 pairs (LLR 2.96, bounds -2.94 2.94)"
-std::string sprt_decision_line(const Config& config, const OpponentTest& t) {
+std::string sprt_decision_line(const Lineup& lineup, const OpponentTest& t) {
     std::ostringstream s;
-    s << "sprt: " << match::escape_controls(config.challenger) << " vs "
-      << match::escape_controls(config.bots[static_cast<std::size_t>(t.opponent)].name) << ": "
-      << rating::decision_name(t.result.decision) << " accepted after " << t.counted_pairs
+    s << "sprt: " << match::escape_controls(lineup.names[static_cast<std::size_t>(t.challenger)])
+      << " vs " << match::escape_controls(lineup.names[static_cast<std::size_t>(t.opponent)])
+      << ": " << rating::decision_name(t.result.decision) << " accepted after " << t.counted_pairs
       << " pair" << (t.counted_pairs == 1 ? "" : "s") << " (LLR " << std::fixed
       << std::setprecision(2) << t.result.llr << ", bounds " << t.result.lower << " "
       << t.result.upper << ")";
@@ -255,10 +256,18 @@ std::string sprt_decision_line(const Config& config, const OpponentTest& t) {
 }  // namespace
 
 Runner::Runner(const Config& config, store::ResultsStore& store, std::int64_t tournament_id)
-    : config_(config), store_(store), tournament_id_(tournament_id) {}
+    : Runner(config, store, tournament_id, base_lineup(config)) {}
+
+Runner::Runner(const Config& config, store::ResultsStore& store, std::int64_t tournament_id,
+               Lineup lineup)
+    : config_(config), store_(store), tournament_id_(tournament_id), lineup_(std::move(lineup)) {}
 
 RunOutcome Runner::run(const RunOptions& options, std::ostream& out, std::stop_token stop) {
-    const auto schedule = make_schedule(config_);
+    // The schedule is over entrants; a game is played by their config bots.
+    const auto& schedule = lineup_.schedule;
+    const auto bot_of = [&](int entrant) {
+        return lineup_.bot_of[static_cast<std::size_t>(entrant)];
+    };
     const auto recorded = store_.recorded_indices(tournament_id_);
     const std::unordered_set<std::int64_t> done(recorded.begin(), recorded.end());
     // A gauntlet's tests continue from the stored games; decided opponents
@@ -266,7 +275,14 @@ RunOutcome Runner::run(const RunOptions& options, std::ostream& out, std::stop_t
     std::optional<GauntletSprt> sprt;
     std::mutex sprt_mutex;
     if (config_.sprt) {
-        sprt.emplace(config_, schedule);
+        std::vector<int> challengers;
+        std::vector<bool> playable;
+        for (std::size_t e = 0; e < lineup_.names.size(); ++e) {
+            if (base_name(lineup_.names[e]) == config_.challenger)
+                challengers.push_back(static_cast<int>(e));
+            playable.push_back(lineup_.bot_of[e] >= 0);
+        }
+        sprt.emplace(*config_.sprt, schedule, challengers, playable);
         for (const auto& g : store_.games(tournament_id_)) {
             if (g.slot.index >= 0 && g.slot.index < static_cast<std::int64_t>(schedule.size()))
                 sprt->add(schedule[static_cast<std::size_t>(g.slot.index)], first_score(g.result));
@@ -277,18 +293,28 @@ RunOutcome Runner::run(const RunOptions& options, std::ostream& out, std::stop_t
         std::lock_guard lock(sprt_mutex);
         return sprt->decided(p);
     };
+    // The games of retired bots and earlier versions that are not stored
+    // are neither played nor needed.
     std::vector<Pairing> pending;
-    for (const auto& p : schedule)
-        if (!done.contains(p.index) && !decided(p)) pending.push_back(p);
+    std::int64_t needed = 0;
+    for (const auto& p : schedule) {
+        if (done.contains(p.index)) {
+            ++needed;
+        } else if (lineup_.playable(p)) {
+            ++needed;
+            if (!decided(p)) pending.push_back(p);
+        }
+    }
 
     RunOutcome outcome;
-    outcome.total = sprt ? sprt->needed_games() : static_cast<std::int64_t>(schedule.size());
+    outcome.total = sprt ? sprt->needed_games() : needed;
     Progress progress(config_, out, options.live, options.width, outcome.total,
                       static_cast<std::int64_t>(done.size()));
-    if (sprt) progress.sprt_update(sprt_summary(config_, *sprt), outcome.total, "");
+    if (sprt) progress.sprt_update(sprt_summary(lineup_, *sprt), outcome.total, "");
 
     match::StartupGuard guard;
     PlayerPool pool(config_, guard);
+    // Of a config bot.
     const auto given_up = [&](int bot) { return guard.given_up(config_.bots[bot].name); };
     std::atomic<std::size_t> next{0};
     std::stop_source abort;  // set by a worker that cannot go on (a bot cannot start)
@@ -308,8 +334,8 @@ RunOutcome Runner::run(const RunOptions& options, std::ostream& out, std::stop_t
     const auto startup_offenders = [&](const Finished& f) {
         std::vector<int> bots;
         const int offender = f.record.offender();
-        if (offender != 2) bots.push_back(f.pairing.first);
-        if (offender != 1) bots.push_back(f.pairing.second);
+        if (offender != 2) bots.push_back(bot_of(f.pairing.first));
+        if (offender != 1) bots.push_back(bot_of(f.pairing.second));
         return bots;
     };
     // Moves the held games whose fate is known to the queue, or drops them;
@@ -332,8 +358,9 @@ RunOutcome Runner::run(const RunOptions& options, std::ostream& out, std::stop_t
             const auto i = next.fetch_add(1);
             if (i >= pending.size()) break;
             const Pairing& pairing = pending[i];
+            const int first_bot = bot_of(pairing.first), second_bot = bot_of(pairing.second);
             // The games of a bot given up are not played: fixed, the next run plays them.
-            if (given_up(pairing.first) || given_up(pairing.second)) continue;
+            if (given_up(first_bot) || given_up(second_bot)) continue;
             // Nor those of an opponent whose test has been decided.
             if (decided(pairing)) continue;
             Finished f;
@@ -342,26 +369,26 @@ RunOutcome Runner::run(const RunOptions& options, std::ostream& out, std::stop_t
                 const auto setup = pair_setup(config_, pairing.pair);
                 const auto game = games::make_game(config_.game, setup.board);
                 f.opening = match::opening_text(*game, setup.opening);
-                auto first = pool.acquire(pairing.first);
-                auto second = pool.acquire(pairing.second);
+                auto first = pool.acquire(first_bot);
+                auto second = pool.acquire(second_bot);
                 // Either stop ends the game: the user's, or another worker's abort.
                 std::stop_source game_stop;
                 std::stop_callback on_stop(stop, [&] { game_stop.request_stop(); });
                 std::stop_callback on_abort(abort.get_token(), [&] { game_stop.request_stop(); });
                 f.record = match::play_game(*game, *first, *second, config_.time, setup.opening,
                                             game_stop.get_token());
-                if (config_.bots[pairing.first].restart_each_game &&
-                    config_.bots[pairing.second].restart_each_game) {
+                if (config_.bots[first_bot].restart_each_game &&
+                    config_.bots[second_bot].restart_each_game) {
                     // Both processes quit side by side.
-                    std::jthread quit_first([&] { pool.release(pairing.first, std::move(first)); });
-                    pool.release(pairing.second, std::move(second));
+                    std::jthread quit_first([&] { pool.release(first_bot, std::move(first)); });
+                    pool.release(second_bot, std::move(second));
                 } else {
-                    pool.release(pairing.first, std::move(first));
-                    pool.release(pairing.second, std::move(second));
+                    pool.release(first_bot, std::move(first));
+                    pool.release(second_bot, std::move(second));
                 }
             } catch (const session::SpawnError& e) {
                 // The guard has given the bot up: its games are skipped from now on.
-                if (given_up(pairing.first) || given_up(pairing.second)) continue;
+                if (given_up(first_bot) || given_up(second_bot)) continue;
                 std::lock_guard lock(error_mutex);
                 if (error.empty()) error = e.what();
                 abort.request_stop();
@@ -427,11 +454,14 @@ RunOutcome Runner::run(const RunOptions& options, std::ostream& out, std::stop_t
                     std::string line;
                     if (!before && sprt->decided(f.pairing)) {
                         for (const auto& t : sprt->tests()) {
-                            if (t.opponent == f.pairing.first || t.opponent == f.pairing.second)
-                                line = sprt_decision_line(config_, t);
+                            const bool ours =
+                                (t.opponent == f.pairing.first &&
+                                 t.challenger == f.pairing.second) ||
+                                (t.opponent == f.pairing.second && t.challenger == f.pairing.first);
+                            if (ours) line = sprt_decision_line(lineup_, t);
                         }
                     }
-                    progress.sprt_update(sprt_summary(config_, *sprt), sprt->needed_games(), line);
+                    progress.sprt_update(sprt_summary(lineup_, *sprt), sprt->needed_games(), line);
                 }
             } catch (const std::exception& e) {
                 storage_failed = true;
@@ -490,8 +520,10 @@ RunOutcome Runner::run(const RunOptions& options, std::ostream& out, std::stop_t
     for (auto& b : guard.given_up_bots()) {
         RunOutcome::GivenUp g{std::move(b), 0};
         for (const auto& p : schedule) {
-            if (stored.contains(p.index) || (sprt && sprt->decided(p))) continue;
-            if (config_.bots[p.first].name == g.bot.bot || config_.bots[p.second].name == g.bot.bot)
+            if (stored.contains(p.index) || !lineup_.playable(p) || (sprt && sprt->decided(p)))
+                continue;
+            if (config_.bots[bot_of(p.first)].name == g.bot.bot ||
+                config_.bots[bot_of(p.second)].name == g.bot.bot)
                 ++g.missing_games;
         }
         outcome.given_up.push_back(std::move(g));

@@ -18,6 +18,7 @@
 #include "arena/store/results_store.hpp"
 #include "arena/tournament/config.hpp"
 #include "arena/tournament/gauntlet_sprt.hpp"
+#include "arena/tournament/growth.hpp"
 
 namespace arena::tournament {
 
@@ -28,8 +29,10 @@ struct RunOptions {
 };
 
 struct RunOutcome {
-    // Games in the schedule; with a gauntlet's SPRT, those that matter: every
-    // game of an undecided opponent, and the stored ones of a decided one.
+    // Games in the schedule that are stored or can still be played (a game
+    // of a retired bot or an earlier version that is not stored is not
+    // needed); with a gauntlet's SPRT, those that matter: every game of an
+    // undecided opponent, and the stored ones of a decided one.
     std::int64_t total = 0;
     std::int64_t stored = 0;  // games in the database now
     std::int64_t played = 0;  // games played by this run
@@ -47,13 +50,18 @@ struct RunOutcome {
         std::int64_t missing_games = 0;  // of its games, not in the database
     };
     std::vector<GivenUp> given_up;
-    // A gauntlet with `sprt`: each opponent's test, from the stored games.
+    // A gauntlet with `sprt`: each opponent's test, from the stored games
+    // (OpponentTest::opponent and challenger are entrants of the lineup).
     std::vector<OpponentTest> sprt_tests;
 };
 
 class Runner {
   public:
+    // A tournament as the config makes it (base_lineup()).
     Runner(const Config& config, store::ResultsStore& store, std::int64_t tournament_id);
+    // A standing tournament: its schedule over entrants (growth.hpp).
+    Runner(const Config& config, store::ResultsStore& store, std::int64_t tournament_id,
+           Lineup lineup);
 
     // Plays the missing games, printing progress to `out`. Returns when the
     // schedule is complete, `stop` is requested (games in progress are
@@ -66,6 +74,7 @@ class Runner {
     const Config& config_;
     store::ResultsStore& store_;
     std::int64_t tournament_id_;
+    Lineup lineup_;
 };
 
 }  // namespace arena::tournament

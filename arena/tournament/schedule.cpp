@@ -1,6 +1,8 @@
 #include "arena/tournament/schedule.hpp"
 
+#include <algorithm>
 #include <cstddef>
+#include <map>
 #include <utility>
 #include <vector>
 
@@ -18,43 +20,82 @@ enum Stream : std::uint64_t {
     kOpeningShuffleStream = 3,
 };
 
-std::vector<std::pair<int, int>> meetings(const Config& config) {
+// The meetings of a segment, in schedule order: (lower, higher) entrant, or
+// (challenger, other) in a gauntlet.
+std::vector<std::pair<int, int>> meetings(const Segment& segment) {
     std::vector<std::pair<int, int>> result;
-    const int n = static_cast<int>(config.bots.size());
-    if (config.schedule == ScheduleType::kGauntlet) {
-        int challenger = 0;
-        for (int i = 0; i < n; ++i)
-            if (config.bots[i].name == config.challenger) challenger = i;
-        for (int i = 0; i < n; ++i)
-            if (i != challenger) result.emplace_back(challenger, i);
+    const auto& active = segment.active;
+    if (segment.gauntlet) {
+        if (segment.challenger < 0) return result;
+        for (const int e : active)
+            if (e != segment.challenger) result.emplace_back(segment.challenger, e);
     } else {
-        for (int i = 0; i < n; ++i)
-            for (int j = i + 1; j < n; ++j)
-                result.emplace_back(i, j);
+        for (std::size_t i = 0; i < active.size(); ++i)
+            for (std::size_t j = i + 1; j < active.size(); ++j)
+                result.emplace_back(active[i], active[j]);
     }
     return result;
 }
 
 }  // namespace
 
+Segment first_segment(const Config& config) {
+    Segment segment;
+    segment.gauntlet = config.schedule == ScheduleType::kGauntlet;
+    const int n = static_cast<int>(config.bots.size());
+    for (int i = 0; i < n; ++i) {
+        segment.active.push_back(i);
+        if (segment.gauntlet && config.bots[static_cast<std::size_t>(i)].name == config.challenger)
+            segment.challenger = i;
+    }
+    // A gauntlet whose challenger is not among the bots (configs are checked
+    // before): the first bot, as before segments.
+    if (segment.gauntlet && segment.challenger < 0 && n > 0) segment.challenger = 0;
+    segment.games_per_pair = config.games_per_pair;
+    segment.rounds = config.rounds;
+    return segment;
+}
+
 std::vector<Pairing> make_schedule(const Config& config) {
-    const auto meets = meetings(config);
+    return make_schedule(std::vector<Segment>{first_segment(config)});
+}
+
+std::vector<Pairing> make_schedule(const std::vector<Segment>& segments) {
     std::vector<Pairing> schedule;
-    schedule.reserve(meets.size() * config.games_per_pair * config.rounds);
+    // Pairs scheduled so far per meeting, by its two entrants (lower first).
+    std::map<std::pair<int, int>, int> scheduled;
+    const auto key = [](int a, int b) { return std::pair(std::min(a, b), std::max(a, b)); };
     int pair = 0;
-    for (int round = 0; round < config.rounds; ++round) {
-        for (int rep = 0; rep < config.games_per_pair / 2; ++rep) {
-            for (const auto& [a, b] : meets) {
+    for (std::size_t s = 0; s < segments.size(); ++s) {
+        const auto& segment = segments[s];
+        const int per_round = std::max(1, segment.games_per_pair / 2);
+        const int target = per_round * segment.rounds;
+        const auto meets = meetings(segment);
+        // A map's elements stay where they are: one lookup per meeting.
+        std::vector<int*> counts;
+        counts.reserve(meets.size());
+        int from = target;
+        for (const auto& [a, b] : meets) {
+            counts.push_back(&scheduled[key(a, b)]);
+            from = std::min(from, *counts.back());
+        }
+        for (int k = from; k < target; ++k) {
+            for (std::size_t m = 0; m < meets.size(); ++m) {
+                const auto [a, b] = meets[m];
+                int& count = *counts[m];
+                if (count != k) continue;
                 for (int g = 0; g < 2; ++g) {
                     Pairing p;
                     p.index = static_cast<std::int64_t>(schedule.size());
-                    p.round = round;
+                    p.round = k / per_round;
                     p.pair = pair;
                     p.game_in_pair = g;
                     p.first = g == 0 ? a : b;
                     p.second = g == 0 ? b : a;
+                    p.segment = static_cast<int>(s);
                     schedule.push_back(p);
                 }
+                ++count;
                 ++pair;
             }
         }

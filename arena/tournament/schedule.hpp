@@ -1,8 +1,8 @@
 #pragma once
 // Schedules: which bots meet, in which order and colours, from which board
-// and opening. Pure functions of the config: the same config always yields
-// the same list, which is what makes a resumed run play exactly the games
-// that are missing.
+// and opening. Pure functions of the config (and, for a tournament that grew,
+// of its segments, as stored): the same input always yields the same list,
+// which is what makes a resumed run play exactly the games that are missing.
 
 #include <cstddef>
 #include <cstdint>
@@ -18,8 +18,9 @@ struct Pairing {
     int round = 0;           // 0-based repetition of the whole schedule
     int pair = 0;            // colour-swapped pair number, across the whole schedule
     int game_in_pair = 0;    // 0: `first` is the pair's first bot; 1: colours swapped
-    int first = 0;           // bot index (into Config::bots) moving first
-    int second = 0;
+    int first = 0;           // bot index (into Config::bots) moving first; an entrant
+    int second = 0;          // index for a schedule made of segments
+    int segment = 0;         // the segment that scheduled it (0: the first)
 };
 
 // Round-robin: every two bots play games_per_pair games; gauntlet: the
@@ -28,6 +29,35 @@ struct Pairing {
 // pairing once before the next colour-swapped pair of the same bots, so a
 // partial run is spread evenly over all bots.
 [[nodiscard]] std::vector<Pairing> make_schedule(const Config& config);
+
+// One stretch of a standing tournament's schedule (docs/config.md, "A
+// standing tournament"): the games the tournament was created with, or those
+// a later change added (late entrants, more games or rounds, a returning bot,
+// a new version). The bots are entrants: every bot that ever entered the
+// tournament, numbered in the order it entered, retired ones and earlier
+// versions included.
+struct Segment {
+    std::vector<int> active;  // the entrants that play from this segment on, ascending
+    int games_per_pair = 2;
+    int rounds = 1;
+    bool gauntlet = false;
+    int challenger = -1;  // a gauntlet's challenger, an entrant in `active`
+};
+
+// The schedule of segments, one after the other. Each segment appends, for
+// every meeting of its active entrants (every two of them in a round-robin;
+// the challenger and each other one in a gauntlet), the colour-swapped pairs
+// that bring the meeting up to rounds x games_per_pair / 2 pairs, counting
+// the pairs the earlier segments scheduled for it, played or not: the k-th
+// pair of every meeting before the (k+1)-th of any, meetings in order of
+// their entrants, the lower entrant first in the pair's first game. The
+// round of a meeting's k-th pair (from 0) is k / (games_per_pair / 2). So
+// the games of earlier segments keep their indices and pair numbers, and a
+// single segment of every bot is make_schedule(config) exactly.
+[[nodiscard]] std::vector<Pairing> make_schedule(const std::vector<Segment>& segments);
+
+// The segment make_schedule(config) plays: every bot, in config order.
+[[nodiscard]] Segment first_segment(const Config& config);
 
 // Which line of the openings file (0-based, among its openings) pair `pair`
 // starts from: its `order` from entry `start`, wrapping around after the
