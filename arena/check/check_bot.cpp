@@ -146,7 +146,7 @@ struct Evidence {
     std::optional<CheckResult> out_of_turn;  // the first line sent out of turn
     std::optional<CheckResult> late;         // lines that came only at the bot's exit
     std::optional<CheckResult> between_games;  // a process that ended between two games
-    std::string blocked_read;                  // what a bot out of time waited for
+    std::string blocked_input;                 // what a bot out of time waited for
     std::string terminals;                     // terminals a bot held open
     int most_games = 0;                        // games finished by one process
     bool late_watched = false;                 // a missed deadline was watched for late lines
@@ -190,14 +190,15 @@ class Checker {
         }
         for (const auto& s : plan.skipped)
             emit(skip(s.check, s.reason));
-        if (o_.kind == BotKind::kGomocup) emit(check_out_of_turn());
+        if (o_.kind == BotKind::kGomocup)
+            emit(started ? check_out_of_turn() : skip("one move per go", "the bot did not start"));
         emit(started ? check_several_games()
                      : skip("several games in one process", "the bot did not start"));
         emit(started ? check_quit() : skip("quit", "the bot did not start"));
         drop_session();
-        emit(check_flush());
+        emit(check_flush(started));
         emit(judge_time_use(ev_.think, ev_.timeouts, o_.time.move));
-        emit(check_stdin_only());
+        emit(check_stdin_only(started));
         emit(judge_memory(ev_.peak, o_.bot.isolation.limits.memory_mb, ev_.memory_hit));
         return std::move(results_);
     }
@@ -340,7 +341,8 @@ class Checker {
         const double took = to_ms(hs.elapsed);
         const double limit = static_cast<double>(o_.session.startup_limit.count());
         r.detail = "handshake done in " + ms_text(took) + " (limit " + ms_text(limit) + ")";
-        if (took > kWarnShare * limit) {
+        // A Gomocup brain need not answer ABOUT: the wait for it is no delay of its own.
+        if (took > kWarnShare * limit && o_.kind != BotKind::kGomocup) {
             r.status = Status::kWarn;
             r.detail +=
                 ": above 80 % of the limit; do slow preparation faster, or expect "
@@ -489,6 +491,11 @@ class Checker {
         r.expected = move_expectation(o_, g.params);
         discard_io();
         Played played;
+        // A process that finished a game and failed at once in the next one
+        // may have ended after its game: a fresh process plays the game
+        // again, and if that one plays it, the first one did not play several
+        // games (the check of that name fails, not this one).
+        std::optional<CheckResult> between;
         for (int attempt = 0; attempt < 2; ++attempt) {
             if (!live()) {
                 std::string problem;
@@ -505,22 +512,24 @@ class Checker {
             played = play(g, index);
             set_probes(Probe::kNone);
             if (!played.died_between_games || attempt > 0) break;
-            // It ended after its last game: that is the several-games
-            // check's failure; this game is played again by a fresh process.
-            CheckResult between;
-            between.name = "several games in one process";
-            between.status = Status::kFail;
-            between.detail = "after a game it finished, the process did not play the next one (" +
-                             g.check + "): " + played.problem;
-            between.expected =
+            between.emplace();
+            between->name = "several games in one process";
+            between->status = Status::kFail;
+            between->detail =
+                "after a game it finished, the process failed at once in the next "
+                "one (" +
+                g.check + "), which a fresh process then played: " + played.problem;
+            between->expected =
                 "one process plays game after game, until `" + quit_word(o_.kind) + "`";
-            attach_io(between);
-            if (!ev_.between_games) ev_.between_games = std::move(between);
+            attach_io(*between);
             drop_session();
         }
+        if (between && played.ok && !ev_.between_games) ev_.between_games = std::move(between);
         note_late_lines(g.check);
-        if (probe_ != nullptr && !probe_->blocked_read().empty() && ev_.blocked_read.empty())
-            ev_.blocked_read = "'" + g.check + "': " + probe_->blocked_read();
+        if (probe_ != nullptr && !probe_->blocked_input().empty() && ev_.blocked_input.empty())
+            ev_.blocked_input =
+                "'" + g.check +
+                "', it was waiting for input other than its stdin: " + probe_->blocked_input();
         if (played.ok) {
             look_for_terminals(g.check);
             const int winner = games::winner_of(played.outcome);
@@ -607,19 +616,32 @@ class Checker {
         discard_io();
         r.expected = "the process exits within " + std::to_string(o_.session.quit_grace.count()) +
                      " ms of `" + word + "`";
-        const auto before = Clock::now();
-        session_->quit();
-        auto after = Clock::now() - before;
         bool exited = false;
         std::string status;
-        if (probe_ != nullptr && probe_->quit_exit()) {
-            const auto& q = *probe_->quit_exit();
-            exited = q.exited;
-            after = q.after;
-            status = q.status;
-        } else if (const auto exit = session_->exit_status()) {
-            exited = !(exit->signaled && exit->signal == SIGKILL);
-            status = exit->describe();
+        Clock::duration after{};
+        for (int attempt = 0; attempt < 2; ++attempt) {
+            const auto before = Clock::now();
+            session_->quit();
+            after = Clock::now() - before;
+            if (probe_ != nullptr && probe_->quit_exit()) {
+                const auto& q = *probe_->quit_exit();
+                if (q.gone && attempt == 0) {
+                    // It had exited by itself (after its last game): ask a
+                    // fresh process.
+                    std::string problem;
+                    if (!start_process(problem))
+                        return skip("quit", "a fresh process failed to start: " + problem);
+                    discard_io();
+                    continue;
+                }
+                exited = q.exited;
+                after = q.after;
+                status = q.status;
+            } else if (const auto exit = session_->exit_status()) {
+                exited = !(exit->signaled && exit->signal == SIGKILL);
+                status = exit->describe();
+            }
+            break;
         }
         if (exited) {
             r.detail = "exited " + ms_text(to_ms(after)) + " after `" + word + "`" +
@@ -631,16 +653,10 @@ class Checker {
                        "`: killed (" + (status.empty() ? "no exit" : status) + ")";
             attach_io(r);
         }
-        if (probe_ != nullptr && !probe_->out_of_turn().empty() && !ev_.out_of_turn) {
-            CheckResult seen;
-            seen.name = "quit";
-            seen.detail = probe_->out_of_turn();
-            ev_.out_of_turn = std::move(seen);
-        }
         return r;
     }
 
-    CheckResult check_flush() {
+    CheckResult check_flush(bool started) {
         CheckResult r;
         r.name = "stdout flushed";
         if (o_.kind == BotKind::kTsinghuaSo)
@@ -661,22 +677,22 @@ class Checker {
             r.expected = "each line flushed as soon as it is written";
             return r;
         }
+        if (!started) return skip(r.name, "the bot did not start");
         r.detail = ev_.late_watched
                        ? "no reply was left in its output buffer (checked at a missed deadline)"
                        : "every reply came before its deadline";
         return r;
     }
 
-    CheckResult check_stdin_only() {
+    CheckResult check_stdin_only(bool started) {
         CheckResult r;
         r.name = "stdin only";
         if (o_.bot.isolation.sandbox)
             return skip(r.name, "not inspected under --sandbox (another view of /proc)");
         r.expected = "input from stdin only: no terminal, no other file, pipe or socket to wait on";
-        if (!ev_.blocked_read.empty()) {
+        if (!ev_.blocked_input.empty()) {
             r.status = Status::kFail;
-            r.detail = "when it ran out of time in " + ev_.blocked_read +
-                       ": it was waiting for input that is not its stdin";
+            r.detail = "when it ran out of time in " + ev_.blocked_input;
             return r;
         }
         if (!ev_.terminals.empty()) {
@@ -684,6 +700,7 @@ class Checker {
             r.detail = "it held a terminal open: " + ev_.terminals;
             return r;
         }
+        if (!started) return skip(r.name, "the bot did not start");
         r.expected.clear();
         r.detail =
             "stdin was a pipe and the bot had no controlling terminal (/dev/tty cannot be "

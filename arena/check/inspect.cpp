@@ -1,9 +1,11 @@
 #include "arena/check/inspect.hpp"
 
+#include <fcntl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -67,6 +69,39 @@ bool is_read_call(long number) {
     }
 }
 
+// The system calls that open a file, and which argument is its path.
+int open_path_argument(long number) {
+    switch (number) {
+#ifdef SYS_open
+        case SYS_open:
+            return 0;
+#endif
+#ifdef SYS_openat
+        case SYS_openat:
+            return 1;
+#endif
+#ifdef SYS_openat2
+        case SYS_openat2:
+            return 1;
+#endif
+        default:
+            return -1;
+    }
+}
+
+// The NUL-terminated string at `address` in the memory of `pid`; "" when it
+// cannot be read.
+std::string read_string(pid_t pid, unsigned long long address) {
+    const std::string path = "/proc/" + std::to_string(pid) + "/mem";
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return {};
+    char buffer[4096];
+    const ssize_t n = ::pread(fd, buffer, sizeof buffer, static_cast<off_t>(address));
+    ::close(fd);
+    if (n <= 0) return {};
+    return std::string(buffer, ::strnlen(buffer, static_cast<std::size_t>(n)));
+}
+
 bool is_terminal_path(const std::string& target) {
     return target == "/dev/tty" || target == "/dev/console" || target.starts_with("/dev/pts/") ||
            (target.starts_with("/dev/tty") && target.size() > 8);
@@ -88,21 +123,74 @@ std::vector<pid_t> group_members(pid_t group) {
     return members;
 }
 
-std::string blocked_read(pid_t pid) {
+namespace {
+
+// What one thread of a process waits in: a read-like call on `fd`, or an
+// open of `path`.
+struct Wait {
+    bool reading = false;
+    long fd = -1;
+    bool opening = false;
+    std::string path;
+};
+
+std::vector<Wait> waits(pid_t pid) {
+    std::vector<Wait> out;
     const fs::path proc = "/proc/" + std::to_string(pid);
-    const std::string stdin_target = link_target(proc / "fd" / "0");
     std::error_code ec;
     for (const auto& task : fs::directory_iterator(proc / "task", ec)) {
+        // "<number> <argument 1> ... <argument 6> <sp> <pc>", the arguments
+        // in hex; "running" for a thread not in a system call.
         std::istringstream in(read_file(task.path() / "syscall"));
         long number = -1;
-        std::string fd_text;
-        if (!(in >> number >> fd_text) || !is_read_call(number)) continue;
-        const long fd = std::strtol(fd_text.c_str(), nullptr, 0);
-        const std::string target = link_target(proc / "fd" / std::to_string(fd));
-        if (fd == 0 || (!stdin_target.empty() && target == stdin_target)) continue;
-        return "fd " + std::to_string(fd) + " (" + (target.empty() ? "?" : target) + ")";
+        std::vector<std::string> args(6);
+        if (!(in >> number)) continue;
+        for (auto& arg : args)
+            in >> arg;
+        Wait w;
+        if (is_read_call(number)) {
+            w.reading = true;
+            w.fd = std::strtol(args[0].c_str(), nullptr, 0);
+        } else if (const int arg = open_path_argument(number); arg >= 0) {
+            w.opening = true;
+            w.path = read_string(
+                pid, std::strtoull(args[static_cast<std::size_t>(arg)].c_str(), nullptr, 0));
+        } else {
+            continue;
+        }
+        out.push_back(std::move(w));
+    }
+    return out;
+}
+
+}  // namespace
+
+std::string blocked_input(pid_t pid) {
+    const fs::path proc = "/proc/" + std::to_string(pid);
+    const std::string stdin_target = link_target(proc / "fd" / "0");
+    for (const auto& w : waits(pid)) {
+        if (w.opening) return "opening " + (w.path.empty() ? std::string("a file") : w.path);
+        const std::string target = link_target(proc / "fd" / std::to_string(w.fd));
+        // Its stdin (perhaps a copy of it), or the runtime's own event
+        // descriptors (anon_inode:[eventfd], ...): not other input.
+        if (w.fd == 0 || (!stdin_target.empty() && target == stdin_target) ||
+            target.starts_with("anon_inode:"))
+            continue;
+        return "reading fd " + std::to_string(w.fd) + " (" + (target.empty() ? "?" : target) + ")";
     }
     return {};
+}
+
+bool waiting_on_stdin(pid_t pid) {
+    const fs::path proc = "/proc/" + std::to_string(pid);
+    const std::string stdin_target = link_target(proc / "fd" / "0");
+    for (const auto& w : waits(pid)) {
+        if (!w.reading) continue;
+        if (w.fd == 0) return true;
+        const std::string target = link_target(proc / "fd" / std::to_string(w.fd));
+        if (!stdin_target.empty() && target == stdin_target) return true;
+    }
+    return false;
 }
 
 std::vector<std::string> terminal_fds(pid_t pid) {
@@ -115,12 +203,6 @@ std::vector<std::string> terminal_fds(pid_t pid) {
             found.push_back("fd " + entry.path().filename().string() + " (" + target + ")");
     }
     return found;
-}
-
-bool has_controlling_terminal(pid_t pid) {
-    const auto fields = stat_fields(pid);
-    // fields: state, ppid, pgrp, session, tty_nr
-    return fields.size() > 4 && std::atol(fields[4].c_str()) != 0;
 }
 
 }  // namespace arena::check::inspect

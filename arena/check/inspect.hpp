@@ -14,15 +14,17 @@ namespace arena::check::inspect {
 // The processes of the process group `group` (a bot's pid is its group).
 [[nodiscard]] std::vector<pid_t> group_members(pid_t group);
 
-// When a thread of `pid` is blocked in a read (read, readv, pread, recv...)
-// of a descriptor that is not its standard input: "fd 3 (/tmp/x/fifo)".
-// "" otherwise.
-[[nodiscard]] std::string blocked_read(pid_t pid);
+// When a thread of `pid` waits for input that is not its standard input:
+// blocked in a read (read, readv, pread, recv...) of another descriptor,
+// "reading fd 3 (/tmp/x/fifo)", or in opening a file (a FIFO waits there
+// for a writer), "opening /tmp/x/fifo". "" otherwise.
+[[nodiscard]] std::string blocked_input(pid_t pid);
+
+// Whether a thread of `pid` is blocked reading its standard input: it waits
+// for the next command.
+[[nodiscard]] bool waiting_on_stdin(pid_t pid);
 
 // The descriptors of `pid` that are terminals: "fd 4 (/dev/pts/2)".
 [[nodiscard]] std::vector<std::string> terminal_fds(pid_t pid);
-
-// Whether `pid` has a controlling terminal.
-[[nodiscard]] bool has_controlling_terminal(pid_t pid);
 
 }  // namespace arena::check::inspect

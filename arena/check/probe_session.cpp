@@ -38,25 +38,29 @@ ProbeSession::ProbeSession(session::BotSpec spec, session::SessionOptions option
     : ProcessSession(std::move(spec), options) {}
 
 std::string ProbeSession::on_deadline_missed(Clock::time_point asked, BotLine::Kind awaited) {
+    // Under bubblewrap the pid is bwrap's, and its view of /proc is not ours.
+    if (!alive_ || spec_.isolation.sandbox) return {};
     std::string note;
-    if (alive_ && !spec_.isolation.sandbox) {
-        // Under bubblewrap the pid is bwrap's; its view of /proc is not ours.
-        blocked_read_ = inspect::blocked_read(process_->pid());
-        if (!blocked_read_.empty())
-            note = "; it was waiting to read " + blocked_read_ + ", not its stdin";
-    }
-    if (!watch_late_ || !alive_) return note;
+    blocked_input_ = inspect::blocked_input(process_->pid());
+    if (!blocked_input_.empty())
+        note = "; it was waiting for input other than its stdin, " + blocked_input_;
+    if (!watch_late_) return note;
     watch_late_ = false;
     late_watched_ = true;
-    // First: does the reply come by itself, only late (a slow bot)?
-    const auto until = Clock::now() + options_.quit_grace;
-    for (;;) {
-        auto read = process_->read_line(until);
-        if (read.status != ReadStatus::kLine) break;
-        if (protocol::parse_bot_line(read.line).kind != awaited) continue;
-        return note + "; it came " + millis(read.at - asked) + " after it was asked for: too late";
+    if (!inspect::waiting_on_stdin(process_->pid())) {
+        // Still at work: does the reply come by itself, only late?
+        const auto until = Clock::now() + options_.quit_grace;
+        for (;;) {
+            auto read = process_->read_line(until);
+            if (read.status != ReadStatus::kLine) return note;
+            if (protocol::parse_bot_line(read.line).kind == awaited) {
+                return note + "; it came " + millis(read.at - asked) +
+                       " after it was asked for: too late";
+            }
+        }
     }
-    // Then: does it come when the bot exits (stuck in its output buffer)?
+    // It waits for the next command, as if it had answered: is the answer
+    // stuck in its output buffer? Lines that come only when it exits were.
     process_->thaw();
     if (!process_->write_line(protocol::format(protocol::Quit{}),
                               Clock::now() + kCommandWriteLimit)) {
@@ -68,10 +72,11 @@ std::string ProbeSession::on_deadline_missed(Clock::time_point asked, BotLine::K
         if (read.status != ReadStatus::kLine) break;
         late_lines_.push_back(std::move(read.line));
     }
-    if (!late_lines_.empty())
-        note += "; " + std::to_string(late_lines_.size()) +
+    if (!late_lines_.empty()) {
+        note += "; it was waiting for its next command, and " + std::to_string(late_lines_.size()) +
                 (late_lines_.size() == 1 ? " line" : " lines") +
                 " came only when it exited after `quit` (see stdout flushed)";
+    }
     return note;
 }
 
@@ -295,8 +300,8 @@ void ProbeSession::quit() {
     }
     // It no longer reads: it has gone already, or will not hear `quit`.
     QuitExit q;
-    q.exited = process_->poll_exit().has_value();
-    q.status = q.exited ? "gone before `quit`" : "stopped reading its input";
+    q.gone = process_->poll_exit().has_value();
+    q.status = q.gone ? "it had exited already" : "it stopped reading its input";
     die();
     quit_exit_ = q;
 }

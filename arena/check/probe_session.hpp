@@ -52,26 +52,28 @@ class ProbeSession final : public session::ProcessSession {
     // `quit`, then waits up to the grace period for the exit (quit_exit).
     void quit() override;
 
-    // When a reply misses its deadline, before the kill: wait up to the
-    // grace period for the reply to come late; if it does not, send `quit`
-    // and collect what the bot writes until it exits (up to the grace
-    // period again). Lines that come only then were stuck in its output
-    // buffer. Off by default; the checker turns it on until it has run once.
+    // When a reply misses its deadline, before the kill: if the bot waits
+    // for its next command (blocked reading stdin) as if it had answered,
+    // send `quit` and collect what it writes until it exits (up to the grace
+    // period): lines that come only then were stuck in its output buffer.
+    // Otherwise wait up to the grace period for the reply to come late.
+    // Off by default; the checker turns it on until it has run once.
     void set_watch_late_replies(bool on) { watch_late_ = on; }
     // Whether the late watch has run (it runs once per session at most).
     [[nodiscard]] bool late_watched() const { return late_watched_; }
     // The lines that came after a missed deadline, at the bot's exit.
     [[nodiscard]] const std::vector<std::string>& late_lines() const { return late_lines_; }
-    // At a missed deadline: what the bot was blocked reading, when that was
-    // not its stdin ("fd 3 (/tmp/x/fifo)"); else empty.
-    [[nodiscard]] const std::string& blocked_read() const { return blocked_read_; }
+    // At a missed deadline: the input other than its stdin the bot was
+    // waiting for (inspect::blocked_input); else empty.
+    [[nodiscard]] const std::string& blocked_input() const { return blocked_input_; }
     // The first line the bot sent out of turn, as its fault detail said; empty: none.
     [[nodiscard]] const std::string& out_of_turn() const { return out_of_turn_; }
 
     struct QuitExit {
-        bool exited = false;             // within the grace period
-        session::Clock::duration after;  // `quit` written -> exit (or the grace period)
-        std::string status;              // "exit 0", "signal 9 (SIGKILL)"
+        bool exited = false;               // within the grace period
+        bool gone = false;                 // it had exited before `quit` could be written
+        session::Clock::duration after{};  // `quit` written -> exit (or the grace period)
+        std::string status;                // "exit 0", "signal 9 (SIGKILL)"
     };
     // After quit(): how the process ended; nullopt when quit() did not run
     // on a live process.
@@ -79,9 +81,9 @@ class ProbeSession final : public session::ProcessSession {
 
   private:
     // A missed deadline of a request made at `asked`, for a line of kind
-    // `awaited`: what the bot was waiting for, then the late watch (does the
-    // reply come late by itself, or only when the bot exits?). Returns a note
-    // for the fault's detail ("" when there is nothing to say).
+    // `awaited`: what the bot was waiting for, then the late watch (is the
+    // reply stuck in its output buffer, or does it come late by itself?).
+    // Returns a note for the fault's detail ("" when there is nothing to say).
     std::string on_deadline_missed(session::Clock::time_point asked,
                                    protocol::BotLine::Kind awaited);
     // Reads until `deadline` while the bot is not on move: keeps the first
@@ -95,7 +97,7 @@ class ProbeSession final : public session::ProcessSession {
     bool watch_late_ = false;
     bool late_watched_ = false;
     std::vector<std::string> late_lines_;
-    std::string blocked_read_;
+    std::string blocked_input_;
     std::string out_of_turn_;
     std::optional<std::string> pending_;  // a line seen out of turn, judged at the next request
     std::optional<QuitExit> quit_exit_;
