@@ -27,6 +27,7 @@ int log_command(const std::vector<std::string>& args, std::ostream& out, std::os
 int rate_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int export_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int sprt_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int report_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int check_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 // The first line of a command-line error, the same in every subcommand: what

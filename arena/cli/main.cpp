@@ -20,6 +20,7 @@ commands:
   standings  print the standings of a stored tournament
   games      list the stored games of a tournament (--bot, --termination to filter)
   show       replay one stored game as text boards
+  report     write a self-contained HTML report of a stored tournament, with replays
   log        print what the bots of one stored game wrote on stderr
   rate       fit Elo ratings to games in a CSV (arena export -f csv, or white,black,result)
   export     write stored games as PGN, CSV, Connect-4 move strings, psq or GGF
@@ -43,6 +44,7 @@ constexpr Entry kCommands[] = {
     {"standings", arena::cli::standings_command},
     {"games", arena::cli::games_command},
     {"show", arena::cli::show_command},
+    {"report", arena::cli::report_command},
     {"log", arena::cli::log_command},
     {"rate", arena::cli::rate_command},
     {"export", arena::cli::export_command},

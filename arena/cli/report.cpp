@@ -19,62 +19,11 @@
 
 #include "arena/match/escape.hpp"
 #include "arena/rating/elo.hpp"
+#include "arena/report/standings.hpp"
 #include "arena/tournament/scoring.hpp"
 
 namespace arena::cli {
 namespace {
-
-// Rounded for display, without printing "-0" (printf rounds -0.5 to "-0").
-double shown(double elo) {
-    return std::abs(elo) <= 0.5 ? 0.0 : elo;
-}
-
-std::string percent(double fraction) {
-    std::ostringstream s;
-    s << std::fixed << std::setprecision(1) << 100.0 * fraction << "%";
-    return s.str();
-}
-
-// Losses of one bot by each kind of fault, indexed by match::Termination.
-using FaultCounts = std::array<std::int64_t, std::size(match::kAllTerminations)>;
-
-// "0", "20 (startup 20)", "3 (timeout 2, crash 1)".
-std::string faults_text(const FaultCounts& losses) {
-    std::int64_t total = 0;
-    std::string kinds;
-    for (const auto t : match::kAllTerminations) {
-        const auto n = losses[static_cast<std::size_t>(t)];
-        if (t == match::Termination::kNormal || n == 0) continue;
-        total += n;
-        if (!kinds.empty()) kinds += ", ";
-        kinds += match::to_string(t);
-        kinds += ' ';
-        kinds += std::to_string(n);
-    }
-    return total == 0 ? "0" : std::to_string(total) + " (" + kinds + ")";
-}
-
-// Past this half-width of its 95 % interval, a first-mover advantage says
-// nothing: between equal bots, the first mover's expected score could be
-// anything from 24 % to 76 %.
-constexpr double kMaxTellingAdvantageError = 200.0;
-
-// The first-mover advantage, or why there is none to give.
-std::string advantage_text(const rating::EloFit& fit, std::int64_t games,
-                           std::int64_t decided_on_board) {
-    std::ostringstream s;
-    s << std::fixed << std::setprecision(0);
-    if (games == 0) {
-        s << "no games yet";
-    } else if (decided_on_board == 0) {
-        s << "unknown: no game was decided on the board";
-    } else if (fit.advantage_error > kMaxTellingAdvantageError) {
-        s << "too few games to tell (the 95 % interval is ±" << fit.advantage_error << " Elo)";
-    } else {
-        s << shown(fit.advantage) << " ± " << fit.advantage_error << " Elo";
-    }
-    return s.str();
-}
 
 // Ratings the config and --anchor accept: the config's own bounds.
 constexpr double kMaxAnchorElo = 100'000.0;
@@ -110,81 +59,6 @@ void reject_repeats(const std::vector<rating::Anchor>& anchors, const std::strin
             }
         }
     }
-}
-
-// A tournament's games counted for the standings: as fit_elo() takes them,
-// plus what the table prints beside the ratings.
-struct Tally {
-    std::vector<std::string> names;
-    std::vector<rating::GameResult> results;
-    std::vector<FaultCounts> faults;
-    std::int64_t games = 0, duplicates = 0;
-    std::int64_t decided_on_board = 0;  // games that ended by the rules
-    // played[i][j]: i's wins, draws, losses against j; only for up to
-    // kMaxCrosstable bots.
-    std::vector<std::vector<std::array<std::int64_t, 3>>> played;
-};
-
-// Up to this many bots, the standings end with a crosstable.
-constexpr std::size_t kMaxCrosstable = 16;
-
-// With `active_only`, the retired bots (and earlier versions) and their
-// games are left out.
-Tally tally(store::ResultsStore& store, const store::TournamentRow& tournament,
-            bool active_only = false) {
-    Tally t;
-    std::vector<int> position;  // stored position -> position in t.names; -1: left out
-    for (const auto& b : store.bots(tournament.id)) {
-        if (active_only && b.retired) {
-            position.push_back(-1);
-            continue;
-        }
-        position.push_back(static_cast<int>(t.names.size()));
-        t.names.push_back(b.name);
-    }
-    const auto n = t.names.size();
-    t.faults.resize(n);
-    if (n <= kMaxCrosstable) t.played.assign(n, std::vector<std::array<std::int64_t, 3>>(n));
-    // Counted by pair, result and ending: the cost does not grow with the games.
-    const auto counts = store.result_counts(tournament.id);
-    t.results.reserve(counts.size());
-    for (const auto& c : counts) {
-        const int a = position[static_cast<std::size_t>(c.first)];
-        const int b = position[static_cast<std::size_t>(c.second)];
-        if (a < 0 || b < 0) continue;
-        t.duplicates += c.duplicates;
-        const double s = c.outcome == games::Outcome::kWin1   ? 1.0
-                         : c.outcome == games::Outcome::kWin2 ? 0.0
-                                                              : 0.5;
-        t.results.push_back({a, b, s, c.games});
-        t.games += c.games;
-        const int loser = s == 1.0 ? b : s == 0.0 ? a : -1;
-        if (c.termination == match::Termination::kNormal) {
-            t.decided_on_board += c.games;
-        } else if (loser >= 0) {
-            t.faults[loser][static_cast<std::size_t>(c.termination)] += c.games;
-        }
-        if (t.played.empty()) continue;
-        const int k = s == 1.0 ? 0 : s == 0.5 ? 1 : 2;
-        t.played[a][b][k] += c.games;
-        t.played[b][a][2 - k] += c.games;
-    }
-    return t;
-}
-
-rating::EloFit fit_tally(const Tally& t, const std::vector<rating::Anchor>& anchors) {
-    rating::FitOptions options;
-    options.anchors = anchors;
-    return rating::fit_elo(t.names, t.results, options);
-}
-
-// Bot indices, highest rating first (ties in the tournament's order).
-std::vector<std::size_t> standings_order(const rating::EloFit& fit) {
-    std::vector<std::size_t> order(fit.ratings.size());
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(),
-                     [&](auto x, auto y) { return fit.ratings[x] > fit.ratings[y]; });
-    return order;
 }
 
 // The head-to-head block of a against b from their games (a's side).
@@ -271,21 +145,21 @@ std::string fixed_decimals(double x, int digits) {
 void report_standings(store::ResultsStore& store, const store::TournamentRow& tournament,
                       std::ostream& out, const std::vector<rating::Anchor>& anchors,
                       bool active_only) {
-    const Tally t = tally(store, tournament, active_only);
+    const auto t = report::compute_standings(store, tournament, anchors, active_only);
     const auto& names = t.names;
     const auto n = names.size();
     const auto& faults = t.faults;
     const std::int64_t games = t.games, duplicates = t.duplicates;
-    const bool crosstable = n <= kMaxCrosstable && n > 1;
-    const auto fit = fit_tally(t, anchors);
-    const auto summary = rating::summarize_games(names, t.results);
+    const bool crosstable = !t.played.empty() && n > 1;
+    const auto& fit = t.fit;
+    const auto& summary = t.summary;
     std::vector<store::RatingRow> rows;
     for (std::size_t i = 0; i < n; ++i)
         rows.push_back({names[i], fit.ratings[i], fit.errors[i]});
     // The stored ratings are those of every game.
     if (!active_only) store.save_ratings(tournament.id, rows);
 
-    const auto order = standings_order(fit);
+    const auto& order = t.order;
 
     // Course-style points when the tournament's config asks for them.
     const auto scoring = tournament::scoring_of_config_text(tournament.spec.config_text);
@@ -321,21 +195,24 @@ void report_standings(store::ResultsStore& store, const store::TournamentRow& to
                           : 0.0;
         out << std::right << std::setw(3) << rank + 1 << "  " << std::left << std::setw(width)
             << names[i] << std::right << std::fixed << std::setprecision(0) << std::setw(7)
-            << shown(fit.ratings[i]) << std::setw(5) << fit.errors[i] << std::setw(7)
+            << report::shown_elo(fit.ratings[i]) << std::setw(5) << fit.errors[i] << std::setw(7)
             << s.total.games << std::setw(6) << s.total.wins << std::setw(6) << s.total.draws
-            << std::setw(6) << s.total.losses << std::setw(8) << percent(s.total.score());
+            << std::setw(6) << s.total.losses << std::setw(8)
+            << report::percent_text(s.total.score());
         if (scoring) out << std::setw(8) << points(s.total);
-        out << std::setw(8) << percent(win_rate) << std::setw(8) << percent(s.as_first.score())
-            << std::setw(8) << percent(s.as_second.score());
+        out << std::setw(8) << report::percent_text(win_rate) << std::setw(8)
+            << report::percent_text(s.as_first.score()) << std::setw(8)
+            << report::percent_text(s.as_second.score());
         // Likelihood that this bot is stronger than the next one down.
         if (rank + 1 < n) {
             out << std::setw(6) << std::setprecision(2) << fit.los(i, order[rank + 1]);
         } else {
             out << std::setw(6) << "";
         }
-        out << "  " << faults_text(faults[i]) << "\n";
+        out << "  " << report::faults_text(faults[i]) << "\n";
     }
-    out << "first-mover advantage: " << advantage_text(fit, games, t.decided_on_board) << "\n";
+    out << "first-mover advantage: " << report::advantage_text(fit, games, t.decided_on_board)
+        << "\n";
     if (duplicates > 0) {
         out << "duplicates: " << duplicates << " of " << games
             << " games repeat an earlier game move for move; the ratings count them\n"
@@ -387,10 +264,9 @@ void report_standings(store::ResultsStore& store, const store::TournamentRow& to
 
 void report_pairs(store::ResultsStore& store, const store::TournamentRow& tournament,
                   std::ostream& out, const std::vector<rating::Anchor>& anchors, bool active_only) {
-    const Tally t = tally(store, tournament, active_only);
+    const auto t = report::compute_standings(store, tournament, anchors, active_only);
     const auto n = t.names.size();
-    const auto fit = fit_tally(t, anchors);
-    const auto order = standings_order(fit);
+    const auto& order = t.order;
     std::vector<std::size_t> rank(n);
     for (std::size_t r = 0; r < n; ++r)
         rank[order[r]] = r;

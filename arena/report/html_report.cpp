@@ -1,0 +1,740 @@
+#include "arena/report/html_report.hpp"
+
+#include <openssl/evp.h>
+#include <openssl/sha.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <iomanip>
+#include <map>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "arena/games/connect4.hpp"
+#include "arena/games/gomoku.hpp"
+#include "arena/games/registry.hpp"
+#include "arena/match/game_record.hpp"
+#include "arena/rating/pentanomial.hpp"
+#include "arena/report/charts.hpp"
+#include "arena/report/html.hpp"
+#include "arena/report/standings.hpp"
+
+namespace arena::report {
+namespace {
+
+using nlohmann::json;
+
+// Up to this many bots, the page shows the crosstable, the rating-over-games
+// chart and a move-time histogram per bot.
+constexpr std::size_t kMaxCrosstable = 32;
+constexpr std::size_t kMaxProgressBots = 40;
+constexpr std::size_t kMaxHistograms = 48;
+// Points of the rating-over-games chart: one fit each.
+constexpr std::size_t kProgressPoints = 60;
+
+// The 64 characters of the move code: a move's number is its index here
+// (two characters, high first, for boards of more than 64 cells).
+constexpr std::string_view kMoveAlphabet =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+games::Params parse_params(const std::string& text) {
+    games::Params params;
+    std::istringstream words(text);
+    std::string word;
+    while (words >> word) {
+        const auto eq = word.find('=');
+        if (eq != std::string::npos) params.emplace_back(word.substr(0, eq), word.substr(eq + 1));
+    }
+    return params;
+}
+
+// One board of the tournament: what the viewer needs to draw it, and a
+// state to read its moves with.
+struct Board {
+    json description;
+    std::unique_ptr<games::Game> game;
+    std::unique_ptr<games::State> initial;
+    int width = 1;  // characters per move in the move code
+};
+
+Board make_board(const std::string& name, const std::string& params_text) {
+    Board b;
+    b.game = games::make_game(name, parse_params(params_text));
+    b.initial = b.game->new_initial_state();
+    int cells = 64;
+    if (const auto* c4 = dynamic_cast<const games::Connect4Game*>(b.game.get())) {
+        const auto& c = c4->config();
+        json blocked = json::array();
+        for (const auto& cell : c.blocked)
+            blocked.push_back({cell.col, cell.row});
+        b.description = {{"game", "connect4"},
+                         {"rows", c.rows},
+                         {"cols", c.cols},
+                         {"connect", c.connect},
+                         {"blocked", blocked}};
+        cells = c.cols;
+    } else if (const auto* gomoku = dynamic_cast<const games::GomokuGame*>(b.game.get())) {
+        const auto& c = gomoku->config();
+        b.description = {{"game", "gomoku"}, {"size", c.size}, {"rule", games::to_string(c.rule)}};
+        cells = c.size * c.size;
+    } else if (name == "reversi") {
+        b.description = {{"game", "reversi"}};
+    } else {
+        throw games::GameError("the report cannot draw boards of game '" + name + "'");
+    }
+    b.width = cells <= 64 ? 1 : 2;
+    b.description["w"] = b.width;
+    b.description["params"] = params_text;
+    return b;
+}
+
+// A move of `board` as a number (see replay_game_json()), nullopt when the
+// text is not a move of the game.
+std::optional<int> move_number(const Board& board, const std::string& text) {
+    const auto move = board.initial->parse_move(text);
+    if (!move) return std::nullopt;
+    return *move;
+}
+
+std::string move_code(int move, int width) {
+    if (move == games::kPass) return std::string(static_cast<std::size_t>(width), '.');
+    if (width == 1) return std::string(1, kMoveAlphabet[static_cast<std::size_t>(move)]);
+    return {kMoveAlphabet[static_cast<std::size_t>(move / 64)],
+            kMoveAlphabet[static_cast<std::size_t>(move % 64)]};
+}
+
+// The end of a log, at most `max_bytes`, cut after a newline when one is near.
+std::string log_tail(const std::string& log, std::size_t max_bytes) {
+    if (log.size() <= max_bytes) return log;
+    std::string tail = log.substr(log.size() - max_bytes);
+    const auto newline = tail.find('\n');
+    if (newline != std::string::npos && newline < 200) tail.erase(0, newline + 1);
+    return "…" + tail;
+}
+
+std::string joined_info(const std::vector<std::string>& info, std::size_t max_bytes) {
+    std::string text;
+    for (const auto& line : info)
+        text += (text.empty() ? "" : "\n") + line;
+    if (text.size() > max_bytes) text = text.substr(0, max_bytes) + "…";
+    return text;
+}
+
+// Milliseconds since the epoch of "2024-05-01T12:34:56.789Z"; nullopt for
+// other text.
+std::optional<std::int64_t> epoch_ms(const std::string& iso) {
+    std::tm tm{};
+    int millis = 0;
+    if (std::sscanf(iso.c_str(), "%d-%d-%dT%d:%d:%d.%dZ", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+                    &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &millis) != 7)
+        return std::nullopt;
+    tm.tm_year -= 1900;
+    tm.tm_mon -= 1;
+    return static_cast<std::int64_t>(timegm(&tm)) * 1000 + millis;
+}
+
+int winner_of_result(const std::string& result) {
+    return result == "1-0" ? 1 : result == "0-1" ? 2 : 0;
+}
+
+// The time control of the stored config: move_ms and tolerance_ms, when
+// there.
+struct TimeControl {
+    std::optional<double> move_ms, tolerance_ms;
+};
+
+TimeControl time_control(const std::string& config_text) {
+    TimeControl t;
+    try {
+        const YAML::Node root = YAML::Load(config_text);
+        if (!root.IsMap() || !root["time"] || !root["time"].IsMap()) return t;
+        const YAML::Node time = root["time"];
+        if (time["move_ms"] && time["move_ms"].IsScalar()) t.move_ms = time["move_ms"].as<double>();
+        t.tolerance_ms = 10.0;  // the documented default
+        if (time["tolerance_ms"] && time["tolerance_ms"].IsScalar())
+            t.tolerance_ms = time["tolerance_ms"].as<double>();
+    } catch (const YAML::Exception&) {
+        return {};
+    }
+    return t;
+}
+
+std::string fixed(double x, int digits) {
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(digits) << x;
+    return s.str();
+}
+
+std::string sha256_base64(std::string_view text) {
+    std::array<unsigned char, SHA256_DIGEST_LENGTH> digest{};
+    SHA256(reinterpret_cast<const unsigned char*>(text.data()), text.size(), digest.data());
+    std::array<unsigned char, 4 * ((SHA256_DIGEST_LENGTH + 2) / 3) + 1> encoded{};
+    const int n = EVP_EncodeBlock(encoded.data(), digest.data(), SHA256_DIGEST_LENGTH);
+    return {reinterpret_cast<const char*>(encoded.data()), static_cast<std::size_t>(n)};
+}
+
+// What the page shows of every game, gathered in one pass over the games.
+struct Gathered {
+    json data;                                 // the embedded data (see docs/report.md)
+    std::vector<std::vector<double>> move_ms;  // per bot: its own moves' times
+    std::map<std::string, std::int64_t> endings;
+    bool text_cut = false;  // info and logs left out past the budget
+};
+
+Gathered gather(store::ResultsStore& store, const store::TournamentRow& tournament,
+                const std::vector<std::string>& names, const ReportOptions& options) {
+    Gathered g;
+    std::map<std::string, int> bot_index;
+    for (std::size_t i = 0; i < names.size(); ++i)
+        bot_index.emplace(names[i], static_cast<int>(i));
+    g.move_ms.resize(names.size());
+    std::vector<std::string> endings;
+    for (const auto t : match::kAllTerminations)
+        endings.emplace_back(match::to_string(t));
+    std::map<std::pair<std::string, std::string>, int> board_index;  // (game, params) -> index
+    std::vector<Board> boards;
+    json boards_json = json::array();
+    json rows = json::array();
+    std::size_t text_bytes = 0;
+    std::optional<std::int64_t> base_ms;
+    std::string base_text;
+
+    for (const auto& summary : store.games(tournament.id)) {
+        const auto game = store.load_game(summary.id);
+        if (!game) continue;  // deleted meanwhile
+        const auto key = std::pair(game->game, game->params);
+        auto found = board_index.find(key);
+        if (found == board_index.end()) {
+            boards.push_back(make_board(game->game, game->params));
+            boards_json.push_back(boards.back().description);
+            found = board_index.emplace(key, static_cast<int>(boards.size() - 1)).first;
+        }
+        const Board& board = boards[static_cast<std::size_t>(found->second)];
+        const auto first = bot_index.find(summary.first), second = bot_index.find(summary.second);
+        const int f = first == bot_index.end() ? -1 : first->second;
+        const int s = second == bot_index.end() ? -1 : second->second;
+
+        std::string code;
+        json times = json::array();
+        json info = json::object(), bad = json::object();
+        std::string sides;  // only kept when they do not simply alternate
+        bool alternate = true;
+        // The opening's moves, as the schedule gave them.
+        int opening_plies = 0;
+        {
+            std::istringstream words(summary.slot.opening);
+            std::string word;
+            while (words >> word)
+                ++opening_plies;
+        }
+        for (const auto& m : game->moves) {
+            const auto number = move_number(board, m.move);
+            if (number) {
+                code += move_code(*number, board.width);
+            } else {
+                code += std::string(static_cast<std::size_t>(board.width), '!');
+                bad[std::to_string(m.ply)] = m.move;
+            }
+            // Tens of microseconds; -1: played by the arena.
+            times.push_back(m.by_arena ? std::int64_t{-1} : (m.time_us + 5) / 10);
+            sides += m.side == 1 ? '1' : '2';
+            if (m.side != (m.ply % 2 == 1 ? 1 : 2)) alternate = false;
+            const int mover = m.side == 1 ? f : s;
+            if (!m.by_arena && mover >= 0)
+                g.move_ms[static_cast<std::size_t>(mover)].push_back(
+                    static_cast<double>(m.time_us) / 1000.0);
+            if (!m.info.empty() && !g.text_cut) {
+                auto text = joined_info(m.info, options.max_info_bytes_per_move);
+                text_bytes += text.size();
+                info[std::to_string(m.ply)] = std::move(text);
+            }
+        }
+        json logs = json::array();
+        bool any_log = false;
+        for (const auto& log : game->stderr_logs) {
+            std::string tail = g.text_cut ? "" : log_tail(log, options.max_log_bytes);
+            text_bytes += tail.size();
+            any_log = any_log || !tail.empty();
+            logs.push_back(std::move(tail));
+        }
+        if (text_bytes > options.max_text_bytes) g.text_cut = true;
+
+        std::int64_t offset = 0;
+        if (const auto ms = epoch_ms(summary.started_at)) {
+            if (!base_ms) {
+                base_ms = *ms;
+                base_text = summary.started_at;
+            }
+            offset = *ms - *base_ms;
+        }
+        ++g.endings[summary.termination];
+        const auto ending = std::find(endings.begin(), endings.end(), summary.termination);
+        json row = {summary.id,
+                    summary.slot.index,
+                    summary.slot.pair,
+                    f,
+                    s,
+                    winner_of_result(summary.result),
+                    static_cast<int>(ending - endings.begin()),
+                    found->second,
+                    opening_plies,
+                    code,
+                    times,
+                    (summary.duration_us + 500) / 1000,
+                    offset,
+                    summary.detail};
+        json extra = json::object();
+        if (!info.empty()) extra["i"] = std::move(info);
+        if (any_log) extra["l"] = std::move(logs);
+        if (!bad.empty()) extra["x"] = std::move(bad);
+        if (!alternate) extra["s"] = std::move(sides);
+        if (game->peak_memory[0] || game->peak_memory[1]) {
+            json memory = json::array();
+            for (const auto& bytes : game->peak_memory)
+                memory.push_back(bytes ? json(*bytes) : json(nullptr));
+            extra["m"] = std::move(memory);
+        }
+        if (!extra.empty()) row.push_back(std::move(extra));
+        rows.push_back(std::move(row));
+    }
+    g.data = {{"v", 1},
+              {"tournament", tournament.spec.name},
+              {"game", tournament.spec.game},
+              {"bots", names},
+              {"endings", endings},
+              {"boards", boards_json},
+              {"base", base_text},
+              {"games", std::move(rows)},
+              {"textCut", g.text_cut}};
+    return g;
+}
+
+// The page, section by section.
+class Page {
+  public:
+    Page(store::ResultsStore& store, const store::TournamentRow& tournament,
+         const ReportOptions& options, std::ostream& out)
+        : store_(store), t_(tournament), options_(options), out_(out) {}
+
+    void write() {
+        // Every bot, retired or not, as in `arena standings`.
+        standings_ = compute_standings(store_, t_, options_.anchors, false, kMaxCrosstable);
+        gathered_ = gather(store_, t_, standings_.names, options_);
+        const std::string data = script_json(gathered_.data);
+        const std::vector<std::string_view> scripts = {replay_js(), report_js()};
+        out_ << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+             << "<meta http-equiv=\"Content-Security-Policy\" content=\""
+             << content_security_policy(scripts) << "\">\n"
+             << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+             << "<title>" << html_escape(t_.spec.name) << " — arena report</title>\n"
+             << "<style>" << report_css() << "</style>\n</head>\n<body>\n";
+        header();
+        standings();
+        crosstable();
+        charts();
+        endings();
+        times();
+        games();
+        out_ << "<script type=\"application/json\" id=\"arena-data\">" << data << "</script>\n";
+        for (const auto script : scripts)
+            out_ << "<script>" << script << "</script>\n";
+        out_ << "</body>\n</html>\n";
+    }
+
+  private:
+    void header() {
+        const auto bots = store_.bots(t_.id);
+        out_ << "<header class=\"top\"><h1>" << html_escape(t_.spec.name) << "</h1>"
+             << "<p class=\"sub\">" << html_escape(t_.spec.game) << " · " << standings_.games
+             << " of " << t_.spec.total_games << " games · <span class=\"status status-"
+             << html_escape(t_.status) << "\">" << html_escape(t_.status) << "</span></p>\n"
+             << "<nav><a href=\"#standings\">Standings</a> <a href=\"#crosstable\">Crosstable</a> "
+                "<a href=\"#charts\">Charts</a> <a href=\"#endings\">Endings</a> "
+                "<a href=\"#times\">Move times</a> <a href=\"#games\">Games</a></nav></header>\n";
+        out_ << "<section id=\"overview\"><h2>Tournament</h2><dl class=\"facts\">"
+             << "<dt>game</dt><dd>" << html_escape(t_.spec.game) << "</dd>"
+             << "<dt>status</dt><dd id=\"status\">" << html_escape(t_.status) << "</dd>"
+             << "<dt>games</dt><dd>" << standings_.games << " of " << t_.spec.total_games
+             << "</dd><dt>seed</dt><dd id=\"seed\">" << t_.spec.seed << "</dd>"
+             << "<dt>created</dt><dd>" << html_escape(t_.created_at) << "</dd>"
+             << "<dt>finished</dt><dd>"
+             << (t_.finished_at.empty() ? "—" : html_escape(t_.finished_at)) << "</dd></dl>\n";
+        out_ << "<table class=\"bots\"><thead><tr><th>bot</th><th>command</th><th>protocol</th>"
+                "<th>SHA-256</th></tr></thead><tbody>\n";
+        for (const auto& b : bots) {
+            out_ << "<tr><td class=\"name\">" << html_escape(b.name)
+                 << (b.retired ? " <span class=\"note\">(retired)</span>" : "") << "</td><td><code>"
+                 << html_escape(b.command) << "</code></td><td>" << html_escape(b.protocol)
+                 << "</td><td><code class=\"sha\">"
+                 << (b.sha256.empty() ? "not known" : html_escape(b.sha256))
+                 << "</code></td></tr>\n";
+        }
+        out_ << "</tbody></table>\n<details><summary>config</summary><pre class=\"config\">"
+             << html_escape(t_.spec.config_text) << "</pre></details></section>\n";
+    }
+
+    void standings() {
+        const auto& s = standings_;
+        const auto n = s.names.size();
+        std::vector<std::string> idle;
+        for (std::size_t i = 0; i < n; ++i)
+            if (s.summary[i].total.games == 0) idle.push_back(s.names[i]);
+        out_ << "<section id=\"standings\"><h2>Standings</h2><p class=\"scale\">"
+             << html_escape(scale_line(idle)) << "</p>\n"
+             << "<table id=\"standings-table\" class=\"numbers\"><thead><tr><th>#</th>"
+                "<th>bot</th><th>Elo</th><th>±95%</th><th>games</th><th>W</th><th>D</th>"
+                "<th>L</th><th>score</th>"
+             << (options_.points ? "<th>points</th>" : "")
+             << "<th>win%</th><th>first</th><th>second</th><th>LOS</th><th>faults</th>"
+                "</tr></thead><tbody>\n";
+        for (std::size_t rank = 0; rank < n; ++rank) {
+            const auto i = s.order[rank];
+            const auto& r = s.summary[i];
+            const double win_rate = r.total.games ? static_cast<double>(r.total.wins) /
+                                                        static_cast<double>(r.total.games)
+                                                  : 0.0;
+            out_ << "<tr><td>" << rank + 1 << "</td><td class=\"name\">" << html_escape(s.names[i])
+                 << "</td><td>" << fixed(shown_elo(s.fit.ratings[i]), 0) << "</td><td>"
+                 << fixed(s.fit.errors[i], 0) << "</td><td>" << r.total.games << "</td><td>"
+                 << r.total.wins << "</td><td>" << r.total.draws << "</td><td>" << r.total.losses
+                 << "</td><td>" << percent_text(r.total.score()) << "</td>";
+            if (const auto& p = options_.points) {
+                out_ << "<td>"
+                     << r.total.wins * p->win + r.total.draws * p->draw + r.total.losses * p->loss
+                     << "</td>";
+            }
+            out_ << "<td>" << percent_text(win_rate) << "</td><td>"
+                 << percent_text(r.as_first.score()) << "</td><td>"
+                 << percent_text(r.as_second.score()) << "</td><td>"
+                 << (rank + 1 < n ? fixed(s.fit.los(i, s.order[rank + 1]), 2) : "")
+                 << "</td><td class=\"faults\">" << html_escape(faults_text(s.faults[i]))
+                 << "</td></tr>\n";
+        }
+        out_ << "</tbody></table>\n<p>first-mover advantage: "
+             << html_escape(advantage_text(s.fit, s.games, s.decided_on_board)) << "</p>\n";
+        if (s.duplicates > 0) {
+            out_ << "<p class=\"warning\">duplicates: " << s.duplicates << " of " << s.games
+                 << " games repeat an earlier game move for move; the ratings count them as "
+                    "independent games.</p>\n";
+        }
+        if (const auto& p = options_.points) {
+            out_ << "<p>points: " << p->win << " a win, " << p->draw << " a draw, " << p->loss
+                 << " a loss (the config's scoring)</p>\n";
+        }
+        out_ << "</section>\n";
+    }
+
+    std::string scale_line(const std::vector<std::string>& idle) const {
+        const auto& anchors = options_.anchors;
+        if (anchors.empty()) return "ratings: mean 0";
+        std::string text = "ratings anchored:";
+        for (std::size_t i = 0; i < anchors.size(); ++i) {
+            std::ostringstream elo;
+            elo << anchors[i].elo;
+            text += (i == 0 ? " " : ", ") + anchors[i].name + " " + elo.str();
+            if (std::find(idle.begin(), idle.end(), anchors[i].name) != idle.end())
+                text += " (no games)";
+        }
+        return text;
+    }
+
+    // The pentanomial counts of every pair of bots that met, from the side
+    // of the first of the two (by index).
+    std::map<std::pair<int, int>, rating::HeadToHeadCounts> pair_counts() {
+        std::map<std::string, int> index;
+        for (std::size_t i = 0; i < standings_.names.size(); ++i)
+            index.emplace(standings_.names[i], static_cast<int>(i));
+        std::map<std::pair<int, int>, std::vector<rating::PairedGame>> games;
+        for (const auto& g : store_.games(t_.id)) {
+            double first_score = 0.0;
+            if (g.result == "1-0") {
+                first_score = 1.0;
+            } else if (g.result == "1/2-1/2") {
+                first_score = 0.5;
+            } else if (g.result != "0-1") {
+                continue;
+            }
+            const auto f = index.find(g.first), s = index.find(g.second);
+            if (f == index.end() || s == index.end()) continue;
+            const bool first_low = f->second < s->second;
+            const auto key =
+                first_low ? std::pair(f->second, s->second) : std::pair(s->second, f->second);
+            games[key].push_back(
+                {g.slot.pair, first_low, first_low ? first_score : 1.0 - first_score});
+        }
+        std::map<std::pair<int, int>, rating::HeadToHeadCounts> counts;
+        for (const auto& [key, list] : games)
+            counts.emplace(key, rating::count_head_to_head(list));
+        return counts;
+    }
+
+    void crosstable() {
+        const auto& s = standings_;
+        out_ << "<section id=\"crosstable\"><h2>Crosstable</h2>\n";
+        if (s.played.empty() || s.names.size() < 2) {
+            out_ << "<p class=\"note\">"
+                 << (s.names.size() < 2
+                         ? "One bot: no crosstable."
+                         : "More than " + std::to_string(kMaxCrosstable) + " bots: no crosstable.")
+                 << "</p></section>\n";
+            return;
+        }
+        const auto pairs = pair_counts();
+        out_ << "<p class=\"note\">Wins-draws-losses of the row bot against the column bot; "
+                "below, where colour-swapped pairs were played, their pentanomial counts "
+                "[LL, LD, DD+WL, WD, WW] from the row bot's side.</p>\n"
+                "<div class=\"scroll\"><table id=\"crosstable-table\" class=\"cross\"><thead>"
+                "<tr><th></th>";
+        for (const auto j : s.order)
+            out_ << "<th>" << html_escape(s.names[j]) << "</th>";
+        out_ << "</tr></thead><tbody>\n";
+        for (const auto i : s.order) {
+            out_ << "<tr><th>" << html_escape(s.names[i]) << "</th>";
+            for (const auto j : s.order) {
+                if (i == j) {
+                    out_ << "<td class=\"self\">—</td>";
+                    continue;
+                }
+                const auto& c = s.played[i][j];
+                out_ << "<td><span class=\"wdl\">" << c[0] << "-" << c[1] << "-" << c[2]
+                     << "</span>";
+                const bool low = i < j;
+                const auto key = low ? std::pair(static_cast<int>(i), static_cast<int>(j))
+                                     : std::pair(static_cast<int>(j), static_cast<int>(i));
+                if (const auto p = pairs.find(key);
+                    p != pairs.end() && p->second.pairs.pairs() > 0) {
+                    auto bins = p->second.pairs.bins;
+                    if (!low) std::reverse(bins.begin(), bins.end());
+                    out_ << "<span class=\"ptnml\">[" << bins[0] << ", " << bins[1] << ", "
+                         << bins[2] << ", " << bins[3] << ", " << bins[4] << "]</span>";
+                }
+                out_ << "</td>";
+            }
+            out_ << "</tr>\n";
+        }
+        out_ << "</tbody></table></div></section>\n";
+    }
+
+    void charts() {
+        const auto& s = standings_;
+        out_ << "<section id=\"charts\"><h2>Ratings</h2>\n";
+        std::vector<RatingBar> bars;
+        for (const auto i : s.order)
+            bars.push_back({s.names[i], s.fit.ratings[i], s.fit.errors[i]});
+        out_ << "<figure>" << ratings_chart(bars)
+             << "<figcaption>Elo with its 95 % interval, highest first.</figcaption></figure>\n";
+        progress();
+        out_ << "</section>\n";
+    }
+
+    // The ratings after the first k games (in the order they were stored),
+    // at up to kProgressPoints values of k.
+    void progress() {
+        const auto& s = standings_;
+        const auto n = s.names.size();
+        out_ << "<h3>Ratings over the games</h3>\n";
+        if (n > kMaxProgressBots || n < 2 || s.games < 2) {
+            out_ << "<p class=\"note\">"
+                 << (n > kMaxProgressBots ? "Too many bots for this chart." : "Too few games.")
+                 << "</p>\n";
+            return;
+        }
+        std::map<std::string, int> index;
+        for (std::size_t i = 0; i < n; ++i)
+            index.emplace(s.names[i], static_cast<int>(i));
+        auto list = store_.games(t_.id);
+        std::sort(list.begin(), list.end(),
+                  [](const auto& a, const auto& b) { return a.id < b.id; });
+        std::vector<rating::GameResult> in_order;
+        for (const auto& g : list) {
+            const auto f = index.find(g.first), sec = index.find(g.second);
+            if (f == index.end() || sec == index.end()) continue;
+            const double score = g.result == "1-0" ? 1.0 : g.result == "0-1" ? 0.0 : 0.5;
+            in_order.push_back({f->second, sec->second, score, 1});
+        }
+        std::vector<Series> series(n);
+        for (std::size_t i = 0; i < n; ++i)
+            series[i] = {s.names[i], i, {}};
+        std::map<std::tuple<int, int, double>, std::int64_t> counted;
+        const std::size_t total = in_order.size();
+        const std::size_t points = std::min(kProgressPoints, total);
+        std::size_t done = 0;
+        rating::FitOptions fit_options;
+        fit_options.anchors = options_.anchors;
+        for (std::size_t p = 1; p <= points; ++p) {
+            const std::size_t upto = total * p / points;
+            for (; done < upto; ++done) {
+                const auto& r = in_order[done];
+                ++counted[{r.first, r.second, r.score}];
+            }
+            std::vector<rating::GameResult> results;
+            for (const auto& [key, count] : counted)
+                results.push_back({std::get<0>(key), std::get<1>(key), std::get<2>(key), count});
+            const auto fit = rating::fit_elo(s.names, results, fit_options);
+            for (std::size_t i = 0; i < n; ++i)
+                series[i].points.emplace_back(static_cast<double>(upto), fit.ratings[i]);
+        }
+        // Legend in the standings' order.
+        std::vector<Series> ordered;
+        for (const auto i : s.order)
+            ordered.push_back(std::move(series[i]));
+        for (std::size_t k = 0; k < ordered.size(); ++k)
+            ordered[k].colour = k;
+        out_ << "<figure>"
+             << line_chart(ordered, "Elo after each number of games", "games stored", "Elo")
+             << "<figcaption>Each bot's Elo fitted to the games stored so far.</figcaption>"
+                "</figure>\n";
+    }
+
+    void endings() {
+        out_ << "<section id=\"endings\"><h2>Endings</h2>\n";
+        std::vector<std::pair<std::string, std::int64_t>> bars;
+        for (const auto t : match::kAllTerminations) {
+            const std::string name(match::to_string(t));
+            const auto found = gathered_.endings.find(name);
+            bars.emplace_back(name, found == gathered_.endings.end() ? 0 : found->second);
+        }
+        out_ << "<table id=\"endings-table\" class=\"numbers\"><thead><tr><th>ending</th>"
+                "<th>games</th></tr></thead><tbody>";
+        for (const auto& [name, count] : bars)
+            out_ << "<tr><td>" << html_escape(name) << "</td><td>" << count << "</td></tr>";
+        out_ << "</tbody></table>\n<figure>" << bar_chart(bars, "Games by ending")
+             << "</figure></section>\n";
+    }
+
+    void times() {
+        const auto& s = standings_;
+        const auto tc = time_control(t_.spec.config_text);
+        out_ << "<section id=\"times\"><h2>Move times</h2><p class=\"note\">Each bot's think "
+                "time per move (log scale)";
+        if (tc.move_ms) {
+            out_ << " against move_ms = " << fixed(*tc.move_ms, 0)
+                 << " ms (dashed; dotted: plus tolerance_ms = " << fixed(*tc.tolerance_ms, 0)
+                 << " ms)";
+        }
+        out_ << "; moves the arena played are left out.</p><div class=\"histograms\">\n";
+        double top = tc.move_ms ? *tc.move_ms + tc.tolerance_ms.value_or(0) : 1.0;
+        for (const auto& times : gathered_.move_ms)
+            for (const double t : times)
+                top = std::max(top, t);
+        // Quarter decades from 0.01 ms to past the slowest move and the limit.
+        std::vector<double> edges;
+        for (int k = -8;; ++k) {
+            edges.push_back(std::pow(10.0, k / 4.0));
+            if (edges.back() > top * 1.05 && k >= 0) break;
+        }
+        std::size_t shown = 0;
+        for (const auto i : s.order) {
+            if (shown++ == kMaxHistograms) {
+                out_ << "<p class=\"note\">(the other bots' histograms are left out)</p>";
+                break;
+            }
+            auto times = gathered_.move_ms[i];
+            TimeHistogram h;
+            h.bot = s.names[i];
+            h.colour = shown - 1;
+            h.edges = edges;
+            h.counts.assign(edges.size() - 1, 0);
+            h.moves = static_cast<std::int64_t>(times.size());
+            for (const double t : times) {
+                const auto at = std::upper_bound(edges.begin(), edges.end(), t);
+                const auto bin = std::clamp<std::ptrdiff_t>(
+                    at - edges.begin() - 1, 0, static_cast<std::ptrdiff_t>(h.counts.size()) - 1);
+                ++h.counts[static_cast<std::size_t>(bin)];
+            }
+            if (!times.empty()) {
+                std::sort(times.begin(), times.end());
+                h.median_ms = times[times.size() / 2];
+                h.max_ms = times.back();
+            }
+            out_ << time_histogram(h, tc.move_ms, tc.tolerance_ms) << "\n";
+        }
+        out_ << "</div></section>\n";
+    }
+
+    void games() {
+        out_ << "<section id=\"games\"><h2>Games</h2>\n"
+                "<div id=\"replay\" class=\"replay\" hidden></div>\n"
+                "<div class=\"filters\"><label>filter <input id=\"game-filter\" type=\"search\" "
+                "placeholder=\"bot, result, ending, id\"></label> <label>ending <select "
+                "id=\"ending-filter\"><option value=\"\">any</option>";
+        for (const auto t : match::kAllTerminations)
+            out_ << "<option>" << match::to_string(t) << "</option>";
+        out_ << "</select></label> <span id=\"game-count\"></span></div>\n"
+                "<table id=\"game-list\" class=\"numbers games\"><thead><tr>"
+                "<th data-key=\"id\">id</th><th data-key=\"index\">#</th>"
+                "<th data-key=\"first\">first</th><th data-key=\"second\">second</th>"
+                "<th data-key=\"result\">result</th><th data-key=\"ending\">ending</th>"
+                "<th data-key=\"plies\">plies</th><th data-key=\"seconds\">seconds</th>"
+                "<th data-key=\"detail\">detail</th></tr></thead><tbody></tbody></table>\n"
+                "<div class=\"pager\"><button id=\"page-prev\" type=\"button\">‹ previous</button>"
+                " <span id=\"page-info\"></span> <button id=\"page-next\" type=\"button\">next ›"
+                "</button></div>\n";
+        if (gathered_.text_cut) {
+            out_ << "<p class=\"note\">The later games' info lines and stderr are left out to "
+                    "keep this page small: arena show and arena log have them.</p>\n";
+        }
+        out_ << "<noscript><p>The game list and the replays need JavaScript.</p></noscript>"
+                "</section>\n";
+    }
+
+    store::ResultsStore& store_;
+    const store::TournamentRow& t_;
+    const ReportOptions& options_;
+    std::ostream& out_;
+    Standings standings_;
+    Gathered gathered_;
+};
+
+}  // namespace
+
+void write_report(store::ResultsStore& store, const store::TournamentRow& tournament,
+                  const ReportOptions& options, std::ostream& out) {
+    Page(store, tournament, options, out).write();
+}
+
+json replay_game_json(const store::StoredGame& game, std::size_t max_log_bytes) {
+    const Board board = make_board(game.game, game.params);
+    json moves = json::array();
+    for (const auto& m : game.moves) {
+        const auto number = move_number(board, m.move);
+        moves.push_back({{"m", number ? json(*number) : json(nullptr)},
+                         {"text", m.move},
+                         {"side", m.side},
+                         {"us", m.by_arena ? json(nullptr) : json(m.time_us)},
+                         {"info", joined_info(m.info, std::string::npos)}});
+    }
+    const auto& s = game.summary;
+    return {{"id", s.id},
+            {"index", s.slot.index},
+            {"first", s.first},
+            {"second", s.second},
+            {"game", game.game},
+            {"params", game.params},
+            {"board", board.description},
+            {"moves", std::move(moves)},
+            {"result", s.result},
+            {"termination", s.termination},
+            {"detail", s.detail},
+            {"logs",
+             {log_tail(game.stderr_logs[0], max_log_bytes),
+              log_tail(game.stderr_logs[1], max_log_bytes)}}};
+}
+
+std::string content_security_policy(const std::vector<std::string_view>& scripts) {
+    std::string policy = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src";
+    for (const auto script : scripts)
+        policy += " 'sha256-" + sha256_base64(script) + "'";
+    return policy;
+}
+
+}  // namespace arena::report
