@@ -25,6 +25,7 @@ commands:
   rate       fit Elo ratings to games in a CSV (arena export -f csv, or white,black,result)
   export     write stored games as PGN, CSV, Connect-4 move strings, psq or GGF
   sprt       the SPRT of a head-to-head from pair (or game) counts, with its Elo
+  play       play a game against a bot in the terminal
   check-bot  check one bot before it is submitted: protocol, boards, time, memory
   help       show this text (arena <command> --help for a command's options)
 
@@ -49,6 +50,7 @@ constexpr Entry kCommands[] = {
     {"rate", arena::cli::rate_command},
     {"export", arena::cli::export_command},
     {"sprt", arena::cli::sprt_command},
+    {"play", arena::cli::play_command},
     {"check-bot", arena::cli::check_command},
 };
 
