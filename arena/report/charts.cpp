@@ -62,6 +62,15 @@ std::string svg_open(const char* cls, double width, double height, const std::st
            "\" role=\"img\"><title>" + html_escape(title) + "</title>";
 }
 
+// At most `max` bytes of `name`, cut at a character boundary and marked.
+std::string shorten(const std::string& name, std::size_t max) {
+    if (name.size() <= max) return name;
+    std::size_t cut = max - 1;
+    while (cut > 0 && (static_cast<unsigned char>(name[cut]) & 0xC0) == 0x80)
+        --cut;
+    return name.substr(0, cut) + "…";
+}
+
 }  // namespace
 
 const char* series_colour(std::size_t i) {
@@ -98,8 +107,7 @@ std::string ratings_chart(const std::vector<RatingBar>& bars) {
         const auto& b = bars[i];
         const double y = top + row * (static_cast<double>(i) + 0.5);
         const char* colour = series_colour(i);
-        std::string label = b.name;
-        if (label.size() > 24) label = label.substr(0, 23) + "…";
+        const std::string label = shorten(b.name, 24);
         s += "<g class=\"bar\"><text x=\"" + num(label_width - 8) + "\" y=\"" + num(y + 4) +
              "\" text-anchor=\"end\">" + html_escape(label) + "</text>";
         s += "<line class=\"interval\" stroke=\"" + std::string(colour) + "\" x1=\"" +
@@ -179,8 +187,7 @@ std::string line_chart(const std::vector<Series>& series, const std::string& tit
              "\" points=\"" + points + "\"><title>" + html_escape(sr.name) + "</title></polyline>";
         const double ly = top + 8 + 18.0 * static_cast<double>(i);
         const double lx = left + plot_width + 20;
-        std::string label = sr.name;
-        if (label.size() > 22) label = label.substr(0, 21) + "…";
+        const std::string label = shorten(sr.name, 22);
         s += "<rect x=\"" + num(lx) + "\" y=\"" + num(ly - 5) +
              "\" width=\"14\" height=\"4\" fill=\"" + colour + "\"/><text x=\"" + num(lx + 20) +
              "\" y=\"" + num(ly) + "\">" + html_escape(label) + "</text>";
@@ -226,8 +233,7 @@ std::string time_histogram(const TimeHistogram& h, std::optional<double> move_ms
     std::int64_t most = 1;
     for (const auto c : h.counts)
         most = std::max(most, c);
-    std::string name = h.bot;
-    if (name.size() > 40) name = name.substr(0, 39) + "…";
+    const std::string name = shorten(h.bot, 40);
     std::ostringstream head;
     head << std::fixed << std::setprecision(2) << h.moves << " moves, median " << h.median_ms
          << " ms, max " << h.max_ms << " ms";

@@ -1,0 +1,168 @@
+// `arena report` in a real browser (headless Chromium): for a finished
+// tournament of each game, the page opens from file:// with no console
+// error and no request outside itself; its standings table holds the numbers
+// `arena standings` prints; the SVG charts are there; and stepping replays
+// to the end with the arrow keys shows each game's final position, checked
+// square by square against `arena show` (the stored moves replayed by the
+// game's rules). Screenshots of the page and of a replay of each game go to
+// build/screenshots/.
+//
+//   node tests/browser/report_test.js [connect4|gomoku|reversi ...]
+'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
+const lib = require('./lib');
+const { assert } = lib;
+
+// Tournaments small enough to play in seconds, with the reference bots.
+const TOURNAMENTS = {
+  // The Tsinghua variant: every pair on its own board of 9..12 rows and
+  // columns with a blocked cell; three bots, so a crosstable with pairs.
+  connect4(dir) {
+    const config = path.join(dir, 'c4.yaml');
+    fs.writeFileSync(config, [
+      'name: c4-browser',
+      'game: { name: connect4, variant: tsinghua }',
+      'time: { move_ms: 100, tolerance_ms: 50 }',
+      'schedule: { type: round-robin, games_per_pair: 2 }',
+      'openings: { random_plies: 2 }',
+      'concurrency: 2',
+      'seed: 7',
+      'bots:',
+      `  - { name: random-1, command: ${lib.bot('random')} --seed 1 }`,
+      `  - { name: random-2, command: ${lib.bot('random')} --seed 2 }`,
+      `  - { name: alphabeta, command: ${lib.bot('c4-alphabeta')} --level 2 }`,
+      '',
+    ].join('\n'));
+    const db = path.join(dir, 'c4.db');
+    lib.arena(['run', config, '--db', db]);
+    return db;
+  },
+  gomoku(dir) {
+    const db = path.join(dir, 'gomoku.db');
+    lib.arena(['match', '--game', 'gomoku', '--size', '11', '--games', '2', '--move-ms', '200',
+      '--openings', 'none', '--db', db, lib.bot('random'), 'minimax=' + lib.bot('gomoku-minimax') + ' --level 1']);
+    return db;
+  },
+  reversi(dir) {
+    const db = path.join(dir, 'reversi.db');
+    lib.arena(['match', '--game', 'reversi', '--games', '4', '--move-ms', '100', '--db', db,
+      lib.bot('random'), lib.bot('reversi-greedy')]);
+    return db;
+  },
+};
+
+// The standings table of the page, as text cells per bot.
+async function pageStandings(page) {
+  return page.$$eval('#standings-table', ([table]) => {
+    const heads = [...table.querySelectorAll('thead th')].map((th) => th.textContent.trim());
+    return [...table.querySelectorAll('tbody tr')].map((tr) => {
+      const row = {};
+      [...tr.children].forEach((td, k) => { row[heads[k]] = td.textContent.trim(); });
+      return row;
+    });
+  });
+}
+
+function checkStandings(text, rows) {
+  const expected = lib.parseTextStandings(text);
+  assert.equal(rows.length, expected.size, 'bots in the standings table');
+  const columns = { '#': '#', bot: 'bot', Elo: 'elo', '±95%': '±95%', games: 'games', W: 'W', D: 'D',
+    L: 'L', score: 'score', 'win%': 'win%', first: 'first', second: 'second', LOS: 'LOS', faults: 'faults' };
+  for (const row of rows) {
+    const want = expected.get(row.bot);
+    assert.ok(want, 'bot ' + row.bot + ' is not in arena standings');
+    for (const [html, text] of Object.entries(columns))
+      assert.equal(row[html], want[text], `standings of ${row.bot}, column ${html}`);
+  }
+}
+
+// The board the viewer shows: "<row label>/<x>" -> '.', 'X', 'O' or '#'.
+async function pageBoard(page) {
+  return new Map(await page.$$eval('#replay .rv-board .cell',
+    (cells) => cells.map((c) => [c.dataset.row + '/' + c.dataset.x, c.dataset.v])));
+}
+
+async function checkReplay(page, db, id, plies) {
+  await page.evaluate((gameId) => { location.hash = 'game-' + gameId; }, id);
+  await page.waitForFunction((gameId) => {
+    const h = document.querySelector('#replay .rv-head h3');
+    return h && h.textContent.startsWith('Game ' + gameId + ':');
+  }, {}, id);
+  // Back to the start, then step to the end one move at a time.
+  await page.keyboard.press('Home');
+  const start = await page.$eval('#replay .rv-ply', (e) => e.textContent);
+  assert.equal(start, '0 / ' + plies, `game ${id}: Home goes to the start`);
+  for (let k = 0; k < plies; k++) await page.keyboard.press('ArrowRight');
+  const at = await page.$eval('#replay .rv-ply', (e) => e.textContent);
+  assert.equal(at, plies + ' / ' + plies, `game ${id}: stepped to the end`);
+  const want = lib.parseShowFinalBoard(lib.arena(['show', db, String(id)]));
+  const got = await pageBoard(page);
+  assert.equal(got.size, want.size, `game ${id}: cells on the board`);
+  for (const [cell, v] of want) assert.equal(got.get(cell), v, `game ${id}: cell ${cell}`);
+  // The last move is marked, and the ending is shown.
+  const end = await page.$eval('#replay .rv-end', (e) => e.textContent);
+  assert.match(end, /^End: /, `game ${id}: the ending is shown`);
+  if (plies > 0 && !(await page.$eval('#replay .rv-status', (e) => e.textContent.includes('(pass)')))) {
+    assert.equal(await page.$$eval('#replay .cell.last', (c) => c.length), 1, `game ${id}: one last move marked`);
+  }
+  return got;
+}
+
+async function checkTournament(browser, name, dir) {
+  const db = TOURNAMENTS[name](dir);
+  const html = path.join(dir, name + '.html');
+  lib.arena(['report', db, '-o', html]);
+  const page = await browser.newPage();
+  await page.goto('file://' + html);
+  await page.waitForSelector('#game-list tbody tr');
+
+  checkStandings(lib.arena(['standings', db]), await pageStandings(page));
+
+  const bots = (await pageStandings(page)).length;
+  for (const cls of ['chart-ratings', 'chart-progress', 'chart-endings']) {
+    assert.equal(await page.$$eval('svg.' + cls, (s) => s.length), 1, 'one ' + cls);
+  }
+  assert.equal(await page.$$eval('svg.chart-times', (s) => s.length), bots, 'a move-time histogram per bot');
+  assert.equal(await page.$$eval('svg.chart-ratings circle', (c) => c.length), bots, 'a rating dot per bot');
+  assert.ok(await page.$$eval('svg.chart-progress polyline', (p) => p.length) === bots, 'a rating line per bot');
+
+  // Every game is listed; each replays to its stored final position.
+  const games = await page.evaluate(() => window.arenaReport.games.map((g) => ({ id: g.id, plies: g.plies })));
+  const listed = lib.arena(['games', db]).trim().split('\n').length - 1;
+  assert.equal(games.length, listed, 'games in the page');
+  assert.equal(await page.$$eval('#game-list tbody tr', (r) => r.length), Math.min(listed, 50), 'rows on the first page');
+  for (const g of games) await checkReplay(page, db, g.id, g.plies);
+
+  // Sorting by plies puts the shortest game first; filtering by a bot keeps its games.
+  await page.click('#game-list th[data-key="plies"]');
+  const firstPlies = await page.$eval('#game-list tbody tr td:nth-child(7)', (td) => Number(td.textContent));
+  assert.equal(firstPlies, Math.min(...games.map((g) => g.plies)), 'sorted by plies');
+
+  await lib.screenshot(page, `report-${name}-replay`, { selector: '#replay' });
+  await page.evaluate(() => { location.hash = 'overview'; });
+  await lib.screenshot(page, `report-${name}`, { fullPage: true });
+  assert.deepEqual(page.problems, [], 'console errors, page errors, dialogs or requests');
+  await page.close();
+  console.log(`ok: ${name}: ${games.length} games, ${bots} bots`);
+}
+
+(async () => {
+  const names = process.argv.slice(2).length ? process.argv.slice(2)
+    : (process.env.ARENA_BROWSER_GAMES || 'connect4,gomoku,reversi').split(',');
+  const { browser, newPage, close } = await lib.launch();
+  const dir = lib.tempDir('report');
+  let failed = false;
+  try {
+    for (const name of names) await checkTournament({ newPage }, name, dir);
+  } catch (e) {
+    failed = true;
+    console.error('FAILED: ' + (e.stack || e));
+  } finally {
+    await close();
+    if (!failed) fs.rmSync(dir, { recursive: true, force: true });
+    else console.error('files kept in ' + dir);
+  }
+  void browser;
+  process.exit(failed ? 1 : 0);
+})();

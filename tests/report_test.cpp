@@ -1,0 +1,142 @@
+// The HTML report's building blocks without a browser: escaping for markup
+// and for the embedded JSON, invalid UTF-8, the replay form of stored games
+// (move numbers of every game, passes, moves that do not parse), and a page
+// written from a store whose bot names and output are markup. The page in a
+// real browser: tests/browser/.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "arena/report/html.hpp"
+#include "arena/report/html_report.hpp"
+#include "arena/store/results_store.hpp"
+#include "temp_dir.hpp"
+
+namespace arena {
+namespace {
+
+using nlohmann::json;
+
+TEST(ReportHtml, EscapesMarkupQuotesAndControls) {
+    EXPECT_EQ(report::html_escape("<a href=\"x\">'&'</a>"),
+              "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
+    EXPECT_EQ(report::html_escape("a\x01"
+                                  "b\nc\td"),
+              "a\\x01b\nc\td");
+    EXPECT_EQ(report::html_escape("é ✓"), "é ✓");
+}
+
+TEST(ReportHtml, ReplacesInvalidUtf8) {
+    EXPECT_EQ(report::valid_utf8("ok \xC3\xA9"), "ok \xC3\xA9");
+    EXPECT_EQ(report::valid_utf8("a\xFF"
+                                 "b"),
+              "a\xEF\xBF\xBD"
+              "b");                                                         // not a lead byte
+    EXPECT_EQ(report::valid_utf8("\xC3"), "\xEF\xBF\xBD");                  // cut short
+    EXPECT_EQ(report::valid_utf8("\xC0\xAF"), "\xEF\xBF\xBD\xEF\xBF\xBD");  // overlong '/'
+    EXPECT_EQ(report::valid_utf8("\xED\xA0\x80"),
+              "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");                      // surrogate
+    EXPECT_EQ(report::valid_utf8("\xF0\x9F\x98\x80"), "\xF0\x9F\x98\x80");  // U+1F600
+}
+
+TEST(ReportHtml, ScriptJsonCannotCloseTheScriptElement) {
+    const json value = {{"name", "</script><script>alert(1)</script>"},
+                        {"log",
+                         "a\xE2\x80\xA8"
+                         "b\xE2\x80\xA9"
+                         "c & <!-- d"},
+                        {"bad", "\xFF"}};
+    const std::string text = report::script_json(value);
+    EXPECT_EQ(text.find('<'), std::string::npos) << text;
+    EXPECT_EQ(text.find('>'), std::string::npos) << text;
+    EXPECT_EQ(text.find('&'), std::string::npos) << text;
+    EXPECT_EQ(text.find("\xE2\x80\xA8"), std::string::npos) << text;
+    EXPECT_EQ(text.find("\xE2\x80\xA9"), std::string::npos) << text;
+    const json back = json::parse(text);
+    EXPECT_EQ(back["name"], value["name"]);
+    EXPECT_EQ(back["log"], value["log"]);
+    EXPECT_EQ(back["bad"], "\xEF\xBF\xBD");
+}
+
+store::StoredGame stored(const std::string& game, const std::string& params,
+                         const std::vector<std::string>& moves) {
+    store::StoredGame g;
+    g.game = game;
+    g.params = params;
+    g.summary.first = "a";
+    g.summary.second = "b";
+    g.summary.result = "1-0";
+    g.summary.termination = "normal";
+    int ply = 0;
+    for (const auto& m : moves) {
+        ++ply;
+        g.moves.push_back({ply, ply % 2 == 1 ? 1 : 2, m, 1500, m == "pass", {}});
+    }
+    return g;
+}
+
+TEST(ReportReplay, MovesAsNumbersOfEveryGame) {
+    auto c4 = report::replay_game_json(
+        stored("connect4", "rows=9 cols=11 connect=4 blocked=2:1", {"1", "11", "x9"}));
+    EXPECT_EQ(c4["board"]["game"], "connect4");
+    EXPECT_EQ(c4["board"]["cols"], 11);
+    EXPECT_EQ(c4["board"]["blocked"], json::parse("[[1, 0]]"));
+    EXPECT_EQ(c4["moves"][0]["m"], 0);
+    EXPECT_EQ(c4["moves"][1]["m"], 10);
+    EXPECT_TRUE(c4["moves"][2]["m"].is_null());  // not a move of the game
+    EXPECT_EQ(c4["moves"][2]["text"], "x9");
+    EXPECT_EQ(c4["moves"][0]["us"], 1500);
+
+    auto gomoku = report::replay_game_json(stored("gomoku", "size=19 rule=exact5", {"a1", "s19"}));
+    EXPECT_EQ(gomoku["board"]["size"], 19);
+    EXPECT_EQ(gomoku["moves"][0]["m"], 0);
+    EXPECT_EQ(gomoku["moves"][1]["m"], 19 * 19 - 1);
+
+    auto reversi = report::replay_game_json(stored("reversi", "", {"d3", "pass"}));
+    EXPECT_EQ(reversi["moves"][0]["m"], 2 * 8 + 3);  // row 0 at the top
+    EXPECT_EQ(reversi["moves"][1]["m"], -1);
+    EXPECT_TRUE(reversi["moves"][1]["us"].is_null());  // played by the arena
+}
+
+TEST(ReportPage, BotTextIsEscapedEverywhere) {
+    testing::TempDir dir("report_page");
+    const auto db = dir.path() / "r.db";
+    const std::string hostile = "<script>alert(1)</script>";
+    store::ResultsStore store(db);
+    store::TournamentSpec spec{
+        "t", "connect4", "game: { name: connect4 }\ntime: { move_ms: 50 }\n", "fp", 1, 2};
+    const auto id =
+        store.create_tournament(spec, {{hostile, "cmd", "arena1", ""}, {"b", "cmd", "arena1", ""}});
+    match::GameRecord game;
+    game.game = "connect4";
+    game.params = {{"rows", "6"}, {"cols", "7"}, {"connect", "4"}};
+    game.players[0] = hostile;
+    game.players[1] = "b";
+    for (int k = 0; k < 7; ++k) {
+        game.moves.push_back(
+            {k % 2 == 0 ? "1" : "2", k % 2 + 1, std::chrono::microseconds(100), false, {hostile}});
+    }
+    game.outcome = games::Outcome::kWin1;
+    game.stderr_logs[1] = "</script>" + hostile;
+    store.record_game(id, {0, 0, 0, 0, ""}, game);
+    const auto t = store.find_tournament("t");
+    ASSERT_TRUE(t);
+    std::ostringstream page;
+    report::write_report(store, *t, {}, page);
+    const std::string html = page.str();
+    EXPECT_EQ(html.find(hostile), std::string::npos);
+    EXPECT_NE(html.find("&lt;script&gt;alert(1)&lt;/script&gt;"), std::string::npos);
+    // Three script elements: the data and the two scripts; no other opens.
+    std::size_t scripts = 0;
+    for (auto at = html.find("<script"); at != std::string::npos; at = html.find("<script", at + 1))
+        ++scripts;
+    EXPECT_EQ(scripts, 3u);
+    EXPECT_NE(html.find("Content-Security-Policy"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace arena
