@@ -652,6 +652,38 @@ TEST_F(GrowthRun, AFinishedRoundRobinGainsAFifthBotAndPlaysOnlyItsGames) {
     EXPECT_EQ(count(file), 20);
 }
 
+// A tournament stored before segments were recorded (schema 6, upgraded)
+// grows too: its first segment is read from its fingerprint and written
+// with the change.
+TEST_F(GrowthRun, ATournamentStoredWithoutSegmentsGrows) {
+    const auto path = write("legacy", random_bots(3), "{ type: round-robin, games_per_pair: 4 }");
+    ASSERT_EQ(arena({"run", path}).status, 0);
+    const auto file = db("legacy");
+    {
+        store::Database db(file, store::Database::Mode::kReadWrite);
+        db.exec("DELETE FROM segment_bots; DELETE FROM segments");
+    }
+    ASSERT_EQ(count(file), 12);
+    const std::string old_rows = rows_of_games(file, 12);
+    // Unchanged, it runs as it is, and nothing is written.
+    auto r = arena({"run", path});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(query_one(file, "SELECT count(*) FROM segments"), "0");
+
+    static_cast<void>(write("legacy", random_bots(4), "{ type: round-robin, games_per_pair: 4 }"));
+    r = arena({"run", path});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.err.find("changes: bot 'bot3' enters. 12 new games"), std::string::npos) << r.err;
+    EXPECT_EQ(count(file), 24);
+    EXPECT_EQ(rows_of_games(file, 12), old_rows);
+    EXPECT_EQ(query(file,
+                    "SELECT segment, games_per_pair, first_game, games FROM segments "
+                    "ORDER BY segment"),
+              (testing::Rows{{"0", "4", "0", "12"}, {"1", "4", "12", "12"}}));
+    EXPECT_EQ(query_one(file, "SELECT group_concat(bot, ' ') FROM segment_bots WHERE segment = 0"),
+              "1 2 3");
+}
+
 TEST_F(GrowthRun, GamesPerPairAndRoundsGrowButNeverShrink) {
     const auto bots = random_bots(3);
     const auto path = write("more", bots, "{ type: round-robin, games_per_pair: 2 }");

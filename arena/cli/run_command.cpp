@@ -203,12 +203,11 @@ std::optional<tournament::Lineup> standing_lineup(store::ResultsStore& store,
     for (const auto& warning : growth.warnings)
         err << warning << "\n";
     if (growth.changed()) {
-        tournament::segment_extents(stored, config);
         const auto before =
             tournament::make_schedule(tournament::schedule_segments(stored, config));
         auto after = tournament::apply_growth(stored, growth, config, sha256);
-        tournament::segment_extents(after, config);
         auto lineup = tournament::make_lineup(after, config);
+        tournament::segment_extents(after, lineup.schedule);
         const auto recorded = store.recorded_indices(row.id);
         store::TournamentChange change;
         for (const auto& [e, name] : growth.renamed)
@@ -255,8 +254,9 @@ std::optional<tournament::Lineup> standing_lineup(store::ResultsStore& store,
         return lineup;
     }
     // The schedule as recorded: its segments must come out where they were.
+    auto lineup = tournament::make_lineup(stored, config);
     auto check = stored;
-    tournament::segment_extents(check, config);
+    tournament::segment_extents(check, lineup.schedule);
     for (std::size_t k = 0; first_recorded && k < check.segments.size(); ++k) {
         if (check.segments[k].first_game != stored.segments[k].first_game ||
             check.segments[k].games != stored.segments[k].games) {
@@ -270,7 +270,7 @@ std::optional<tournament::Lineup> standing_lineup(store::ResultsStore& store,
             return std::nullopt;
         }
     }
-    return tournament::make_lineup(stored, config);
+    return lineup;
 }
 
 // A database locked by another program (a `sqlite3` shell in a transaction,

@@ -278,12 +278,12 @@ std::vector<Segment> schedule_segments(const StoredTournament& stored, const Con
     return segments;
 }
 
-void segment_extents(StoredTournament& stored, const Config& config) {
+void segment_extents(StoredTournament& stored, const std::vector<Pairing>& schedule) {
     for (auto& s : stored.segments) {
         s.first_game = 0;
         s.games = 0;
     }
-    for (const auto& p : make_schedule(schedule_segments(stored, config))) {
+    for (const auto& p : schedule) {
         auto& s = stored.segments[static_cast<std::size_t>(p.segment)];
         if (s.games++ == 0) s.first_game = p.index;
     }

@@ -112,8 +112,9 @@ struct Growth {
 [[nodiscard]] std::vector<Segment> schedule_segments(const StoredTournament& stored,
                                                      const Config& config);
 
-// Sets each segment's first_game and games from the schedule of `stored`.
-void segment_extents(StoredTournament& stored, const Config& config);
+// Sets each segment's first_game and games from `schedule`, the schedule of
+// `stored` (make_lineup(stored, config).schedule).
+void segment_extents(StoredTournament& stored, const std::vector<Pairing>& schedule);
 
 // What a run plays: the schedule over the entrants, and which of the
 // config's bots each entrant is.
