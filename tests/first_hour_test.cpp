@@ -217,6 +217,7 @@ const std::vector<DocCommand> kDocCommands = {
     {"build/bin/arena log results/demo.db 12 [--bot random-a]",
      "build/bin/arena log results/demo.db 12 --bot random-a"},
     {"build/bin/arena export results/demo.db -f pgn", ""},
+    {"build/bin/arena report results/demo.db -o results/demo.html", ""},
     {"build/bin/arena sprt --elo0 0 --elo1 5 --penta 50,800,3000,1200,100", ""},
     {"build/bin/arena match --game connect4 --move-ms 1000 --sprt elo0=0,elo1=10 "
      "'build/bots/c4-alphabeta --depth 4' build/bots/random",

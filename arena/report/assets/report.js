@@ -167,5 +167,6 @@
   window.addEventListener('hashchange', openFromHash);
   refresh();
   openFromHash();
-  window.arenaReport = { games, expand, viewer };
+  // When the list was ready, for scripts/bench.
+  window.arenaReport = { games, expand, viewer, readyMs: performance.now() };
 })();
