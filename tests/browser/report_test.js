@@ -134,11 +134,38 @@ async function checkTournament(browser, name, dir) {
   assert.equal(await page.$$eval('#game-list tbody tr', (r) => r.length), Math.min(listed, 50), 'rows on the first page');
   for (const g of games) await checkReplay(page, db, g.id, g.plies);
 
+  // The other controls, on the longest game: the slider, a click on a move,
+  // the buttons, and play (which steps on by itself to the end).
+  const longest = games.reduce((a, b) => (b.plies > a.plies ? b : a));
+  await checkReplay(page, db, longest.id, longest.plies);
+  const ply = () => page.$eval('#replay .rv-ply', (e) => e.textContent);
+  await page.$eval('#replay .rv-slider', (s) => { s.value = 3; s.dispatchEvent(new Event('input')); });
+  assert.equal(await ply(), '3 / ' + longest.plies, 'the slider goes to ply 3');
+  await page.click('#replay .rv-moves li:nth-child(5)');
+  assert.equal(await ply(), '5 / ' + longest.plies, 'a click on move 5 goes there');
+  await page.click('#replay .rv-controls button[aria-label^="previous"]');
+  assert.equal(await ply(), '4 / ' + longest.plies, 'the back button');
+  await page.click('#replay .rv-controls button[aria-label^="last"]');
+  assert.equal(await ply(), longest.plies + ' / ' + longest.plies, 'the last-position button');
+  await page.click('#replay .rv-controls button[aria-label^="first"]');
+  assert.equal(await ply(), '0 / ' + longest.plies, 'the first-position button');
+  await page.$eval('#replay .rv-slider', (s) => { s.value = s.max - 3; s.dispatchEvent(new Event('input')); });
+  await page.click('#replay .rv-controls button[aria-label^="play"]');
+  await page.waitForFunction((n) => document.querySelector('#replay .rv-ply').textContent === n + ' / ' + n,
+    { timeout: 60000 }, longest.plies);
+
   // Sorting by plies puts the shortest game first; filtering by a bot keeps its games.
   await page.click('#game-list th[data-key="plies"]');
   const firstPlies = await page.$eval('#game-list tbody tr td:nth-child(7)', (td) => Number(td.textContent));
   assert.equal(firstPlies, Math.min(...games.map((g) => g.plies)), 'sorted by plies');
 
+  const bot = (await pageStandings(page))[0].bot;
+  await page.type('#game-filter', bot);
+  const rows = await page.$$eval('#game-list tbody tr', (trs) => trs.map((tr) => [tr.children[2].textContent, tr.children[3].textContent]));
+  assert.ok(rows.length > 0 && rows.every(([f, s]) => f === bot || s === bot), 'the filter keeps the games of ' + bot);
+  await page.$eval('#game-filter', (e) => { e.value = ''; e.dispatchEvent(new Event('input')); e.blur(); });
+
+  await checkReplay(page, db, longest.id, longest.plies);
   await lib.screenshot(page, `report-${name}-replay`, { selector: '#replay' });
   await page.evaluate(() => { location.hash = 'overview'; });
   await lib.screenshot(page, `report-${name}`, { fullPage: true });
