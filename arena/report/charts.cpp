@@ -128,7 +128,7 @@ std::string ratings_chart(const std::vector<RatingBar>& bars) {
 
 std::string line_chart(const std::vector<Series>& series, const std::string& title,
                        const std::string& x_label, const std::string& y_label,
-                       const std::vector<Guide>& guides) {
+                       const std::vector<Guide>& guides, const char* svg_class) {
     const double left = 56, plot_width = 560, plot_height = 260, top = 12;
     const double legend_width = 180;
     const double width = left + plot_width + 20 + legend_width;
@@ -151,7 +151,7 @@ std::string line_chart(const std::vector<Series>& series, const std::string& tit
     widen(y_lo, y_hi, 6);
     const auto X = [&](double v) { return left + (v - x_lo) / (x_hi - x_lo) * plot_width; };
     const auto Y = [&](double v) { return top + (y_hi - v) / (y_hi - y_lo) * plot_height; };
-    std::string s = svg_open("chart-progress", width, height, title);
+    std::string s = svg_open(svg_class, width, height, title);
     double step = 1;
     for (const double t : nice_ticks(y_lo, y_hi, 6, step)) {
         s += "<line class=\"grid\" x1=\"" + num(left) + "\" x2=\"" + num(left + plot_width) +

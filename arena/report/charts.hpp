@@ -35,7 +35,8 @@ struct Guide {  // a labelled horizontal line, e.g. an SPRT bound
 // Lines over a shared x axis, with a legend.
 [[nodiscard]] std::string line_chart(const std::vector<Series>& series, const std::string& title,
                                      const std::string& x_label, const std::string& y_label,
-                                     const std::vector<Guide>& guides = {});
+                                     const std::vector<Guide>& guides = {},
+                                     const char* svg_class = "chart-progress");
 
 // Horizontal bars: a label and a count each.
 [[nodiscard]] std::string bar_chart(const std::vector<std::pair<std::string, std::int64_t>>& bars,

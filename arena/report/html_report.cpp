@@ -24,6 +24,7 @@
 #include "arena/games/registry.hpp"
 #include "arena/match/game_record.hpp"
 #include "arena/rating/pentanomial.hpp"
+#include "arena/rating/sprt.hpp"
 #include "arena/report/charts.hpp"
 #include "arena/report/html.hpp"
 #include "arena/report/standings.hpp"
@@ -166,6 +167,40 @@ TimeControl time_control(const std::string& config_text) {
         return {};
     }
     return t;
+}
+
+// The SPRT of a gauntlet config (schedule: { type: gauntlet, challenger,
+// sprt: {...} }), when the stored config has one.
+struct GauntletTest {
+    std::string challenger;
+    rating::SprtOptions options;
+};
+
+std::optional<GauntletTest> gauntlet_test(const std::string& config_text) {
+    try {
+        const YAML::Node root = YAML::Load(config_text);
+        if (!root.IsMap()) return std::nullopt;
+        const YAML::Node schedule = root["schedule"];
+        if (!schedule || !schedule.IsMap() || !schedule["sprt"] || !schedule["challenger"])
+            return std::nullopt;
+        const YAML::Node sprt = schedule["sprt"];
+        if (!sprt.IsMap() || !sprt["elo0"] || !sprt["elo1"]) return std::nullopt;
+        GauntletTest test;
+        test.challenger = schedule["challenger"].as<std::string>();
+        test.options.elo0 = sprt["elo0"].as<double>();
+        test.options.elo1 = sprt["elo1"].as<double>();
+        if (sprt["alpha"]) test.options.alpha = sprt["alpha"].as<double>();
+        if (sprt["beta"]) test.options.beta = sprt["beta"].as<double>();
+        if (sprt["model"]) {
+            const auto model = rating::parse_sprt_model(sprt["model"].as<std::string>());
+            if (!model) return std::nullopt;
+            test.options.model = *model;
+        }
+        if (!rating::sprt_options_problem(test.options).empty()) return std::nullopt;
+        return test;
+    } catch (const YAML::Exception&) {
+        return std::nullopt;
+    }
 }
 
 std::string fixed(double x, int digits) {
@@ -533,6 +568,7 @@ class Page {
         out_ << "<figure>" << ratings_chart(bars)
              << "<figcaption>Elo with its 95 % interval, highest first.</figcaption></figure>\n";
         progress();
+        sprt_chart();
         out_ << "</section>\n";
     }
 
@@ -593,6 +629,68 @@ class Page {
              << line_chart(ordered, "Elo after each number of games", "games stored", "Elo")
              << "<figcaption>Each bot's Elo fitted to the games stored so far.</figcaption>"
                 "</figure>\n";
+    }
+
+    // A gauntlet with an SPRT: each opponent's LLR after each colour-swapped
+    // pair, against the bounds. Pairs count in schedule order, each once
+    // every earlier pair of that opponent is complete, and none after the
+    // decision, as the runner counts them (arena/tournament/gauntlet_sprt.hpp).
+    void sprt_chart() {
+        const auto test = gauntlet_test(t_.spec.config_text);
+        if (!test) return;
+        // Per opponent: pair index -> the challenger's scores in it.
+        std::map<std::string, std::map<std::int64_t, std::vector<double>>> pairs;
+        for (const auto& g : store_.games(t_.id)) {
+            const bool first = g.first == test->challenger;
+            if (!first && g.second != test->challenger) continue;
+            const double first_score = g.result == "1-0" ? 1.0 : g.result == "0-1" ? 0.0 : 0.5;
+            pairs[first ? g.second : g.first][g.slot.pair].push_back(first ? first_score
+                                                                           : 1.0 - first_score);
+        }
+        std::vector<Series> series;
+        std::vector<std::tuple<std::string, std::int64_t, rating::SprtResult>> rows;
+        rating::SprtResult bounds = rating::sprt(rating::Pentanomial{}, test->options);
+        for (std::size_t rank = 0; rank < standings_.order.size(); ++rank) {
+            const auto& name = standings_.names[standings_.order[rank]];
+            const auto found = pairs.find(name);
+            if (found == pairs.end()) continue;
+            Series line{name, rank, {{0.0, 0.0}}};  // each bot's colour of the other charts
+            rating::Pentanomial counts;
+            rating::SprtResult result = bounds;
+            for (const auto& [pair, scores] : found->second) {
+                if (scores.size() != 2) break;  // later pairs wait for this one
+                ++counts.bins[static_cast<std::size_t>(std::lround(2 * (scores[0] + scores[1])))];
+                result = rating::sprt(counts, test->options);
+                line.points.emplace_back(static_cast<double>(counts.pairs()), result.llr);
+                if (result.decision != rating::SprtDecision::continue_testing) break;
+            }
+            rows.emplace_back(name, counts.pairs(), result);
+            series.push_back(std::move(line));
+        }
+        out_ << "<h3>SPRT of " << html_escape(test->challenger) << " against each opponent</h3>\n";
+        if (series.empty()) {
+            out_ << "<p class=\"note\">No pairs yet.</p>\n";
+            return;
+        }
+        std::ostringstream what;
+        what << (test->options.model == rating::SprtModel::logistic ? "Elo" : "nElo") << " "
+             << test->options.elo0 << " against " << test->options.elo1 << ", alpha "
+             << test->options.alpha << ", beta " << test->options.beta;
+        out_ << "<figure>"
+             << line_chart(series, "LLR after each colour-swapped pair", "pairs counted", "LLR",
+                           {{bounds.upper, "accept H1"}, {bounds.lower, "accept H0"}}, "chart-sprt")
+             << "<figcaption>The log-likelihood ratio of each opponent's test ("
+             << html_escape(what.str())
+             << ") after each pair, from the challenger's side, against its bounds.</figcaption>"
+                "</figure>\n<table id=\"sprt-table\" class=\"numbers\"><thead><tr><th>opponent</th>"
+                "<th>pairs</th><th>LLR</th><th>bounds</th><th>decision</th></tr></thead><tbody>";
+        for (const auto& [name, count, result] : rows) {
+            out_ << "<tr><td class=\"name\">" << html_escape(name) << "</td><td>" << count
+                 << "</td><td>" << fixed(result.llr, 2) << "</td><td>" << fixed(result.lower, 2)
+                 << " … " << fixed(result.upper, 2) << "</td><td>"
+                 << rating::decision_name(result.decision) << "</td></tr>";
+        }
+        out_ << "</tbody></table>\n";
     }
 
     void endings() {

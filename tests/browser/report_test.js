@@ -4,10 +4,11 @@
 // `arena standings` prints; the SVG charts are there; and stepping replays
 // to the end with the arrow keys shows each game's final position, checked
 // square by square against `arena show` (the stored moves replayed by the
-// game's rules). Screenshots of the page and of a replay of each game go to
+// game's rules); a gauntlet with an SPRT shows each opponent's LLR as
+// `arena run` prints it. Screenshots of the page and of a replay of each game go to
 // build/screenshots/.
 //
-//   node tests/browser/report_test.js [connect4|gomoku|reversi ...]
+//   node tests/browser/report_test.js [connect4|gomoku|reversi|sprt ...]
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
@@ -50,7 +51,42 @@ const TOURNAMENTS = {
       lib.bot('random'), lib.bot('reversi-greedy')]);
     return db;
   },
+  // A gauntlet with an SPRT per opponent: the LLR chart and table.
+  sprt(dir) {
+    const config = path.join(dir, 'sprt.yaml');
+    fs.writeFileSync(config, [
+      'name: sprt-browser',
+      'game: { name: connect4 }',
+      'time: { move_ms: 200, tolerance_ms: 50 }',
+      'schedule: { type: gauntlet, challenger: alphabeta, games_per_pair: 60,',
+      '            sprt: { elo0: 0, elo1: 100, model: logistic } }',
+      'openings: { random_plies: 4 }',
+      'concurrency: 2',
+      'bots:',
+      `  - { name: alphabeta, command: ${lib.bot('c4-alphabeta')} --level 1 }`,
+      `  - { name: random-1, command: ${lib.bot('random')} --seed 1 }`,
+      `  - { name: random-2, command: ${lib.bot('random')} --seed 2 }`,
+      '',
+    ].join('\n'));
+    const db = path.join(dir, 'sprt.db');
+    lib.arena(['run', config, '--db', db]);
+    return db;
+  },
 };
+
+// The LLR of each opponent's test as `arena run` prints it for a finished
+// gauntlet: "Results of A vs B (...)", then in its block "LLR: x (lower, upper) ...".
+function textLlrs(text) {
+  const llrs = new Map();
+  let opponent = null;
+  for (const line of text.split('\n')) {
+    const m = /^Results of .+ vs (.+) \(from /.exec(line);
+    if (m) opponent = m[1];
+    const l = /^LLR: (-?[\d.]+) /.exec(line);
+    if (l && opponent) { llrs.set(opponent, l[1]); opponent = null; }
+  }
+  return llrs;
+}
 
 // The standings table of the page, as text cells per bot.
 async function pageStandings(page) {
@@ -127,12 +163,22 @@ async function checkTournament(browser, name, dir) {
   assert.equal(await page.$$eval('svg.chart-ratings circle', (c) => c.length), bots, 'a rating dot per bot');
   assert.ok(await page.$$eval('svg.chart-progress polyline', (p) => p.length) === bots, 'a rating line per bot');
 
+  if (name === 'sprt') {
+    assert.equal(await page.$$eval('svg.chart-sprt', (s) => s.length), 1, 'the SPRT chart');
+    const rows = await page.$$eval('#sprt-table tbody tr', (trs) => trs.map((tr) => [tr.children[0].textContent, tr.children[2].textContent]));
+    const expected = textLlrs(lib.arena(['run', path.join(dir, 'sprt.yaml'), '--db', db]));
+    assert.equal(rows.length, 2, 'an SPRT row per opponent');
+    for (const [opponent, llr] of rows) assert.equal(llr, expected.get(opponent), 'the LLR against ' + opponent);
+  }
+
   // Every game is listed; each replays to its stored final position.
   const games = await page.evaluate(() => window.arenaReport.games.map((g) => ({ id: g.id, plies: g.plies })));
   const listed = lib.arena(['games', db]).trim().split('\n').length - 1;
   assert.equal(games.length, listed, 'games in the page');
   assert.equal(await page.$$eval('#game-list tbody tr', (r) => r.length), Math.min(listed, 50), 'rows on the first page');
-  for (const g of games) await checkReplay(page, db, g.id, g.plies);
+  // (Of a long list, 12 games spread over it.)
+  const step = Math.max(1, games.length / 12);
+  for (let k = 0; k < games.length; k += step) await checkReplay(page, db, games[Math.floor(k)].id, games[Math.floor(k)].plies);
 
   // The other controls, on the longest game: the slider, a click on a move,
   // the buttons, and play (which steps on by itself to the end).
@@ -176,7 +222,7 @@ async function checkTournament(browser, name, dir) {
 
 (async () => {
   const names = process.argv.slice(2).length ? process.argv.slice(2)
-    : (process.env.ARENA_BROWSER_GAMES || 'connect4,gomoku,reversi').split(',');
+    : (process.env.ARENA_BROWSER_GAMES || 'connect4,gomoku,reversi,sprt').split(',');
   const { browser, newPage, close } = await lib.launch();
   const dir = lib.tempDir('report');
   let failed = false;
