@@ -102,6 +102,29 @@ std::string read_string(pid_t pid, unsigned long long address) {
     return std::string(buffer, ::strnlen(buffer, static_cast<std::size_t>(n)));
 }
 
+// Whether the socket `target` ("socket:[1234]") of `pid` is a TCP or UDP
+// one: its inode is listed in the process's view of /proc/net.
+bool is_network_socket(pid_t pid, const std::string& target) {
+    const auto open = target.find('[');
+    const auto close = target.find(']');
+    if (open == std::string::npos || close == std::string::npos) return false;
+    const std::string inode = target.substr(open + 1, close - open - 1);
+    for (const char* table : {"tcp", "tcp6", "udp", "udp6"}) {
+        std::istringstream in(read_file("/proc/" + std::to_string(pid) + "/net/" + table));
+        std::string line;
+        std::getline(in, line);  // the header
+        while (std::getline(in, line)) {
+            // sl local remote st tx:rx tr:when retrnsmt uid timeout inode ...
+            std::istringstream fields(line);
+            std::string field;
+            for (int i = 0; i < 10 && fields >> field; ++i) {
+            }
+            if (field == inode) return true;
+        }
+    }
+    return false;
+}
+
 bool is_terminal_path(const std::string& target) {
     return target == "/dev/tty" || target == "/dev/console" || target.starts_with("/dev/pts/") ||
            (target.starts_with("/dev/tty") && target.size() > 8);
@@ -171,12 +194,16 @@ std::string blocked_input(pid_t pid) {
     for (const auto& w : waits(pid)) {
         if (w.opening) return "opening " + (w.path.empty() ? std::string("a file") : w.path);
         const std::string target = link_target(proc / "fd" / std::to_string(w.fd));
-        // Its stdin (perhaps a copy of it), or the runtime's own event
-        // descriptors (anon_inode:[eventfd], ...): not other input.
-        if (w.fd == 0 || (!stdin_target.empty() && target == stdin_target) ||
-            target.starts_with("anon_inode:"))
-            continue;
-        return "reading fd " + std::to_string(w.fd) + " (" + (target.empty() ? "?" : target) + ")";
+        if (w.fd == 0 || target.empty() || target == stdin_target) continue;
+        // A pipe is how a bot talks to a helper process of its own, and an
+        // anon_inode (eventfd, ...) is its runtime's: not outside input. A
+        // socket counts when it is a network one.
+        if (target.starts_with("pipe:") || target.starts_with("anon_inode:")) continue;
+        if (target.starts_with("socket:")) {
+            if (!is_network_socket(pid, target)) continue;
+            return "reading fd " + std::to_string(w.fd) + " (a network socket)";
+        }
+        return "reading fd " + std::to_string(w.fd) + " (" + target + ")";
     }
     return {};
 }

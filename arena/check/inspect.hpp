@@ -14,10 +14,12 @@ namespace arena::check::inspect {
 // The processes of the process group `group` (a bot's pid is its group).
 [[nodiscard]] std::vector<pid_t> group_members(pid_t group);
 
-// When a thread of `pid` waits for input that is not its standard input:
-// blocked in a read (read, readv, pread, recv...) of another descriptor,
-// "reading fd 3 (/tmp/x/fifo)", or in opening a file (a FIFO waits there
-// for a writer), "opening /tmp/x/fifo". "" otherwise.
+// When a thread of `pid` waits for input from outside other than its
+// standard input: blocked in a read (read, readv, pread, recv...) of a named
+// file, FIFO, device or terminal, "reading fd 3 (/tmp/x/fifo)", or of a
+// network socket, or in opening a file (a FIFO waits there for a writer),
+// "opening /tmp/x/fifo". A pipe or a local socket (to a helper process of
+// the bot's own) does not count. "" otherwise.
 [[nodiscard]] std::string blocked_input(pid_t pid);
 
 // Whether a thread of `pid` is blocked reading its standard input: it waits

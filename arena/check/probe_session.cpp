@@ -1,5 +1,6 @@
 #include "arena/check/probe_session.hpp"
 
+#include <algorithm>
 #include <utility>
 
 #include "arena/check/inspect.hpp"
@@ -16,6 +17,10 @@ using ReadStatus = session::Process::ReadStatus;
 constexpr session::Millis kCommandWriteLimit{1'000};
 // Lines drained before a move (see session.cpp).
 constexpr int kMaxDrainLines = 10'000;
+// The shortest wait for a reply that missed its deadline, and how often the
+// bot is looked at meanwhile.
+constexpr session::Millis kMinLateWait{200};
+constexpr session::Millis kLatePoll{20};
 // Lines kept of what a bot writes at its exit after a missed deadline.
 constexpr std::size_t kMaxLateLines = 100;
 
@@ -37,7 +42,8 @@ std::string join_lines(const std::vector<std::string>& lines) {
 ProbeSession::ProbeSession(session::BotSpec spec, session::SessionOptions options)
     : ProcessSession(std::move(spec), options) {}
 
-std::string ProbeSession::on_deadline_missed(Clock::time_point asked, BotLine::Kind awaited) {
+std::string ProbeSession::on_deadline_missed(Clock::time_point asked, Clock::duration limit,
+                                             BotLine::Kind awaited) {
     // Under bubblewrap the pid is bwrap's, and its view of /proc is not ours.
     if (!alive_ || spec_.isolation.sandbox) return {};
     std::string note;
@@ -47,17 +53,32 @@ std::string ProbeSession::on_deadline_missed(Clock::time_point asked, BotLine::K
     if (!watch_late_) return note;
     watch_late_ = false;
     late_watched_ = true;
-    if (!inspect::waiting_on_stdin(process_->pid())) {
-        // Still at work: does the reply come by itself, only late?
-        const auto until = Clock::now() + options_.quit_grace;
+    // Until it waits for its next command (blocked reading stdin): does the
+    // reply come by itself, only late? Up to four times the limit: this only
+    // says how late, no verdict hangs on it.
+    const auto wait = std::clamp<Clock::duration>(
+        4 * limit, kMinLateWait, std::max<Clock::duration>(kMinLateWait, options_.quit_grace));
+    const auto until = Clock::now() + wait;
+    // Reads until `by`; true when the awaited reply came (`note` says when).
+    const auto came = [&](Clock::time_point by) {
         for (;;) {
-            auto read = process_->read_line(until);
-            if (read.status != ReadStatus::kLine) return note;
-            if (protocol::parse_bot_line(read.line).kind == awaited) {
-                return note + "; it came " + millis(read.at - asked) +
-                       " after it was asked for: too late";
-            }
+            auto read = process_->read_line(by);
+            if (read.status != ReadStatus::kLine) return false;
+            if (protocol::parse_bot_line(read.line).kind != awaited) continue;
+            note += "; it came " + millis(read.at - asked) + " after it was asked for: too late";
+            return true;
         }
+    };
+    for (;;) {
+        if (came(Clock::now())) return note;
+        if (inspect::waiting_on_stdin(process_->pid())) {
+            // What it wrote before it began to wait is in the pipe by now.
+            if (came(Clock::now())) return note;
+            break;
+        }
+        const auto now = Clock::now();
+        if (now >= until) return note;
+        if (came(std::min<Clock::time_point>(now + kLatePoll, until))) return note;
     }
     // It waits for the next command, as if it had answered: is the answer
     // stuck in its output buffer? Lines that come only when it exits were.
@@ -113,7 +134,7 @@ session::HandshakeResult ProbeSession::handshake() {
     auto timeout = [&] {
         std::string detail = "no `ready` within " + millis(options_.startup_limit);
         if (!said_anything) detail += " (no complete line came on stdout)";
-        detail += on_deadline_missed(start, BotLine::Kind::kReady);
+        detail += on_deadline_missed(start, options_.startup_limit, BotLine::Kind::kReady);
         return fail(std::move(detail));
     };
     if (!alive_) return fail("the bot is not running");
@@ -216,7 +237,7 @@ session::MoveReply ProbeSession::request_move(const protocol::Position& position
             case ReadStatus::kTimeout: {
                 std::string detail = "no move within " + millis(limit);
                 if (chatter_lines == 0) detail += " (no complete line came on stdout)";
-                detail += on_deadline_missed(reply.go_written, BotLine::Kind::kMove);
+                detail += on_deadline_missed(reply.go_written, limit, BotLine::Kind::kMove);
                 return fail_move(reply, Fault::kTimeout, std::move(detail));
             }
             case ReadStatus::kEof:
@@ -230,7 +251,7 @@ session::MoveReply ProbeSession::request_move(const protocol::Position& position
         }
         if (read.at > deadline) {
             std::string detail = "no move within " + millis(limit) +
-                                 on_deadline_missed(reply.go_written, BotLine::Kind::kMove);
+                                 on_deadline_missed(reply.go_written, limit, BotLine::Kind::kMove);
             return fail_move(reply, Fault::kTimeout, std::move(detail));
         }
         BotLine line = protocol::parse_bot_line(read.line);

@@ -56,7 +56,8 @@ class ProbeSession final : public session::ProcessSession {
     // for its next command (blocked reading stdin) as if it had answered,
     // send `quit` and collect what it writes until it exits (up to the grace
     // period): lines that come only then were stuck in its output buffer.
-    // Otherwise wait up to the grace period for the reply to come late.
+    // Otherwise wait a while (four times the limit, within 200 ms and the
+    // grace period) for the reply to come late.
     // Off by default; the checker turns it on until it has run once.
     void set_watch_late_replies(bool on) { watch_late_ = on; }
     // Whether the late watch has run (it runs once per session at most).
@@ -84,7 +85,7 @@ class ProbeSession final : public session::ProcessSession {
     // `awaited`: what the bot was waiting for, then the late watch (is the
     // reply stuck in its output buffer, or does it come late by itself?).
     // Returns a note for the fault's detail ("" when there is nothing to say).
-    std::string on_deadline_missed(session::Clock::time_point asked,
+    std::string on_deadline_missed(session::Clock::time_point asked, session::Clock::duration limit,
                                    protocol::BotLine::Kind awaited);
     // Reads until `deadline` while the bot is not on move: keeps the first
     // line that is not info/debug (pending_) for the next request to judge.
