@@ -28,6 +28,7 @@ int rate_command(const std::vector<std::string>& args, std::ostream& out, std::o
 int export_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int sprt_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int report_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int serve_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int play_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int check_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 

@@ -26,6 +26,7 @@ commands:
   export     write stored games as PGN, CSV, Connect-4 move strings, psq or GGF
   sprt       the SPRT of a head-to-head from pair (or game) counts, with its Elo
   play       play a game against a bot in the terminal
+  serve      a local web server: live standings, replays, play against a bot
   check-bot  check one bot before it is submitted: protocol, boards, time, memory
   help       show this text (arena <command> --help for a command's options)
 
@@ -51,6 +52,7 @@ constexpr Entry kCommands[] = {
     {"export", arena::cli::export_command},
     {"sprt", arena::cli::sprt_command},
     {"play", arena::cli::play_command},
+    {"serve", arena::cli::serve_command},
     {"check-bot", arena::cli::check_command},
 };
 

@@ -1,0 +1,18 @@
+# Writes OUT, a C++ file that defines arena::serve::serve_css() and
+# serve_js() from the files in ASSETS_DIR, so the pages carry them inline.
+set(text "// Generated from arena/serve/assets/ by embed_assets.cmake; do not edit.\n")
+string(APPEND text "#include \"arena/serve/site.hpp\"\n\nnamespace arena::serve {\n")
+foreach(pair "serve_css:serve.css" "serve_js:serve.js")
+  string(REPLACE ":" ";" parts "${pair}")
+  list(GET parts 0 function)
+  list(GET parts 1 file)
+  file(READ "${ASSETS_DIR}/${file}" content)
+  string(FIND "${content}" ")serve_asset\"" clash)
+  if(NOT clash EQUAL -1)
+    message(FATAL_ERROR "${file} holds the raw string's delimiter")
+  endif()
+  string(APPEND text "std::string_view ${function}() {\n    return R\"serve_asset(${content})serve_asset\";\n}\n")
+endforeach()
+string(APPEND text "}  // namespace arena::serve\n")
+file(WRITE "${OUT}.tmp" "${text}")
+file(COPY_FILE "${OUT}.tmp" "${OUT}" ONLY_IF_DIFFERENT)

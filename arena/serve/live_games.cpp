@@ -1,0 +1,127 @@
+#include "arena/serve/live_games.hpp"
+
+#include <utility>
+
+#include "arena/report/html_report.hpp"
+#include "arena/store/results_store.hpp"
+
+namespace arena::serve {
+
+using nlohmann::json;
+
+LiveGames::Live* LiveGames::find(const std::string& tournament, std::int64_t index) {
+    const auto k = keys_.find({tournament, index});
+    if (k == keys_.end()) return nullptr;
+    const auto g = games_.find(k->second);
+    return g == games_.end() ? nullptr : &g->second;
+}
+
+void LiveGames::forget_old() {
+    const auto now = std::chrono::steady_clock::now();
+    for (auto it = games_.begin(); it != games_.end();) {
+        if (it->second.over && now - it->second.ended > keep_) {
+            keys_.erase({it->second.tournament, it->second.index});
+            it = games_.erase(it);
+        } else {
+            ++it;
+        }
+    }
+}
+
+void LiveGames::begin(const std::string& tournament, std::int64_t index, const std::string& first,
+                      const std::string& second, const std::string& game,
+                      const std::string& params) {
+    std::lock_guard lock(mutex_);
+    forget_old();
+    if (const auto old = keys_.find({tournament, index}); old != keys_.end())
+        games_.erase(old->second);  // played again (a resumed or retried game)
+    const std::string key = std::to_string(++serial_);
+    keys_[{tournament, index}] = key;
+    Live& g = games_[key];
+    g.tournament = tournament;
+    g.index = index;
+    g.first = first;
+    g.second = second;
+    g.game = game;
+    g.params = params;
+}
+
+void LiveGames::move(const std::string& tournament, std::int64_t index,
+                     const match::MoveRecord& move) {
+    std::lock_guard lock(mutex_);
+    if (Live* g = find(tournament, index)) {
+        g->moves.push_back(move);
+        ++g->version;
+    }
+}
+
+void LiveGames::end(const std::string& tournament, std::int64_t index,
+                    const match::GameRecord& record, std::int64_t stored_id) {
+    std::lock_guard lock(mutex_);
+    Live* g = find(tournament, index);
+    if (g == nullptr) return;
+    g->over = true;
+    g->ended = std::chrono::steady_clock::now();
+    g->moves = record.moves;
+    if (!record.abandoned) {
+        g->result = std::string(match::score_text(record.outcome));
+        g->termination = std::string(match::to_string(record.termination));
+        g->detail = record.detail;
+    }
+    g->stored_id = stored_id;
+    ++g->version;
+}
+
+json LiveGames::list(const std::optional<std::string>& tournament) {
+    std::lock_guard lock(mutex_);
+    forget_old();
+    json out = json::array();
+    for (const auto& [key, g] : games_) {
+        if (g.over || (tournament && g.tournament != *tournament)) continue;
+        out.push_back({{"key", key},
+                       {"tournament", g.tournament},
+                       {"index", g.index},
+                       {"first", g.first},
+                       {"second", g.second},
+                       {"game", g.game},
+                       {"plies", g.moves.size()}});
+    }
+    return out;
+}
+
+std::optional<json> LiveGames::game(const std::string& key) {
+    std::lock_guard lock(mutex_);
+    const auto it = games_.find(key);
+    if (it == games_.end()) return std::nullopt;
+    const Live& g = it->second;
+    store::StoredGame s;
+    s.summary.id = g.stored_id;
+    s.summary.slot.index = g.index;
+    s.summary.first = g.first;
+    s.summary.second = g.second;
+    s.summary.result = g.result;
+    s.summary.termination = g.termination;
+    s.summary.detail = g.detail;
+    s.game = g.game;
+    s.params = g.params;
+    int ply = 0;
+    for (const auto& m : g.moves) {
+        store::StoredMove sm;
+        sm.ply = ++ply;
+        sm.side = m.player;
+        sm.move = m.move;
+        sm.time_us = m.time.count();
+        sm.by_arena = m.by_arena;
+        sm.info = m.info;
+        s.moves.push_back(std::move(sm));
+    }
+    json j{{"key", key},
+           {"version", g.version},
+           {"over", g.over},
+           {"tournament", g.tournament},
+           {"game", report::replay_game_json(s)}};
+    if (g.stored_id > 0) j["stored"] = {{"db", db_}, {"game", g.stored_id}};
+    return j;
+}
+
+}  // namespace arena::serve

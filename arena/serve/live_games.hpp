@@ -1,0 +1,71 @@
+#pragma once
+// Games in progress, move by move, for `arena run --serve`: the runner tells
+// this board of every game that starts, every ply played and every game
+// that ends (tournament::RunOptions' observer), and the pages show them
+// while they are played. A game that ended stays a little while, so that a
+// page watching it sees its end and a link to the stored game.
+//
+// Thread-safe: the runner's games call in from their threads, the server's
+// handlers read from theirs.
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "arena/match/game_record.hpp"
+
+namespace arena::serve {
+
+class LiveGames {
+  public:
+    // `db`: the served database index the run stores into (for links to the
+    // stored games); `keep`: how long an ended game stays listed.
+    explicit LiveGames(int db = 0, std::chrono::milliseconds keep = std::chrono::seconds(30))
+        : db_(db), keep_(keep) {}
+
+    // A game of tournament `tournament` (its name) starts; `index` is its
+    // schedule index, which keys it.
+    void begin(const std::string& tournament, std::int64_t index, const std::string& first,
+               const std::string& second, const std::string& game, const std::string& params);
+    void move(const std::string& tournament, std::int64_t index, const match::MoveRecord& move);
+    // It ended (or was abandoned); `stored_id` is the stored game's id, 0 when not stored.
+    void end(const std::string& tournament, std::int64_t index, const match::GameRecord& record,
+             std::int64_t stored_id);
+
+    // [{key, tournament, index, first, second, game, plies}], the games not
+    // ended, of `tournament` only when given.
+    [[nodiscard]] nlohmann::json list(const std::optional<std::string>& tournament = {});
+    // {key, version, over, stored: {db, game}?, game: <replay viewer's form>};
+    // nullopt for an unknown key.
+    [[nodiscard]] std::optional<nlohmann::json> game(const std::string& key);
+
+  private:
+    struct Live {
+        std::string tournament;
+        std::int64_t index = 0;
+        std::string first, second, game, params;
+        std::vector<match::MoveRecord> moves;
+        std::int64_t version = 0;
+        bool over = false;
+        std::string result, termination, detail;
+        std::int64_t stored_id = 0;
+        std::chrono::steady_clock::time_point ended{};
+    };
+    Live* find(const std::string& tournament, std::int64_t index);  // with mutex_ held
+    void forget_old();                                              // with mutex_ held
+
+    int db_;
+    std::chrono::milliseconds keep_;
+    std::mutex mutex_;
+    std::map<std::string, Live> games_;  // by key: a serial number, as text
+    std::map<std::pair<std::string, std::int64_t>, std::string>
+        keys_;  // (tournament, index) -> key
+    std::int64_t serial_ = 0;
+};
+
+}  // namespace arena::serve
