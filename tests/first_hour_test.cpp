@@ -211,6 +211,7 @@ const std::vector<DocCommand> kDocCommands = {
     {"build/bin/arena standings results/demo.db", ""},
     {"build/bin/arena standings results/demo.db --anchor random-a=1000 --anchor random-b=1000", ""},
     {"build/bin/arena standings results/demo.db --pairs", ""},
+    {"build/bin/arena standings results/demo.db --active", ""},
     {"build/bin/arena games results/demo.db --bot random-a", ""},
     {"build/bin/arena games results/demo.db --bot random-a --termination timeout", ""},
     {"build/bin/arena show results/demo.db 12", ""},
@@ -230,6 +231,8 @@ const std::vector<DocCommand> kDocCommands = {
     {"build/bin/arena match --game connect4 --games 10 build/bots/random 'mine=python3 "
      "bots/examples/random_bot.py'",
      ""},
+    {"build/bin/arena check-bot --game connect4 python3 bots/examples/random_bot.py", ""},
+    {"build/bin/arena check-bot build/bots/tsinghua/sample.so", ""},
 };
 
 TEST(ReadmeCommands, EveryOneIsRunHereAndPlaysWithoutFaults) {
