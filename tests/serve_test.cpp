@@ -195,10 +195,11 @@ TEST(Serve, PagesAndJsonOfAServedDatabase) {
     // Unknown things are 404, never an error of the server.
     for (const char* missing :
          {"/t/0/999", "/t/1/1", "/t/x/1", "/g/0/99999", "/g/0/1abc", "/api/t/0/999", "/nothing",
-          "/api/nothing", "/live/1", "/play/0123456789abcdef0123456789abcdef", "/favicon.ico"}) {
+          "/api/nothing", "/live/1", "/play/0123456789abcdef0123456789abcdef"}) {
         EXPECT_EQ(status_of(server.get(missing)), 404) << missing;
     }
     EXPECT_EQ(status_of(server.get("/api/t/0/" + tid + "?since=abc")), 400);
+    EXPECT_EQ(status_of(server.get("/favicon.ico")), 204);
 }
 
 TEST(Serve, EveryStringABotControlsIsEscaped) {

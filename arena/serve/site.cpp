@@ -196,6 +196,13 @@ Response Site::get(const std::vector<std::string>& path,
                     "<div id=\"databases\"></div>\n<section id=\"live-games\"></section>", data);
     }
     if (api && p.size() == 1 && p[0] == "index") return json_response(200, index_json());
+    // Browsers ask for it on pages without an icon (the report's): nothing.
+    if (!api && p.size() == 1 && p[0] == "favicon.ico") {
+        Response r;
+        r.status = 204;
+        r.content_type = "image/x-icon";
+        return r;
+    }
 
     // /t/DB/T, /t/DB/T/report, /api/t/DB/T
     if (p[0] == "t" && (p.size() == 3 || (p.size() == 4 && p[3] == "report" && !api))) {
