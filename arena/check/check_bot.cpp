@@ -149,7 +149,8 @@ struct Evidence {
     std::string blocked_input;                 // what a bot out of time waited for
     std::string terminals;                     // terminals a bot held open
     int most_games = 0;                        // games finished by one process
-    bool late_watched = false;                 // a missed deadline was watched for late lines
+    bool buffer_probed = false;                // a bot's output buffer was looked into
+    int deadlines_missed = 0;                  // by protocol v1 replies, start-up included
 };
 
 // One game against the arena's random moves, as it ended.
@@ -256,6 +257,7 @@ class Checker {
         if (const auto peak = session_->peak_memory())
             ev_.peak = std::max(ev_.peak.value_or(0), *peak);
         ev_.most_games = std::max(ev_.most_games, games_done_);
+        if (probe_ != nullptr) ev_.deadlines_missed += probe_->deadlines_missed();
         session_.reset();
         probe_ = nullptr;
     }
@@ -295,10 +297,8 @@ class Checker {
 
     void note_late_lines(const std::string& check) {
         if (probe_ == nullptr) return;
-        if (probe_->late_watched()) {
-            watch_late_ = false;  // once is enough
-            ev_.late_watched = true;
-        }
+        if (probe_->late_watched()) watch_late_ = false;  // once is enough
+        if (probe_->buffer_probed()) ev_.buffer_probed = true;
         if (probe_->late_lines().empty() || ev_.late) return;
         CheckResult r;
         r.name = check;
@@ -678,9 +678,18 @@ class Checker {
             return r;
         }
         if (!started) return skip(r.name, "the bot did not start");
-        r.detail = ev_.late_watched
-                       ? "no reply was left in its output buffer (checked at a missed deadline)"
-                       : "every reply came before its deadline";
+        if (ev_.buffer_probed) {
+            r.detail = "no reply was left in its output buffer (checked at a missed deadline)";
+        } else if (ev_.deadlines_missed == 0) {
+            r.detail = "every reply came before its deadline";
+        } else {
+            return skip(r.name, o_.bot.isolation.sandbox
+                                    ? "a reply missed its deadline, and under --sandbox the "
+                                      "arena cannot look into the bot"
+                                    : "a reply missed its deadline while the bot was still at "
+                                      "work (not waiting for its next command), so its output "
+                                      "buffer could not be told apart");
+        }
         return r;
     }
 

@@ -44,6 +44,7 @@ ProbeSession::ProbeSession(session::BotSpec spec, session::SessionOptions option
 
 std::string ProbeSession::on_deadline_missed(Clock::time_point asked, Clock::duration limit,
                                              BotLine::Kind awaited) {
+    ++deadlines_missed_;
     // Under bubblewrap the pid is bwrap's, and its view of /proc is not ours.
     if (!alive_ || spec_.isolation.sandbox) return {};
     std::string note;
@@ -82,6 +83,7 @@ std::string ProbeSession::on_deadline_missed(Clock::time_point asked, Clock::dur
     }
     // It waits for the next command, as if it had answered: is the answer
     // stuck in its output buffer? Lines that come only when it exits were.
+    buffer_probed_ = true;
     process_->thaw();
     if (!process_->write_line(protocol::format(protocol::Quit{}),
                               Clock::now() + kCommandWriteLimit)) {

@@ -60,6 +60,11 @@ class ProbeSession final : public session::ProcessSession {
     // grace period) for the reply to come late.
     // Off by default; the checker turns it on until it has run once.
     void set_watch_late_replies(bool on) { watch_late_ = on; }
+    // How many replies missed their deadline.
+    [[nodiscard]] int deadlines_missed() const { return deadlines_missed_; }
+    // Whether the late watch found the bot waiting for its next command and
+    // looked into its output buffer (sent `quit`).
+    [[nodiscard]] bool buffer_probed() const { return buffer_probed_; }
     // Whether the late watch has run (it runs once per session at most).
     [[nodiscard]] bool late_watched() const { return late_watched_; }
     // The lines that came after a missed deadline, at the bot's exit.
@@ -97,6 +102,8 @@ class ProbeSession final : public session::ProcessSession {
     int moves_watched_ = 0;  // moves watched with probes_.settle
     bool watch_late_ = false;
     bool late_watched_ = false;
+    bool buffer_probed_ = false;
+    int deadlines_missed_ = 0;
     std::vector<std::string> late_lines_;
     std::string blocked_input_;
     std::string out_of_turn_;
