@@ -551,6 +551,70 @@ TEST(ServeCommand, ServesUntilInterrupted) {
     EXPECT_NE(r.out.find("arena serve: stopped"), std::string::npos) << r.out;
 }
 
+// `arena run --serve`: the pages of the running tournament, with its games
+// in progress move by move.
+TEST(ServeCommand, ARunServesItsGamesInProgress) {
+    TempDir dir("serve");
+    const auto config = dir.write("slow.yaml",
+                                  "name: slow\n"
+                                  "game: { name: connect4 }\n"
+                                  "time: { move_ms: 2000 }\n"
+                                  "schedule: { type: round-robin, games_per_pair: 100 }\n"
+                                  "openings: { random_plies: 0 }\n"
+                                  "concurrency: 1\n"
+                                  "bots:\n"
+                                  "  - { name: sleepy, command: " +
+                                      bin("bots/misbehave") +
+                                      " --mode sleep --sleep-ms 40 }\n"
+                                      "  - { name: random, command: " +
+                                      bin("bots/random") + " }\n");
+    const auto db = dir.path() / "slow.db";
+    ArenaProcess arena(dir.path(), {"run", config, "--db", db.string(), "--serve", "0"});
+    unsigned short port = 0;
+    std::string out;
+    for (int i = 0; i < 500 && port == 0; ++i) {
+        std::this_thread::sleep_for(20ms);
+        out = slurp(arena.out_path());
+        const auto at = out.find("arena run: serving http://127.0.0.1:");
+        if (at != std::string::npos && out.find('\n', at) != std::string::npos)
+            port = static_cast<unsigned short>(std::stoi(out.substr(at + 36)));
+    }
+    ASSERT_NE(port, 0) << out;
+    // A game in progress is listed, and its moves come one by one.
+    std::string key;
+    std::size_t plies = 0;
+    bool grew = false;
+    for (int i = 0; i < 400 && !grew; ++i) {
+        std::this_thread::sleep_for(25ms);
+        const auto index = json::parse(body_of(http_exchange(port, request("GET", "/api/index"))));
+        ASSERT_TRUE(index.contains("live")) << index;
+        if (key.empty()) {
+            if (index["live"].empty()) continue;
+            key = index["live"][0]["key"];
+            EXPECT_EQ(index["live"][0]["tournament"], "slow");
+        }
+        const std::string r = http_exchange(port, request("GET", "/api/live/" + key));
+        ASSERT_EQ(status_of(r), 200) << r;
+        const auto live = json::parse(body_of(r));
+        if (live["over"]) {
+            key.clear();  // that one ended: watch the next
+            plies = 0;
+            continue;
+        }
+        const auto now = live["game"]["moves"].size();
+        if (plies > 0 && now > plies) grew = true;
+        plies = std::max(plies, now);
+    }
+    EXPECT_TRUE(grew) << "no game was seen growing move by move";
+    EXPECT_EQ(status_of(http_exchange(port, request("GET", "/live/" + key))), 200);
+    EXPECT_EQ(status_of(http_exchange(port, request("GET", "/api/t/0/1"))), 200);
+    // No /play in a run.
+    EXPECT_EQ(status_of(http_exchange(port, request("GET", "/play"))), 404);
+    ::kill(arena.pid(), SIGINT);
+    const auto r = arena.wait();
+    EXPECT_EQ(r.status, 130) << r.err;
+}
+
 TEST(ServeCommand, BadArgumentsAndMissingDatabasesGetOneClearMessage) {
     TempDir dir("serve");
     const auto db = hostile_database(dir);

@@ -22,6 +22,7 @@
 
 #include "arena/cli/commands.hpp"
 #include "arena/cli/report.hpp"
+#include "arena/cli/serve_setup.hpp"
 #include "arena/cli/sprt_report.hpp"
 #include "arena/cli/stop_signal.hpp"
 #include "arena/match/close_calls.hpp"
@@ -39,7 +40,7 @@ namespace {
 namespace po = boost::program_options;
 
 constexpr std::string_view kRunUsage =
-    R"(usage: arena run CONFIG [--db PATH] [--concurrency N] [--stats]
+    R"(usage: arena run CONFIG [--db PATH] [--concurrency N] [--stats] [--serve PORT]
 
 Plays the tournament described by CONFIG (YAML, see docs/config.md) and
 stores every game in its SQLite database. Running the same command again
@@ -326,6 +327,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     int concurrency = 0;
     bool stats = false;
     bool transcript = false;
+    int serve_port = -1;  // --serve: off
     po::options_description opts("options");
     // clang-format off
     opts.add_options()
@@ -333,7 +335,8 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
         ("db", po::value<std::string>(&db_override), "results database (default: the config's)")
         ("concurrency,j", po::value<int>(&concurrency), "games at once (default: the config's, else the number of cores)")
         ("stats", po::bool_switch(&stats), "print the arena's own CPU time, memory and speed at the end")
-        ("transcript", po::bool_switch(&transcript), "store every line between the arena and the bots, per game (as the config's transcript: true)");
+        ("transcript", po::bool_switch(&transcript), "store every line between the arena and the bots, per game (as the config's transcript: true)")
+        ("serve", po::value<int>(&serve_port), "while it runs, serve the tournament's pages with its games in progress on this port of 127.0.0.1 (0: any free port; docs/serve.md)");
     // clang-format on
     po::options_description all;
     all.add(opts).add_options()("config", po::value<std::string>(&config_path));
@@ -350,6 +353,8 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
         if (config_path.empty()) throw std::invalid_argument("missing CONFIG");
         if (vm.count("concurrency") && concurrency < 1)
             throw std::invalid_argument("--concurrency must be at least 1");
+        if (vm.count("serve") && (serve_port < 0 || serve_port > 65535))
+            throw std::invalid_argument("--serve must be a port, 0..65535");
     } catch (const std::exception& e) {
         err << "arena run: " << usage_problem(e, opts) << "\n(arena run --help for usage)\n";
         return kExitUsage;
@@ -413,11 +418,25 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
         bool signals_stopped = false;
         {
             StopOnSignal signals;
+            // With --serve: the pages, and the games in progress move by move.
+            serve::LiveGames live;
+            serve::LiveTournament watch(live, config.name);
+            std::optional<RunningServer> server;
+            if (serve_port >= 0) {
+                ServeSetup setup;
+                setup.databases = {config.database};
+                setup.play = false;
+                setup.live = &live;
+                setup.server.port = static_cast<unsigned short>(serve_port);
+                server.emplace(setup, err);
+                out << "arena run: " << server->describe() << std::endl;
+            }
             store.set_lock_waiting(wait_for_the_database(err, signals.token()));
             store.set_status(id, "running");
             tournament::Runner runner(config, store, id, lineup);
             tournament::RunOptions options;
             options.concurrency = concurrency;
+            if (server) options.observer = &watch;
             options.live = isatty(STDOUT_FILENO) != 0;
             if (winsize size{}; options.live && ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0)
                 options.width = size.ws_col;

@@ -64,8 +64,13 @@ protocol::GameResult result_for(games::Outcome o, int player) {
 // Everything one game needs while it runs; the record is its result.
 class GameRun {
   public:
-    GameRun(const games::Game& game, Player& first, Player& second, const TimeControl& time)
-        : players_{&first, &second}, clock_(time), time_(time), state_(game.new_initial_state()) {
+    GameRun(const games::Game& game, Player& first, Player& second, const TimeControl& time,
+            const MoveObserver& on_move)
+        : players_{&first, &second},
+          on_move_(on_move),
+          clock_(time),
+          time_(time),
+          state_(game.new_initial_state()) {
         record_.game = game.name();
         record_.params = game.params();
         record_.players[0] = first.name();
@@ -175,13 +180,14 @@ class GameRun {
         state_->apply(m);
         position_.moves.push_back(mr.move);
         record_.moves.push_back(std::move(mr));
-        tell_humans();
+        tell_watchers();
     }
 
-    // Each person playing is told of the ply just played.
-    void tell_humans() {
+    // Each person playing, and the observer, are told of the ply just played.
+    void tell_watchers() {
         for (auto* player : players_)
             if (HumanInput* human = player->human()) human->moved(*state_, record_.moves.back());
+        if (on_move_) on_move_(record_.moves.back());
     }
 
     void step() {
@@ -226,7 +232,7 @@ class GameRun {
         state_->apply(*move);
         position_.moves.push_back(mr.move);
         record_.moves.push_back(std::move(mr));
-        tell_humans();
+        tell_watchers();
     }
 
     // A person's move: text from their input, checked by the rules. A text
@@ -271,7 +277,7 @@ class GameRun {
             state_->apply(*move);
             position_.moves.push_back(mr.move);
             record_.moves.push_back(std::move(mr));
-            tell_humans();
+            tell_watchers();
             return;
         }
     }
@@ -296,6 +302,7 @@ class GameRun {
     }
 
     std::array<Player*, 2> players_;
+    const MoveObserver& on_move_;
     GameClock clock_;
     TimeControl time_;
     std::unique_ptr<games::State> state_;
@@ -311,8 +318,8 @@ class GameRun {
 
 GameRecord play_game(const games::Game& game, Player& first, Player& second,
                      const TimeControl& time, const std::vector<games::Move>& opening,
-                     std::stop_token stop) {
-    return GameRun(game, first, second, time).play(opening, stop);
+                     std::stop_token stop, const MoveObserver& on_move) {
+    return GameRun(game, first, second, time, on_move).play(opening, stop);
 }
 
 }  // namespace arena::match

@@ -3,6 +3,7 @@
 // passes, asks each bot for its moves under the clock, judges every reply
 // with the game's rules, and returns a plain GameRecord.
 
+#include <functional>
 #include <stop_token>
 #include <vector>
 
@@ -21,9 +22,12 @@ namespace arena::match {
 // (Player's human constructor, human.hpp): their moves come from their
 // input, a refused one is asked for again, and a person who leaves abandons
 // the game.
+// `on_move`, when given, is told of every ply once it is played (on the
+// game's thread; it must be quick), for a view of the game in progress.
+using MoveObserver = std::function<void(const MoveRecord&)>;
 [[nodiscard]] GameRecord play_game(const games::Game& game, Player& first, Player& second,
                                    const TimeControl& time,
                                    const std::vector<games::Move>& opening = {},
-                                   std::stop_token stop = {});
+                                   std::stop_token stop = {}, const MoveObserver& on_move = {});
 
 }  // namespace arena::match

@@ -56,20 +56,40 @@ void LiveGames::move(const std::string& tournament, std::int64_t index,
 }
 
 void LiveGames::end(const std::string& tournament, std::int64_t index,
-                    const match::GameRecord& record, std::int64_t stored_id) {
+                    const match::GameRecord& record) {
     std::lock_guard lock(mutex_);
     Live* g = find(tournament, index);
     if (g == nullptr) return;
+    if (record.abandoned) {
+        // Not a result: it will be played again.
+        const auto key = keys_.find({tournament, index});
+        games_.erase(key->second);
+        keys_.erase(key);
+        return;
+    }
     g->over = true;
     g->ended = std::chrono::steady_clock::now();
     g->moves = record.moves;
-    if (!record.abandoned) {
-        g->result = std::string(match::score_text(record.outcome));
-        g->termination = std::string(match::to_string(record.termination));
-        g->detail = record.detail;
-    }
-    g->stored_id = stored_id;
+    g->result = std::string(match::score_text(record.outcome));
+    g->termination = std::string(match::to_string(record.termination));
+    g->detail = record.detail;
     ++g->version;
+}
+
+void LiveGames::stored(const std::string& tournament, std::int64_t index, std::int64_t stored_id) {
+    std::lock_guard lock(mutex_);
+    if (Live* g = find(tournament, index)) {
+        g->stored_id = stored_id;
+        ++g->version;
+    }
+}
+
+void LiveTournament::game_started(std::int64_t index, const std::string& first,
+                                  const std::string& second, const games::Game& game) {
+    std::string params;
+    for (const auto& [k, v] : game.params())
+        params += (params.empty() ? "" : " ") + k + "=" + v;
+    games_.begin(name_, index, first, second, game.name(), params);
 }
 
 json LiveGames::list(const std::optional<std::string>& tournament) {

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "arena/match/game_record.hpp"
+#include "arena/tournament/runner.hpp"
 
 namespace arena::serve {
 
@@ -33,9 +34,10 @@ class LiveGames {
     void begin(const std::string& tournament, std::int64_t index, const std::string& first,
                const std::string& second, const std::string& game, const std::string& params);
     void move(const std::string& tournament, std::int64_t index, const match::MoveRecord& move);
-    // It ended (or was abandoned); `stored_id` is the stored game's id, 0 when not stored.
-    void end(const std::string& tournament, std::int64_t index, const match::GameRecord& record,
-             std::int64_t stored_id);
+    // It ended (or was abandoned: then it is dropped at once).
+    void end(const std::string& tournament, std::int64_t index, const match::GameRecord& record);
+    // It was stored as game `stored_id`.
+    void stored(const std::string& tournament, std::int64_t index, std::int64_t stored_id);
 
     // [{key, tournament, index, first, second, game, plies}], the games not
     // ended, of `tournament` only when given.
@@ -66,6 +68,28 @@ class LiveGames {
     std::map<std::pair<std::string, std::int64_t>, std::string>
         keys_;  // (tournament, index) -> key
     std::int64_t serial_ = 0;
+};
+
+// The runner's observer (tournament::RunOptions::observer) for the games of
+// tournament `name`, posted to `games`.
+class LiveTournament : public tournament::GameObserver {
+  public:
+    LiveTournament(LiveGames& games, std::string name) : games_(games), name_(std::move(name)) {}
+    void game_started(std::int64_t index, const std::string& first, const std::string& second,
+                      const games::Game& game) override;
+    void move_played(std::int64_t index, const match::MoveRecord& move) override {
+        games_.move(name_, index, move);
+    }
+    void game_ended(std::int64_t index, const match::GameRecord& record) override {
+        games_.end(name_, index, record);
+    }
+    void game_stored(std::int64_t index, std::int64_t game_id) override {
+        games_.stored(name_, index, game_id);
+    }
+
+  private:
+    LiveGames& games_;
+    std::string name_;
 };
 
 }  // namespace arena::serve

@@ -375,8 +375,15 @@ RunOutcome Runner::run(const RunOptions& options, std::ostream& out, std::stop_t
                 std::stop_source game_stop;
                 std::stop_callback on_stop(stop, [&] { game_stop.request_stop(); });
                 std::stop_callback on_abort(abort.get_token(), [&] { game_stop.request_stop(); });
-                f.record = match::play_game(*game, *first, *second, config_.time, setup.opening,
-                                            game_stop.get_token());
+                GameObserver* watch = options.observer;
+                if (watch != nullptr)
+                    watch->game_started(pairing.index, first->name(), second->name(), *game);
+                f.record = match::play_game(
+                    *game, *first, *second, config_.time, setup.opening, game_stop.get_token(),
+                    watch == nullptr ? match::MoveObserver{} : [&](const match::MoveRecord& m) {
+                        watch->move_played(pairing.index, m);
+                    });
+                if (watch != nullptr) watch->game_ended(pairing.index, f.record);
                 if (config_.bots[first_bot].restart_each_game &&
                     config_.bots[second_bot].restart_each_game) {
                     // Both processes quit side by side.
@@ -443,6 +450,7 @@ RunOutcome Runner::run(const RunOptions& options, std::ostream& out, std::stop_t
                                        {f.pairing.index, f.pairing.round, f.pairing.pair,
                                         f.pairing.game_in_pair, f.opening},
                                        f.record);
+                if (options.observer != nullptr) options.observer->game_stored(f.pairing.index, id);
                 ++outcome.played;
                 outcome.moves += std::count_if(f.record.moves.begin(), f.record.moves.end(),
                                                [](const auto& m) { return !m.by_arena; });

@@ -22,10 +22,26 @@
 
 namespace arena::tournament {
 
+// Told of the games as they are played (arena run --serve shows them).
+// Called from the games' threads and the storage writer: each call must be
+// quick and thread-safe.
+class GameObserver {
+  public:
+    virtual ~GameObserver() = default;
+    // Game `index` of the schedule starts between bots `first` and `second`.
+    virtual void game_started(std::int64_t index, const std::string& first,
+                              const std::string& second, const games::Game& game) = 0;
+    virtual void move_played(std::int64_t index, const match::MoveRecord& move) = 0;
+    // It ended (abandoned: not a result) and is about to be stored, or not.
+    virtual void game_ended(std::int64_t index, const match::GameRecord& record) = 0;
+    virtual void game_stored(std::int64_t index, std::int64_t game_id) = 0;
+};
+
 struct RunOptions {
     int concurrency = 1;  // games at once
     bool live = false;    // one updating progress line (on a terminal) instead of a line per game
     int width = 0;        // the terminal's columns, to which the live line is cut; 0: unknown
+    GameObserver* observer = nullptr;  // none: nobody watches the games
 };
 
 struct RunOutcome {

@@ -200,6 +200,7 @@
       if (d.version === version) return d.over !== true;
       version = d.version;
       root.parentElement.classList.toggle('live-game', !d.over);
+      d.game.id = d.stored ? d.stored.game : '(in progress)';
       viewer.show(d.game);
       status.textContent = d.over ? 'This game has ended' + (d.stored ? '' : '.')
         : 'In progress: ' + d.game.moves.length + ' plies so far';
