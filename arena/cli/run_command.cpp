@@ -12,7 +12,9 @@
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <map>
 #include <optional>
 #include <stop_token>
 #include <string>
@@ -20,6 +22,8 @@
 #include <unordered_set>
 #include <vector>
 
+#include "arena/check/check.hpp"
+#include "arena/check/report.hpp"
 #include "arena/cli/commands.hpp"
 #include "arena/cli/report.hpp"
 #include "arena/cli/serve_setup.hpp"
@@ -33,6 +37,7 @@
 #include "arena/tournament/growth.hpp"
 #include "arena/tournament/runner.hpp"
 #include "arena/tournament/schedule.hpp"
+#include "arena/tournament/tsinghua_so.hpp"
 
 namespace arena::cli {
 namespace {
@@ -320,6 +325,149 @@ void print_gauntlet_sprt(const tournament::Config& config, const tournament::Lin
     }
 }
 
+// `check: true` (docs/config.md): where the programs that passed are
+// remembered, next to the database.
+std::filesystem::path passed_checks_file(const tournament::Config& config) {
+    return config.database.parent_path() / (config.name + ".checked");
+}
+
+// Where a failed check's log is kept.
+std::filesystem::path check_log_file(const tournament::Config& config, const std::string& bot) {
+    return config.database.parent_path() / (config.name + "." + bot + ".check.txt");
+}
+
+// What passed: a bot's program (bot_sha256) with its command line.
+struct Passed {
+    std::string sha256;
+    std::string command;
+    bool operator==(const Passed&) const = default;
+};
+
+// One line a bot: name, sha256 and command, separated by tabs.
+std::map<std::string, Passed> read_passed_checks(const std::filesystem::path& file) {
+    std::map<std::string, Passed> passed;
+    std::ifstream in(file);
+    std::string line;
+    while (std::getline(in, line)) {
+        const auto a = line.find('\t');
+        const auto b = a == std::string::npos ? a : line.find('\t', a + 1);
+        if (b == std::string::npos) continue;
+        passed[line.substr(0, a)] = {line.substr(a + 1, b - a - 1), line.substr(b + 1)};
+    }
+    return passed;
+}
+
+void write_passed_checks(const std::filesystem::path& file,
+                         const std::map<std::string, Passed>& passed) {
+    const auto temporary = std::filesystem::path(file.string() + ".tmp");
+    {
+        std::ofstream out(temporary, std::ios::trunc);
+        for (const auto& [name, p] : passed)
+            out << name << "\t" << p.sha256 << "\t" << p.command << "\n";
+        if (!out) throw std::runtime_error("cannot write " + temporary.string());
+    }
+    std::filesystem::rename(temporary, file);
+}
+
+check::CheckOptions check_options(const tournament::Config& config,
+                                  const tournament::BotConfig& bot) {
+    check::CheckOptions options;
+    options.game = config.game;
+    options.bot = tournament::bot_spec(bot);
+    options.session = tournament::session_options(config, bot);
+    options.session.transcript = false;
+    options.time = config.time;
+    options.seed = config.seed;
+    if (bot.protocol == tournament::kTsinghuaSo) {
+        options.kind = check::BotKind::kTsinghuaSo;
+    } else if (options.bot.protocol == session::BotProtocol::kGomocup) {
+        options.kind = check::BotKind::kGomocup;
+    } else if (options.bot.protocol == session::BotProtocol::kNboard) {
+        options.kind = check::BotKind::kNboard;
+    }
+    return options;
+}
+
+// `check: true`: runs the arena check-bot checks on each bot of bots_dir
+// whose program did not pass them before (a new name, or a changed
+// bot_sha256). One that fails is reported with its log, which is also kept
+// in a file next to the database, and is left out of `config` for this run:
+// it enters as a late entrant once a later run finds it fixed. False after
+// saying why the run cannot go on.
+bool check_submissions(tournament::Config& config, std::ostream& err) {
+    if (!config.check) return true;
+    std::error_code ec;
+    if (!config.database.parent_path().empty())
+        std::filesystem::create_directories(config.database.parent_path(), ec);
+    const auto table = passed_checks_file(config);
+    auto passed = read_passed_checks(table);
+    std::vector<std::string> failed;
+    bool changed = false;
+    for (const auto& bot : config.bots) {
+        if (bot.manifest.empty()) continue;
+        std::string command;
+        for (const auto& word : bot.argv)
+            command += (command.empty() ? "" : " ") + word;
+        std::erase_if(command, [](char c) { return c == '\n' || c == '\t'; });
+        const Passed now{tournament::bot_sha256(bot), command};
+        if (const auto it = passed.find(bot.name);
+            it != passed.end() && !now.sha256.empty() && it->second == now)
+            continue;
+        err << "arena run: checking bot '" << bot.name << "' (" << bot.manifest.string() << ")...\n"
+            << std::flush;
+        std::vector<check::CheckResult> results;
+        std::string problem;
+        try {
+            results = check::check_bot(check_options(config, bot));
+        } catch (const std::exception& e) {
+            problem = e.what();
+        }
+        const auto log_file = check_log_file(config, bot.name);
+        if (problem.empty() && check::all_passed(results)) {
+            err << "arena run: bot '" << bot.name << "' passes the checks ("
+                << check::summary_text(results) << ")\n";
+            passed[bot.name] = now;
+            changed = true;
+            std::filesystem::remove(log_file, ec);
+            continue;
+        }
+        std::string log = "arena check-bot of bot '" + bot.name + "' (" + bot.manifest.string() +
+                          ", command: " + bot.command + ")\n";
+        for (const auto& r : results)
+            log += check::format_text(r);
+        log += problem.empty() ? check::summary_text(results) + "\n"
+                               : "the checks could not run: " + problem + "\n";
+        {
+            std::ofstream out(log_file, std::ios::trunc);
+            out << log;
+        }
+        err << log << "arena run: bot '" << bot.name
+            << "' FAILS the checks and does not play in this run; fix it and run again "
+               "(this log is in "
+            << log_file.string() << ")\n";
+        if (passed.erase(bot.name) > 0) changed = true;
+        failed.push_back(bot.name);
+    }
+    if (changed) write_passed_checks(table, passed);
+    if (failed.empty()) return true;
+    const auto is_failed = [&](const std::string& name) {
+        return std::find(failed.begin(), failed.end(), name) != failed.end();
+    };
+    std::erase_if(config.bots, [&](const auto& bot) { return is_failed(bot.name); });
+    std::erase_if(config.anchors, [&](const auto& a) { return is_failed(a.name); });
+    if (config.schedule == tournament::ScheduleType::kGauntlet && is_failed(config.challenger)) {
+        err << "arena run: the challenger '" << config.challenger
+            << "' fails the checks, so there is nothing to play\n";
+        return false;
+    }
+    if (config.bots.size() < 2) {
+        err << "arena run: " << config.bots.size()
+            << " bot(s) pass the checks; at least 2 are needed to play\n";
+        return false;
+    }
+    return true;
+}
+
 }  // namespace
 
 int run_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -378,6 +526,12 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     if (concurrency == 0) concurrency = config.concurrency;
     if (concurrency == 0)
         concurrency = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    try {
+        if (!check_submissions(config, err)) return kExitFailure;
+    } catch (const std::exception& e) {
+        err << "arena run: " << e.what() << "\n";
+        return kExitFailure;
+    }
 
     try {
         store::ResultsStore store(config.database, wait_for_the_database(err));

@@ -45,8 +45,9 @@ constexpr std::int64_t kMaxPlies = 10'000;
 constexpr std::string_view kDefaultPath = "/usr/local/bin:/usr/bin:/bin";
 
 const std::initializer_list<std::string_view> kTopKeys = {
-    "name",     "game", "time",         "schedule", "openings",   "concurrency", "seed",
-    "database", "bots", "bot_defaults", "scoring",  "transcript", "anchors",     "versions"};
+    "name",    "game",     "time",     "schedule",     "openings", "concurrency",
+    "seed",    "database", "bots",     "bot_defaults", "scoring",  "transcript",
+    "anchors", "versions", "bots_dir", "check"};
 const std::initializer_list<std::string_view> kTimeKeys = {"move_ms", "tolerance_ms", "game_ms",
                                                            "inc_ms",  "startup_ms",   "realtime"};
 const std::initializer_list<std::string_view> kScheduleKeys = {"type", "games_per_pair", "rounds",
@@ -73,6 +74,10 @@ const std::initializer_list<std::string_view> kBotKeys = {
     "sandbox",        "pass_env",         "restart",
     "nice",           "cgroup",           "dir",
     "workdir",        "library",          "library_dir"};
+// A submission's manifest, <bots_dir>/<folder>/bot.yaml.
+constexpr std::string_view kManifestName = "bot.yaml";
+const std::initializer_list<std::string_view> kManifestKeys = {"command", "protocol", "name",
+                                                               "author"};
 // Ceilings that only stop typos.
 constexpr std::int64_t kMaxMegabytes = std::int64_t{1} << 30;
 constexpr std::int64_t kMaxCount = 1 << 24;
@@ -220,16 +225,29 @@ class Parser {
                 parse_versions(f);
             } else if (f.key == "bots") {
                 parse_bots(f);
+            } else if (f.key == "check") {
+                config_.check = boolean(f);
             }
         }
         // Then what is missing, and what depends on more than one section.
-        for (const std::string_view key : {"name", "game", "bots"}) {
+        for (const std::string_view key : {"name", "game"}) {
             if (find(fields, key) == nullptr) missing(root, key, "");
         }
+        const Field* bots_dir = find(fields, "bots_dir");
+        if (find(fields, "bots") == nullptr && bots_dir == nullptr) missing(root, "bots", "");
+        if (bots_dir != nullptr) parse_bots_dir(*bots_dir);
+        if (const Field* check = find(fields, "check");
+            check != nullptr && config_.check && bots_dir == nullptr) {
+            fail(check->value.Mark(),
+                 "'check: true' checks the bots of 'bots_dir', and there is no 'bots_dir'");
+        }
         if (static_cast<int>(config_.bots.size()) < kMinBots) {
-            fail(find(fields, "bots")->value.Mark(), "at least " + std::to_string(kMinBots) +
-                                                         " bots are needed, got " +
-                                                         std::to_string(config_.bots.size()));
+            const Field* where = find(fields, "bots");
+            if (where == nullptr) where = bots_dir;
+            fail(where->value.Mark(),
+                 "at least " + std::to_string(kMinBots) + " bots are needed, got " +
+                     std::to_string(config_.bots.size()) +
+                     (bots_dir != nullptr ? " (with those of 'bots_dir')" : ""));
         }
         if (config_.schedule == ScheduleType::kGauntlet) check_challenger();
         if (anchors_) parse_anchors(*anchors_);
@@ -609,32 +627,8 @@ class Parser {
             const std::string who = "bot " + in_quotes(bot.name) + ": ";
             const Field* command = find(fields, "command");
             if (command == nullptr) missing(node, "command", "bot " + in_quotes(bot.name));
-            bot.command = string_value(*command);
-            try {
-                bot.argv = session::split_command(bot.command);
-            } catch (const std::invalid_argument& e) {
-                fail(command->value.Mark(), who + e.what());
-            }
-            if (bot.argv.front().empty()) fail(command->value.Mark(), who + "empty command");
             parse_dir(fields, who, bot);
-            const auto [status, executable] = resolve_command(bot.argv.front(), bot.dir);
-            const std::string in_dir =
-                bot.dir.empty() ? "" : " in dir " + in_quotes(bot.dir.string());
-            if (status == ExecStatus::kNotFound) {
-                fail(command->value.Mark(),
-                     who + "command " + in_quotes(bot.argv.front()) + " not found" +
-                         (bot.argv.front().find('/') == std::string::npos ? " in PATH" : in_dir));
-            }
-            if (status == ExecStatus::kNotExecutable) {
-                std::error_code ec;
-                const bool file = std::filesystem::is_regular_file(executable, ec);
-                fail(command->value.Mark(),
-                     who + "command " + in_quotes(bot.argv.front()) + in_dir +
-                         " is not executable" +
-                         (file ? " (chmod +x it, or name its interpreter first, e.g. 'python3 " +
-                                     bot.argv.front() + "')"
-                               : std::string()));
-            }
+            const auto executable = parse_command(*command, who, bot);
             if (const Field* args = find(fields, "args")) append_args(*args, bot.argv);
             if (const Field* protocol = find(fields, "protocol")) {
                 bot.protocol = string_value(*protocol);
@@ -652,6 +646,148 @@ class Parser {
             name_lines.push_back(name->value.Mark().line + 1);
             config_.bots.push_back(std::move(bot));
         }
+        name_lines_ = std::move(name_lines);
+    }
+
+    // `command`: split into bot.command and bot.argv, and its program found
+    // from the bot's dir; returns the executable.
+    std::filesystem::path parse_command(const Field& command, const std::string& who,
+                                        BotConfig& bot) const {
+        bot.command = string_value(command);
+        try {
+            bot.argv = session::split_command(bot.command);
+        } catch (const std::invalid_argument& e) {
+            fail(command.value.Mark(), who + e.what());
+        }
+        if (bot.argv.front().empty()) fail(command.value.Mark(), who + "empty command");
+        {
+            const auto [status, executable] = resolve_command(bot.argv.front(), bot.dir);
+            const std::string in_dir =
+                bot.dir.empty() ? "" : " in dir " + in_quotes(bot.dir.string());
+            if (status == ExecStatus::kNotFound) {
+                fail(command.value.Mark(),
+                     who + "command " + in_quotes(bot.argv.front()) + " not found" +
+                         (bot.argv.front().find('/') == std::string::npos ? " in PATH" : in_dir));
+            }
+            if (status == ExecStatus::kNotExecutable) {
+                std::error_code ec;
+                const bool file = std::filesystem::is_regular_file(executable, ec);
+                fail(command.value.Mark(),
+                     who + "command " + in_quotes(bot.argv.front()) + in_dir +
+                         " is not executable" +
+                         (file ? " (chmod +x it, or name its interpreter first, e.g. 'python3 " +
+                                     bot.argv.front() + "')"
+                               : std::string()));
+            }
+            return executable;
+        }
+    }
+
+    // `bots_dir`: one bot per subfolder that holds a bot.yaml, in folder name
+    // order (so the schedule is the same from run to run), after the `bots:`
+    // list. Each starts in its folder. A subfolder without a manifest gets a
+    // warning and is skipped. Problems in a manifest name the manifest.
+    void parse_bots_dir(const Field& f) {
+        namespace fs = std::filesystem;
+        config_.bots_dir = string_value(f);
+        if (config_.bots_dir.empty()) fail(f.value.Mark(), "'bots_dir' is empty");
+        std::error_code ec;
+        if (!fs::is_directory(config_.bots_dir, ec)) {
+            fail(f.value.Mark(),
+                 "bots_dir " + in_quotes(config_.bots_dir.string()) + " is not a directory");
+        }
+        std::vector<fs::path> folders;
+        for (fs::directory_iterator it(config_.bots_dir, ec), end; !ec && it != end;
+             it.increment(ec)) {
+            const std::string leaf = it->path().filename().string();
+            if (leaf.empty() || leaf.front() == '.') continue;
+            std::error_code dir_ec;
+            if (it->is_directory(dir_ec)) folders.push_back(it->path());
+        }
+        if (ec) {
+            fail(f.value.Mark(), "cannot read bots_dir " + in_quotes(config_.bots_dir.string()) +
+                                     " (" + ec.message() + ")");
+        }
+        std::sort(folders.begin(), folders.end());
+        const std::size_t listed = config_.bots.size();
+        std::vector<std::string> manifests;  // per bot from bots_dir, where its name is written
+        for (const fs::path& folder : folders) {
+            const fs::path manifest = folder / kManifestName;
+            if (!fs::exists(manifest, ec)) {
+                config_.warnings.push_back(folder.string() + ": warning: no " +
+                                           std::string(kManifestName) +
+                                           " in this folder of bots_dir; skipped");
+                continue;
+            }
+            parse_manifest(folder, manifest, listed, manifests);
+        }
+    }
+
+    void parse_manifest(const std::filesystem::path& folder, const std::filesystem::path& manifest,
+                        std::size_t listed, std::vector<std::string>& manifests) {
+        const std::string config_file = file_;
+        file_ = manifest.string();  // what fail() names from here on
+        std::ifstream in(manifest, std::ios::binary);
+        if (!in) fail(YAML::Mark(), "cannot read the manifest");
+        std::ostringstream content;
+        content << in.rdbuf();
+        YAML::Node root;
+        try {
+            root = YAML::Load(content.str());
+        } catch (const YAML::Exception& e) {
+            fail(e.mark, "YAML syntax error: " + e.msg);
+        }
+        if (!root.IsMap()) {
+            fail(root.Mark(), root.IsNull() ? "the manifest is empty (expected 'command: ...')"
+                                            : "expected a map (command, protocol, name, author)"
+                                              ", got " +
+                                                  describe(root));
+        }
+        const std::vector<Field> fields = fields_of(root, kManifestKeys, "");
+        BotConfig bot = defaults_;
+        bot.manifest = manifest;
+        bot.dir = folder;
+        const Field* name = find(fields, "name");
+        bot.name = name != nullptr ? string_value(*name) : folder.filename().string();
+        const YAML::Mark name_mark = name != nullptr ? name->value.Mark() : root.Mark();
+        if (!is_valid_name(bot.name)) {
+            fail(name_mark, "bot name " + in_quotes(bot.name) +
+                                (name != nullptr ? std::string() : " (the folder's name)") +
+                                " is not valid (use only letters, digits and _ . + -; or give "
+                                "'name')");
+        }
+        for (std::size_t i = 0; i < config_.bots.size(); ++i) {
+            if (config_.bots[i].name != bot.name) continue;
+            fail(name_mark, "duplicate bot name " + in_quotes(bot.name) + " (first defined " +
+                                (i < listed ? "at line " + std::to_string(name_lines_.at(i)) +
+                                                  " of " + config_file
+                                            : "in " + manifests.at(i - listed)) +
+                                ")");
+        }
+        const std::string who = "bot " + in_quotes(bot.name) + ": ";
+        const Field* command = find(fields, "command");
+        if (command == nullptr) missing(root, "command", "");
+        const auto executable = parse_command(*command, who, bot);
+        if (const Field* protocol = find(fields, "protocol")) {
+            bot.protocol = string_value(*protocol);
+            const auto parsed = session::parse_bot_protocol(bot.protocol);
+            if (!parsed) {
+                fail(protocol->value.Mark(), who + "unknown protocol " + in_quotes(bot.protocol) +
+                                                 " (expected " + session::bot_protocol_names() +
+                                                 ")");
+            }
+            if (!config_.game.empty()) {
+                const std::string problem =
+                    session::protocol_problem(*parsed, config_.game, config_.game_params);
+                if (!problem.empty()) fail(protocol->value.Mark(), who + problem);
+            }
+        }
+        if (const Field* author = find(fields, "author")) bot.author = string_value(*author);
+        bot.executable = executable;
+        find_argument_files(*command, who, bot);
+        manifests.push_back(manifest.string() + ":" + std::to_string(name_mark.line + 1));
+        config_.bots.push_back(std::move(bot));
+        file_ = config_file;
     }
 
     // `dir` (or its alias `workdir`): where the bot starts, into `bot`.
@@ -1038,6 +1174,7 @@ class Parser {
     std::optional<Field> challenger_;
     std::optional<Field> sprt_;
     std::optional<Field> anchors_;  // parsed once the bots are known
+    std::vector<int> name_lines_;   // per bot of the `bots:` list, the line of its name
     std::optional<Field> openings_file_;
     std::vector<int> opening_line_numbers_;  // per entry of config_.openings.lines
     // Bots that name their protocol: index in config_.bots, where it is written.

@@ -47,6 +47,10 @@ struct BotConfig {
     // process plays game after game until it faults (restart: on-fault),
     // except a tsinghua-so bot's, whose default is per-game.
     bool restart_each_game = false;
+    // A bot from `bots_dir`: its manifest (`<folder>/bot.yaml`) and the
+    // manifest's `author`. Empty for a bot of the `bots:` list.
+    std::filesystem::path manifest;
+    std::string author;
 };
 
 // How the pairs take the lines of an openings file (docs/config.md).
@@ -93,7 +97,11 @@ struct Config {
     int concurrency = 0;  // 0: number of cores
     std::uint64_t seed = 1;
     std::filesystem::path database;  // default results/<name>.db
-    std::vector<BotConfig> bots;
+    std::vector<BotConfig> bots;     // the `bots:` list, then one per `bots_dir` subfolder
+    std::filesystem::path bots_dir;  // `bots_dir`: one bot per subfolder with a bot.yaml
+    // `check`: each bot from bots_dir passes the arena check-bot checks
+    // before it plays (arena run checks a new or changed one).
+    bool check = false;
     std::optional<Scoring> scoring;  // course-style points in the standings
     // Bots held at known ratings in the standings, in the order written, so
     // that the ratings of different runs share one scale; empty: mean 0.
