@@ -406,9 +406,10 @@ std::vector<Broken> broken_bots(const TempDir& dir) {
          {"--protocol", "nboard", "--move-ms", move, bin("bots/nboard-sample"), "--mode",
           "illegal"},
          {{p1, "illegal move"}}},
-        // (A sanitizer build's host reports the library's SIGSEGV and exits 1.)
+        // A sanitizer build's host reports the library's SIGSEGV, which takes
+        // its time, and exits 1.
         {"tsinghua_crash",
-         {"--move-ms", move, bin("bots/tsinghua/fixtures/crash.so")},
+         {"--move-ms", scaled_ms(3000), bin("bots/tsinghua/fixtures/crash.so")},
          {{p1, "crash: exited"}}},
         {"tsinghua_illegal",
          {"--move-ms", move, bin("bots/tsinghua/fixtures/illegal.so")},
