@@ -584,20 +584,27 @@ TEST(CheckBotPlan, EveryGameIsPlayableAndTheReversiPassIsForced) {
 
 TEST(CheckBotVerdicts, TimeUse) {
     using arena::check::judge_time_use;
-    const arena::match::Millis limit{100};
-    const auto ms = [](int n) { return microseconds(n * 1000); };
-    auto r = judge_time_use({ms(10), ms(30), ms(20)}, 0, limit);
+    using arena::check::MoveTime;
+    const auto move = [](int took_ms, int limit_ms = 100) {
+        return MoveTime{microseconds(took_ms * 1000), arena::match::Millis{limit_ms}};
+    };
+    auto r = judge_time_use({move(10), move(30), move(20)}, 0);
     EXPECT_EQ(r.status, Status::kOk);
-    EXPECT_NE(r.detail.find("median 20 ms, max 30 ms over 3 moves"), std::string::npos) << r.detail;
-    r = judge_time_use({ms(10), ms(85)}, 0, limit);
+    EXPECT_EQ(r.detail, "median 20 ms, max 30 ms over 3 moves (limit 100 ms)");
+    r = judge_time_use({move(10), move(85)}, 0);
     EXPECT_EQ(r.status, Status::kWarn);
-    EXPECT_NE(r.detail.find("85 % of the limit"), std::string::npos) << r.detail;
-    r = judge_time_use({ms(10), ms(80)}, 0, limit);
-    EXPECT_EQ(r.status, Status::kOk) << r.detail;
-    r = judge_time_use({ms(10)}, 2, limit);
+    EXPECT_NE(r.detail.find("a move used 85 % of its limit"), std::string::npos) << r.detail;
+    EXPECT_EQ(judge_time_use({move(10), move(80)}, 0).status, Status::kOk);
+    // Under a game clock each move has its own limit.
+    r = judge_time_use({move(300, 1000), move(90, 100)}, 0);
+    EXPECT_EQ(r.status, Status::kWarn);
+    EXPECT_NE(r.detail.find("(limit 100 ms to 1000 ms)"), std::string::npos) << r.detail;
+    EXPECT_NE(r.detail.find("90 %"), std::string::npos) << r.detail;
+    r = judge_time_use({move(10)}, 2);
     EXPECT_EQ(r.status, Status::kFail);
     EXPECT_NE(r.detail.find("2 moves ran out of time"), std::string::npos) << r.detail;
-    EXPECT_EQ(judge_time_use({}, 0, limit).status, Status::kSkip);
+    EXPECT_EQ(judge_time_use({}, 1).status, Status::kFail);
+    EXPECT_EQ(judge_time_use({}, 0).status, Status::kSkip);
 }
 
 TEST(CheckBotVerdicts, Memory) {

@@ -63,11 +63,18 @@ struct CheckOptions {
 // True when no check failed (warnings and skips pass).
 [[nodiscard]] bool all_passed(const std::vector<CheckResult>& results);
 
-// The time-use check from the bot's think times and the limit: fail when a
-// move ran out of time (`timeouts` > 0), warn when the slowest move took
-// more than 80 % of `move_ms`, else ok; skip without moves. Pure, for tests.
-[[nodiscard]] CheckResult judge_time_use(std::vector<std::chrono::microseconds> times, int timeouts,
-                                         match::Millis move_ms);
+// One answered move: how long it took, and its limit (the `move_ms` of its
+// `go`, tolerance excluded).
+struct MoveTime {
+    std::chrono::microseconds took{};
+    match::Millis limit{};
+};
+
+// The time-use check from the bot's answered moves: fail when a move ran out
+// of time (`timeouts` > 0), warn when a move took more than 80 % of its
+// limit, else ok, with the median and longest think times; skip without
+// moves. Pure, for tests.
+[[nodiscard]] CheckResult judge_time_use(std::vector<MoveTime> moves, int timeouts);
 
 // The memory check from the peak of the bot's processes (nullopt: not
 // known) and the limit in MiB (0: none): fail when a process was ended by

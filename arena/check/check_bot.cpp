@@ -89,7 +89,9 @@ std::vector<std::string> last_lines(std::vector<std::string> lines) {
 
 // What a move looks like in the bot's protocol, for `expected`.
 std::string move_expectation(const CheckOptions& o, const games::Params& params) {
-    const std::string limit = std::to_string(o.time.move.count()) + " ms";
+    // With a game clock, each `go` says how long its move may take.
+    const std::string limit = o.time.move.count() > 0 ? std::to_string(o.time.move.count()) + " ms"
+                                                      : "the move_ms of its `go`";
     const auto param = [&](std::string_view key) {
         const std::string* v = games::find_param(params, key);
         return v != nullptr ? *v : std::string("?");
@@ -139,7 +141,7 @@ std::string quit_word(BotKind kind) {
 
 // What the checks learn from every game.
 struct Evidence {
-    std::vector<microseconds> think;  // the bot's answered moves
+    std::vector<MoveTime> think;  // the bot's answered moves
     int timeouts = 0;
     std::optional<std::uint64_t> peak;
     std::string memory_hit;                  // a process ended by the memory limit: where and what
@@ -198,7 +200,7 @@ class Checker {
         emit(started ? check_quit() : skip("quit", "the bot did not start"));
         drop_session();
         emit(check_flush(started));
-        emit(judge_time_use(ev_.think, ev_.timeouts, o_.time.move));
+        emit(judge_time_use(ev_.think, ev_.timeouts));
         emit(check_stdin_only(started));
         emit(judge_memory(ev_.peak, o_.bot.isolation.limits.memory_mb, ev_.memory_hit));
         return std::move(results_);
@@ -418,7 +420,8 @@ class Checker {
                 state->apply(m);
                 continue;
             }
-            auto reply = session_->request_move(position, clock.go(p), clock.limit(p));
+            const protocol::Go go = clock.go(p);
+            auto reply = session_->request_move(position, go, clock.limit(p));
             if (reply.fault != Fault::kNone) {
                 out.fault = reply.fault;
                 out.problem = std::string(session::to_string(reply.fault)) + ": " + reply.detail;
@@ -438,7 +441,8 @@ class Checker {
                 session_->kill();
                 return out;
             }
-            ev_.think.push_back(duration_cast<microseconds>(reply.elapsed()));
+            ev_.think.push_back(
+                {duration_cast<microseconds>(reply.elapsed()), match::Millis{go.move_ms}});
             ++bot_moves;
             const auto move = state->parse_move(reply.move);
             if (!move || !state->is_legal(*move)) {
@@ -753,43 +757,51 @@ bool all_passed(const std::vector<CheckResult>& results) {
                         [](const CheckResult& r) { return r.status == Status::kFail; });
 }
 
-CheckResult judge_time_use(std::vector<microseconds> times, int timeouts, match::Millis move_ms) {
+CheckResult judge_time_use(std::vector<MoveTime> moves, int timeouts) {
     CheckResult r;
     r.name = "time use";
-    const double limit = static_cast<double>(move_ms.count());
-    std::string figures;
-    if (!times.empty()) {
-        std::sort(times.begin(), times.end());
-        const std::size_t n = times.size();
-        const auto ms = [](microseconds us) { return static_cast<double>(us.count()) / 1000.0; };
-        const double median =
-            n % 2 == 1 ? ms(times[n / 2]) : (ms(times[n / 2 - 1]) + ms(times[n / 2])) / 2.0;
-        const double most = ms(times.back());
-        figures = "median " + ms_text(median) + ", max " + ms_text(most) + " over " +
-                  std::to_string(n) + (n == 1 ? " move" : " moves") + " (limit " + ms_text(limit) +
-                  ")";
-        if (timeouts == 0 && most > kWarnShare * limit) {
-            r.status = Status::kWarn;
-            r.detail = figures + ": the slowest move used " +
-                       std::to_string(static_cast<int>(std::lround(100.0 * most / limit))) +
-                       " % of the limit; above 80 % a loaded machine can make it lose on time";
-            return r;
-        }
-    }
-    if (timeouts > 0) {
-        r.status = Status::kFail;
-        r.detail = std::to_string(timeouts) + (timeouts == 1 ? " move" : " moves") +
-                   " ran out of time (limit " + ms_text(limit) + " plus the tolerance)" +
-                   (figures.empty() ? "" : "; answered moves: " + figures);
-        r.expected = "every move well within " + ms_text(limit);
-        return r;
-    }
-    if (times.empty()) {
+    if (moves.empty() && timeouts == 0) {
         r.status = Status::kSkip;
         r.detail = "no move was answered";
         return r;
     }
+    std::string figures;
+    std::string limits;
+    double share = 0.0;  // the largest of took / limit
+    if (!moves.empty()) {
+        const auto ms = [](auto d) { return std::chrono::duration<double, std::milli>(d).count(); };
+        std::vector<double> took;
+        auto [low, high] = std::minmax_element(
+            moves.begin(), moves.end(),
+            [](const MoveTime& a, const MoveTime& b) { return a.limit < b.limit; });
+        limits = low->limit == high->limit
+                     ? ms_text(ms(low->limit))
+                     : ms_text(ms(low->limit)) + " to " + ms_text(ms(high->limit));
+        for (const auto& m : moves) {
+            took.push_back(ms(m.took));
+            if (m.limit.count() > 0) share = std::max(share, ms(m.took) / ms(m.limit));
+        }
+        std::sort(took.begin(), took.end());
+        const std::size_t n = took.size();
+        const double median = n % 2 == 1 ? took[n / 2] : (took[n / 2 - 1] + took[n / 2]) / 2.0;
+        figures = "median " + ms_text(median) + ", max " + ms_text(took.back()) + " over " +
+                  std::to_string(n) + (n == 1 ? " move" : " moves") + " (limit " + limits + ")";
+    }
+    if (timeouts > 0) {
+        r.status = Status::kFail;
+        r.detail = std::to_string(timeouts) + (timeouts == 1 ? " move" : " moves") +
+                   " ran out of time (the limit plus the tolerance)" +
+                   (figures.empty() ? "" : "; answered moves: " + figures);
+        r.expected = "every move well within its limit";
+        return r;
+    }
     r.detail = figures;
+    if (share > kWarnShare) {
+        r.status = Status::kWarn;
+        r.detail += ": a move used " +
+                    std::to_string(static_cast<int>(std::lround(100.0 * share))) +
+                    " % of its limit; above 80 % a loaded machine can make it lose on time";
+    }
     return r;
 }
 
