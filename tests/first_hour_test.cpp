@@ -235,11 +235,31 @@ const std::vector<DocCommand> kDocCommands = {
     {"build/bin/arena check-bot build/bots/tsinghua/sample.so", ""},
 };
 
+// Commands the README shows that run until a person stops them (a server, a
+// game typed in a terminal), and the tests that run them: in a pseudo-terminal,
+// or against the live server over sockets and in headless Chromium.
+const std::vector<std::pair<std::string, std::string>> kInteractiveDocCommands = {
+    {"build/bin/arena serve results/demo.db [more.db ...] [--port 8080] [--play-bot "
+     "'alphabeta=build/bots/c4-alphabeta']",
+     "tests/serve_test.cpp, tests/browser/serve_test.js"},
+    {"build/bin/arena play --game connect4 --move-ms 500 build/bots/c4-alphabeta",
+     "tests/play_command_test.cpp"},
+    {"build/bin/arena play --game gomoku --size 9 --color second --db results/me.db "
+     "'random=build/bots/random'",
+     "tests/play_command_test.cpp"},
+};
+
 TEST(ReadmeCommands, EveryOneIsRunHereAndPlaysWithoutFaults) {
-    // Every command the READMEs show is one of the commands run below.
+    // Every command the READMEs show is one of the commands run below, or an
+    // interactive one that its own tests run.
     std::set<std::string> known;
     for (const auto& c : kDocCommands)
         known.insert(c.as_written);
+    for (const auto& [command, tests] : kInteractiveDocCommands) {
+        known.insert(command);
+        const std::string first_test = tests.substr(0, tests.find(','));
+        EXPECT_TRUE(fs::exists(source(first_test))) << command << ": no " << first_test;
+    }
     for (const auto& file : {"README.md", "bots/README.md"}) {
         for (const auto& command : readme_commands(source(file))) {
             EXPECT_TRUE(known.contains(command))
