@@ -276,14 +276,9 @@ void report_pairs(store::ResultsStore& store, const store::TournamentRow& tourna
     // Every game once, from the side of the higher-ranked of its two bots.
     std::map<std::pair<std::size_t, std::size_t>, std::vector<rating::PairedGame>> by_pair;
     for (const auto& g : store.games(tournament.id)) {
-        double first_score = 0.0;
-        if (g.result == "1-0") {
-            first_score = 1.0;
-        } else if (g.result == "1/2-1/2") {
-            first_score = 0.5;
-        } else if (g.result != "0-1") {
-            continue;
-        }
+        const auto scored = store::first_mover_score(g.result);
+        if (!scored) continue;
+        const double first_score = *scored;
         const auto f = index.find(g.first), s = index.find(g.second);
         if (f == index.end() || s == index.end()) continue;
         const bool first_higher = rank[f->second] < rank[s->second];
@@ -309,14 +304,9 @@ std::vector<rating::PairedGame> head_to_head_games(store::ResultsStore& store,
     for (const auto& g : store.games(tournament.id, a)) {
         const bool a_first = g.first == a;
         if ((a_first ? g.second : g.first) != b) continue;
-        double first_score = 0.0;
-        if (g.result == "1-0") {
-            first_score = 1.0;
-        } else if (g.result == "1/2-1/2") {
-            first_score = 0.5;
-        } else if (g.result != "0-1") {
-            continue;
-        }
+        const auto scored = store::first_mover_score(g.result);
+        if (!scored) continue;
+        const double first_score = *scored;
         games.push_back({g.slot.pair, a_first, a_first ? first_score : 1.0 - first_score});
     }
     return games;

@@ -490,14 +490,9 @@ class Page {
             index.emplace(standings_.names[i], static_cast<int>(i));
         std::map<std::pair<int, int>, std::vector<rating::PairedGame>> games;
         for (const auto& g : store_.games(t_.id)) {
-            double first_score = 0.0;
-            if (g.result == "1-0") {
-                first_score = 1.0;
-            } else if (g.result == "1/2-1/2") {
-                first_score = 0.5;
-            } else if (g.result != "0-1") {
-                continue;
-            }
+            const auto scored = store::first_mover_score(g.result);
+            if (!scored) continue;
+            const double first_score = *scored;
             const auto f = index.find(g.first), s = index.find(g.second);
             if (f == index.end() || s == index.end()) continue;
             const bool first_low = f->second < s->second;

@@ -16,6 +16,7 @@
 #include <stdexcept>
 #include <stop_token>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -91,6 +92,15 @@ struct GameSlot {
     int game_in_pair = 0;  // 0 or 1
     std::string opening;   // the opening moves in protocol notation, space-separated
 };
+
+// What the first mover scored in a stored result: 1 for "1-0", 1/2 for
+// "1/2-1/2", 0 for "0-1"; nullopt for any other text.
+[[nodiscard]] inline std::optional<double> first_mover_score(std::string_view result) {
+    if (result == "1-0") return 1.0;
+    if (result == "1/2-1/2") return 0.5;
+    if (result == "0-1") return 0.0;
+    return std::nullopt;
+}
 
 struct GameSummary {
     std::int64_t id = 0;

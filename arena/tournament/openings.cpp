@@ -60,7 +60,8 @@ std::string check_openings(const games::Game& game, const std::string& game_name
         const std::string where = "line " + std::to_string(file.line_numbers[i]) + ": ";
         auto state = game.new_initial_state();
         for (std::string& text : file.lines[i]) {
-            if (state->is_over()) return where + "the game is over before move " + single_quoted(text);
+            if (state->is_over())
+                return where + "the game is over before move " + single_quoted(text);
             const std::optional<games::Move> move = state->parse_move(text);
             if (!move || !state->is_legal(*move))
                 return where + "move " + single_quoted(text) + " is not legal in " + game_name;

@@ -209,13 +209,6 @@ std::chrono::nanoseconds thread_cpu() {
     return std::chrono::seconds(t.tv_sec) + std::chrono::nanoseconds(t.tv_nsec);
 }
 
-// What the first mover scored, from a stored result ("1-0", "0-1", "1/2-1/2").
-double first_score(std::string_view result) {
-    if (result == "1-0") return 1.0;
-    if (result == "0-1") return 0.0;
-    return 0.5;
-}
-
 double first_score(games::Outcome outcome) {
     if (outcome == games::Outcome::kWin1) return 1.0;
     if (outcome == games::Outcome::kWin2) return 0.0;
@@ -285,7 +278,8 @@ RunOutcome Runner::run(const RunOptions& options, std::ostream& out, std::stop_t
         sprt.emplace(*config_.sprt, schedule, challengers, playable);
         for (const auto& g : store_.games(tournament_id_)) {
             if (g.slot.index >= 0 && g.slot.index < static_cast<std::int64_t>(schedule.size()))
-                sprt->add(schedule[static_cast<std::size_t>(g.slot.index)], first_score(g.result));
+                sprt->add(schedule[static_cast<std::size_t>(g.slot.index)],
+                          store::first_mover_score(g.result).value_or(0.5));
         }
     }
     const auto decided = [&](const Pairing& p) {
