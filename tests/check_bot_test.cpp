@@ -300,9 +300,12 @@ for line in sys.stdin:
         playable = [c for c in range(1, cols + 1)
                     if any((c, r) not in taken for r in range(1, rows + 1))]
         choice = random.choice(playable)
-        send("move %d" % choice)
         if once("double-move"):
-            send("move %d" % choice)
+            # Both in one write, so that they reach the arena together: the
+            # second is there before the arena's next `go`.
+            send("move %d\nmove %d" % (choice, choice))
+            continue
+        send("move %d" % choice)
     elif command == "end":
         if once("one-game"):
             sys.exit(0)
