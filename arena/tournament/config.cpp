@@ -34,6 +34,7 @@ constexpr std::string_view kNameChars =
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.+-";
 constexpr std::string_view kRoundRobin = "round-robin";
 constexpr std::string_view kGauntlet = "gauntlet";
+constexpr std::string_view kLadder = "ladder";
 constexpr int kMinBots = 2;
 // Generous ceilings: they only stop typos (an extra digit or three) and
 // overflow further down (milliseconds become nanoseconds in the clock).
@@ -50,8 +51,9 @@ const std::initializer_list<std::string_view> kTopKeys = {
     "anchors", "versions", "bots_dir", "check"};
 const std::initializer_list<std::string_view> kTimeKeys = {"move_ms", "tolerance_ms", "game_ms",
                                                            "inc_ms",  "startup_ms",   "realtime"};
-const std::initializer_list<std::string_view> kScheduleKeys = {"type", "games_per_pair", "rounds",
-                                                               "challenger", "sprt"};
+const std::initializer_list<std::string_view> kScheduleKeys = {
+    "type", "games_per_pair",    "rounds",       "challenger",
+    "sprt", "games_per_entrant", "target_error", "opponents_per_round"};
 const std::initializer_list<std::string_view> kSprtKeys = {"elo0", "elo1", "alpha", "beta",
                                                            "model"};
 // Ratings and SPRT bounds beyond this are typing mistakes.
@@ -474,10 +476,12 @@ class Parser {
                     config_.schedule = ScheduleType::kRoundRobin;
                 } else if (type == kGauntlet) {
                     config_.schedule = ScheduleType::kGauntlet;
+                } else if (type == kLadder) {
+                    config_.schedule = ScheduleType::kLadder;
                 } else {
                     fail(s.value.Mark(), "unknown schedule type " + in_quotes(type) +
-                                             " (known: round-robin, gauntlet)" +
-                                             suggestion(type, {kRoundRobin, kGauntlet}));
+                                             " (known: round-robin, gauntlet, ladder)" +
+                                             suggestion(type, {kRoundRobin, kGauntlet, kLadder}));
                 }
             } else if (s.key == "games_per_pair") {
                 const auto games = integer(s, 1, kMaxGames);
@@ -495,8 +499,15 @@ class Parser {
             } else if (s.key == "sprt") {
                 sprt_ = s;
                 parse_sprt(s);
+            } else if (s.key == "games_per_entrant") {
+                config_.games_per_entrant = static_cast<int>(integer(s, 1, kMaxGames));
+            } else if (s.key == "target_error") {
+                config_.target_error = real(s, 0.0, kMaxElo);
+            } else if (s.key == "opponents_per_round") {
+                config_.opponents_per_round = static_cast<int>(integer(s, 1, kMaxGames));
             }
         }
+        check_ladder(fields);
         if (sprt_ && config_.schedule != ScheduleType::kGauntlet) {
             fail(sprt_->key_node.Mark(),
                  "'sprt' is only for a gauntlet schedule (type: gauntlet): one test per opponent "
@@ -508,6 +519,40 @@ class Parser {
         if (config_.schedule == ScheduleType::kRoundRobin && challenger_) {
             fail(challenger_->key_node.Mark(),
                  "'challenger' is only for a gauntlet schedule (type: gauntlet)");
+        }
+    }
+
+    // The ladder's keys belong to a ladder, and a ladder has no rounds or
+    // challenger; its games per entrant come in whole rounds of pairs.
+    void check_ladder(const std::vector<Field>& fields) const {
+        const bool ladder = config_.schedule == ScheduleType::kLadder;
+        for (const std::string_view key :
+             {"games_per_entrant", "target_error", "opponents_per_round"}) {
+            if (const Field* k = find(fields, key); k != nullptr && !ladder) {
+                fail(k->key_node.Mark(),
+                     in_quotes(k->key) + " is only for a ladder schedule (type: ladder)");
+            }
+        }
+        if (!ladder) return;
+        for (const std::string_view key : {"rounds", "challenger", "challengers", "sprt"}) {
+            if (const Field* k = find(fields, key); k != nullptr) {
+                fail(k->key_node.Mark(),
+                     in_quotes(k->key) +
+                         " is not for a ladder schedule (each entrant plays until it is placed: "
+                         "see games_per_entrant and target_error)");
+            }
+        }
+        if (const Field* k = find(fields, "target_error");
+            k != nullptr && config_.target_error <= 0) {
+            fail(k->value.Mark(), "target_error must be positive (Elo), got " + k->value.Scalar());
+        }
+        if (config_.games_per_entrant % config_.games_per_pair != 0) {
+            const Field* k = find(fields, "games_per_entrant");
+            const Field* at = k != nullptr ? k : find(fields, "games_per_pair");
+            fail(at != nullptr ? at->value.Mark() : fields.front().value.Mark(),
+                 "games_per_entrant must be a multiple of games_per_pair (" +
+                     std::to_string(config_.games_per_pair) + "), got " +
+                     std::to_string(config_.games_per_entrant));
         }
     }
 

@@ -26,7 +26,7 @@ class ConfigError : public std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-enum class ScheduleType { kRoundRobin, kGauntlet };
+enum class ScheduleType { kRoundRobin, kGauntlet, kLadder };
 
 struct BotConfig {
     std::string name;
@@ -89,6 +89,12 @@ struct Config {
     std::string challenger;  // gauntlet only
     int games_per_pair = 2;  // even
     int rounds = 1;          // the schedule repeated
+    // Ladder only (ladder.hpp): each entrant plays until its 95 % half-width
+    // is below target_error (Elo) or it has played games_per_entrant games,
+    // opponents_per_round opponents a round, games_per_pair games each.
+    int games_per_entrant = 40;
+    double target_error = 75.0;
+    int opponents_per_round = 4;
     // Gauntlet only (schedule.sprt): one SPRT per opponent, from the
     // challenger's side; an opponent's games stop once its test is decided.
     // games_per_pair is then the most games per opponent.

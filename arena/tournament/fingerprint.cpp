@@ -18,9 +18,16 @@ std::string fingerprint(const Config& c) {
       << " game_ms=" << c.time.game.count() << " inc_ms=" << c.time.increment.count()
       << " startup_ms=" << c.startup_ms << "\n";
     f << "schedule: "
-      << (c.schedule == ScheduleType::kGauntlet ? "gauntlet challenger=" + c.challenger
-                                                : std::string("round-robin"))
-      << " games_per_pair=" << c.games_per_pair << " rounds=" << c.rounds;
+      << (c.schedule == ScheduleType::kGauntlet
+              ? "gauntlet challenger=" + c.challenger
+              : std::string(c.schedule == ScheduleType::kLadder ? "ladder" : "round-robin"));
+    // A ladder's games depend on all of these: none may change (pair_games
+    // keeps games_per_pair fixed, which a standing tournament may raise).
+    if (c.schedule == ScheduleType::kLadder) {
+        f << " games_per_entrant=" << c.games_per_entrant << " target_error=" << c.target_error
+          << " opponents_per_round=" << c.opponents_per_round << " pair_games=" << c.games_per_pair;
+    }
+    f << " games_per_pair=" << c.games_per_pair << " rounds=" << c.rounds;
     // Only when given, so that configs without a test keep their fingerprint.
     if (c.sprt) {
         f << " sprt: elo0=" << c.sprt->elo0 << " elo1=" << c.sprt->elo1

@@ -264,6 +264,7 @@ std::vector<Segment> schedule_segments(const StoredTournament& stored, const Con
         segment.games_per_pair = s.games_per_pair;
         segment.rounds = s.rounds;
         segment.gauntlet = config.schedule == ScheduleType::kGauntlet;
+        segment.ladder = config.schedule == ScheduleType::kLadder;
         if (segment.gauntlet) {
             for (const int e : segment.active) {
                 if (base_name(stored.entrants[static_cast<std::size_t>(e)].name) ==

@@ -8,6 +8,7 @@
 #include <condition_variable>
 #include <deque>
 #include <iomanip>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -24,6 +25,7 @@
 #include "arena/match/opening.hpp"
 #include "arena/match/startup_guard.hpp"
 #include "arena/match/tally.hpp"
+#include "arena/tournament/ladder.hpp"
 #include "arena/tournament/schedule.hpp"
 
 namespace arena::tournament {
@@ -246,6 +248,17 @@ std::string sprt_decision_line(const Lineup& lineup, const OpponentTest& t) {
     return s.str();
 }
 
+// "ladder: e placed after 12 games (3 rounds): 153 ± 71 Elo"
+std::string placement_line(const Lineup& lineup, const Placement& p) {
+    std::ostringstream s;
+    s << "ladder: " << match::escape_controls(lineup.names[static_cast<std::size_t>(p.entrant)])
+      << " placed after " << p.games << " game" << (p.games == 1 ? "" : "s") << " (" << p.rounds
+      << " round" << (p.rounds == 1 ? "" : "s") << "): " << std::fixed << std::setprecision(0)
+      << p.rating << " \u00b1 " << p.error << " Elo"
+      << (p.reached_target ? "" : " (at games_per_entrant)");
+    return s.str();
+}
+
 }  // namespace
 
 Runner::Runner(const Config& config, store::ResultsStore& store, std::int64_t tournament_id)
@@ -282,6 +295,25 @@ RunOutcome Runner::run(const RunOptions& options, std::ostream& out, std::stop_t
                           store::first_mover_score(g.result).value_or(0.5));
         }
     }
+    // A ladder plays one round at a time, each chosen from the stored
+    // results (ladder.hpp): the walk starts over from them.
+    std::optional<Ladder> ladder;
+    LadderResults ladder_results;
+    if (config_.schedule == ScheduleType::kLadder) {
+        std::vector<bool> playable;
+        std::map<std::string, int> entrant_of;
+        for (std::size_t e = 0; e < lineup_.names.size(); ++e) {
+            playable.push_back(lineup_.bot_of[e] >= 0);
+            entrant_of.emplace(lineup_.names[e], static_cast<int>(e));
+        }
+        ladder.emplace(ladder_options(config_), std::move(playable));
+        for (const auto& g : store_.games(tournament_id_)) {
+            const auto a = entrant_of.find(g.first), b = entrant_of.find(g.second);
+            if (a == entrant_of.end() || b == entrant_of.end()) continue;
+            ladder_results[g.slot.index] = {a->second, b->second,
+                                            store::first_mover_score(g.result).value_or(0.5)};
+        }
+    }
     const auto decided = [&](const Pairing& p) {
         if (!sprt) return false;
         std::lock_guard lock(sprt_mutex);
@@ -300,11 +332,38 @@ RunOutcome Runner::run(const RunOptions& options, std::ostream& out, std::stop_t
         }
     }
 
+    // The ladder's next round: its games not stored yet are the pending ones.
+    std::optional<LadderRound> round;
+    std::size_t placements_shown = 0;
+    const auto ladder_total = [&] {
+        return static_cast<std::int64_t>(ladder_results.size() + pending.size());
+    };
+    const auto next_round = [&] {
+        round = ladder->next_round(ladder_results);
+        pending.clear();
+        if (round) {
+            for (const auto& p : round->games)
+                if (!ladder_results.contains(p.index)) pending.push_back(p);
+        }
+    };
+    // "ladder: placing e, round 3" for the live line.
+    const auto ladder_summary = [&] {
+        if (!round) return std::string("ladder: every entrant placed");
+        return "ladder: placing " +
+               match::escape_controls(lineup_.names[static_cast<std::size_t>(round->entrant)]) +
+               ", round " + std::to_string(round->number + 1);
+    };
+    if (ladder) {
+        next_round();
+        placements_shown = ladder->placements().size();  // placed by earlier runs
+    }
+
     RunOutcome outcome;
-    outcome.total = sprt ? sprt->needed_games() : needed;
+    outcome.total = sprt ? sprt->needed_games() : ladder ? ladder_total() : needed;
     Progress progress(config_, out, options.live, options.width, outcome.total,
                       static_cast<std::int64_t>(done.size()));
     if (sprt) progress.sprt_update(sprt_summary(lineup_, *sprt), outcome.total, "");
+    if (ladder) progress.sprt_update(ladder_summary(), outcome.total, "");
 
     match::StartupGuard guard;
     PlayerPool pool(config_, guard);
@@ -424,19 +483,22 @@ RunOutcome Runner::run(const RunOptions& options, std::ostream& out, std::stop_t
         queue_cv.notify_one();
     };
 
-    const int threads =
-        std::max(1, std::min<int>(options.concurrency, static_cast<int>(pending.size())));
-    workers_left = threads;
-    {
+    // After a failed store (a full disk, a read-only file) the writer stores
+    // nothing more: the failed game's transaction was rolled back, and the
+    // games still finishing are dropped like the abandoned ones, to be played
+    // when the run resumes.
+    bool storage_failed = false;
+    // Plays `pending`: once, or a ladder's round at a time.
+    const auto play = [&] {
+        next = 0;
+        const int threads =
+            std::max(1, std::min<int>(options.concurrency, static_cast<int>(pending.size())));
+        workers_left = threads;
         std::vector<std::jthread> workers;
         for (int t = 0; t < threads; ++t)
             workers.emplace_back(worker);
 
-        // This thread is the one storage writer. After a failed store (a full
-        // disk, a read-only file) it writes nothing more: the failed game's
-        // transaction was rolled back, and the games still finishing are
-        // dropped like the abandoned ones, to be played when the run resumes.
-        bool storage_failed = false;
+        // This thread is the one storage writer.
         const auto store_one = [&](const Finished& f) {
             try {
                 const auto id =
@@ -449,6 +511,10 @@ RunOutcome Runner::run(const RunOptions& options, std::ostream& out, std::stop_t
                 outcome.moves += std::count_if(f.record.moves.begin(), f.record.moves.end(),
                                                [](const auto& m) { return !m.by_arena; });
                 progress.game_stored(f, id);
+                if (ladder) {
+                    ladder_results[f.pairing.index] = {f.pairing.first, f.pairing.second,
+                                                       first_score(f.record.outcome)};
+                }
                 if (sprt) {
                     std::lock_guard lock(sprt_mutex);
                     const bool before = sprt->decided(f.pairing);
@@ -492,8 +558,24 @@ RunOutcome Runner::run(const RunOptions& options, std::ostream& out, std::stop_t
             progress.flush();
             lock.lock();
         }
-        outcome.storage_cpu = thread_cpu() - writer_start;
+        outcome.storage_cpu += thread_cpu() - writer_start;
         outcome.game_cpu = game_cpu;
+    };
+    while (true) {
+        play();
+        if (!ladder || stop.stop_requested() || abort.stop_requested() || storage_failed) break;
+        const int number = round ? round->number : -1;
+        next_round();
+        const auto& placed = ladder->placements();
+        for (; placements_shown < placed.size(); ++placements_shown) {
+            if (placed[placements_shown].games > 0)
+                progress.sprt_update(ladder_summary(), ladder_total(),
+                                     placement_line(lineup_, placed[placements_shown]));
+        }
+        progress.sprt_update(ladder_summary(), ladder_total(), "");
+        // Every entrant placed, or the round could not be completed (a bot
+        // was given up): the next run goes on from here.
+        if (!round || round->number == number) break;
     }
     progress.finish();
     pool.retire_all();
@@ -518,10 +600,19 @@ RunOutcome Runner::run(const RunOptions& options, std::ostream& out, std::stop_t
         outcome.total = sprt->needed_games();
         outcome.sprt_tests = sprt->tests();
     }
+    if (ladder) {
+        // The games stored and those of the round that is not complete.
+        outcome.total = outcome.stored;
+        if (round) {
+            for (const auto& p : round->games)
+                if (!stored.contains(p.index)) ++outcome.total;
+        }
+    }
     outcome.interrupted = outcome.stored < outcome.total;
     for (auto& b : guard.given_up_bots()) {
         RunOutcome::GivenUp g{std::move(b), 0};
-        for (const auto& p : schedule) {
+        // A ladder's: of the round it stopped in.
+        for (const auto& p : round&& ladder ? round->games : schedule) {
             if (stored.contains(p.index) || !lineup_.playable(p) || (sprt && sprt->decided(p)))
                 continue;
             if (config_.bots[bot_of(p.first)].name == g.bot.bot ||

@@ -24,6 +24,7 @@ enum Stream : std::uint64_t {
 // (challenger, other) in a gauntlet.
 std::vector<std::pair<int, int>> meetings(const Segment& segment) {
     std::vector<std::pair<int, int>> result;
+    if (segment.ladder) return result;
     const auto& active = segment.active;
     if (segment.gauntlet) {
         if (segment.challenger < 0) return result;
@@ -42,6 +43,7 @@ std::vector<std::pair<int, int>> meetings(const Segment& segment) {
 Segment first_segment(const Config& config) {
     Segment segment;
     segment.gauntlet = config.schedule == ScheduleType::kGauntlet;
+    segment.ladder = config.schedule == ScheduleType::kLadder;
     const int n = static_cast<int>(config.bots.size());
     for (int i = 0; i < n; ++i) {
         segment.active.push_back(i);

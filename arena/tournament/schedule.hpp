@@ -41,6 +41,7 @@ struct Segment {
     int games_per_pair = 2;
     int rounds = 1;
     bool gauntlet = false;
+    bool ladder = false;  // no fixed games: a ladder chooses them as it goes (ladder.hpp)
     int challenger = -1;  // a gauntlet's challenger, an entrant in `active`
 };
 
