@@ -52,7 +52,7 @@ const std::initializer_list<std::string_view> kTopKeys = {
 const std::initializer_list<std::string_view> kTimeKeys = {"move_ms", "tolerance_ms", "game_ms",
                                                            "inc_ms",  "startup_ms",   "realtime"};
 const std::initializer_list<std::string_view> kScheduleKeys = {
-    "type", "games_per_pair",    "rounds",       "challenger",
+    "type", "games_per_pair",    "rounds",       "challenger",         "challengers",
     "sprt", "games_per_entrant", "target_error", "opponents_per_round"};
 const std::initializer_list<std::string_view> kSprtKeys = {"elo0", "elo1", "alpha", "beta",
                                                            "model"};
@@ -79,7 +79,7 @@ const std::initializer_list<std::string_view> kBotKeys = {
 // A submission's manifest, <bots_dir>/<folder>/bot.yaml.
 constexpr std::string_view kManifestName = "bot.yaml";
 const std::initializer_list<std::string_view> kManifestKeys = {"command", "protocol", "name",
-                                                               "author"};
+                                                               "author", "library"};
 // Ceilings that only stop typos.
 constexpr std::int64_t kMaxMegabytes = std::int64_t{1} << 30;
 constexpr std::int64_t kMaxCount = 1 << 24;
@@ -251,7 +251,8 @@ class Parser {
                      std::to_string(config_.bots.size()) +
                      (bots_dir != nullptr ? " (with those of 'bots_dir')" : ""));
         }
-        if (config_.schedule == ScheduleType::kGauntlet) check_challenger();
+        if (config_.schedule == ScheduleType::kGauntlet && challenger_) check_challenger();
+        if (challengers_) check_challengers(find(fields, "bots"), bots_dir);
         if (anchors_) parse_anchors(*anchors_);
         check_protocols();
         check_tsinghua_bots();
@@ -496,6 +497,15 @@ class Parser {
             } else if (s.key == "challenger") {
                 config_.challenger = string_value(s);
                 challenger_ = s;
+            } else if (s.key == "challengers") {
+                const std::string value = string_value(s);
+                if (value != "bots_dir") {
+                    fail(s.value.Mark(), "unknown value " + in_quotes(value) +
+                                             " for 'challengers' (known: bots_dir, every bot of "
+                                             "'bots_dir' against each bot of 'bots')");
+                }
+                config_.challengers_from_bots_dir = true;
+                challengers_ = s;
             } else if (s.key == "sprt") {
                 sprt_ = s;
                 parse_sprt(s);
@@ -513,12 +523,23 @@ class Parser {
                  "'sprt' is only for a gauntlet schedule (type: gauntlet): one test per opponent "
                  "of the challenger");
         }
-        if (config_.schedule == ScheduleType::kGauntlet && !challenger_) {
+        if (challenger_ && challengers_) {
+            fail(challengers_->key_node.Mark(),
+                 "give either 'challenger' (one bot) or 'challengers' (the bots of bots_dir), "
+                 "not both");
+        }
+        if (challengers_ && sprt_) {
+            fail(sprt_->key_node.Mark(),
+                 "'sprt' needs one challenger ('challenger'), not 'challengers'");
+        }
+        if (config_.schedule == ScheduleType::kGauntlet && !challenger_ && !challengers_) {
             missing(f.value, "challenger", "'schedule' (a gauntlet needs one)");
         }
-        if (config_.schedule == ScheduleType::kRoundRobin && challenger_) {
-            fail(challenger_->key_node.Mark(),
-                 "'challenger' is only for a gauntlet schedule (type: gauntlet)");
+        for (const auto& given : {challenger_, challengers_}) {
+            if (config_.schedule == ScheduleType::kRoundRobin && given) {
+                fail(given->key_node.Mark(),
+                     in_quotes(given->key) + " is only for a gauntlet schedule (type: gauntlet)");
+            }
         }
     }
 
@@ -810,6 +831,14 @@ class Parser {
                                 ")");
         }
         const std::string who = "bot " + in_quotes(bot.name) + ": ";
+        if (const Field* author = find(fields, "author")) bot.author = string_value(*author);
+        if (is_tsinghua_entry(fields)) {
+            parse_manifest_library(fields, who, bot);
+            manifests.push_back(manifest.string() + ":" + std::to_string(name_mark.line + 1));
+            config_.bots.push_back(std::move(bot));
+            file_ = config_file;
+            return;
+        }
         const Field* command = find(fields, "command");
         if (command == nullptr) missing(root, "command", "");
         const auto executable = parse_command(*command, who, bot);
@@ -827,12 +856,63 @@ class Parser {
                 if (!problem.empty()) fail(protocol->value.Mark(), who + problem);
             }
         }
-        if (const Field* author = find(fields, "author")) bot.author = string_value(*author);
         bot.executable = executable;
         find_argument_files(*command, who, bot);
         manifests.push_back(manifest.string() + ":" + std::to_string(name_mark.line + 1));
         config_.bots.push_back(std::move(bot));
         file_ = config_file;
+    }
+
+    // A manifest with `protocol: tsinghua-so`: `library` names the strategy
+    // library, from the submission's folder; arena-so-host plays it, a fresh
+    // load for every game unless bot_defaults says otherwise.
+    void parse_manifest_library(const std::vector<Field>& fields, const std::string& who,
+                                BotConfig& bot) const {
+        const Field* protocol = find(fields, "protocol");
+        const Field* library = find(fields, "library");
+        if (protocol == nullptr || string_value(*protocol) != kTsinghuaSo) {
+            fail(library->key_node.Mark(),
+                 who + "'library' needs 'protocol: tsinghua-so' (a Tsinghua strategy library)");
+        }
+        if (const Field* command = find(fields, "command")) {
+            fail(command->key_node.Mark(), who +
+                                               "'command' is not for protocol: tsinghua-so (the "
+                                               "arena runs arena-so-host with the 'library')");
+        }
+        if (library == nullptr) {
+            fail(protocol->value.Mark(),
+                 who +
+                     "missing 'library' (protocol: tsinghua-so plays a strategy library, e.g. "
+                     "'library: strategy.so')");
+        }
+        if (!config_.game.empty()) {
+            const std::string problem = tsinghua_game_problem(config_.game, config_.game_params);
+            if (!problem.empty()) fail(protocol->value.Mark(), who + problem);
+        }
+        const auto host = find_so_host();
+        if (!host) {
+            fail(protocol->value.Mark(),
+                 who +
+                     "protocol: tsinghua-so needs the arena-so-host executable, which is "
+                     "neither next to the arena executable nor in PATH");
+        }
+        const std::string text = string_value(*library);
+        if (text.empty()) fail(library->value.Mark(), who + "'library' is empty");
+        const std::filesystem::path path = (bot.dir / text).lexically_normal();
+        std::error_code ec;
+        if (!std::filesystem::exists(path, ec)) {
+            fail(library->value.Mark(), who + "library " + in_quotes(text) + " not found in " +
+                                            in_quotes(bot.dir.string()));
+        }
+        if (!std::filesystem::is_regular_file(path, ec) || ::access(path.c_str(), R_OK) != 0) {
+            fail(library->value.Mark(),
+                 who + "library " + in_quotes(path.string()) + " is not a readable file");
+        }
+        bot.protocol = std::string(kTsinghuaSo);
+        bot.command = path.string();
+        bot.argv = so_host_argv(*host, path);
+        bot.executable = path;  // what the results' sha256 identifies: the strategy
+        if (!restart_in_defaults_) bot.restart_each_game = true;
     }
 
     // `dir` (or its alias `workdir`): where the bot starts, into `bot`.
@@ -1212,11 +1292,27 @@ class Parser {
         // Unique names and at least two bots leave at least one opponent.
     }
 
+    // `challengers: bots_dir`: the submissions of bots_dir against the
+    // references of `bots:`, so both must be there.
+    void check_challengers(const Field* bots, const Field* bots_dir) const {
+        if (bots_dir == nullptr) {
+            fail(challengers_->value.Mark(),
+                 "'challengers: bots_dir' plays the bots of 'bots_dir', and there is no "
+                 "'bots_dir'");
+        }
+        if (bots == nullptr || name_lines_.empty()) {
+            fail(challengers_->value.Mark(),
+                 "'challengers: bots_dir' plays each bot of bots_dir against the bots of "
+                 "'bots' (the references), and there are none");
+        }
+    }
+
     std::string file_;
     Config config_;
     BotConfig defaults_;                // from `bot_defaults`
     bool restart_in_defaults_ = false;  // `bot_defaults` writes `restart`
     std::optional<Field> challenger_;
+    std::optional<Field> challengers_;
     std::optional<Field> sprt_;
     std::optional<Field> anchors_;  // parsed once the bots are known
     std::vector<int> name_lines_;   // per bot of the `bots:` list, the line of its name

@@ -87,6 +87,10 @@ struct Config {
     bool realtime_deadlines = true;  // time.realtime
     ScheduleType schedule = ScheduleType::kRoundRobin;
     std::string challenger;  // gauntlet only
+    // Gauntlet only (`challengers: bots_dir`): every bot of bots_dir is a
+    // challenger and plays every bot of the `bots:` list (the references);
+    // no two challengers meet, nor two references. `challenger` is then empty.
+    bool challengers_from_bots_dir = false;
     int games_per_pair = 2;  // even
     int rounds = 1;          // the schedule repeated
     // Ladder only (ladder.hpp): each entrant plays until its 95 % half-width

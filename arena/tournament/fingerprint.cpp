@@ -17,10 +17,21 @@ std::string fingerprint(const Config& c) {
     f << "\ntime: move_ms=" << c.time.move.count() << " tolerance_ms=" << c.time.tolerance.count()
       << " game_ms=" << c.time.game.count() << " inc_ms=" << c.time.increment.count()
       << " startup_ms=" << c.startup_ms << "\n";
-    f << "schedule: "
-      << (c.schedule == ScheduleType::kGauntlet
-              ? "gauntlet challenger=" + c.challenger
-              : std::string(c.schedule == ScheduleType::kLadder ? "ladder" : "round-robin"));
+    f << "schedule: ";
+    if (c.challengers_from_bots_dir) {
+        // The references, so that a stored tournament keeps them.
+        f << "gauntlet challengers=bots_dir references=";
+        const char* comma = "";
+        for (const auto& b : c.bots) {
+            if (!b.manifest.empty()) continue;
+            f << comma << b.name;
+            comma = ",";
+        }
+    } else {
+        f << (c.schedule == ScheduleType::kGauntlet
+                  ? "gauntlet challenger=" + c.challenger
+                  : std::string(c.schedule == ScheduleType::kLadder ? "ladder" : "round-robin"));
+    }
     // A ladder's games depend on all of these: none may change (pair_games
     // keeps games_per_pair fixed, which a standing tournament may raise).
     if (c.schedule == ScheduleType::kLadder) {

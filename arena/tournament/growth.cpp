@@ -265,7 +265,17 @@ std::vector<Segment> schedule_segments(const StoredTournament& stored, const Con
         segment.rounds = s.rounds;
         segment.gauntlet = config.schedule == ScheduleType::kGauntlet;
         segment.ladder = config.schedule == ScheduleType::kLadder;
-        if (segment.gauntlet) {
+        if (segment.gauntlet && config.challengers_from_bots_dir) {
+            // Every entrant but the references, which the fingerprint keeps
+            // as they were: the submissions, earlier versions included.
+            for (const int e : segment.active) {
+                const auto& name = base_name(stored.entrants[static_cast<std::size_t>(e)].name);
+                const bool reference = std::any_of(
+                    config.bots.begin(), config.bots.end(),
+                    [&](const BotConfig& b) { return b.manifest.empty() && b.name == name; });
+                if (!reference) segment.challengers.push_back(e);
+            }
+        } else if (segment.gauntlet) {
             for (const int e : segment.active) {
                 if (base_name(stored.entrants[static_cast<std::size_t>(e)].name) ==
                     config.challenger) {

@@ -26,7 +26,17 @@ std::vector<std::pair<int, int>> meetings(const Segment& segment) {
     std::vector<std::pair<int, int>> result;
     if (segment.ladder) return result;
     const auto& active = segment.active;
-    if (segment.gauntlet) {
+    if (segment.gauntlet && !segment.challengers.empty()) {
+        const auto& c = segment.challengers;
+        const auto is_challenger = [&](int e) {
+            return std::find(c.begin(), c.end(), e) != c.end();
+        };
+        for (const int a : active) {
+            if (!is_challenger(a)) continue;
+            for (const int e : active)
+                if (!is_challenger(e)) result.emplace_back(a, e);
+        }
+    } else if (segment.gauntlet) {
         if (segment.challenger < 0) return result;
         for (const int e : active)
             if (e != segment.challenger) result.emplace_back(segment.challenger, e);
@@ -47,12 +57,16 @@ Segment first_segment(const Config& config) {
     const int n = static_cast<int>(config.bots.size());
     for (int i = 0; i < n; ++i) {
         segment.active.push_back(i);
+        if (segment.gauntlet && config.challengers_from_bots_dir &&
+            !config.bots[static_cast<std::size_t>(i)].manifest.empty())
+            segment.challengers.push_back(i);
         if (segment.gauntlet && config.bots[static_cast<std::size_t>(i)].name == config.challenger)
             segment.challenger = i;
     }
     // A gauntlet whose challenger is not among the bots (configs are checked
     // before): the first bot, as before segments.
-    if (segment.gauntlet && segment.challenger < 0 && n > 0) segment.challenger = 0;
+    if (segment.gauntlet && !config.challengers_from_bots_dir && segment.challenger < 0 && n > 0)
+        segment.challenger = 0;
     segment.games_per_pair = config.games_per_pair;
     segment.rounds = config.rounds;
     return segment;

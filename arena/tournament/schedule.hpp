@@ -43,11 +43,15 @@ struct Segment {
     bool gauntlet = false;
     bool ladder = false;  // no fixed games: a ladder chooses them as it goes (ladder.hpp)
     int challenger = -1;  // a gauntlet's challenger, an entrant in `active`
+    // Or several (challengers: bots_dir): each meets every active entrant
+    // that is not one of them. When not empty, `challenger` is unused.
+    std::vector<int> challengers;
 };
 
 // The schedule of segments, one after the other. Each segment appends, for
 // every meeting of its active entrants (every two of them in a round-robin;
-// the challenger and each other one in a gauntlet), the colour-swapped pairs
+// the challenger and each other one in a gauntlet; each of several
+// challengers, in order, and each entrant that is not one), the colour-swapped pairs
 // that bring the meeting up to rounds x games_per_pair / 2 pairs, counting
 // the pairs the earlier segments scheduled for it, played or not: the k-th
 // pair of every meeting before the (k+1)-th of any, meetings in order of
