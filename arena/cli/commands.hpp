@@ -31,6 +31,7 @@ int report_command(const std::vector<std::string>& args, std::ostream& out, std:
 int serve_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int play_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int check_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int grade_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 // The first line of a command-line error, the same in every subcommand: what
 // Boost.Program_options reports, except that an unknown option names the

@@ -28,6 +28,7 @@ commands:
   play       play a game against a bot in the terminal
   serve      a local web server: live standings, replays, play against a bot
   check-bot  check one bot before it is submitted: protocol, boards, time, memory
+  grade      play a folder of submissions against references and print the grade table
   help       show this text (arena <command> --help for a command's options)
 
 Bots are executables that speak protocol v1 (protocol/PROTOCOL.md).
@@ -54,6 +55,7 @@ constexpr Entry kCommands[] = {
     {"play", arena::cli::play_command},
     {"serve", arena::cli::serve_command},
     {"check-bot", arena::cli::check_command},
+    {"grade", arena::cli::grade_command},
 };
 
 // SIGXFSZ (a write past RLIMIT_FSIZE) would kill the arena with a core dump;
