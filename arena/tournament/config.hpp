@@ -96,7 +96,7 @@ struct Config {
     // Ladder only (ladder.hpp): each entrant plays until its 95 % half-width
     // is below target_error (Elo) or it has played games_per_entrant games,
     // opponents_per_round opponents a round, games_per_pair games each.
-    int games_per_entrant = 40;
+    int games_per_entrant = 60;
     double target_error = 75.0;
     int opponents_per_round = 4;
     // Gauntlet only (schedule.sprt): one SPRT per opponent, from the

@@ -18,8 +18,12 @@ std::vector<int> choose_opponents(const rating::EloFit& fit, int entrant,
         const double da = distance(a), db = distance(b);
         return da != db ? da < db : a < b;
     });
-    const auto window =
-        std::min<std::size_t>(near.size(), 2 * static_cast<std::size_t>(std::max(count, 0)));
+    // Those inside the entrant's interval, and at least the 2 x count nearest.
+    const double reach = error(entrant);
+    const auto inside = static_cast<std::size_t>(
+        std::count_if(near.begin(), near.end(), [&](int e) { return distance(e) <= reach; }));
+    const auto window = std::min<std::size_t>(
+        near.size(), std::max(inside, 2 * static_cast<std::size_t>(std::max(count, 0))));
     near.resize(window);
     std::sort(near.begin(), near.end(), [&](int a, int b) {
         if (error(a) != error(b)) return error(a) > error(b);

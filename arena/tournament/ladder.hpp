@@ -32,7 +32,7 @@
 namespace arena::tournament {
 
 struct LadderOptions {
-    int games_per_entrant = 40;  // the most games an entrant plays to be placed
+    int games_per_entrant = 60;  // the most games an entrant plays to be placed
     double target_error = 75.0;  // Elo: placed once its 95 % half-width is below
     int games_per_pair = 2;      // games against each opponent of a round, even
     int opponents_per_round = 4;
@@ -48,10 +48,13 @@ struct LadderGame {
 // The games by schedule index.
 using LadderResults = std::map<std::int64_t, LadderGame>;
 
-// The opponents of one round (pure): among `candidates` (entrants), the
-// 2 x count nearest to `entrant`'s rating in `fit` (ties: the lower entrant),
-// and of those the `count` with the widest interval (ties: the nearer, then
-// the lower entrant), in that order. Fewer when there are fewer candidates.
+// The opponents of one round (pure): among `candidates` (entrants), those
+// within `entrant`'s 95 % interval of its rating in `fit`, or the 2 x count
+// nearest when that is more (ties: the lower entrant); of those the `count`
+// with the widest interval (ties: the nearer, then the lower entrant), in
+// that order. Fewer when there are fewer candidates. An entrant without
+// games has a wide interval, so its first round samples the whole field;
+// as its interval narrows, its opponents come closer.
 [[nodiscard]] std::vector<int> choose_opponents(const rating::EloFit& fit, int entrant,
                                                 const std::vector<int>& candidates, int count);
 

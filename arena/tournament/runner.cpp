@@ -25,6 +25,7 @@
 #include "arena/match/opening.hpp"
 #include "arena/match/startup_guard.hpp"
 #include "arena/match/tally.hpp"
+#include "arena/tournament/fingerprint.hpp"
 #include "arena/tournament/ladder.hpp"
 #include "arena/tournament/schedule.hpp"
 
@@ -353,9 +354,20 @@ RunOutcome Runner::run(const RunOptions& options, std::ostream& out, std::stop_t
                match::escape_controls(lineup_.names[static_cast<std::size_t>(round->entrant)]) +
                ", round " + std::to_string(round->number + 1);
     };
+    // A ladder's games are not known in advance: the tournament's total is
+    // the games stored and those of the round under way, kept up to date
+    // for the standings and reports (the config and fingerprint as stored).
+    const auto record_ladder_total = [&] {
+        store::TournamentChange change;
+        change.config_text = config_.text;
+        change.fingerprint = fingerprint(config_);
+        change.total_games = ladder_total();
+        store_.change_tournament(tournament_id_, change);
+    };
     if (ladder) {
         next_round();
         placements_shown = ladder->placements().size();  // placed by earlier runs
+        record_ladder_total();
     }
 
     RunOutcome outcome;
@@ -573,6 +585,13 @@ RunOutcome Runner::run(const RunOptions& options, std::ostream& out, std::stop_t
                                      placement_line(lineup_, placed[placements_shown]));
         }
         progress.sprt_update(ladder_summary(), ladder_total(), "");
+        try {
+            record_ladder_total();
+        } catch (const std::exception& e) {
+            std::lock_guard elock(error_mutex);
+            if (error.empty()) error = e.what();
+            break;
+        }
         // Every entrant placed, or the round could not be completed (a bot
         // was given up): the next run goes on from here.
         if (!round || round->number == number) break;
