@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 #include <utility>
 
 namespace arena::tournament {
@@ -72,15 +73,18 @@ std::optional<LadderRound> Ladder::next_round(const LadderResults& results) {
             ++entrant_;
             games_ = 0;
             entrant_rounds_ = 0;
+            met_.clear();
         };
         if (!playable_[static_cast<std::size_t>(k)]) {
             ++entrant_;  // not placed: it plays no more
             continue;
         }
+        // Each opponent once: never more games than a round-robin would play.
         std::vector<int> candidates;
         for (int e = 0; e < k; ++e)
-            if (playable_[static_cast<std::size_t>(e)]) candidates.push_back(e);
-        if (candidates.empty()) {
+            if (playable_[static_cast<std::size_t>(e)] && !met_.contains(e))
+                candidates.push_back(e);
+        if (candidates.empty() && games_ == 0) {
             next_entrant(false);
             continue;
         }
@@ -88,7 +92,7 @@ std::optional<LadderRound> Ladder::next_round(const LadderResults& results) {
             fit_before(results, index_);
             fitted = true;
         }
-        if (games_ >= options_.games_per_entrant) {
+        if (games_ >= options_.games_per_entrant || candidates.empty()) {
             next_entrant(false);
             continue;
         }
@@ -137,6 +141,7 @@ std::optional<LadderRound> Ladder::next_round(const LadderResults& results) {
         }
         if (!complete) return round;
         games_ += static_cast<std::int64_t>(round.games.size());
+        met_.insert(opponents.begin(), opponents.end());
         ++entrant_rounds_;
         index_ = index;
         pair_ = pair;

@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -122,6 +123,7 @@ class Ladder {
     int pair_, round_;
     std::int64_t games_ = 0;  // the entrant's games so far
     int entrant_rounds_ = 0;
+    std::set<int> met_;  // the entrant's opponents so far
     rating::EloFit fit_;
     std::vector<Placement> placements_;
 };
