@@ -6,7 +6,9 @@
 #include <boost/program_options.hpp>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <optional>
+#include <streambuf>
 #include <string>
 #include <vector>
 
@@ -19,6 +21,34 @@ namespace arena::cli {
 namespace {
 
 namespace po = boost::program_options;
+
+// Writes to `to` and keeps a copy: what arena run says, for the table.
+class Tee : public std::streambuf {
+  public:
+    explicit Tee(std::ostream& to) : to_(to) {}
+    [[nodiscard]] const std::string& text() const { return text_; }
+
+  protected:
+    int overflow(int c) override {
+        if (c == traits_type::eof()) return traits_type::not_eof(c);
+        to_.put(static_cast<char>(c));
+        text_.push_back(static_cast<char>(c));
+        return c;
+    }
+    std::streamsize xsputn(const char* s, std::streamsize n) override {
+        to_.write(s, n);
+        text_.append(s, static_cast<std::size_t>(n));
+        return n;
+    }
+    int sync() override {
+        to_.flush();
+        return 0;
+    }
+
+  private:
+    std::ostream& to_;
+    std::string text_;
+};
 
 constexpr std::string_view kGradeUsage =
     R"(usage: arena grade CONFIG [--db FILE] [--csv | --json] [--stored] [--concurrency N]
@@ -88,13 +118,18 @@ int grade_command(const std::vector<std::string>& args, std::ostream& out, std::
 
     // Play what is missing; its output is progress, so it goes to stderr.
     int played = kExitOk;
+    std::map<std::string, std::string> given_up;
     if (!stored_only) {
         std::vector<std::string> run_args{config_path, "--db", config.database.string()};
         if (vm.count("concurrency")) {
             run_args.push_back("--concurrency");
             run_args.push_back(std::to_string(concurrency));
         }
-        played = run_command(run_args, err, err);
+        Tee tee(err);
+        std::ostream progress(&tee);
+        played = run_command(run_args, progress, progress);
+        progress.flush();
+        given_up = grade::given_up_bots(tee.text());
         // A refused config or an interruption: no table. A bot given up
         // (a library that does not load) still gets its row, its missing
         // games scoring nothing; the exit status says that games are missing.
@@ -108,7 +143,7 @@ int grade_command(const std::vector<std::string>& args, std::ostream& out, std::
     }
     try {
         store::ResultsStore store(config.database);
-        const auto table = grade::make_table(config, store);
+        const auto table = grade::make_table(config, store, given_up);
         if (!table.stored && played != kExitOk) return played;
         out << (csv    ? grade::format_csv(table)
                 : json ? grade::format_json(table)

@@ -117,7 +117,27 @@ fs::path passed_checks_file(const tournament::Config& config) {
     return config.database.parent_path() / (config.name + ".checked");
 }
 
-Table make_table(const tournament::Config& config, store::ResultsStore& store) {
+std::map<std::string, std::string> given_up_bots(const std::string& run_stderr) {
+    // "arena run: bot 'x' failed to start 3 times in a row (...), so its 4
+    // remaining games were not played: ..."
+    constexpr std::string_view kStart = "arena run: bot '";
+    constexpr std::string_view kEnd = ", so its ";
+    std::map<std::string, std::string> found;
+    std::istringstream in(run_stderr);
+    for (std::string line; std::getline(in, line);) {
+        if (!line.starts_with(kStart)) continue;
+        const auto name_end = line.find("' ", kStart.size());
+        const auto why_end = line.rfind(kEnd);
+        if (name_end == std::string::npos || why_end == std::string::npos || why_end < name_end)
+            continue;
+        found[line.substr(kStart.size(), name_end - kStart.size())] =
+            line.substr(name_end + 2, why_end - name_end - 2);
+    }
+    return found;
+}
+
+Table make_table(const tournament::Config& config, store::ResultsStore& store,
+                 const std::map<std::string, std::string>& given_up) {
     Table table;
     table.tournament = config.name;
     table.games_per_reference = config.games_per_pair * config.rounds;
@@ -193,7 +213,12 @@ Table make_table(const tournament::Config& config, store::ResultsStore& store) {
         if (row.missing == 0 || row.check == "FAIL") continue;
         std::string note =
             std::to_string(row.missing) + " game" + (row.missing == 1 ? "" : "s") + " not played";
-        if (row.faults[4] > 0) note += " (given up after failed start-ups)";
+        if (const auto why = given_up.find(row.name); why != given_up.end()) {
+            std::string text = why->second;
+            constexpr std::size_t kMaxNote = 240;
+            if (text.size() > kMaxNote) text = text.substr(0, kMaxNote - 3) + "...";
+            note += ": " + match::escape_controls(text);
+        }
         row.note = note;
     }
     return table;
@@ -273,7 +298,7 @@ std::string format_csv(const Table& table) {
         out << "," << row.total << "," << row.max << "," << games << "," << row.missing;
         for (const int f : row.faults)
             out << "," << f;
-        out << "," << csv_cell(row.check) << "," << csv_cell(row.note) << "\n";
+        out << "," << row.check << "," << csv_cell(row.note) << "\n";
     }
     return out.str();
 }

@@ -15,6 +15,7 @@
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -63,8 +64,14 @@ struct Table {
 [[nodiscard]] std::filesystem::path passed_checks_file(const tournament::Config& config);
 
 // The table from the config (grading_problem() empty) and its database, which
-// need not hold the tournament yet (every game is then missing).
-[[nodiscard]] Table make_table(const tournament::Config& config, store::ResultsStore& store);
+// need not hold the tournament yet (every game is then missing). `given_up`:
+// why a run just now gave up a bot (the bot's name, then arena run's line).
+[[nodiscard]] Table make_table(const tournament::Config& config, store::ResultsStore& store,
+                               const std::map<std::string, std::string>& given_up = {});
+
+// From what `arena run` wrote on stderr: each bot it gave up (a failed
+// start-up 3 times in a row, a library that does not load) and why.
+[[nodiscard]] std::map<std::string, std::string> given_up_bots(const std::string& run_stderr);
 
 // Text for a terminal: bot-controlled strings with control characters
 // escaped. CSV (RFC 4180, one header line; a text cell that a spreadsheet
