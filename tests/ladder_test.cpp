@@ -419,6 +419,12 @@ TEST(LadderRun, PlacesEntrantsWithFewerGamesThanARoundRobinAndALateEntrantToo) {
         EXPECT_NE(r.out.find(name), std::string::npos);
     }
 
+    // The second bot had only the first to meet.
+    EXPECT_TRUE(std::regex_search(
+        r.out,
+        std::regex(R"(ladder: ab1 placed after 2 games \(1 round\): .* \(every opponent met\))")))
+        << r.out;
+
     // Run again: nothing to play.
     const auto again = run_arena(dir.path(), {"run", config});
     ASSERT_EQ(again.status, 0) << again.err;

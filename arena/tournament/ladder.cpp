@@ -94,6 +94,7 @@ std::optional<LadderRound> Ladder::next_round(const LadderResults& results) {
         }
         if (games_ >= options_.games_per_entrant || candidates.empty()) {
             next_entrant(false);
+            placements_.back().met_everyone = candidates.empty();
             continue;
         }
         if (games_ > 0 && fit_.errors[static_cast<std::size_t>(k)] < options_.target_error) {

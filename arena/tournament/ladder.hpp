@@ -9,7 +9,9 @@
 // After each complete round the ratings are fitted again by maximum
 // likelihood over every game stored before the next round; the entrant is
 // placed once its 95 % half-width is below target_error or it has played
-// games_per_entrant games.
+// games_per_entrant games, or has met every entrant before it: it meets
+// each opponent once (games_per_pair games), so it never plays more games
+// than a round-robin would.
 //
 // A round is chosen from the results of the games before it only, and the
 // next round is chosen only once it is complete, so the games a tournament
@@ -75,7 +77,8 @@ struct Placement {
     int rounds = 0;
     double rating = 0.0;          // from the fit after its last round (mean 0)
     double error = 0.0;           // 95 % half-width
-    bool reached_target = false;  // false: stopped at games_per_entrant, or no opponent
+    bool reached_target = false;  // its interval below target_error
+    bool met_everyone = false;    // stopped for want of opponents it has not met
 };
 
 // Where a walk starts: for a league whose first entrants are rated already

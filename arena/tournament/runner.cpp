@@ -256,7 +256,9 @@ std::string placement_line(const Lineup& lineup, const Placement& p) {
       << " placed after " << p.games << " game" << (p.games == 1 ? "" : "s") << " (" << p.rounds
       << " round" << (p.rounds == 1 ? "" : "s") << "): " << std::fixed << std::setprecision(0)
       << p.rating << " \u00b1 " << p.error << " Elo"
-      << (p.reached_target ? "" : " (at games_per_entrant)");
+      << (p.reached_target ? ""
+          : p.met_everyone ? " (every opponent met)"
+                           : " (at games_per_entrant)");
     return s.str();
 }
 
