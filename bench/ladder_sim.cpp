@@ -3,7 +3,7 @@
 // simulated league of bots with known true strengths, for scripts/bench and
 // docs/performance.md.
 //
-//   ladder_sim [--bots 100] [--seeds 5] [--seed 1] [--spread 200]
+//   ladder_sim [--bots 100] [--seeds 5] [--seed 1] [--late 10] [--spread 200]
 //              [--draw-rate 0.3] [--advantage 30] [--games-per-entrant 60]
 //              [--target-error 75] [--opponents-per-round 4]
 //              [--games-per-pair 2]
@@ -15,8 +15,10 @@
 //                games_per_pair / 2 (9900 games for 100 bots, 2 per pair);
 //   scratch      every bot placed by the ladder in turn, the first against
 //                nobody, the last against the 99 before it;
-//   league       the first bots - 1 bots in a round-robin, then the last
-//                one placed by the ladder: a standing league's late entrant.
+//   league       bots - 1 bots in a round-robin, then the last one placed
+//                by the ladder: a standing league's late entrant; in turn
+//                each of the last --late bots is the entrant (medians over
+//                them, and the largest difference from the round-robin).
 // A game between i (moving first) and j: the first mover's expected score
 // is p = 1 / (1 + 10^(-(s_i + advantage - s_j) / 400)); a draw has
 // probability draw_rate x 4p(1 - p), a win p minus half of that. Ratings
@@ -50,6 +52,7 @@ using nlohmann::json;
 struct Settings {
     int bots = 100;
     int seeds = 5;
+    int late = 10;  // late entrants tried per seed
     std::uint64_t seed = 1;
     double spread = 200.0;
     double draw_rate = 0.3;
@@ -196,26 +199,43 @@ json one_seed(const Settings& s, std::uint64_t seed) {
     for (std::size_t i = 0; i < truth.size(); ++i)
         if (std::abs(centred_scratch[i] - centred_truth[i]) <= scratch.errors[i]) ++covered;
 
-    // (c) A league of n - 1 rated by a round-robin, and one late entrant.
-    GameModel league_model(s, truth, splitmix(seed ^ 0x3333));
-    tournament::LadderResults league_games;
-    round_robin(league_model, n - 1, s.ladder.games_per_pair, league_games);
-    const auto before = static_cast<std::int64_t>(league_games.size());
-    tournament::LadderStart start;
-    start.entrant = n - 1;
-    start.index = before;
-    start.pair = static_cast<int>(before / 2);
-    const auto league_ladder = run_ladder(league_model, s, n, league_games, start);
-    const auto league = fit(n, league_games);
-    const auto entrant = static_cast<std::size_t>(n - 1);
-    const auto league_c = centred(league.ratings), rr_c = centred(rr.ratings);
+    // (c) A league of n - 1 rated by a round-robin, and one late entrant:
+    // in turn each of the last `late` bots, the others making up the league.
+    const auto rr_c = centred(rr.ratings);
+    std::vector<double> late_games, late_error, late_rr, late_truth, rr_truth_late;
+    int reached = 0;
+    for (int t = 0; t < s.late; ++t) {
+        // Entrant j plays as the last bot: its strength and the
+        // round-robin's rating of it swapped with those of bot n - 1.
+        const auto j = static_cast<std::size_t>(n - 1 - t), last = static_cast<std::size_t>(n - 1);
+        auto strengths = truth;
+        std::swap(strengths[j], strengths[last]);
+        GameModel league_model(s, strengths,
+                               splitmix(seed ^ (0x3333 + static_cast<std::uint64_t>(t))));
+        tournament::LadderResults league_games;
+        round_robin(league_model, n - 1, s.ladder.games_per_pair, league_games);
+        const auto before = static_cast<std::int64_t>(league_games.size());
+        tournament::LadderStart start;
+        start.entrant = n - 1;
+        start.index = before;
+        start.pair = static_cast<int>(before / 2);
+        const auto ladder = run_ladder(league_model, s, n, league_games, start);
+        const auto league = fit(n, league_games);
+        const auto league_c = centred(league.ratings);
+        late_games.push_back(static_cast<double>(league_games.size()) -
+                             static_cast<double>(before));
+        late_error.push_back(league.errors[last]);
+        late_rr.push_back(std::abs(league_c[last] - rr_c[j]));
+        late_truth.push_back(std::abs(league_c[last] - centred_truth[j]));
+        rr_truth_late.push_back(std::abs(rr_c[j] - centred_truth[j]));
+        if (ladder.placements().back().reached_target) ++reached;
+    }
     const auto seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 
     const auto rr_truth = difference(rr.ratings, truth);
     const auto scratch_rr = difference(scratch.ratings, rr.ratings);
     const auto scratch_truth = difference(scratch.ratings, truth);
-    const auto& placed = league_ladder.placements().back();
     return {
         {"seed", seed},
         {"round_robin",
@@ -232,13 +252,15 @@ json one_seed(const Settings& s, std::uint64_t seed) {
           {"truth_max", scratch_truth.max},
           {"coverage", static_cast<double>(covered) / static_cast<double>(n)}}},
         {"league",
-         {{"entrant_games", league_games.size() - static_cast<std::size_t>(before)},
-          {"round_robin_entrant_games", 2 * (n - 1) * s.ladder.games_per_pair / 2},
-          {"entrant_error", league.errors[entrant]},
-          {"entrant_rr_diff", std::abs(league_c[entrant] - rr_c[entrant])},
-          {"entrant_truth_diff", std::abs(league_c[entrant] - centred_truth[entrant])},
-          {"rr_entrant_truth_diff", std::abs(rr_c[entrant] - centred_truth[entrant])},
-          {"reached_target", placed.reached_target}}},
+         {{"entrants", s.late},
+          {"entrant_games", median(late_games)},
+          {"round_robin_entrant_games", (n - 1) * s.ladder.games_per_pair},
+          {"entrant_error", median(late_error)},
+          {"entrant_rr_diff", median(late_rr)},
+          {"entrant_rr_diff_max", *std::max_element(late_rr.begin(), late_rr.end())},
+          {"entrant_truth_diff", median(late_truth)},
+          {"rr_entrant_truth_diff", median(rr_truth_late)},
+          {"reached_target", reached}}},
         {"seconds", seconds}};
 }
 
@@ -266,6 +288,7 @@ int main(int argc, char** argv) {
                                             "bots in the league")(
         "seeds", po::value(&s.seeds)->default_value(5), "leagues simulated")(
         "seed", po::value(&s.seed)->default_value(1), "the first seed")(
+        "late", po::value(&s.late)->default_value(10), "late entrants tried per seed")(
         "spread", po::value(&s.spread)->default_value(200.0),
         "standard deviation of the true strengths, Elo")(
         "draw-rate", po::value(&s.draw_rate)->default_value(0.3),
@@ -288,6 +311,8 @@ int main(int argc, char** argv) {
         }
         if (s.bots < 3) throw std::invalid_argument("--bots must be at least 3");
         if (s.seeds < 1) throw std::invalid_argument("--seeds must be at least 1");
+        if (s.late < 1 || s.late > s.bots)
+            throw std::invalid_argument("--late must be between 1 and --bots");
         if (s.ladder.games_per_pair < 2 || s.ladder.games_per_pair % 2 != 0)
             throw std::invalid_argument("--games-per-pair must be even and positive");
         if (s.ladder.games_per_entrant < s.ladder.games_per_pair ||
@@ -311,6 +336,7 @@ int main(int argc, char** argv) {
     json out = {{"settings",
                  {{"bots", s.bots},
                   {"seeds", s.seeds},
+                  {"late", s.late},
                   {"seed", s.seed},
                   {"spread", s.spread},
                   {"draw_rate", s.draw_rate},

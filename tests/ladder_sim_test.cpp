@@ -33,7 +33,7 @@ Output run_sim(const std::string& args) {
 }
 
 TEST(LadderSim, ASmallLeagueGivesSensibleFigures) {
-    const auto r = run_sim("--bots 20 --seeds 3 --games-per-entrant 12");
+    const auto r = run_sim("--bots 20 --seeds 3 --late 5 --games-per-entrant 12");
     ASSERT_EQ(r.status, 0) << r.out;
     const auto j = nlohmann::json::parse(r.out);
     EXPECT_EQ(j["settings"]["bots"], 20);
@@ -61,6 +61,8 @@ TEST(LadderSim, ASmallLeagueGivesSensibleFigures) {
         EXPECT_GT(l["entrant_games"].get<int>(), 0);
         EXPECT_EQ(l["round_robin_entrant_games"], 38);
         EXPECT_GT(l["entrant_error"].get<double>(), 0.0);
+        EXPECT_EQ(l["entrants"], 5);  // --late
+        EXPECT_LE(l["entrant_rr_diff"].get<double>(), l["entrant_rr_diff_max"].get<double>());
         EXPECT_LE(run["round_robin"]["truth_rms"].get<double>(),
                   run["round_robin"]["truth_max"].get<double>());
     }
@@ -83,6 +85,9 @@ TEST(LadderSim, BadOptionsAreNamed) {
     const auto odd = run_sim("--games-per-entrant 7");
     EXPECT_EQ(odd.status, 2);
     EXPECT_NE(odd.out.find("--games-per-entrant"), std::string::npos) << odd.out;
+    const auto late = run_sim("--bots 10 --late 11");
+    EXPECT_EQ(late.status, 2);
+    EXPECT_NE(late.out.find("--late must be between 1 and --bots"), std::string::npos) << late.out;
     const auto few = run_sim("--bots 2");
     EXPECT_EQ(few.status, 2);
     EXPECT_NE(few.out.find("--bots must be at least 3"), std::string::npos) << few.out;
