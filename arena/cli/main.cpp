@@ -29,6 +29,7 @@ commands:
   serve      a local web server: live standings, replays, play against a bot
   check-bot  check one bot before it is submitted: protocol, boards, time, memory
   grade      play a folder of submissions against references and print the grade table
+  merge      merge results databases of the same tournament (the shards of run --shard)
   help       show this text (arena <command> --help for a command's options)
 
 Bots are executables that speak protocol v1 (protocol/PROTOCOL.md).
@@ -56,6 +57,7 @@ constexpr Entry kCommands[] = {
     {"serve", arena::cli::serve_command},
     {"check-bot", arena::cli::check_command},
     {"grade", arena::cli::grade_command},
+    {"merge", arena::cli::merge_command},
 };
 
 // SIGXFSZ (a write past RLIMIT_FSIZE) would kill the arena with a core dump;

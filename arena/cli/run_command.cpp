@@ -37,6 +37,7 @@
 #include "arena/tournament/growth.hpp"
 #include "arena/tournament/runner.hpp"
 #include "arena/tournament/schedule.hpp"
+#include "arena/tournament/shard.hpp"
 #include "arena/tournament/tsinghua_so.hpp"
 
 namespace arena::cli {
@@ -45,12 +46,14 @@ namespace {
 namespace po = boost::program_options;
 
 constexpr std::string_view kRunUsage =
-    R"(usage: arena run CONFIG [--db PATH] [--concurrency N] [--stats] [--serve PORT]
+    R"(usage: arena run CONFIG [--db PATH] [--concurrency N] [--shard K/N] [--stats] [--serve PORT]
 
 Plays the tournament described by CONFIG (YAML, see docs/config.md) and
 stores every game in its SQLite database. Running the same command again
 after an interruption plays exactly the games that are missing; running it
-on a finished tournament prints its standings.
+on a finished tournament prints its standings. With --shard K/N it plays
+only shard K of N of the schedule, into results/<name>.shard-K-of-N.db
+unless --db is given; `arena merge` joins the shards (docs/cluster.md).
 
 )";
 
@@ -279,6 +282,26 @@ std::optional<tournament::Lineup> standing_lineup(store::ResultsStore& store,
     return lineup;
 }
 
+// A shard's stored tournament must be the one the config makes, unchanged:
+// shards of a tournament that grows would each grow on their own games and
+// come apart (docs/cluster.md). The reason it is refused; empty when not.
+std::string shard_change(store::ResultsStore& store, const store::TournamentRow& row,
+                         const tournament::Config& config, const std::string& print) {
+    if (auto diff = tournament::fingerprint_difference(row.spec.fingerprint, print))
+        return "the config no longer matches it: " + *diff;
+    if (store.segments(row.id).size() > 1) return "it has grown since it was created";
+    const auto sha256 = program_sha256s(config);
+    const auto stored = store.bots(row.id);
+    for (std::size_t i = 0; i < config.bots.size() && i < stored.size(); ++i) {
+        if (!stored[i].sha256.empty() && !sha256[i].empty() && stored[i].sha256 != sha256[i]) {
+            return "the program of bot '" + config.bots[i].name + "' changed (sha256 " +
+                   stored[i].sha256 + ", now " + sha256[i] +
+                   "); every shard must play the same build";
+        }
+    }
+    return {};
+}
+
 // A database locked by another program (a `sqlite3` shell in a transaction,
 // a backup) is waited for as long as the lock is held, with a line every
 // 10 s; a stop request (Ctrl-C) ends the wait.
@@ -476,12 +499,14 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     bool stats = false;
     bool transcript = false;
     int serve_port = -1;  // --serve: off
+    std::string shard_text;
     po::options_description opts("options");
     // clang-format off
     opts.add_options()
         ("help,h", "show this help")
         ("db", po::value<std::string>(&db_override), "results database (default: the config's)")
         ("concurrency,j", po::value<int>(&concurrency), "games at once (default: the config's, else the number of cores)")
+        ("shard", po::value<std::string>(&shard_text), "play only shard K of N of the schedule (K/N, from 1/N to N/N), by default into results/<name>.shard-K-of-N.db; arena merge joins them (docs/cluster.md)")
         ("stats", po::bool_switch(&stats), "print the arena's own CPU time, memory and speed at the end")
         ("transcript", po::bool_switch(&transcript), "store every line between the arena and the bots, per game (as the config's transcript: true)")
         ("serve", po::value<int>(&serve_port), "while it runs, serve the tournament's pages with its games in progress on this port of 127.0.0.1 (0: any free port; docs/serve.md)");
@@ -507,6 +532,15 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
         err << "arena run: " << usage_problem(e, opts) << "\n(arena run --help for usage)\n";
         return kExitUsage;
     }
+    std::optional<tournament::Shard> shard;
+    if (!shard_text.empty()) {
+        std::string problem;
+        shard = tournament::parse_shard(shard_text, problem);
+        if (!shard) {
+            err << "arena run: " << problem << "\n(arena run --help for usage)\n";
+            return kExitUsage;
+        }
+    }
 
     tournament::Config config;
     try {
@@ -521,6 +555,13 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
         << "\n";
     for (const auto& warning : config.warnings)
         err << warning << "\n";
+    if (shard) {
+        if (const auto why = tournament::shard_refusal(config); !why.empty()) {
+            err << "arena run: --shard: " << config.path.string() << ": " << why << "\n";
+            return kExitUsage;
+        }
+        config.database = tournament::shard_database(config.database, *shard);
+    }
     if (!db_override.empty()) config.database = db_override;
     if (transcript) config.transcript = true;
     if (concurrency == 0) concurrency = config.concurrency;
@@ -548,6 +589,15 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
         tournament::Lineup lineup;
         if (auto existing = store.find_tournament(config.name)) {
             id = existing->id;
+            if (shard) {
+                if (const auto why = shard_change(store, *existing, config, print); !why.empty()) {
+                    err << "arena run: --shard " << shard_text << ": tournament '" << config.name
+                        << "' stored in " << config.database.string() << ": " << why
+                        << "\n(a shard plays a tournament as it was created; start the shards "
+                           "again under a new name, or in new databases)\n";
+                    return kExitUsage;
+                }
+            }
             auto standing = standing_lineup(store, *existing, config, print, err);
             if (!standing) return kExitUsage;
             lineup = std::move(*standing);
@@ -565,6 +615,20 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
             for (std::size_t i = 0; i < config.bots.size(); ++i)
                 first.active.push_back(static_cast<int>(i));
             id = store.create_tournament(spec, bot_entries(config, program_sha256s(config)), first);
+        }
+        if (shard) {
+            // The shard's pairs of the whole schedule, which the tournament
+            // stored here keeps (its total is the whole tournament's).
+            const auto scheduled = lineup.schedule.size();
+            lineup.schedule = tournament::shard_games(lineup.schedule, *shard);
+            err << "arena run: shard " << shard->index << " of " << shard->count << ": ";
+            if (lineup.schedule.empty()) {
+                err << "no games (the schedule has " << scheduled / 2 << " pairs)";
+            } else {
+                err << "games " << lineup.schedule.front().index + 1 << ".."
+                    << lineup.schedule.back().index + 1 << " of " << scheduled;
+            }
+            err << ", stored in " << config.database.string() << "\n";
         }
 
         tournament::RunOutcome outcome;

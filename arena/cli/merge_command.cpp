@@ -1,0 +1,81 @@
+// `arena merge OUT.db IN.db...`: merges results databases of the same
+// tournaments (the shards of `arena run --shard K/N`) into one
+// (arena/store/merge.hpp, docs/cluster.md).
+
+#include <boost/program_options.hpp>
+#include <filesystem>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "arena/cli/commands.hpp"
+#include "arena/store/merge.hpp"
+
+namespace arena::cli {
+namespace {
+
+namespace po = boost::program_options;
+
+constexpr std::string_view kMergeUsage = R"(usage: arena merge OUT.db IN.db [IN.db ...]
+
+Merges the games of the input databases into OUT.db (created when missing):
+the shards of a tournament played with `arena run CONFIG --shard K/N`, or
+any databases of the same tournament. Inputs whose tournament fingerprint or
+bots (and the SHA-256 of their programs) differ are refused; games already
+in OUT.db are kept, so merging again adds only what is new, and may be done
+while the shards still run. The same game with different results in two
+files is an error naming both. `arena standings OUT.db` then gives the
+tournament's standings (docs/cluster.md).
+
+)";
+
+}  // namespace
+
+int merge_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    std::vector<std::string> files;
+    po::options_description opts("options");
+    opts.add_options()("help,h", "show this help");
+    po::options_description all;
+    all.add(opts).add_options()("files", po::value<std::vector<std::string>>(&files));
+    po::positional_options_description positional;
+    positional.add("files", -1);
+    try {
+        po::variables_map vm;
+        po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
+        if (vm.count("help")) {
+            out << kMergeUsage << opts;
+            return kExitOk;
+        }
+        po::notify(vm);
+        if (files.empty()) throw std::invalid_argument("missing OUT.db and IN.db");
+        if (files.size() < 2) throw std::invalid_argument("missing IN.db: nothing to merge");
+    } catch (const std::exception& e) {
+        err << "arena merge: " << usage_problem(e, opts) << "\n(arena merge --help for usage)\n";
+        return kExitUsage;
+    }
+
+    const std::filesystem::path output = files.front();
+    const std::vector<std::filesystem::path> inputs(files.begin() + 1, files.end());
+    store::MergeOptions options;
+    options.merged = [&](const store::MergedInput& m) {
+        out << m.file.string() << ": " << m.added << " game" << (m.added == 1 ? "" : "s")
+            << " added";
+        if (m.present > 0) out << ", " << m.present << " already in " << output.string();
+        for (const auto& name : m.new_tournaments)
+            out << " (tournament '" << name << "' is new)";
+        out << "\n" << std::flush;
+    };
+    try {
+        const auto summary = store::merge_databases(output, inputs, options);
+        for (const auto& t : summary.tournaments) {
+            out << output.string() << ": tournament '" << t.name << "': " << t.games << " of "
+                << t.total << " games" << (t.games >= t.total ? ", complete" : "") << "\n";
+        }
+        return kExitOk;
+    } catch (const std::exception& e) {
+        err << "arena merge: " << e.what() << "\n";
+        return kExitFailure;
+    }
+}
+
+}  // namespace arena::cli

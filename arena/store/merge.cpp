@@ -1,0 +1,543 @@
+#include "arena/store/merge.hpp"
+
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <system_error>
+#include <utility>
+
+#include "arena/store/sqlite.hpp"
+
+namespace arena::store {
+namespace {
+
+// A table's name or column as SQL text: our own schema's names, never user
+// data, quoted all the same.
+std::string quoted(const std::string& name) {
+    std::string text = "\"";
+    for (const char c : name) {
+        text += c;
+        if (c == '"') text += '"';
+    }
+    return text + "\"";
+}
+
+// An input attached as a URI with mode=ro, so that nothing can write to it
+// (and a missing file is not created); the path percent-encoded.
+std::string read_only_uri(const std::filesystem::path& path) {
+    const auto absolute = std::filesystem::absolute(path).string();
+    std::string uri = "file:";
+    static constexpr char kHex[] = "0123456789ABCDEF";
+    for (const char ch : absolute) {
+        const auto c = static_cast<unsigned char>(ch);
+        if (std::isalnum(c) != 0 || c == '/' || c == '-' || c == '_' || c == '.' || c == '~') {
+            uri += ch;
+        } else {
+            uri += '%';
+            uri += kHex[c >> 4];
+            uri += kHex[c & 15];
+        }
+    }
+    return uri + "?mode=ro";
+}
+
+// One bot of a tournament as the comparison sees it.
+struct BotRow {
+    std::int64_t id = 0;
+    std::string name, sha256;
+    int version = 1;
+};
+
+// What must be equal in every copy of a tournament.
+struct Header {
+    std::int64_t id = 0;
+    std::string name, fingerprint;
+    std::int64_t total = 0;
+    std::vector<BotRow> bots;           // in the order they entered
+    std::vector<std::string> segments;  // each segment as one line of text
+};
+
+std::vector<Header> read_headers(Database& db, const std::string& schema) {
+    std::vector<Header> headers;
+    {
+        auto list = db.prepare("SELECT id, name, fingerprint, total_games FROM " + schema +
+                               ".tournaments ORDER BY id");
+        auto q = list.use();
+        while (q.step()) {
+            Header h;
+            h.id = q.column_int64(0);
+            h.name = q.column_text(1);
+            h.fingerprint = q.column_text(2);
+            h.total = q.column_int64(3);
+            headers.push_back(std::move(h));
+        }
+    }
+    auto bots = db.prepare("SELECT id, name, IFNULL(sha256, ''), version FROM " + schema +
+                           ".bots WHERE tournament = ? ORDER BY id");
+    auto segments = db.prepare(
+        "SELECT s.segment, s.games_per_pair, s.rounds, s.first_game, s.games, s.fingerprint, "
+        "(SELECT group_concat(name, ',') FROM (SELECT b.name FROM " +
+        schema + ".segment_bots AS sb JOIN " + schema +
+        ".bots AS b ON b.id = sb.bot WHERE sb.tournament = s.tournament AND sb.segment = "
+        "s.segment ORDER BY b.id)) FROM " +
+        schema + ".segments AS s WHERE s.tournament = ? ORDER BY s.segment");
+    for (auto& h : headers) {
+        {
+            auto q = bots.use();
+            q.bind(h.id);
+            while (q.step())
+                h.bots.push_back(
+                    {q.column_int64(0), q.column_text(1), q.column_text(2), q.column_int(3)});
+        }
+        auto q = segments.use();
+        q.bind(h.id);
+        while (q.step()) {
+            std::ostringstream line;
+            line << "segment " << q.column_int64(0) << ": games_per_pair=" << q.column_int64(1)
+                 << " rounds=" << q.column_int64(2) << " games " << q.column_int64(3) << "+"
+                 << q.column_int64(4) << " bots " << q.column_text(6) << " of '" << q.column_text(5)
+                 << "'";
+            h.segments.push_back(line.str());
+        }
+    }
+    return headers;
+}
+
+// The first line that differs between two fingerprints.
+std::string first_difference(const std::string& here, const std::string& there) {
+    std::istringstream a(here), b(there);
+    std::string la, lb;
+    while (true) {
+        const bool ha = static_cast<bool>(std::getline(a, la));
+        const bool hb = static_cast<bool>(std::getline(b, lb));
+        if (!ha && !hb) return "(the same lines)";
+        if (!ha) la = "(nothing)";
+        if (!hb) lb = "(nothing)";
+        if (la != lb) return "'" + la + "' here, '" + lb + "' there";
+    }
+}
+
+// How `here` differs from `there`, the same tournament elsewhere; nullopt
+// when they are the same tournament.
+std::optional<std::string> difference(const Header& here, const Header& there) {
+    if (here.fingerprint != there.fingerprint)
+        return "its fingerprint differs: " + first_difference(here.fingerprint, there.fingerprint);
+    for (std::size_t i = 0; i < std::max(here.bots.size(), there.bots.size()); ++i) {
+        if (i >= here.bots.size())
+            return "it lacks bot '" + there.bots[i].name + "', which is there";
+        if (i >= there.bots.size())
+            return "it has bot '" + here.bots[i].name + "', which is not there";
+        const auto& a = here.bots[i];
+        const auto& b = there.bots[i];
+        if (a.name != b.name || a.version != b.version) {
+            return "its bot " + std::to_string(i + 1) + " is '" + a.name + "' (version " +
+                   std::to_string(a.version) + ") here, '" + b.name + "' (version " +
+                   std::to_string(b.version) + ") there";
+        }
+        if (a.sha256 != b.sha256) {
+            const auto shown = [](const std::string& s) { return s.empty() ? "unknown" : s; };
+            return "the program of bot '" + a.name + "' differs: sha256 " + shown(a.sha256) +
+                   " here, " + shown(b.sha256) +
+                   " there (every input must come from the same "
+                   "build of the bots)";
+        }
+    }
+    if (here.segments != there.segments) {
+        for (std::size_t i = 0; i < std::max(here.segments.size(), there.segments.size()); ++i) {
+            const std::string a = i < here.segments.size() ? here.segments[i] : "(none)";
+            const std::string b = i < there.segments.size() ? there.segments[i] : "(none)";
+            if (a != b) {
+                return "its schedule has grown differently: " + a + " here, " + b + " there";
+            }
+        }
+    }
+    return std::nullopt;
+}
+
+// A table that holds rows of each game: its name and the column that names
+// the game.
+struct GameTable {
+    std::string name, column;
+};
+
+struct Columns {
+    std::vector<std::string> names;
+    std::map<std::string, std::string> references;  // column -> the table its foreign key names
+};
+
+Columns columns_of(Database& db, const std::string& table) {
+    Columns c;
+    {
+        auto info = db.prepare("SELECT name FROM pragma_table_info(?) ORDER BY cid");
+        auto q = info.use();
+        q.bind(table);
+        while (q.step())
+            c.names.push_back(q.column_text(0));
+    }
+    auto keys = db.prepare("SELECT \"from\", \"table\" FROM pragma_foreign_key_list(?)");
+    auto q = keys.use();
+    q.bind(table);
+    while (q.step())
+        c.references[q.column_text(0)] = q.column_text(1);
+    return c;
+}
+
+// Every table of the schema with a foreign key to the games table.
+std::vector<GameTable> game_tables(Database& db) {
+    std::vector<GameTable> tables;
+    auto list = db.prepare(
+        "SELECT m.name, k.\"from\" FROM sqlite_schema AS m, pragma_foreign_key_list(m.name) AS k "
+        "WHERE m.type = 'table' AND k.\"table\" = 'games' ORDER BY m.name");
+    auto q = list.use();
+    while (q.step())
+        tables.push_back({q.column_text(0), q.column_text(1)});
+    return tables;
+}
+
+// Opens an input by itself, read-only, and checks that it is an arena
+// results database of this schema.
+std::vector<Header> read_input(const std::filesystem::path& file) {
+    std::error_code ec;
+    if (!std::filesystem::exists(file, ec)) throw MergeError(file.string() + ": no such file");
+    if (std::filesystem::is_directory(file, ec))
+        throw MergeError(file.string() + ": is a directory, not a results database");
+    try {
+        Database db(file, Database::Mode::kReadOnly);
+        db.set_busy_timeout(std::chrono::seconds(10));
+        const auto app = db.query_int("PRAGMA application_id");
+        const auto version = db.query_int("PRAGMA user_version");
+        if (app != 0x4152454E || version == 0)
+            throw MergeError(file.string() + ": not an arena results database");
+        if (version != kSchemaVersion) {
+            throw MergeError(file.string() + ": results database schema version " +
+                             std::to_string(version) + ", this arena's is " +
+                             std::to_string(kSchemaVersion) +
+                             (version < kSchemaVersion
+                                  ? " (open it once with this arena, e.g. arena standings, to "
+                                    "upgrade it)"
+                                  : " (use a newer arena)"));
+        }
+        Transaction read(db, Transaction::Mode::kDeferred);
+        return read_headers(db, "main");
+    } catch (const MergeError&) {
+        throw;
+    } catch (const SqliteError& e) {
+        throw MergeError(file.string() + ": cannot read it: " + e.what());
+    }
+}
+
+// Merges the databases; one object per call of merge_databases.
+class Merger {
+  public:
+    Merger(const std::filesystem::path& out, const MergeOptions& options)
+        : out_(out), options_(options) {}
+
+    MergeSummary run(const std::vector<std::filesystem::path>& inputs) {
+        // The output is created or upgraded as any results database is.
+        { ResultsStore create(out_); }
+        db_ = Database(out_, Database::Mode::kReadWrite);
+        db_.set_busy_timeout(options_.lock_timeout);
+        db_.exec("PRAGMA foreign_keys = ON");
+        db_.exec("PRAGMA synchronous = NORMAL");
+        db_.exec("PRAGMA temp_store = MEMORY");
+
+        check_inputs(inputs);
+
+        games_ = columns_of(db_, "games");
+        for (const auto& t : game_tables(db_))
+            per_game_.push_back({t, columns_of(db_, t.name)});
+        db_.exec(
+            "CREATE TEMP TABLE bot_map (src_id INTEGER PRIMARY KEY, out_id INTEGER NOT NULL);"
+            "CREATE TEMP TABLE game_map (out_id INTEGER PRIMARY KEY, src_id INTEGER NOT NULL);");
+
+        MergeSummary summary;
+        std::set<std::string> touched;
+        for (const auto& file : inputs) {
+            auto merged = merge_one(file);
+            for (const auto& entry : input_headers_[file.string()])
+                touched.insert(entry.first);
+            if (options_.merged) options_.merged(merged);
+            summary.inputs.push_back(std::move(merged));
+        }
+        // Finished once every game of its schedule is in.
+        Transaction txn(db_);
+        auto status = db_.prepare(
+            "UPDATE tournaments SET status = CASE WHEN ?2 >= total_games THEN 'finished' ELSE "
+            "'interrupted' END, finished_at = CASE WHEN ?2 >= total_games THEN IFNULL(finished_at, "
+            "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) END WHERE id = ?1");
+        auto count = db_.prepare("SELECT count(*) FROM games WHERE tournament = ?");
+        auto find = db_.prepare("SELECT id, total_games FROM tournaments WHERE name = ?");
+        for (const auto& name : touched) {
+            MergedTournament t;
+            t.name = name;
+            std::int64_t id = 0;
+            {
+                auto q = find.use();
+                q.bind(name);
+                if (!q.step()) continue;
+                id = q.column_int64(0);
+                t.total = q.column_int64(1);
+            }
+            {
+                auto q = count.use();
+                q.bind(id);
+                if (q.step()) t.games = q.column_int64(0);
+            }
+            status.use().bind(id).bind(t.games).exec();
+            summary.tournaments.push_back(std::move(t));
+        }
+        txn.commit();
+        return summary;
+    }
+
+  private:
+    // Every input is read, and each of its tournaments compared with the
+    // same one in the output or in an input before it, before anything is
+    // written.
+    void check_inputs(const std::vector<std::filesystem::path>& inputs) {
+        // Tournament name -> its header, and the file it was first seen in.
+        std::map<std::string, std::pair<Header, std::string>> first_seen;
+        {
+            Transaction read(db_, Transaction::Mode::kDeferred);
+            for (auto& h : read_headers(db_, "main"))
+                first_seen.emplace(h.name, std::make_pair(std::move(h), out_.string()));
+        }
+        std::error_code ec;
+        for (const auto& file : inputs) {
+            if (std::filesystem::equivalent(file, out_, ec))
+                throw MergeError(file.string() + ": is the output database itself");
+            auto headers = read_input(file);
+            auto& mine = input_headers_[file.string()];
+            for (auto& h : headers) {
+                if (const auto it = first_seen.find(h.name); it != first_seen.end()) {
+                    if (auto diff = difference(h, it->second.first)) {
+                        throw MergeError(file.string() + ": tournament '" + h.name +
+                                         "' is not the one in " + it->second.second + ": " + *diff);
+                    }
+                } else {
+                    first_seen.emplace(h.name, std::make_pair(h, file.string()));
+                }
+                mine.emplace(h.name, std::move(h));
+            }
+        }
+    }
+
+    // The output's tournament of `name`; copied from the attached input's
+    // `src` (its row, bots and segments) when there is none.
+    std::int64_t output_tournament(const Header& src, MergedInput& merged) {
+        {
+            auto find = db_.prepare("SELECT id FROM main.tournaments WHERE name = ?");
+            auto q = find.use();
+            q.bind(src.name);
+            if (q.step()) return q.column_int64(0);
+        }
+        copy_rows("tournaments", "id = ?", src.id, {{"id", "NULL"}});
+        const auto id = db_.last_insert_rowid();
+        copy_rows("bots", "tournament = ?", src.id,
+                  {{"id", "NULL"}, {"tournament", std::to_string(id)}}, "ORDER BY id");
+        map_bots(src.id, id);
+        copy_rows("segments", "tournament = ?", src.id, {{"tournament", std::to_string(id)}});
+        copy_rows("segment_bots", "tournament = ?", src.id,
+                  {{"tournament", std::to_string(id)},
+                   {"bot", "(SELECT out_id FROM temp.bot_map WHERE src_id = s.bot)"}});
+        merged.new_tournaments.push_back(src.name);
+        return id;
+    }
+
+    // INSERT INTO main.table SELECT the same columns FROM src.table AS s
+    // WHERE `where` (binding `key`), with `replaced` columns computed.
+    void copy_rows(const std::string& table, const std::string& where, std::int64_t key,
+                   const std::map<std::string, std::string>& replaced,
+                   const std::string& order = "") {
+        const auto columns = columns_of(db_, table);
+        std::string names, values;
+        for (const auto& c : columns.names) {
+            names += (names.empty() ? "" : ", ") + quoted(c);
+            const auto it = replaced.find(c);
+            values += (values.empty() ? "" : ", ") +
+                      (it != replaced.end() ? it->second : "s." + quoted(c));
+        }
+        auto insert =
+            db_.prepare("INSERT INTO main." + quoted(table) + " (" + names + ") SELECT " + values +
+                        " FROM src." + quoted(table) + " AS s WHERE s." + where + " " + order);
+        insert.use().bind(key).exec();
+    }
+
+    void map_bots(std::int64_t src, std::int64_t out) {
+        db_.exec("DELETE FROM temp.bot_map");
+        auto map = db_.prepare(
+            "INSERT INTO temp.bot_map (src_id, out_id) SELECT s.id, m.id FROM src.bots AS s "
+            "JOIN main.bots AS m ON m.tournament = ?2 AND m.name = s.name WHERE s.tournament = "
+            "?1");
+        map.use().bind(src).bind(out).exec();
+    }
+
+    // Which file stored the output's game `id`: an input merged by this
+    // call, or the output as it was.
+    std::string origin(std::int64_t id) const {
+        for (const auto& [first, last, file] : inserted_)
+            if (id >= first && id <= last) return file;
+        return out_.string() + " (stored there before this merge)";
+    }
+
+    void merge_games(const Header& src, std::int64_t out, const std::filesystem::path& file,
+                     MergedInput& merged) {
+        map_bots(src.id, out);
+        // The same index with another result, ending or players.
+        {
+            auto conflict = db_.prepare(
+                "SELECT s.game_index, s.result, s.termination, m.result, m.termination, m.id, "
+                "sf.name, ss.name, mf.name, ms.name FROM src.games AS s "
+                "JOIN main.games AS m ON m.tournament = ?2 AND m.game_index = s.game_index "
+                "JOIN src.bots AS sf ON sf.id = s.first_bot JOIN src.bots AS ss ON ss.id = "
+                "s.second_bot JOIN main.bots AS mf ON mf.id = m.first_bot JOIN main.bots AS ms "
+                "ON ms.id = m.second_bot WHERE s.tournament = ?1 AND (s.result <> m.result OR "
+                "s.termination <> m.termination OR sf.name <> mf.name OR ss.name <> ms.name) "
+                "ORDER BY s.game_index LIMIT 1");
+            auto q = conflict.use();
+            q.bind(src.id).bind(out);
+            if (q.step()) {
+                const auto game = [](const std::string& first, const std::string& second,
+                                     const std::string& result, const std::string& ending) {
+                    return first + " vs " + second + " " + result + " (" + ending + ")";
+                };
+                throw MergeError(
+                    "game index " + std::to_string(q.column_int64(0)) + " of tournament '" +
+                    src.name + "' has different results: " +
+                    game(q.column_text(6), q.column_text(7), q.column_text(1), q.column_text(2)) +
+                    " in " + file.string() + ", " +
+                    game(q.column_text(8), q.column_text(9), q.column_text(3), q.column_text(4)) +
+                    " in " + origin(q.column_int64(5)) +
+                    "; the inputs are not games of one run of the same tournament");
+            }
+        }
+        {
+            auto present = db_.prepare(
+                "SELECT count(*) FROM src.games AS s JOIN main.games AS m ON m.tournament = ?2 "
+                "AND m.game_index = s.game_index WHERE s.tournament = ?1");
+            auto q = present.use();
+            q.bind(src.id).bind(out);
+            if (q.step()) merged.present += q.column_int64(0);
+        }
+        const auto before = db_.query_int("SELECT IFNULL(max(id), 0) FROM main.games");
+        std::map<std::string, std::string> replaced{{"id", "NULL"},
+                                                    {"tournament", std::to_string(out)}};
+        for (const auto& [column, table] : games_.references) {
+            if (table == "bots")
+                replaced[column] =
+                    "(SELECT out_id FROM temp.bot_map WHERE src_id = s." + quoted(column) + ")";
+        }
+        std::string names, values;
+        for (const auto& c : games_.names) {
+            names += (names.empty() ? "" : ", ") + quoted(c);
+            const auto it = replaced.find(c);
+            values += (values.empty() ? "" : ", ") +
+                      (it != replaced.end() ? it->second : "s." + quoted(c));
+        }
+        {
+            auto insert = db_.prepare(
+                "INSERT INTO main.games (" + names + ") SELECT " + values +
+                " FROM src.games AS s WHERE s.tournament = ?1 AND NOT EXISTS (SELECT 1 FROM "
+                "main.games AS m WHERE m.tournament = ?2 AND m.game_index = s.game_index) "
+                "ORDER BY s.game_index");
+            insert.use().bind(src.id).bind(out).exec();
+        }
+        const auto added = db_.changes();
+        merged.added += added;
+        if (added == 0) return;
+        const auto last = db_.query_int("SELECT max(id) FROM main.games");
+        inserted_.push_back({before + 1, last, file.string()});
+        db_.exec("DELETE FROM temp.game_map");
+        {
+            auto map = db_.prepare(
+                "INSERT INTO temp.game_map (out_id, src_id) SELECT m.id, s.id FROM main.games AS "
+                "m JOIN src.games AS s ON s.tournament = ?1 AND s.game_index = m.game_index WHERE "
+                "m.tournament = ?2 AND m.id > ?3");
+            map.use().bind(src.id).bind(out).bind(before).exec();
+        }
+        // Every row of each new game: moves, logs, transcripts, ...
+        for (const auto& [table, columns] : per_game_) {
+            std::string cols, vals;
+            for (const auto& c : columns.names) {
+                cols += (cols.empty() ? "" : ", ") + quoted(c);
+                vals += (vals.empty() ? "" : ", ") +
+                        (c == table.column ? std::string("g.out_id") : "x." + quoted(c));
+            }
+            db_.exec("INSERT INTO main." + quoted(table.name) + " (" + cols + ") SELECT " + vals +
+                     " FROM temp.game_map AS g CROSS JOIN src." + quoted(table.name) +
+                     " AS x WHERE x." + quoted(table.column) + " = g.src_id ORDER BY g.out_id");
+        }
+    }
+
+    MergedInput merge_one(const std::filesystem::path& file) {
+        MergedInput merged;
+        merged.file = file;
+        {
+            auto attach = db_.prepare("ATTACH DATABASE ? AS src");
+            const bool uri = sqlite3_compileoption_used("USE_URI") != 0;
+            attach.use().bind(uri ? read_only_uri(file) : file.string()).exec();
+        }
+        try {
+            Transaction txn(db_, Transaction::Mode::kImmediate);
+            // Read again inside the transaction: the input may have grown
+            // since it was checked, never changed what was compared.
+            for (const auto& src : read_headers(db_, "src")) {
+                const auto& checked = input_headers_[file.string()];
+                if (const auto it = checked.find(src.name); it == checked.end()) {
+                    throw MergeError(file.string() + ": tournament '" + src.name +
+                                     "' appeared in it during the merge; merge it again");
+                }
+                const auto out = output_tournament(src, merged);
+                merge_games(src, out, file, merged);
+                total_update(src, out);
+            }
+            txn.commit();
+        } catch (...) {
+            db_.exec("DETACH DATABASE src");
+            throw;
+        }
+        db_.exec("DETACH DATABASE src");
+        return merged;
+    }
+
+    // A tournament whose total grows as it plays (a ladder) keeps the largest.
+    void total_update(const Header& src, std::int64_t out) {
+        auto update = db_.prepare(
+            "UPDATE main.tournaments SET total_games = max(total_games, ?2) WHERE id = ?1");
+        update.use().bind(out).bind(src.total).exec();
+    }
+
+    std::filesystem::path out_;
+    const MergeOptions& options_;
+    Database db_;
+    Columns games_;
+    std::vector<std::pair<GameTable, Columns>> per_game_;
+    // Per input file: its tournaments by name, as checked.
+    std::map<std::string, std::map<std::string, Header>> input_headers_;
+    struct Range {
+        std::int64_t first, last;
+        std::string file;
+    };
+    std::vector<Range> inserted_;  // game ids of the output, by the input that stored them
+};
+
+}  // namespace
+
+MergeSummary merge_databases(const std::filesystem::path& out,
+                             const std::vector<std::filesystem::path>& inputs,
+                             const MergeOptions& options) {
+    try {
+        return Merger(out, options).run(inputs);
+    } catch (const StoreError&) {
+        throw;
+    } catch (const SqliteError& e) {
+        throw StoreError(std::string("merging into ") + out.string() + ": " + e.what());
+    }
+}
+
+}  // namespace arena::store

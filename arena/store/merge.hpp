@@ -1,0 +1,82 @@
+#pragma once
+// Merging results databases (`arena merge OUT.db IN.db...`): the shards of
+// a tournament played apart (`arena run CONFIG --shard K/N`, docs/cluster.md),
+// or any databases that hold games of the same tournaments, into one.
+//
+// Each tournament of an input is matched with the output's tournament of
+// the same name, or copied into the output when it has none: its row, its
+// bots in the order they entered, its schedule's segments. Then its games
+// that the output does not hold yet (by schedule index) are copied with
+// every row that hangs off a game (moves, bots' stderr, transcripts, and any
+// table whose foreign key names the games table). The ratings are not
+// copied: they are computed again from the merged games.
+//
+// What is refused, naming the file and the difference, before anything is
+// written: an input that is not an arena results database of this schema
+// version, and a tournament whose fingerprint, bots (names, order, versions
+// and SHA-256 of their programs) or schedule segments differ from those of
+// the same tournament in the output or in an earlier input. A game index
+// stored in two places with different results (result, ending or players)
+// is an error that names both files; the input being merged is then rolled
+// back, and the inputs merged before it stay merged.
+//
+// Each input is read in one read transaction and merged in one write
+// transaction: an input still being written (a shard that is running, in
+// WAL mode) gives the games it had finished when its transaction began,
+// never a game in progress, and merging again later adds the rest. A game
+// the output holds already with the same result is left as it is, so
+// merging an input twice adds nothing.
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "arena/store/results_store.hpp"
+
+namespace arena::store {
+
+// Why a merge was refused or stopped; the message names the files.
+class MergeError : public StoreError {
+  public:
+    using StoreError::StoreError;
+};
+
+// What one input added.
+struct MergedInput {
+    std::filesystem::path file;
+    std::int64_t added = 0;                    // games new to the output, copied
+    std::int64_t present = 0;                  // games the output held already with the same result
+    std::vector<std::string> new_tournaments;  // copied into the output, not there before
+};
+
+// A tournament of the output that an input holds, after the merge.
+struct MergedTournament {
+    std::string name;
+    std::int64_t games = 0;  // stored in the output
+    std::int64_t total = 0;  // of its schedule
+};
+
+struct MergeOptions {
+    // How long a write waits for another connection's lock on the output
+    // (another merge, a `sqlite3` shell in a transaction) before it fails.
+    std::chrono::milliseconds lock_timeout = std::chrono::seconds(10);
+    // Told of each input once it is merged (committed).
+    std::function<void(const MergedInput&)> merged;
+};
+
+struct MergeSummary {
+    std::vector<MergedInput> inputs;
+    std::vector<MergedTournament> tournaments;  // in name order
+};
+
+// Merges `inputs`, in order, into `out` (created when missing). Throws
+// MergeError (or StoreError for a database that cannot be read or written)
+// naming the files.
+MergeSummary merge_databases(const std::filesystem::path& out,
+                             const std::vector<std::filesystem::path>& inputs,
+                             const MergeOptions& options = {});
+
+}  // namespace arena::store
