@@ -330,6 +330,7 @@ TEST(LadderConfig, ErrorsNameTheFileLineAndKey) {
     const std::string rounds = err(", rounds: 2");
     EXPECT_NE(rounds.find("ladder.yaml:4:"), std::string::npos) << rounds;
     EXPECT_NE(rounds.find("'rounds' is not for a ladder schedule"), std::string::npos) << rounds;
+    EXPECT_EQ(err(", rounds: 1"), "(no error)");
     const std::string challenger = err(", challenger: a");
     EXPECT_NE(challenger.find("'challenger'"), std::string::npos) << challenger;
 

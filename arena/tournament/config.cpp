@@ -555,8 +555,10 @@ class Parser {
             }
         }
         if (!ladder) return;
+        // `rounds: 1` (the default) is harmless.
         for (const std::string_view key : {"rounds", "challenger", "challengers", "sprt"}) {
-            if (const Field* k = find(fields, key); k != nullptr) {
+            if (const Field* k = find(fields, key);
+                k != nullptr && !(key == "rounds" && config_.rounds == 1)) {
                 fail(k->key_node.Mark(),
                      in_quotes(k->key) +
                          " is not for a ladder schedule (each entrant plays until it is placed: "
