@@ -242,9 +242,16 @@ class Merger {
         { ResultsStore create(out_); }
         db_ = Database(out_, Database::Mode::kReadWrite);
         db_.set_busy_timeout(options_.lock_timeout);
-        db_.exec("PRAGMA foreign_keys = ON");
+        // Every row written refers to a row this merge mapped or wrote
+        // itself (bots and games by their new ids), so SQLite's check of each
+        // reference is skipped: an eighth of the merge's CPU time.
+        db_.exec("PRAGMA foreign_keys = OFF");
         db_.exec("PRAGMA synchronous = NORMAL");
         db_.exec("PRAGMA temp_store = MEMORY");
+        // An input's games are written in one transaction: with the default
+        // 2 MB page cache, SQLite spills pages of it to the WAL before the
+        // commit and reads them back.
+        db_.exec("PRAGMA cache_size = -65536");
 
         check_inputs(inputs);
 
