@@ -102,9 +102,10 @@ int Row::fault_count() const {
 
 std::string grading_problem(const tournament::Config& config) {
     if (config.schedule != tournament::ScheduleType::kGauntlet) {
-        return "grades a gauntlet (schedule: { type: gauntlet, challengers: bots_dir } for a "
-               "folder of submissions, or challenger: NAME for one), and " +
-               config.path.string() + " has another schedule";
+        return config.path.string() +
+               ": not a gauntlet; arena grade grades submissions against references "
+               "(schedule: { type: gauntlet, challengers: bots_dir } for a folder of "
+               "submissions, or challenger: NAME for one)";
     }
     return {};
 }
