@@ -514,10 +514,10 @@ TEST(ConfigError, OddGamesPerPair) {
 
 TEST(ConfigError, UnknownScheduleType) {
     EXPECT_EQ(error_of(with("schedule: { type: round_robin }\n")),
-              "t.yaml:3:19: unknown schedule type 'round_robin' (known: round-robin, gauntlet) "
-              "(did you mean 'round-robin'?)");
+              "t.yaml:3:19: unknown schedule type 'round_robin' (known: round-robin, gauntlet, "
+              "ladder) (did you mean 'round-robin'?)");
     EXPECT_EQ(error_of(with("schedule: { type: swiss }\n")),
-              "t.yaml:3:19: unknown schedule type 'swiss' (known: round-robin, gauntlet)");
+              "t.yaml:3:19: unknown schedule type 'swiss' (known: round-robin, gauntlet, ladder)");
 }
 
 TEST(ConfigError, GauntletChallenger) {
