@@ -616,17 +616,17 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
                 first.active.push_back(static_cast<int>(i));
             id = store.create_tournament(spec, bot_entries(config, program_sha256s(config)), first);
         }
+        const auto scheduled_games = lineup.schedule.size();
         if (shard) {
             // The shard's pairs of the whole schedule, which the tournament
             // stored here keeps (its total is the whole tournament's).
-            const auto scheduled = lineup.schedule.size();
             lineup.schedule = tournament::shard_games(lineup.schedule, *shard);
             err << "arena run: shard " << shard->index << " of " << shard->count << ": ";
             if (lineup.schedule.empty()) {
-                err << "no games (the schedule has " << scheduled / 2 << " pairs)";
+                err << "no games (the schedule has " << scheduled_games / 2 << " pairs)";
             } else {
                 err << "games " << lineup.schedule.front().index + 1 << ".."
-                    << lineup.schedule.back().index + 1 << " of " << scheduled;
+                    << lineup.schedule.back().index + 1 << " of " << scheduled_games;
             }
             err << ", stored in " << config.database.string() << "\n";
         }
@@ -654,6 +654,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
             tournament::Runner runner(config, store, id, lineup);
             tournament::RunOptions options;
             options.concurrency = concurrency;
+            if (shard) options.schedule_games = static_cast<std::int64_t>(scheduled_games);
             if (server) options.observer = &watch;
             options.live = isatty(STDOUT_FILENO) != 0;
             if (winsize size{}; options.live && ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0)

@@ -126,7 +126,8 @@ class Progress {
         if (live_) {
             print_live();
         } else {
-            out_ << "game " << f.pairing.index + 1 << "/" << total_ << " (#" << game_id
+            out_ << "game " << f.pairing.index + 1 << "/"
+                 << (schedule_games_ > 0 ? schedule_games_ : total_) << " (#" << game_id
                  << "): " << r.players[0] << " vs " << r.players[1] << "  "
                  << match::score_text(r.outcome) << "  " << match::to_string(r.termination) << "  "
                  << r.moves.size() << " plies";
@@ -146,6 +147,9 @@ class Progress {
         out_ << decided << "\n";
         if (live_) print_live(true);
     }
+
+    // Games are numbered among these (RunOptions::schedule_games).
+    void set_schedule_games(std::int64_t games) { schedule_games_ = games; }
 
     // After each batch the writer stores: its lines go out together.
     void flush() { out_ << std::flush; }
@@ -200,6 +204,7 @@ class Progress {
     bool live_;
     int width_;  // of the terminal; 0: unknown
     std::int64_t total_, done_, played_ = 0, faults_ = 0;
+    std::int64_t schedule_games_ = 0;
     match::Tally tally_;  // this run's games only: enough to name a leader
     std::string sprt_summary_;
     SteadyClock::time_point start_ = SteadyClock::now(), last_print_{};
@@ -376,6 +381,7 @@ RunOutcome Runner::run(const RunOptions& options, std::ostream& out, std::stop_t
     outcome.total = sprt ? sprt->needed_games() : ladder ? ladder_total() : needed;
     Progress progress(config_, out, options.live, options.width, outcome.total,
                       static_cast<std::int64_t>(done.size()));
+    progress.set_schedule_games(options.schedule_games);
     if (sprt) progress.sprt_update(sprt_summary(lineup_, *sprt), outcome.total, "");
     if (ladder) progress.sprt_update(ladder_summary(), outcome.total, "");
 

@@ -42,6 +42,10 @@ struct RunOptions {
     bool live = false;    // one updating progress line (on a terminal) instead of a line per game
     int width = 0;        // the terminal's columns, to which the live line is cut; 0: unknown
     GameObserver* observer = nullptr;  // none: nobody watches the games
+    // The games of the whole schedule when the run plays a part of it (a
+    // shard): each game's line numbers it "game i/N" among them; 0: the games
+    // this run needs.
+    std::int64_t schedule_games = 0;
 };
 
 struct RunOutcome {
