@@ -224,6 +224,12 @@ const std::vector<DocCommand> kDocCommands = {
     {"build/bin/arena run configs/demo.yaml [--db PATH] [--concurrency N]",
      "build/bin/arena run configs/demo.yaml --concurrency 2"},
     {"build/bin/arena standings results/demo.db", ""},
+    {"build/bin/arena run configs/demo.yaml --shard 1/2", ""},
+    {"build/bin/arena run configs/demo.yaml --shard 2/2", ""},
+    {"build/bin/arena merge results/demo-all.db results/demo.shard-1-of-2.db "
+     "results/demo.shard-2-of-2.db",
+     ""},
+    {"build/bin/arena standings results/demo-all.db", ""},
     {"build/bin/arena standings results/demo.db --anchor random-a=1000 --anchor random-b=1000", ""},
     {"build/bin/arena standings results/demo.db --pairs", ""},
     {"build/bin/arena standings results/demo.db --active", ""},
