@@ -639,7 +639,7 @@ RunOutcome Runner::run(const RunOptions& options, std::ostream& out, std::stop_t
     for (auto& b : guard.given_up_bots()) {
         RunOutcome::GivenUp g{std::move(b), 0};
         // A ladder's: of the round it stopped in.
-        for (const auto& p : round&& ladder ? round->games : schedule) {
+        for (const auto& p : (ladder && round) ? round->games : schedule) {
             if (stored.contains(p.index) || !lineup_.playable(p) || (sprt && sprt->decided(p)))
                 continue;
             if (config_.bots[bot_of(p.first)].name == g.bot.bot ||
