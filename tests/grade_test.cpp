@@ -382,6 +382,40 @@ TEST_F(Grade, ASubmissionThatFailsItsCheckScoresNothingWithTheReasonAndEntersOnc
     EXPECT_EQ(row_of(table, "carol").at("total"), total);
 }
 
+TEST_F(Grade, AResubmissionUnderVersionsKeepPlaysEveryReferenceAgain) {
+    submit("alice", strategy("sample.so"));
+    const auto bob = submit("bob", strategy("reference/random.so"));
+    const std::string plain = config(false);
+    std::string text;
+    {
+        std::ifstream in(plain);
+        text.assign(std::istreambuf_iterator<char>(in), {});
+    }
+    const std::string path = dir_.write("keep.yaml", text + "versions: keep\n");
+    ASSERT_EQ(arena({"grade", path}).status, 0);
+    EXPECT_EQ(query_one(db(), "SELECT count(*) FROM games"), "8");
+    fs::copy_file(strategy("reference/greedy.so"), bob / "strategy.so",
+                  fs::copy_options::overwrite_existing);
+    const auto r = arena({"grade", path, "--json"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.err.find("bot 'bob' has a new program: version 2 enters"), std::string::npos)
+        << r.err;
+    EXPECT_EQ(query_one(db(), "SELECT count(*) FROM games"), "12");
+    const json table = json::parse(r.out);
+    ASSERT_EQ(table.at("submissions").size(), 2u);
+    const json& row = row_of(table, "bob");
+    EXPECT_EQ(row.at("games"), 4);
+    int total = 0;
+    for (const std::string ref : {"ref-random", "ref-greedy"}) {
+        const auto [points, games] = stored_points("bob", ref);
+        EXPECT_EQ(row.at("points").at(ref), points);
+        EXPECT_EQ(games, 2);
+        total += points;
+    }
+    EXPECT_EQ(row.at("total"), total);
+    EXPECT_EQ(stored_points("bob@1", "ref-random").second, 2);  // the first version's games stay
+}
+
 TEST_F(Grade, WhatABotControlsIsEscaped) {
     submit("alice", strategy("sample.so"),
            "author: \"=HYPERLINK(\\\"x\\\"),\\e[31mred\\e[0m \\\"q\\\" <b>\"\n");
