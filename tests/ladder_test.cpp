@@ -447,6 +447,10 @@ TEST(LadderRun, PlacesEntrantsWithFewerGamesThanARoundRobinAndALateEntrantToo) {
                         "g.game_index >= 18 AND (g.first_bot = b.id OR g.second_bot = b.id)"),
               "4");
     EXPECT_NE(grown.out.find("ladder: late placed after 4 games"), std::string::npos) << grown.out;
+    // The standings rate it with its 4 games; the total is what was played.
+    EXPECT_TRUE(std::regex_search(grown.out, std::regex(R"(\n +\d+ +late +-?\d+ +\d+ +4 )")))
+        << grown.out;
+    EXPECT_EQ(query_one(db, "SELECT total_games FROM tournaments"), "22");
 }
 
 TEST(LadderRun, AKilledAndResumedRunPlaysTheSameGames) {
