@@ -255,10 +255,18 @@ std::optional<tournament::Lineup> standing_lineup(store::ResultsStore& store,
             err << sep << c;
             sep = "; ";
         }
-        err << ". " << added << " new game" << (added == 1 ? "" : "s") << " in the schedule";
-        if (dropped > 0)
-            err << ", " << dropped << " unplayed game" << (dropped == 1 ? "" : "s")
-                << " of bots that play no more left out";
+        if (config.schedule == tournament::ScheduleType::kLadder) {
+            // No games are scheduled ahead: the ladder chooses them as it goes.
+            const auto n = growth.entering.size();
+            if (n > 0)
+                err << ". The ladder places " << n << (n == 1 ? " entrant" : " entrants")
+                    << " round by round";
+        } else {
+            err << ". " << added << " new game" << (added == 1 ? "" : "s") << " in the schedule";
+            if (dropped > 0)
+                err << ", " << dropped << " unplayed game" << (dropped == 1 ? "" : "s")
+                    << " of bots that play no more left out";
+        }
         err << "\n";
         return lineup;
     }
