@@ -18,6 +18,7 @@
 
 #include "arena/tournament/config.hpp"
 #include "arena/tournament/fingerprint.hpp"
+#include "arena/tournament/growth.hpp"
 #include "arena/tournament/schedule.hpp"
 #include "arena_process.hpp"
 #include "db_query.hpp"
@@ -300,6 +301,14 @@ TEST(LadderConfig, ReadsItsKeysWithDefaults) {
             tournament::parse_config(ladder_text("l", extra, kThreeRandoms), "l.yaml");
         EXPECT_NE(tournament::fingerprint(plain), tournament::fingerprint(other)) << extra;
     }
+    // A round-robin's games_per_pair may grow in a stored tournament (it is
+    // cut out of what is compared); a ladder's may not.
+    const auto four =
+        tournament::parse_config(ladder_text("l", ", games_per_pair: 4", kThreeRandoms), "l.yaml");
+    const auto parts_two = tournament::split_fingerprint(tournament::fingerprint(plain));
+    const auto parts_four = tournament::split_fingerprint(tournament::fingerprint(four));
+    ASSERT_TRUE(parts_two && parts_four);
+    EXPECT_NE(parts_two->fixed, parts_four->fixed);
     const auto rr = tournament::parse_config(
         std::regex_replace(ladder_text("l", "", kThreeRandoms), std::regex("type: ladder"),
                            "type: round-robin"),
@@ -454,6 +463,16 @@ TEST(LadderRun, PlacesEntrantsWithFewerGamesThanARoundRobinAndALateEntrantToo) {
     EXPECT_TRUE(std::regex_search(grown.out, std::regex(R"(\n +\d+ +late +-?\d+ +\d+ +4 )")))
         << grown.out;
     EXPECT_EQ(query_one(db, "SELECT total_games FROM tournaments"), "22");
+
+    // What decides the games may not change: refused, naming it, nothing played.
+    static_cast<void>(dir.write(
+        "l.yaml",
+        ladder_text("l", ", games_per_entrant: 6, opponents_per_round: 2", bots, dir.path())));
+    const auto changed = run_arena(dir.path(), {"run", config});
+    EXPECT_NE(changed.status, 0);
+    EXPECT_NE(changed.err.find("no longer matches"), std::string::npos) << changed.err;
+    EXPECT_NE(changed.err.find("games_per_entrant=4"), std::string::npos) << changed.err;
+    EXPECT_EQ(stored_now(db), 22);
 }
 
 TEST(LadderRun, AKilledAndResumedRunPlaysTheSameGames) {
