@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <exception>
 #include <map>
 #include <optional>
 #include <set>
@@ -252,6 +253,9 @@ class Merger {
         // 2 MB page cache, SQLite spills pages of it to the WAL before the
         // commit and reads them back.
         db_.exec("PRAGMA cache_size = -65536");
+        // As the arena's own store: a checkpoint (two fsyncs) per 20 MB of
+        // WAL, not one per input.
+        db_.exec("PRAGMA wal_autocheckpoint = 10000");
 
         check_inputs(inputs);
 
@@ -264,21 +268,44 @@ class Merger {
 
         MergeSummary summary;
         std::set<std::string> touched;
-        for (const auto& file : inputs) {
-            auto merged = merge_one(file);
-            for (const auto& entry : input_headers_[file.string()])
+        const auto done = [&](MergedInput merged) {
+            for (const auto& entry : input_headers_[merged.file.string()])
                 touched.insert(entry.first);
             if (options_.merged) options_.merged(merged);
             summary.inputs.push_back(std::move(merged));
+        };
+        // Several inputs a transaction: each commit rewrites every page of
+        // the games' indices that its games touched, and in a big output
+        // those are about as many pages as games, so one commit per input
+        // made each input slower than the one before.
+        const auto batch = static_cast<std::size_t>(
+            std::max(sqlite3_limit(db_.handle(), SQLITE_LIMIT_ATTACHED, -1), 1));
+        for (std::size_t at = 0; at < inputs.size(); at += batch) {
+            const std::vector<std::filesystem::path> files(
+                inputs.begin() + static_cast<std::ptrdiff_t>(at),
+                inputs.begin() + static_cast<std::ptrdiff_t>(std::min(at + batch, inputs.size())));
+            std::vector<MergedInput> merged;
+            try {
+                merged = merge_batch(files);
+            } catch (const MergeError&) {
+                if (files.size() == 1) throw;
+                // Again one at a time, so that the inputs before the one
+                // that fails stay merged.
+                for (const auto& file : files)
+                    done(std::move(merge_batch({file}).front()));
+                continue;
+            }
+            for (auto& m : merged)
+                done(std::move(m));
         }
         // Finished once every game of its schedule is in.
         Transaction txn(db_);
-        auto status = db_.prepare(
+        auto status = prepare(
             "UPDATE tournaments SET status = CASE WHEN ?2 >= total_games THEN 'finished' ELSE "
             "'interrupted' END, finished_at = CASE WHEN ?2 >= total_games THEN IFNULL(finished_at, "
             "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) END WHERE id = ?1");
-        auto count = db_.prepare("SELECT count(*) FROM games WHERE tournament = ?");
-        auto find = db_.prepare("SELECT id, total_games FROM tournaments WHERE name = ?");
+        auto count = prepare("SELECT count(*) FROM games WHERE tournament = ?");
+        auto find = prepare("SELECT id, total_games FROM tournaments WHERE name = ?");
         for (const auto& name : touched) {
             MergedTournament t;
             t.name = name;
@@ -338,7 +365,7 @@ class Merger {
     // `src` (its row, bots and segments) when there is none.
     std::int64_t output_tournament(const Header& src, MergedInput& merged) {
         {
-            auto find = db_.prepare("SELECT id FROM main.tournaments WHERE name = ?");
+            auto find = prepare("SELECT id FROM main.tournaments WHERE name = ?");
             auto q = find.use();
             q.bind(src.name);
             if (q.step()) return q.column_int64(0);
@@ -370,14 +397,14 @@ class Merger {
                       (it != replaced.end() ? it->second : "s." + quoted(c));
         }
         auto insert =
-            db_.prepare("INSERT INTO main." + quoted(table) + " (" + names + ") SELECT " + values +
-                        " FROM src." + quoted(table) + " AS s WHERE s." + where + " " + order);
+            prepare("INSERT INTO main." + quoted(table) + " (" + names + ") SELECT " + values +
+                    " FROM src." + quoted(table) + " AS s WHERE s." + where + " " + order);
         insert.use().bind(key).exec();
     }
 
     void map_bots(std::int64_t src, std::int64_t out) {
         db_.exec("DELETE FROM temp.bot_map");
-        auto map = db_.prepare(
+        auto map = prepare(
             "INSERT INTO temp.bot_map (src_id, out_id) SELECT s.id, m.id FROM src.bots AS s "
             "JOIN main.bots AS m ON m.tournament = ?2 AND m.name = s.name WHERE s.tournament = "
             "?1");
@@ -397,7 +424,7 @@ class Merger {
         map_bots(src.id, out);
         // The same index with another result, ending or players.
         {
-            auto conflict = db_.prepare(
+            auto conflict = prepare(
                 "SELECT s.game_index, s.result, s.termination, m.result, m.termination, m.id, "
                 "sf.name, ss.name, mf.name, ms.name FROM src.games AS s "
                 "JOIN main.games AS m ON m.tournament = ?2 AND m.game_index = s.game_index "
@@ -424,7 +451,7 @@ class Merger {
             }
         }
         {
-            auto present = db_.prepare(
+            auto present = prepare(
                 "SELECT count(*) FROM src.games AS s JOIN main.games AS m ON m.tournament = ?2 "
                 "AND m.game_index = s.game_index WHERE s.tournament = ?1");
             auto q = present.use();
@@ -447,7 +474,7 @@ class Merger {
                       (it != replaced.end() ? it->second : "s." + quoted(c));
         }
         {
-            auto insert = db_.prepare(
+            auto insert = prepare(
                 "INSERT INTO main.games (" + names + ") SELECT " + values +
                 " FROM src.games AS s WHERE s.tournament = ?1 AND NOT EXISTS (SELECT 1 FROM "
                 "main.games AS m WHERE m.tournament = ?2 AND m.game_index = s.game_index) "
@@ -460,11 +487,14 @@ class Merger {
         const auto last = db_.query_int("SELECT max(id) FROM main.games");
         inserted_.push_back({before + 1, last, file.string()});
         db_.exec("DELETE FROM temp.game_map");
+        // The new games are the rowids after `before`: read as a range (the
+        // unary + keeps SQLite from walking the tournament's whole index,
+        // which made merging quadratic in the games already merged).
         {
-            auto map = db_.prepare(
+            auto map = prepare(
                 "INSERT INTO temp.game_map (out_id, src_id) SELECT m.id, s.id FROM main.games AS "
                 "m JOIN src.games AS s ON s.tournament = ?1 AND s.game_index = m.game_index WHERE "
-                "m.tournament = ?2 AND m.id > ?3");
+                "m.id > ?3 AND +m.tournament = ?2");
             map.use().bind(src.id).bind(out).bind(before).exec();
         }
         // Every row of each new game: moves, logs, transcripts, ...
@@ -475,52 +505,86 @@ class Merger {
                 vals += (vals.empty() ? "" : ", ") +
                         (c == table.column ? std::string("g.out_id") : "x." + quoted(c));
             }
-            db_.exec("INSERT INTO main." + quoted(table.name) + " (" + cols + ") SELECT " + vals +
-                     " FROM temp.game_map AS g CROSS JOIN src." + quoted(table.name) +
-                     " AS x WHERE x." + quoted(table.column) + " = g.src_id ORDER BY g.out_id");
+            exec("INSERT INTO main." + quoted(table.name) + " (" + cols + ") SELECT " + vals +
+                 " FROM temp.game_map AS g CROSS JOIN src." + quoted(table.name) +
+                 " AS x WHERE x." + quoted(table.column) + " = g.src_id ORDER BY g.out_id");
         }
     }
 
-    MergedInput merge_one(const std::filesystem::path& file) {
-        MergedInput merged;
-        merged.file = file;
-        {
-            auto attach = db_.prepare("ATTACH DATABASE ? AS src");
-            const bool uri = sqlite3_compileoption_used("USE_URI") != 0;
-            attach.use().bind(uri ? read_only_uri(file) : file.string()).exec();
-        }
+    // Merges `files` in one transaction, each attached under its own name.
+    std::vector<MergedInput> merge_batch(const std::vector<std::filesystem::path>& files) {
+        const bool uri = sqlite3_compileoption_used("USE_URI") != 0;
+        std::vector<std::string> names;
+        std::exception_ptr failure;
+        std::vector<MergedInput> merged;
+        const auto ranges = inserted_.size();
         try {
+            for (const auto& file : files) {
+                const auto name = "src" + std::to_string(names.size());
+                auto attach = db_.prepare("ATTACH DATABASE ? AS " + name);
+                attach.use().bind(uri ? read_only_uri(file) : file.string()).exec();
+                names.push_back(name);
+            }
             Transaction txn(db_, Transaction::Mode::kImmediate);
-            // Read again inside the transaction: the input may have grown
-            // since it was checked, never changed what was compared.
-            for (const auto& src : read_headers(db_, "src")) {
-                const auto& checked = input_headers_[file.string()];
-                if (const auto it = checked.find(src.name); it == checked.end()) {
-                    throw MergeError(file.string() + ": tournament '" + src.name +
-                                     "' appeared in it during the merge; merge it again");
-                }
-                const auto out = output_tournament(src, merged);
-                merge_games(src, out, file, merged);
-                total_update(src, out);
+            for (std::size_t i = 0; i < files.size(); ++i) {
+                src_ = names[i];
+                merged.push_back(merge_input(files[i]));
             }
             txn.commit();
         } catch (...) {
-            db_.exec("DETACH DATABASE src");
-            throw;
+            failure = std::current_exception();
+            inserted_.resize(ranges);
         }
-        db_.exec("DETACH DATABASE src");
+        for (const auto& name : names)
+            db_.exec("DETACH DATABASE " + name);
+        if (failure) std::rethrow_exception(failure);
         return merged;
     }
 
+    // One input, attached as src_, inside the batch's transaction.
+    MergedInput merge_input(const std::filesystem::path& file) {
+        MergedInput merged;
+        merged.file = file;
+        // Read again inside the transaction: the input may have grown since
+        // it was checked, and must not have changed what was compared.
+        const auto& checked = input_headers_[file.string()];
+        for (const auto& src : read_headers(db_, src_)) {
+            const auto it = checked.find(src.name);
+            if (it == checked.end()) {
+                throw MergeError(file.string() + ": tournament '" + src.name +
+                                 "' appeared in it during the merge; merge it again");
+            }
+            if (auto diff = difference(src, it->second)) {
+                throw MergeError(file.string() + ": tournament '" + src.name +
+                                 "' changed during the merge: " + *diff);
+            }
+            const auto out = output_tournament(src, merged);
+            merge_games(src, out, file, merged);
+            total_update(src, out);
+        }
+        return merged;
+    }
+
+    // SQL text naming the input being merged as "src.".
+    [[nodiscard]] std::string with_src(std::string text) const {
+        for (auto at = text.find("src."); at != std::string::npos;
+             at = text.find("src.", at + src_.size() + 1))
+            text.replace(at, 3, src_);
+        return text;
+    }
+    Statement prepare(const std::string& text) { return db_.prepare(with_src(text)); }
+    void exec(const std::string& text) { db_.exec(with_src(text)); }
+
     // A tournament whose total grows as it plays (a ladder) keeps the largest.
     void total_update(const Header& src, std::int64_t out) {
-        auto update = db_.prepare(
-            "UPDATE main.tournaments SET total_games = max(total_games, ?2) WHERE id = ?1");
+        auto update =
+            prepare("UPDATE main.tournaments SET total_games = max(total_games, ?2) WHERE id = ?1");
         update.use().bind(out).bind(src.total).exec();
     }
 
     std::filesystem::path out_;
     const MergeOptions& options_;
+    std::string src_ = "src";  // the schema name of the input being merged
     Database db_;
     Columns games_;
     std::vector<std::pair<GameTable, Columns>> per_game_;

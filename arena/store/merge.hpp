@@ -17,15 +17,17 @@
 // and SHA-256 of their programs) or schedule segments differ from those of
 // the same tournament in the output or in an earlier input. A game index
 // stored in two places with different results (result, ending or players)
-// is an error that names both files; the input being merged is then rolled
-// back, and the inputs merged before it stay merged.
+// is an error that names both files; nothing of that input is merged, and
+// the inputs merged before it stay merged.
 //
-// Each input is read in one read transaction and merged in one write
-// transaction: an input still being written (a shard that is running, in
-// WAL mode) gives the games it had finished when its transaction began,
-// never a game in progress, and merging again later adds the rest. A game
-// the output holds already with the same result is left as it is, so
-// merging an input twice adds nothing.
+// The inputs are merged in write transactions of up to ten (as many as
+// SQLite attaches at once), each input read within it: an input still being
+// written (a shard that is running, in WAL mode) gives the games it had
+// finished when the transaction began, never a game in progress, and
+// merging again later adds the rest. When an input is refused, its batch is
+// rolled back and merged again one input at a time, so that the inputs
+// before it stay merged. A game the output holds already with the same
+// result is left as it is, so merging an input twice adds nothing.
 
 #include <chrono>
 #include <cstdint>
