@@ -315,6 +315,8 @@ TEST_F(ShardRun, FourShardsMergedEqualTheWholeRunGameForGame) {
     EXPECT_FALSE(testing::looks_like_a_crash(partial.err)) << partial.err;
     // The inputs before it are merged; nothing of it is.
     EXPECT_EQ(query_one(path("partial.db"), "SELECT count(*) FROM games"), "12");
+    // Not all of it: not finished, whatever the shards' own status.
+    EXPECT_EQ(query_one(path("partial.db"), "SELECT status FROM tournaments"), "interrupted");
     // Against a database that held the game before the merge: named as such.
     const auto conflict = arena({"merge", "merged.db", "tampered.db"});
     EXPECT_EQ(conflict.status, 1);

@@ -249,12 +249,12 @@ class Merger {
         db_.exec("PRAGMA foreign_keys = OFF");
         db_.exec("PRAGMA synchronous = NORMAL");
         db_.exec("PRAGMA temp_store = MEMORY");
-        // An input's games are written in one transaction: with the default
+        // A batch of inputs is written in one transaction: with the default
         // 2 MB page cache, SQLite spills pages of it to the WAL before the
         // commit and reads them back.
         db_.exec("PRAGMA cache_size = -65536");
         // As the arena's own store: a checkpoint (two fsyncs) per 20 MB of
-        // WAL, not one per input.
+        // WAL, not one per commit.
         db_.exec("PRAGMA wal_autocheckpoint = 10000");
 
         check_inputs(inputs);
@@ -370,7 +370,9 @@ class Merger {
             q.bind(src.name);
             if (q.step()) return q.column_int64(0);
         }
-        copy_rows("tournaments", "id = ?", src.id, {{"id", "NULL"}});
+        // Not finished until its games are (see run()).
+        copy_rows("tournaments", "id = ?", src.id,
+                  {{"id", "NULL"}, {"status", "'interrupted'"}, {"finished_at", "NULL"}});
         const auto id = db_.last_insert_rowid();
         copy_rows("bots", "tournament = ?", src.id,
                   {{"id", "NULL"}, {"tournament", std::to_string(id)}}, "ORDER BY id");
