@@ -682,9 +682,10 @@ TEST(CloseCalls, ArenaMatchAndRunWarnAboutABotThatUsesItsWholeTime) {
     const std::string slow =
         bin("bots/misbehave") + " --mode sleep --sleep-ms " + std::to_string(move_ms * 99 / 100);
     const auto r = testing::run_arena(
-        dir.path(), {"match", "--game", "connect4", "--games", "2", "--move-ms",
-                     std::to_string(move_ms), "--tolerance-ms", scaled_ms(300), "slow=" + slow,
-                     "fast=" + bin("bots/random") + " --game connect4"});
+        // A small board: the slow bot takes nearly its whole limit on every move.
+        dir.path(), {"match", "--game", "connect4", "--rows", "4", "--cols", "5", "--games", "2",
+                     "--move-ms", std::to_string(move_ms), "--tolerance-ms", scaled_ms(300),
+                     "slow=" + slow, "fast=" + bin("bots/random") + " --game connect4"});
     ASSERT_EQ(r.status, 0) << r.out << r.err;
     EXPECT_NE(r.err.find("warning: slow answered within 5 % (at most 25 ms) of its time limit on "),
               std::string::npos)
@@ -693,11 +694,12 @@ TEST(CloseCalls, ArenaMatchAndRunWarnAboutABotThatUsesItsWholeTime) {
     EXPECT_EQ(r.err.find("warning: fast"), std::string::npos) << r.err;
 
     const fs::path config = dir.write(
-        "t.yaml",
-        "name: close\ngame: { name: connect4 }\ntime: { move_ms: " + std::to_string(move_ms) +
-            ", tolerance_ms: " + scaled_ms(300) + " }\nconcurrency: 1\ndatabase: " +
-            (dir.path() / "r.db").string() + "\nbots:\n  - { name: slow, command: " + slow +
-            " }\n  - { name: fast, command: " + bin("bots/random") + " --game connect4 }\n");
+        "t.yaml", "name: close\ngame: { name: connect4, rows: 4, cols: 5 }\ntime: { move_ms: " +
+                      std::to_string(move_ms) + ", tolerance_ms: " + scaled_ms(300) +
+                      " }\nconcurrency: 1\ndatabase: " + (dir.path() / "r.db").string() +
+                      "\nbots:\n  - { name: slow, command: " + slow +
+                      " }\n  - { name: fast, command: " + bin("bots/random") +
+                      " --game connect4 }\n");
     const auto run = testing::run_arena(dir.path(), {"run", config.string()});
     ASSERT_EQ(run.status, 0) << run.out << run.err;
     EXPECT_NE(
