@@ -6,38 +6,22 @@
 // what is wrong with bad options.
 
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <array>
 #include <cmath>
-#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "bench/sprt_model.hpp"
+#include "tests/proc_util.hpp"
 
 namespace {
 
 using namespace arena;
 
-struct Output {
-    int status = -1;
-    std::string out;
-};
-
-Output run_sim(const std::string& args) {
-    const std::string command = std::string(ARENA_BINARY_DIR) + "/bench/sprt_sim " + args + " 2>&1";
-    Output r;
-    FILE* pipe = popen(command.c_str(), "r");
-    if (pipe == nullptr) return r;
-    std::array<char, 4096> buffer{};
-    for (std::size_t n; (n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0;)
-        r.out.append(buffer.data(), n);
-    const int status = pclose(pipe);
-    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return r;
+arena::testing::ShellResult run_sim(const std::string& args) {
+    return arena::testing::run_shell(std::string(ARENA_BINARY_DIR) + "/bench/sprt_sim " + args);
 }
 
 TEST(SprtModel, EqualBotsShowTheSettingsFirstMoverScoreAndDrawRate) {
@@ -136,7 +120,7 @@ TEST(SprtReplay, DecidesWhereTheCountsDoAndChecksTheScores) {
 }
 
 TEST(SprtSim, PrintsOneJsonObjectWithBothKindsOfCounts) {
-    const Output r = run_sim(
+    const auto r = run_sim(
         "--first-score 0.6 --draw-rate 0.05 --true-elo 400 --true-in logistic "
         "--tests 6 --seed 7 --name strong");
     ASSERT_EQ(r.status, 0) << r.out;
@@ -154,7 +138,7 @@ TEST(SprtSim, PrintsOneJsonObjectWithBothKindsOfCounts) {
 }
 
 TEST(SprtSim, NamesWhatIsWrong) {
-    Output r = run_sim("--first-score 0.9 --draw-rate 0.5 --true-elo 10");
+    auto r = run_sim("--first-score 0.9 --draw-rate 0.5 --true-elo 10");
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.out.find("--draw-rate 0.5"), std::string::npos) << r.out;
     r = run_sim("--first-score 0.6 --draw-rate 0.1");

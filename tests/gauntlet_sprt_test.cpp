@@ -22,6 +22,7 @@
 #include "arena_process.hpp"
 #include "db_query.hpp"
 #include "proc_util.hpp"
+#include "run_control.hpp"
 #include "temp_dir.hpp"
 #include "timing.hpp"
 
@@ -270,16 +271,6 @@ std::vector<std::pair<std::string, std::string>> alphabeta_bots() {
         {"deep", ab + " --depth 5"}, {"shallow", ab + " --depth 1"}, {"twin", ab + " --depth 5"}};
 }
 
-// Games stored so far; 0 while the database is not there or busy.
-int stored_now(const fs::path& db) {
-    if (!fs::exists(db)) return 0;
-    try {
-        return std::stoi(query_one(db, "SELECT COUNT(*) FROM games"));
-    } catch (const std::exception&) {
-        return 0;
-    }
-}
-
 // The lines of the SPRT blocks: from the first "Results of" to the end,
 // without the note on pairs that finished after a decision (how many were
 // under way then depends on timing).
@@ -346,15 +337,9 @@ TEST(GauntletSprtRun, AKilledAndResumedRunReachesTheSameDecisionsAtTheSamePairs)
     const auto db = dir.path() / "cut.db";
     {
         testing::ArenaProcess p(dir.path(), {"run", config});
-        const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(120);
-        while (std::chrono::steady_clock::now() < give_up) {
-            if (stored_now(db) >= 6) break;
-            std::this_thread::sleep_for(std::chrono::milliseconds(5));
-        }
-        ASSERT_EQ(kill(p.pid(), SIGKILL), 0);
-        static_cast<void>(p.wait());
+        static_cast<void>(testing::stop_once_stored(p, db, 6));
     }
-    ASSERT_LT(stored_now(db), stored_now(dir.path() / "ref.db"))
+    ASSERT_LT(testing::games_stored_now(db), testing::games_stored_now(dir.path() / "ref.db"))
         << "the run finished before it could be killed";
     const auto resumed = run_arena(dir.path(), {"run", config});
     ASSERT_EQ(resumed.status, 0) << resumed.err;

@@ -31,6 +31,7 @@
 #include "arena_process.hpp"
 #include "db_query.hpp"
 #include "proc_util.hpp"
+#include "run_control.hpp"
 #include "temp_dir.hpp"
 
 namespace arena::tournament {
@@ -569,14 +570,6 @@ class GrowthRun : public ::testing::Test {
     static std::int64_t count(const fs::path& db, const std::string& where = "1") {
         return std::stoll(query_one(db, "SELECT count(*) FROM game_list WHERE " + where));
     }
-    // Games stored so far by a run under way: 0 before it has made the file.
-    static std::int64_t stored_now(const fs::path& db) {
-        try {
-            return count(db);
-        } catch (const std::exception&) {
-            return 0;
-        }
-    }
 
     void SetUp() override {
         // 49 distinct two-move openings, taken in file order.
@@ -737,11 +730,7 @@ TEST_F(GrowthRun, ARemovedBotRetiresAndStandingsActiveLeaveItOut) {
     const auto file = db("ret");
     {
         testing::ArenaProcess p(dir_.path(), {"run", path});
-        const auto give_up = std::chrono::steady_clock::now() + 120s;
-        while (std::chrono::steady_clock::now() < give_up && stored_now(file) < 3)
-            std::this_thread::sleep_for(20ms);
-        ASSERT_EQ(kill(p.pid(), SIGINT), 0);
-        EXPECT_EQ(p.wait().status, 130);
+        EXPECT_EQ(testing::stop_once_stored(p, file, 3, SIGINT).status, 130);
     }
     const auto bot3_games = count(file, "first = 'bot3' OR second = 'bot3'");
     ASSERT_LT(bot3_games, 30) << "bot3 played all its games before the run was stopped";
@@ -907,11 +896,7 @@ TEST_F(GrowthRun, KillNineDuringAnExtensionThenResumePlaysEachGameOnce) {
     const auto file = db("cut");
     {
         testing::ArenaProcess p(dir_.path(), {"run", path});
-        const auto give_up = std::chrono::steady_clock::now() + 120s;
-        while (std::chrono::steady_clock::now() < give_up && stored_now(file) < 14)
-            std::this_thread::sleep_for(10ms);
-        ASSERT_EQ(kill(p.pid(), SIGKILL), 0);
-        EXPECT_EQ(p.wait().status, 128 + SIGKILL);
+        EXPECT_EQ(testing::stop_once_stored(p, file, 14).status, 128 + SIGKILL);
     }
     const auto partial = count(file);
     ASSERT_LT(partial, 20) << "the extension finished before it could be killed";

@@ -4,32 +4,16 @@
 // ordered as they must be, and bad options are named.
 
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <array>
-#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "proc_util.hpp"
+
 namespace {
 
-struct Output {
-    int status = -1;
-    std::string out;
-};
-
-Output run_sim(const std::string& args) {
-    const std::string command =
-        std::string(ARENA_BINARY_DIR) + "/bench/ladder_sim " + args + " 2>&1";
-    Output r;
-    FILE* pipe = popen(command.c_str(), "r");
-    if (pipe == nullptr) return r;
-    std::array<char, 4096> buffer{};
-    for (std::size_t n; (n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0;)
-        r.out.append(buffer.data(), n);
-    const int status = pclose(pipe);
-    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return r;
+arena::testing::ShellResult run_sim(const std::string& args) {
+    return arena::testing::run_shell(std::string(ARENA_BINARY_DIR) + "/bench/ladder_sim " + args);
 }
 
 TEST(LadderSim, ASmallLeagueGivesSensibleFigures) {

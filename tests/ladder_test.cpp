@@ -23,6 +23,7 @@
 #include "arena_process.hpp"
 #include "db_query.hpp"
 #include "proc_util.hpp"
+#include "run_control.hpp"
 #include "temp_dir.hpp"
 #include "timing.hpp"
 
@@ -360,15 +361,6 @@ TEST(LadderConfig, ErrorsNameTheFileLineAndKey) {
 
 // ---- arena run ------------------------------------------------------------------
 
-int stored_now(const fs::path& db) {
-    if (!fs::exists(db)) return 0;
-    try {
-        return std::stoi(query_one(db, "SELECT COUNT(*) FROM games"));
-    } catch (const std::exception&) {
-        return 0;
-    }
-}
-
 // Each stored game: index, the bots by name, result.
 std::vector<std::string> game_rows(const fs::path& db) {
     std::vector<std::string> rows;
@@ -438,7 +430,7 @@ TEST(LadderRun, PlacesEntrantsWithFewerGamesThanARoundRobinAndALateEntrantToo) {
     // Run again: nothing to play.
     const auto again = run_arena(dir.path(), {"run", config});
     ASSERT_EQ(again.status, 0) << again.err;
-    EXPECT_EQ(stored_now(db), 18);
+    EXPECT_EQ(testing::games_stored_now(db), 18);
 
     // A late entrant: it alone plays, 4 games where a round-robin adds 12,
     // and the games stored stay as they were.
@@ -472,7 +464,7 @@ TEST(LadderRun, PlacesEntrantsWithFewerGamesThanARoundRobinAndALateEntrantToo) {
     EXPECT_NE(changed.status, 0);
     EXPECT_NE(changed.err.find("no longer matches"), std::string::npos) << changed.err;
     EXPECT_NE(changed.err.find("games_per_entrant=4"), std::string::npos) << changed.err;
-    EXPECT_EQ(stored_now(db), 22);
+    EXPECT_EQ(testing::games_stored_now(db), 22);
 }
 
 TEST(LadderRun, AKilledAndResumedRunPlaysTheSameGames) {
@@ -496,15 +488,9 @@ TEST(LadderRun, AKilledAndResumedRunPlaysTheSameGames) {
     const auto db = dir.path() / "cut.db";
     {
         testing::ArenaProcess p(dir.path(), {"run", config});
-        const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(120);
-        while (std::chrono::steady_clock::now() < give_up) {
-            if (stored_now(db) >= 11) break;
-            std::this_thread::sleep_for(std::chrono::milliseconds(2));
-        }
-        ASSERT_EQ(kill(p.pid(), SIGKILL), 0);
-        static_cast<void>(p.wait());
+        static_cast<void>(testing::stop_once_stored(p, db, 11));
     }
-    ASSERT_LT(stored_now(db), 30) << "the run finished before it could be killed";
+    ASSERT_LT(testing::games_stored_now(db), 30) << "the run finished before it could be killed";
     const auto resumed = run_arena(dir.path(), {"run", config});
     ASSERT_EQ(resumed.status, 0) << resumed.out << resumed.err;
     EXPECT_EQ(game_rows(db), expected);

@@ -4,9 +4,12 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <array>
 #include <chrono>
+#include <cstdio>
 #include <fstream>
 #include <iterator>
 #include <random>
@@ -28,6 +31,26 @@ inline std::string source(const std::string& relative) {
 inline std::string slurp(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     return {std::istreambuf_iterator<char>(in), {}};
+}
+
+// How a shell command ended: its exit code (-1 when it did not exit) and its
+// stdout and stderr together.
+struct ShellResult {
+    int status = -1;
+    std::string out;
+};
+
+// Runs `command` with /bin/sh, its stderr merged into stdout.
+inline ShellResult run_shell(const std::string& command) {
+    ShellResult r;
+    FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+    if (pipe == nullptr) return r;
+    std::array<char, 4096> buffer{};
+    for (std::size_t n; (n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0;)
+        r.out.append(buffer.data(), n);
+    const int status = pclose(pipe);
+    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return r;
 }
 
 // The lines of `text`, without their newlines.
