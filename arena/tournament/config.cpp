@@ -262,6 +262,18 @@ class Parser {
     }
 
   private:
+    // The host that runs strategy libraries, or one error at `mark`.
+    [[nodiscard]] std::filesystem::path so_host(const YAML::Mark& mark,
+                                                const std::string& who) const {
+        const auto host = find_so_host();
+        if (!host) {
+            fail(mark, who +
+                           "protocol: tsinghua-so needs the arena-so-host executable, which is "
+                           "neither next to the arena executable nor in PATH");
+        }
+        return *host;
+    }
+
     [[noreturn]] void fail(const YAML::Mark& mark, const std::string& problem) const {
         // An empty document has no mark; point at its start.
         const int line = mark.is_null() ? 1 : mark.line + 1;
@@ -891,13 +903,7 @@ class Parser {
             const std::string problem = tsinghua_game_problem(config_.game, config_.game_params);
             if (!problem.empty()) fail(protocol->value.Mark(), who + problem);
         }
-        const auto host = find_so_host();
-        if (!host) {
-            fail(protocol->value.Mark(),
-                 who +
-                     "protocol: tsinghua-so needs the arena-so-host executable, which is "
-                     "neither next to the arena executable nor in PATH");
-        }
+        const auto host = so_host(protocol->value.Mark(), who);
         const std::string text = string_value(*library);
         if (text.empty()) fail(library->value.Mark(), who + "'library' is empty");
         const std::filesystem::path path = (bot.dir / text).lexically_normal();
@@ -912,7 +918,7 @@ class Parser {
         }
         bot.protocol = std::string(kTsinghuaSo);
         bot.command = path.string();
-        bot.argv = so_host_argv(*host, path);
+        bot.argv = so_host_argv(host, path);
         bot.executable = path;  // what the results' sha256 identifies: the strategy
         if (!restart_in_defaults_) bot.restart_each_game = true;
     }
@@ -1031,13 +1037,7 @@ class Parser {
         if (library != nullptr && name == nullptr) missing(node, "name", which);
         BotConfig bot = defaults_;
         bot.protocol = std::string(kTsinghuaSo);
-        const auto host = find_so_host();
-        if (!host) {
-            fail(protocol->value.Mark(),
-                 who +
-                     "protocol: tsinghua-so needs the arena-so-host executable, which is "
-                     "neither next to the arena executable nor in PATH");
-        }
+        const auto host = so_host(protocol->value.Mark(), who);
         // (library as written, path, where its bot's name comes from)
         std::vector<std::pair<std::string, std::filesystem::path>> libraries;
         const Field& where = library != nullptr ? *library : *library_dir;
@@ -1096,7 +1096,7 @@ class Parser {
                 }
             }
             b.command = written;
-            b.argv = so_host_argv(*host, path);
+            b.argv = so_host_argv(host, path);
             b.executable = path;  // what the results' sha256 identifies: the strategy
             name_lines.push_back(mark.line + 1);
             config_.bots.push_back(std::move(b));
