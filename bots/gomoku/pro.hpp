@@ -1,0 +1,111 @@
+#pragma once
+// gomoku-pro: the strongest Gomoku reference bot, built like the classical
+// engines of the Gomocup on the shared board (board.hpp: pattern tables for
+// the four lines through every cell, updated on make/unmake) and threat-space
+// search (threats.hpp).
+//
+// At the root, in order: complete a five; block the opponent's five-point;
+// play our VCF; if the opponent would have a VCF were it to move (a null
+// move), keep only the moves after which it has none; play our VCT; keep only
+// the moves that stop the opponent's VCT; then iterative deepening of a
+// principal variation search until the soft limit.
+//
+// The search keeps a transposition table (Zobrist keys, kept from move to
+// move within a game, depth-preferred with ageing), two killer moves per ply
+// and a history table per colour. Moves come from the threat patterns: the
+// one cell that blocks a five; against an open three only its defences and
+// our fours; against a VCF of the opponent (a short search after a null
+// move) only the cells of its winning line and our fours; otherwise the cells
+// near the stones, ranked by what they make for us and take from the
+// opponent, the best few kept (fewer deeper in the tree). Quiet moves late in
+// the list are searched one or two plies shallower first (late move
+// reductions) and searched again at full depth when they beat alpha.
+//
+// At the horizon the side to move looks for a short VCF, then the evaluation:
+// the patterns each side could make on every empty cell, the line shapes,
+// and the double threats (a four-three, two open threes) that decide games.
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "bots/gomoku/engine.hpp"
+#include "bots/gomoku/threats.hpp"
+
+namespace arena::bots::gomoku {
+
+struct ProOptions {
+    int max_depth = 64;                        // iterations of iterative deepening
+    int width = 14;                            // quiet moves searched near the root
+    int min_width = 8;                         // ... and deep in the tree
+    int vcf_depth = 24;                        // own moves in a VCF
+    int vct_depth = 8;                         // own moves in a VCT; 0 disables VCT
+    std::uint64_t root_vcf_nodes = 2'000'000;  // budgets of the root threat searches
+    std::uint64_t root_vct_nodes = 2'000'000;
+    std::uint64_t defence_vcf_nodes = 5'000;  // per candidate, when defending against a VCF
+    std::uint64_t defence_vct_nodes = 3'000;  // per candidate, when defending against a VCT
+    std::uint64_t leaf_vcf_nodes = 100;       // VCF at the horizon; 0 disables it
+    std::uint64_t threat_nodes = 200;         // the opponent's VCF inside the search; 0 disables it
+    int inner_vcf_depth = 10;                 // VCF tried at each VCT node
+    int defence_width = 24;                   // root moves tried against a VCF or VCT threat
+    bool reductions = true;                   // late move reductions
+    int tt_bits = 20;                         // transposition table: 2^tt_bits entries
+};
+
+class ProEngine final : public GomokuEngine {
+  public:
+    explicit ProEngine(ProOptions options);
+    void new_game(const games::Game& game, int player) override;
+    [[nodiscard]] Sq think(const SearchClock& clock, const InfoSink& info) override;
+
+    // Static evaluation for the side to move.
+    [[nodiscard]] int evaluate() const;
+    // Forgets the transposition table, killers and history.
+    void clear();
+    // Depth of the last completed iteration of the last think().
+    [[nodiscard]] int depth_reached() const { return depth_reached_; }
+
+  private:
+    struct TTEntry {
+        std::uint64_t key = 0;
+        std::int32_t score = 0;
+        std::int16_t move = kNoSq;
+        std::int8_t depth = 0;
+        std::uint8_t bound_age = 0;  // bound in the low 2 bits, age above
+    };
+    static constexpr std::uint8_t kBoundUpper = 1, kBoundLower = 2,
+                                  kBoundExact = kBoundUpper | kBoundLower;
+    static constexpr int kMaxPly = 128;
+
+    [[nodiscard]] Sq think_inner(const SearchClock& clock, const InfoSink& info);
+    int search(int depth, int alpha, int beta, int ply);
+    int leaf(int ply);
+    // Fills `moves` in search order; returns true when they are forced (a
+    // defence: nothing else need be tried, and none may be pruned).
+    bool generate(MoveList& moves, Sq tt_move, int ply, int depth);
+    bool threat_moves(MoveList& moves, int depth);
+    [[nodiscard]] int order_score(int me, Sq s) const;
+    [[nodiscard]] bool quiet(int me, Sq s) const;
+    [[nodiscard]] bool poll();
+    void store(std::uint64_t key, int depth, int score, int bound, Sq move, int ply);
+    void reward(int me, Sq s, int depth, int ply);
+    bool defend_vcf(MoveList& root, const InfoSink& info);
+    void defend_vct(MoveList& root, const InfoSink& info);
+    using Refuted = std::function<bool()>;
+    void keep_defences(MoveList& root, const MoveList& candidates, int width,
+                       SearchClock::Clock::time_point limit, const Refuted& refuted);
+
+    ProOptions options_;
+    ThreatSolver solver_;
+    std::vector<TTEntry> tt_;
+    std::array<std::array<std::int16_t, 2>, kMaxPly + 1> killers_{};
+    std::array<std::vector<int>, 2> history_;
+    std::uint8_t age_ = 0;
+    std::uint64_t solver_base_ = 0;
+    const SearchClock* clock_ = nullptr;
+    bool aborted_ = false;
+    int depth_reached_ = 0;
+};
+
+}  // namespace arena::bots::gomoku
