@@ -33,6 +33,7 @@ int play_command(const std::vector<std::string>& args, std::ostream& out, std::o
 int check_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int grade_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int merge_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int slurm_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 // The first line of a command-line error, the same in every subcommand: what
 // Boost.Program_options reports, except that an unknown option names the

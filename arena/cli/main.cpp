@@ -30,6 +30,7 @@ commands:
   check-bot  check one bot before it is submitted: protocol, boards, time, memory
   grade      play a folder of submissions against references and print the grade table
   merge      merge results databases of the same tournament (the shards of run --shard)
+  slurm      play a tournament on a Slurm cluster: a job array of shards, then a merge
   help       show this text (arena <command> --help for a command's options)
 
 Bots are executables that speak protocol v1 (protocol/PROTOCOL.md).
@@ -58,6 +59,7 @@ constexpr Entry kCommands[] = {
     {"check-bot", arena::cli::check_command},
     {"grade", arena::cli::grade_command},
     {"merge", arena::cli::merge_command},
+    {"slurm", arena::cli::slurm_command},
 };
 
 // SIGXFSZ (a write past RLIMIT_FSIZE) would kill the arena with a core dump;

@@ -1,0 +1,387 @@
+// `arena slurm` without a cluster: the scripts it writes (pure), its
+// argument and config errors, --dry-run, and end to end through a stand-in
+// `sbatch` on PATH that runs each submitted job at once, task by task, as
+// Slurm would (SLURM_ARRAY_TASK_ID, SLURM_CPUS_PER_TASK, the --output log).
+// The merged database equals a whole run of the same config game for game;
+// a task that did not run leaves the merge incomplete and saying so, and
+// --tasks resubmits it; with --local-dir each shard plays on "node-local"
+// disk and is copied back, also when the task is stopped with SIGTERM, and
+// the next attempt resumes from that copy. The same scripts on a real Slurm:
+// slurm_cluster_test.cpp.
+
+#include "arena/cluster/slurm.hpp"
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "db_query.hpp"
+#include "game_rows.hpp"
+#include "proc_util.hpp"
+#include "run_control.hpp"
+#include "temp_dir.hpp"
+
+namespace arena::cluster {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::bin;
+using testing::kGameRows;
+using testing::kMoveRows;
+using testing::query;
+using testing::query_one;
+using testing::run_shell;
+
+bool has(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
+SlurmJob sample_job() {
+    SlurmJob job;
+    job.tournament = "league";
+    job.arena = "/opt/arena/bin/arena";
+    job.config = "/home/org/league.yaml";
+    job.workdir = "/home/org";
+    job.database = "/home/org/results/league.db";
+    job.job_dir = "/home/org/results/league.slurm";
+    job.shards = 8;
+    job.cpus_per_task = 4;
+    job.partition = "short";
+    job.time = "2:00:00";
+    job.max_running = 3;
+    job.options = {"--account=cs101", "--mem-per-cpu=2G"};
+    return job;
+}
+
+// ---- the scripts (pure) -----------------------------------------------------------
+
+TEST(SlurmScripts, AnArrayOfShardsAndAMergeAfterIt) {
+    const auto job = sample_job();
+    const auto s = slurm_scripts(job);
+    EXPECT_TRUE(s.shards.starts_with("#!/bin/bash\n"));
+    for (const char* line :
+         {"#SBATCH --job-name=arena-league\n", "#SBATCH --array=1-8%3\n",
+          "#SBATCH --cpus-per-task=4\n", "#SBATCH --time=2:00:00\n", "#SBATCH --partition=short\n",
+          "#SBATCH --account=cs101\n", "#SBATCH --mem-per-cpu=2G\n",
+          "#SBATCH --output=/home/org/results/league.slurm/logs/shard-%a.out\n", "cd '/home/org'\n",
+          "db='/home/org/results/league.shard-'\"$shard\"'-of-8.db'\n",
+          "exec '/opt/arena/bin/arena' run '/home/org/league.yaml' --shard \"$shard/8\" "
+          "--concurrency \"${SLURM_CPUS_PER_TASK:-4}\" --db \"$db\"\n"})
+        EXPECT_TRUE(has(s.shards, line)) << line << "\n" << s.shards;
+    // Every #SBATCH line comes before the first command, or sbatch ignores it.
+    const auto first_command = s.shards.find("\nset -euo pipefail");
+    EXPECT_EQ(s.shards.find("#SBATCH", first_command), std::string::npos);
+
+    for (const char* line : {"#SBATCH --job-name=arena-league-merge\n", "#SBATCH --time=30:00\n",
+                             "#SBATCH --partition=short\n", "#SBATCH --account=cs101\n",
+                             "for shard in $(seq 1 8); do\n",
+                             "merged=$('/opt/arena/bin/arena' merge "
+                             "'/home/org/results/league.db' \"${inputs[@]}\")\n"})
+        EXPECT_TRUE(has(s.merge, line)) << line << "\n" << s.merge;
+    EXPECT_FALSE(has(s.merge, "--array"));
+
+    EXPECT_EQ(
+        shards_submission(job, ""),
+        (std::vector<std::string>{"--parsable", "/home/org/results/league.slurm/shards.sbatch"}));
+    EXPECT_EQ(shards_submission(job, "3,5-6"),
+              (std::vector<std::string>{"--parsable", "--array=3,5-6",
+                                        "/home/org/results/league.slurm/shards.sbatch"}));
+    EXPECT_EQ(merge_submission(job, "41"),
+              (std::vector<std::string>{"--parsable", "--dependency=afterany:41",
+                                        "/home/org/results/league.slurm/merge.sbatch"}));
+}
+
+TEST(SlurmScripts, PathsAreQuotedForTheShell) {
+    auto job = sample_job();
+    job.workdir = "/home/o'brien/my league";
+    job.arena = "/home/o'brien/bin/arena";
+    const auto s = slurm_scripts(job);
+    EXPECT_TRUE(has(s.shards, "cd '/home/o'\\''brien/my league'\n")) << s.shards;
+    EXPECT_EQ(shell_quote("a'b c"), "'a'\\''b c'");
+    EXPECT_EQ(shell_quote(""), "''");
+    // A quoted word is one word to bash, whatever it holds.
+    const auto r = run_shell("printf '%s|' " + shell_quote("x 'y' $HOME `id` \"z\""));
+    EXPECT_EQ(r.out, "x 'y' $HOME `id` \"z\"|");
+}
+
+TEST(SlurmScripts, ProblemsNameTheOption) {
+    const auto problem = [](auto change) {
+        auto job = sample_job();
+        change(job);
+        return slurm_job_problem(job);
+    };
+    EXPECT_EQ(problem([](SlurmJob&) {}), "");
+    EXPECT_TRUE(has(problem([](SlurmJob& j) { j.time = "2 hours"; }), "--time '2 hours'"));
+    EXPECT_TRUE(has(problem([](SlurmJob& j) { j.merge_time = "soon"; }), "--merge-time"));
+    for (const char* ok : {"30", "30:00", "2:00:00", "1-12", "1-12:30", "2-00:00:00", "UNLIMITED"})
+        EXPECT_EQ(problem([&](SlurmJob& j) { j.time = ok; }), "") << ok;
+    EXPECT_TRUE(has(problem([](SlurmJob& j) { j.partition = "a b"; }), "--partition 'a b'"));
+    EXPECT_TRUE(has(problem([](SlurmJob& j) { j.job_dir = "/tmp/my jobs"; }), "--job-dir"));
+    EXPECT_TRUE(has(problem([](SlurmJob& j) { j.job_dir = "/tmp/100%"; }), "--job-dir"));
+    EXPECT_TRUE(
+        has(problem([](SlurmJob& j) { j.options = {"account=x"}; }), "--sbatch 'account=x'"));
+    EXPECT_TRUE(
+        has(problem([](SlurmJob& j) { j.options = {"--array=1-3"}; }), "sets --array itself"));
+    EXPECT_TRUE(has(problem([](SlurmJob& j) { j.options = {"-o/tmp/x"}; }), "sets -o itself"));
+    EXPECT_TRUE(has(problem([](SlurmJob& j) { j.options = {"--a\nb"}; }), "--sbatch"));
+    EXPECT_TRUE(has(problem([](SlurmJob& j) { j.cpus_per_task = 0; }), "--cpus-per-task"));
+
+    std::string why;
+    EXPECT_EQ(parse_tasks("3", 8, why), "3");
+    EXPECT_EQ(parse_tasks("2,5-7,8", 8, why), "2,5-7,8");
+    for (const char* bad : {"", "0", "9", "x", "3-2", "1,,2", "1-", "-1", "+2", "2,", "1-9"}) {
+        why.clear();
+        EXPECT_FALSE(parse_tasks(bad, 8, why)) << bad;
+        EXPECT_TRUE(has(why, "--tasks")) << bad << ": " << why;
+        EXPECT_TRUE(has(why, "from 1 to 8")) << bad << ": " << why;
+    }
+}
+
+// ---- the command -------------------------------------------------------------------
+
+// A stand-in for sbatch: prints a new job id, and runs the job at once:
+// each task of its array (from --array, else the script's #SBATCH line) in
+// turn, with the variables Slurm sets and its output appended to the
+// script's --output log (%a: the task). Tasks listed in $SKIP_TASKS are not
+// run, as if they had failed before starting.
+constexpr const char* kFakeSbatch = R"(#!/bin/bash
+set -u
+dir=$(dirname "$0")
+echo "$*" >> "$dir/calls.txt"
+array="" script=""
+for a in "$@"; do
+  case "$a" in
+    --array=*) array=${a#--array=} ;;
+    -*) ;;
+    *) script=$a ;;
+  esac
+done
+[ -n "$array" ] || array=$(sed -n 's/^#SBATCH --array=//p' "$script")
+id=$(( $(cat "$dir/last-id" 2>/dev/null || echo 100) + 1 ))
+echo "$id" > "$dir/last-id"
+cpus=$(sed -n 's/^#SBATCH --cpus-per-task=//p' "$script")
+out=$(sed -n 's/^#SBATCH --output=//p' "$script")
+if [ -n "$array" ]; then
+  for item in $(echo "${array%%%*}" | tr , ' '); do
+    for k in $(seq "${item%-*}" "${item#*-}"); do
+      case ",${SKIP_TASKS:-}," in *",$k,"*) continue ;; esac
+      SLURM_ARRAY_TASK_ID=$k SLURM_JOB_ID=$id SLURM_CPUS_PER_TASK=$cpus \
+        bash "$script" >> "${out//%a/$k}" 2>&1
+    done
+  done
+else
+  SLURM_JOB_ID=$id bash "$script" >> "$out" 2>&1
+fi
+echo "$id"
+)";
+
+class SlurmCommand : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        fs::create_directories(dir_.path() / "fake");
+        const auto sbatch = dir_.path() / "fake" / "sbatch";
+        std::ofstream(sbatch) << kFakeSbatch;
+        fs::permissions(sbatch, fs::perms::owner_all);
+    }
+    fs::path path(const std::string& relative) const { return dir_.path() / relative; }
+    fs::path write(const std::string& file, const std::string& text) {
+        std::ofstream(path(file)) << text;
+        return path(file);
+    }
+    // `arena ARGS` in the test's directory, with the stand-in sbatch first on PATH.
+    testing::ShellResult arena(const std::string& args, const std::string& env = "") {
+        return run_shell("cd " + shell_quote(dir_.path().string()) + " && " + env +
+                         " PATH=" + shell_quote(path("fake").string()) + ":\"$PATH\" " +
+                         shell_quote(bin("bin/arena")) + " " + args);
+    }
+    std::string config() {
+        // c4-alphabeta at fixed depths: the same moves every time; 24 games.
+        std::string text =
+            "name: rr\n"
+            "game: { name: connect4, rows: 6, cols: 7 }\n"
+            "time: { move_ms: 5000 }\n"
+            "schedule: { type: round-robin, games_per_pair: 4 }\n"
+            "openings: { random_plies: 2 }\n"
+            "seed: 5\n"
+            "bots:\n";
+        for (int depth = 1; depth <= 4; ++depth)
+            text += "  - { name: d" + std::to_string(depth) +
+                    ", command: " + bin("bots/c4-alphabeta") + " --depth " + std::to_string(depth) +
+                    " }\n";
+        write("rr.yaml", text);
+        return "rr.yaml";
+    }
+    // The whole tournament, unsharded, for comparison.
+    fs::path whole_run() {
+        const auto r = arena("run rr.yaml --db whole.db -j 2");
+        EXPECT_EQ(r.status, 0) << r.out;
+        return path("whole.db");
+    }
+
+    testing::TempDir dir_{"slurm_test"};
+};
+
+TEST_F(SlurmCommand, DryRunPrintsBothScriptsAndWritesNothing) {
+    config();
+    const auto r = arena(
+        "slurm rr.yaml --shards 4 --partition debug --time 10:00 -c 2 --sbatch=--qos=low "
+        "--dry-run");
+    ASSERT_EQ(r.status, 0) << r.out;
+    const auto job_dir = path("results/rr.slurm");
+    for (const std::string& part :
+         {"# " + (job_dir / "shards.sbatch").string() + "\n#!/bin/bash\n",
+          "# " + (job_dir / "merge.sbatch").string() + "\n#!/bin/bash\n",
+          std::string("#SBATCH --array=1-4\n"), std::string("#SBATCH --partition=debug\n"),
+          std::string("#SBATCH --time=10:00\n"), std::string("#SBATCH --cpus-per-task=2\n"),
+          std::string("#SBATCH --qos=low\n"),
+          "job=$(sbatch '--parsable' '" + (job_dir / "shards.sbatch").string() + "')\n",
+          "sbatch '--parsable' '--dependency=afterany:$job' '" +
+              (job_dir / "merge.sbatch").string() + "'\n",
+          " run '" + path("rr.yaml").string() + "' --shard \"$shard/4\""})
+        EXPECT_TRUE(has(r.out, part)) << part << "\n" << r.out;
+    EXPECT_FALSE(fs::exists(job_dir));
+    EXPECT_FALSE(fs::exists(path("fake/calls.txt")));
+}
+
+TEST_F(SlurmCommand, BadArgumentsAndConfigsGetOneMessage) {
+    config();
+    write("ladder.yaml",
+          "name: lad\ngame: { name: connect4 }\ntime: { move_ms: 100 }\n"
+          "schedule: { type: ladder, games_per_entrant: 4 }\n"
+          "bots:\n  - { name: a, command: " +
+              bin("bots/random") + " }\n  - { name: b, command: " + bin("bots/random") + " }\n");
+    write("broken.yaml", "name: x\ngame: { name: connect4 }\nbots: 3\n");
+    const struct {
+        std::string args, says;
+    } cases[] = {
+        {"slurm rr.yaml", "--shards"},
+        {"slurm --shards 4", "missing CONFIG"},
+        {"slurm rr.yaml --shards 0", "--shards must be 1 or more"},
+        {"slurm rr.yaml --shards 4 --tasks 5", "--tasks '5'"},
+        {"slurm rr.yaml --shards 4 --time 'an hour'", "--time 'an hour'"},
+        {"slurm rr.yaml --shards 4 --sbatch=--array=1", "sets --array itself"},
+        {"slurm rr.yaml --shards 4 --shrads 3", "did you mean '--shards'"},
+        {"slurm ladder.yaml --shards 2",
+         "ladder.yaml: a ladder schedule (schedule: { type: ladder }) cannot be played in shards"},
+        {"slurm broken.yaml --shards 2", "broken.yaml:3"},
+        {"slurm missing.yaml --shards 2", "missing.yaml"},
+    };
+    for (const auto& c : cases) {
+        const auto r = arena(c.args + " --dry-run");
+        EXPECT_EQ(r.status, 2) << c.args << "\n" << r.out;
+        EXPECT_TRUE(has(r.out, c.says)) << c.args << "\n" << r.out;
+        EXPECT_FALSE(testing::lines_of(r.out).empty());
+    }
+    // No sbatch: the message says where to run it.
+    const auto r = run_shell("cd " + shell_quote(dir_.path().string()) + " && PATH=/nonexistent " +
+                             shell_quote(bin("bin/arena")) + " slurm rr.yaml --shards 2");
+    EXPECT_EQ(r.status, 1) << r.out;
+    EXPECT_TRUE(has(r.out, "no sbatch on PATH")) << r.out;
+}
+
+TEST_F(SlurmCommand, SubmittedShardsMergedEqualTheWholeRunAndAFailedTaskIsResubmitted) {
+    config();
+    const auto whole = whole_run();
+    // Task 3 fails to start: the merge runs after the array all the same
+    // (afterany), takes what is there, and says the tournament is not complete.
+    const auto first = arena("slurm rr.yaml --shards 4 -c 2", "SKIP_TASKS=3");
+    ASSERT_EQ(first.status, 0) << first.out;
+    EXPECT_TRUE(has(first.out, "submitted: shards job 101 (tasks 1-4), merge job 102 (after 101)"))
+        << first.out;
+    const auto calls = testing::slurp(path("fake/calls.txt").string());
+    EXPECT_TRUE(has(calls, "--parsable " + path("results/rr.slurm/shards.sbatch").string()))
+        << calls;
+    EXPECT_TRUE(has(calls, "--parsable --dependency=afterany:101 " +
+                               path("results/rr.slurm/merge.sbatch").string()))
+        << calls;
+    const auto merged = path("results/rr.db");
+    EXPECT_EQ(query_one(merged, "SELECT count(*) FROM games"), "18");
+    const auto merge_log = testing::slurp(path("results/rr.slurm/logs/merge.out").string());
+    EXPECT_TRUE(has(merge_log, "shard 3 of 4 has no database yet")) << merge_log;
+    EXPECT_TRUE(has(merge_log, "tournament 'rr' is not complete")) << merge_log;
+    const auto log2 = testing::slurp(path("results/rr.slurm/logs/shard-2.out").string());
+    EXPECT_TRUE(has(log2, "arena run: shard 2 of 4: games 7..12 of 24")) << log2;
+
+    // Resubmitted by index: only task 3 runs, and a new merge completes it.
+    const auto again = arena("slurm rr.yaml --shards 4 -c 2 --tasks 3");
+    ASSERT_EQ(again.status, 0) << again.out;
+    EXPECT_TRUE(has(again.out, "shards job 103 (tasks 3), merge job 104 (after 103)")) << again.out;
+    EXPECT_TRUE(has(testing::slurp(path("fake/calls.txt").string()), "--parsable --array=3 "));
+    const auto merge_log2 = testing::slurp(path("results/rr.slurm/logs/merge.out").string());
+    EXPECT_TRUE(has(merge_log2, "tournament 'rr': 24 of 24 games, complete")) << merge_log2;
+    EXPECT_EQ(query(merged, kGameRows), query(whole, kGameRows));
+    EXPECT_EQ(query(merged, kMoveRows), query(whole, kMoveRows));
+    // The standings, as the whole run's.
+    const auto a = arena("standings results/rr.db"), b = arena("standings whole.db");
+    EXPECT_EQ(a.status, 0);
+    EXPECT_EQ(a.out, b.out);
+}
+
+TEST_F(SlurmCommand, LocalDirShardsAreCopiedBackAlsoWhenStoppedAndResume) {
+    config();
+    const auto whole = whole_run();
+    const auto local = path("node-disk");
+    // A shard stopped by SIGTERM (scancel, or the time limit) mid-run: the
+    // script stops the run, which closes its database, and copies it back.
+    // The directory names a variable of the node's environment, as $TMPDIR would.
+    const std::string node_env = "NODE_DISK=" + shell_quote(local.string());
+    const auto run = arena("slurm rr.yaml --shards 2 --local-dir '$NODE_DISK/arena'", node_env);
+    ASSERT_EQ(run.status, 0) << run.out;
+    const auto shard1 = path("results/rr.shard-1-of-2.db");
+    ASSERT_TRUE(fs::exists(shard1));
+    EXPECT_EQ(query_one(path("results/rr.db"), "SELECT count(*) FROM games"), "24");
+    EXPECT_EQ(query(path("results/rr.db"), kGameRows), query(whole, kGameRows));
+    // Nothing is left on the node's disk.
+    EXPECT_TRUE(fs::is_empty(local / "arena")) << local;
+
+    // Shard 1 again from nothing, stopped after 3 games.
+    fs::remove(shard1);
+    const std::string script = path("results/rr.slurm/shards.sbatch").string();
+    const pid_t pid = fork();
+    if (pid == 0) {
+        setenv("SLURM_ARRAY_TASK_ID", "1", 1);
+        setenv("NODE_DISK", local.c_str(), 1);
+        const int out = open(path("task.out").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(out, 1);
+        dup2(out, 2);
+        execl("/bin/bash", "bash", script.c_str(), nullptr);
+        _exit(127);
+    }
+    const auto local_db = local / "arena" / "rr.shard-1-of-2.db";
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::minutes(2);
+    while (testing::games_stored_now(local_db) < 3 && std::chrono::steady_clock::now() < give_up)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    kill(pid, SIGTERM);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    const auto task_log = testing::slurp(path("task.out").string());
+    ASSERT_TRUE(fs::exists(shard1)) << task_log;
+    const auto kept = std::stoll(query_one(shard1, "SELECT count(*) FROM games"));
+    EXPECT_GE(kept, 3) << task_log;
+    EXPECT_LT(kept, 12) << "the task ended before it was stopped\n" << task_log;
+    EXPECT_FALSE(fs::exists(local_db)) << task_log;
+
+    // The next attempt starts from the copy and plays only what is missing.
+    const auto resumed = run_shell(node_env + " SLURM_ARRAY_TASK_ID=1 bash " + shell_quote(script));
+    EXPECT_EQ(resumed.status, 0) << resumed.out;
+    EXPECT_EQ(query_one(shard1, "SELECT count(*) FROM games"), "12") << resumed.out;
+    long played = 0;
+    for (const auto& line : testing::lines_of(resumed.out))
+        played += line.starts_with("game ") ? 1 : 0;
+    EXPECT_EQ(played, 12 - kept) << resumed.out;
+    std::string first_half = kGameRows;
+    first_half.insert(first_half.find("ORDER BY"), "WHERE g.game_index < 12 ");
+    EXPECT_EQ(query(shard1, kGameRows), query(whole, first_half));
+}
+
+}  // namespace
+}  // namespace arena::cluster
