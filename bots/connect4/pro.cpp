@@ -1,0 +1,617 @@
+#include "bots/connect4/pro.hpp"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "bots/common/position_seed.hpp"
+#include "bots/common/search_clock.hpp"
+#include "bots/connect4/exact.hpp"
+#include "bots/connect4/table.hpp"
+
+namespace arena::c4 {
+namespace {
+
+// Proofs, from the side of the player who moved into the node.
+enum Proof : std::uint8_t { kUnknown, kWin, kLoss, kDraw };
+
+struct Node {
+    std::uint32_t first = 0;  // first child; 0 = not expanded (node 0 is unused)
+    std::uint32_t visits = 0;
+    std::int32_t value = 0;  // sum of results (+1, 0, -1) for the player who moved in
+    std::uint8_t move = 0;   // the column played into this node
+    std::uint8_t count = 0;  // children
+    std::uint8_t proof = kUnknown;
+    std::uint8_t prior = 0;  // progressive-bias knowledge, 0..255
+};
+static_assert(sizeof(Node) == 16);
+
+[[nodiscard]] int proof_result(std::uint8_t proof) {
+    return proof == kWin ? 1 : proof == kLoss ? -1 : 0;
+}
+
+// xorshift64*, seeded per move from the position.
+class Rng {
+  public:
+    explicit Rng(std::uint64_t seed) : s_(seed | 1) {}
+    std::uint32_t next() {
+        s_ ^= s_ >> 12;
+        s_ ^= s_ << 25;
+        s_ ^= s_ >> 27;
+        return static_cast<std::uint32_t>((s_ * 0x2545F4914F6CDD1DULL) >> 32);
+    }
+    int below(int n) {
+        return static_cast<int>((static_cast<std::uint64_t>(next()) * static_cast<unsigned>(n)) >>
+                                32);
+    }
+
+  private:
+    std::uint64_t s_;
+};
+
+// The index of the k-th set bit (0-based) of b; k < popcount(b).
+[[nodiscard]] inline int nth_bit(std::uint64_t b, int k) {
+    while (k-- > 0)
+        b &= b - 1;
+    return std::countr_zero(b);
+}
+template <int N>
+[[nodiscard]] inline int nth_bit(const Wide<N>& b, int k) {
+    for (int i = 0; i < N; ++i) {
+        const int n = std::popcount(b.w[i]);
+        if (k < n) return 64 * i + nth_bit(b.w[i], k);
+        k -= n;
+    }
+    return -1;
+}
+
+struct ProMemory {
+    explicit ProMemory(const ProOptions& o)
+        : nodes(std::size_t{1} << o.log2_nodes),
+          spare(std::size_t{1} << o.log2_nodes),
+          exact(o.log2_exact) {}
+    LargeArray<Node> nodes;
+    LargeArray<Node> spare;
+    ExactTable exact;
+};
+
+template <class B>
+class ProSearcher final : public Searcher {
+  public:
+    ProSearcher(const Geometry& g, const ProOptions& o, ProMemory& memory)
+        : g_(g),
+          m_(g_),
+          b_(g_, m_),
+          root_board_(g_, m_),
+          o_(o),
+          nodes_(memory.nodes),
+          spare_(memory.spare),
+          exact_(memory.exact) {
+        // Position of each cell in its column, counted from 1 over the
+        // playable cells (a blocked cell shifts the cells above it).
+        for (int c = 0; c < g_.cols; ++c) {
+            int k = 1;
+            for (int i = g_.bottom[c]; i != g_.sentinel[c]; i = g_.above[i], ++k)
+                (k % 2 == 1 ? odd_cells_ : even_cells_) |= bit<B>(i);
+        }
+        // Solve tree nodes outright from this many empties: about where a
+        // few thousand nodes of the exact solver settle a position.
+        four_ = g_.connect == 4;
+        dirs_ = {1, g_.stride, g_.stride + 1, g_.stride - 1};
+        line_cells_.assign(4 * static_cast<std::size_t>(g_.bits()), 0);
+        for (int x = 0; x < g_.bits(); ++x) {
+            for (int di = 0; di < 4; ++di) {
+                unsigned valid = 0;
+                for (int k = -3; k <= 3; ++k) {
+                    const int i = x + k * dirs_[di];
+                    if (i >= 0 && i < g_.bits() && test(m_.board, i)) valid |= 1U << (k + 3);
+                }
+                line_cells_[4 * static_cast<std::size_t>(x) + di] =
+                    static_cast<std::uint8_t>(valid);
+            }
+        }
+        // window_table_[mine][open]: over the seven cells x-3d .. x+3d (bit 3
+        // is x), the open cells that complete a window of four whose other
+        // three cells are mine.
+        for (unsigned mine = 0; mine < 128; ++mine) {
+            for (unsigned open = 0; open < 128; ++open) {
+                std::uint8_t hits = 0;
+                if ((mine & open) == 0) {
+                    for (int w = 0; w < 4; ++w) {
+                        const unsigned win = 0xFU << w;
+                        if (std::popcount(mine & win) == 3 && std::popcount(open & win) == 1)
+                            hits |= static_cast<std::uint8_t>(open & win);
+                    }
+                }
+                window_table_[mine][open] = hits;
+            }
+        }
+        tree_solve_ = o_.tree_solve_empties > 0 ? o_.tree_solve_empties : 16;
+        root_solve_ = o_.root_solve_empties > 0 ? o_.root_solve_empties
+                                                : std::min(g_.cells, std::max(42, g_.cells / 2));
+    }
+
+    void new_game() override {
+        root_ = 0;
+        exact_.clear();
+    }
+
+    int choose(const games::Connect4State& state, const protocol::Go& go,
+               const bots::InfoSink& info) override {
+        b_.set(state);
+        rng_ = Rng(bots::position_seed(o_.seed, state));
+        const bool fixed = o_.simulations > 0;
+        const bots::SearchClock clock =
+            fixed ? bots::SearchClock::unlimited() : bots::SearchClock(go);
+        sims_ = 0;
+        solver_nodes_ = 0;
+        max_depth_ = 0;
+
+        for (int i = 0; i < g_.cols; ++i)
+            if (const int col = g_.order[i]; b_.can_play(col) && b_.is_winning_move(col)) {
+                info("depth 1 score 10000 nodes 1 pv " + std::to_string(col + 1) + " win");
+                return col;
+            }
+        const B safe = b_.non_losing_moves();
+        if (!several(safe)) {
+            // Forced (one move), or lost at once whatever we play.
+            int col = any(safe) ? g_.col_of(lowest_index(safe)) : -1;
+            for (int i = 0; col < 0 && i < g_.cols; ++i)
+                if (b_.can_play(g_.order[i])) col = g_.order[i];
+            info("depth 1 score " + std::string(any(safe) ? "0" : "-10000") + " nodes 1 pv " +
+                 std::to_string(col + 1) + " forced");
+            return col;
+        }
+
+        // The exact solver first, when a proof may fit.
+        if (!fixed && b_.empties() <= root_solve_) {
+            const bots::SearchClock share(go, b_.empties() <= root_solve_ / 2 ? 0.6 : 0.25);
+            ExactSolver<B> solver(b_, exact_, [&] { return share.past_soft(); });
+            const ExactResult r = solver.solve(true);
+            solver_nodes_ += solver.nodes();
+            if (r.complete && r.lo >= 0 && r.move >= 0) {
+                info("depth " + std::to_string(b_.empties()) + " score " +
+                     std::to_string(r.lo > 0 ? 10000 : 0) + " nodes " +
+                     std::to_string(solver_nodes_) + " pv " + std::to_string(r.move + 1) +
+                     (r.lo > 0 ? " proven win" : " proven draw"));
+                return r.move;
+            }
+        }
+
+        if (!o_.reuse || !reroot(b_)) {
+            size_ = 1;
+            root_ = new_nodes(1);
+            nodes_[root_].move = 0xFF;
+        }
+        root_board_ = b_;
+        root_threats_ = threats_of(root_board_);
+        if (nodes_[root_].first == 0) expand(root_, root_board_, root_threats_, false);
+        const std::uint32_t visits_before = nodes_[root_].visits;
+        while (nodes_[root_].proof == kUnknown && nodes_[root_].first != 0) {
+            if (fixed) {
+                if (sims_ >= static_cast<std::uint64_t>(o_.simulations)) break;
+            } else if ((sims_ & 7) == 0 && clock.past_hard()) {
+                break;
+            }
+            simulate();
+            ++sims_;
+        }
+        const std::uint32_t best = best_child();
+        if (best == 0) {  // cannot happen with a safe move; be defensive
+            const int col = g_.col_of(lowest_index(safe));
+            return col;
+        }
+        const Node& n = nodes_[best];
+        const int score = n.proof == kWin    ? 10000
+                          : n.proof == kLoss ? -10000
+                          : n.visits > 0     ? 100 * n.value / static_cast<int>(n.visits)
+                                             : 0;
+        info("depth " + std::to_string(max_depth_) + " score " + std::to_string(score) + " nodes " +
+             std::to_string(sims_) + " solver " + std::to_string(solver_nodes_) + " visits " +
+             std::to_string(n.visits) + " reused " + std::to_string(visits_before) + " tree " +
+             std::to_string(size_) + " pv " + std::to_string(n.move + 1));
+        return n.move;
+    }
+
+    std::uint64_t nodes() const override { return sims_ + solver_nodes_; }
+
+  private:
+    std::uint32_t new_nodes(int count) {
+        const auto first = static_cast<std::uint32_t>(size_);
+        for (int i = 0; i < count; ++i)
+            nodes_[size_ + i] = Node{};
+        size_ += count;
+        return first;
+    }
+
+    // The cells completing a line for each player (by player: 0 moves first),
+    // masked to the board but not to the empty cells. Kept along a descent
+    // and a playout, updated only for the player who just moved.
+    struct Threats {
+        B of[2];
+    };
+
+    [[nodiscard]] Threats threats_of(const Board<B>& bd) const {
+        const int me = bd.moves() & 1;
+        Threats t;
+        t.of[me] = line_completions(g_, bd.current()) & m_.board;
+        t.of[me ^ 1] = line_completions(g_, bd.opponent()) & m_.board;
+        return t;
+    }
+
+    // Plays `col` on bd and updates t.
+    void advance(Board<B>& bd, Threats& t, int col) const {
+        const int me = bd.moves() & 1;
+        const int cell = bd.top(col);
+        bd.play(col);
+        if (four_) {
+            t.of[me] |= completions_through(bd.opponent(), cell);
+        } else {
+            t.of[me] = line_completions(g_, bd.opponent()) & m_.board;
+        }
+    }
+
+    // Board::non_losing_moves from kept threats (the side to move cannot
+    // win at once).
+    [[nodiscard]] B safe_moves(const Board<B>& bd, const Threats& t) const {
+        const int me = bd.moves() & 1;
+        B poss = bd.possible();
+        const B opp = t.of[me ^ 1] & ~bd.occupied();
+        const B forced = poss & opp;
+        if (any(forced)) {
+            if (several(forced)) return B{};
+            poss = forced;
+        }
+        return poss & ~bd.below_cells(opp);
+    }
+
+    // The prior of playing `col` on `bd` (side to move): the cells it makes
+    // winnable for the mover, twice for those whose column parity favours the
+    // mover (Allis: odd cells for the first player, even for the second),
+    // less the distance from the centre.
+    int prior(const Board<B>& bd, int col, const B& before_all) const {
+        const int cell = bd.top(col);
+        const B mine = bd.current() | bit<B>(cell);
+        const B free = m_.board & ~(bd.occupied() | bit<B>(cell));
+        const B before = before_all & free;
+        const B after =
+            (four_ ? before_all | completions_through(mine, cell) : line_completions(g_, mine)) &
+            free;
+        const B fresh = after & ~before;
+        const B& good = bd.to_move() == 1 ? odd_cells_ : even_cells_;
+        int p = 8 + 4 * popcount(fresh) + 4 * popcount(fresh & good) + popcount(after);
+        p -= std::abs(2 * col - (g_.cols - 1)) / 2;
+        return std::clamp(p, 0, 255);
+    }
+
+    // Creates the children of `index` (the position on `bd`) for the moves
+    // that do not lose at once, or proves the node.
+    void expand(std::uint32_t index, Board<B>& bd, const Threats& t, bool solve) {
+        Node& n = nodes_[index];
+        const int me = bd.moves() & 1;
+        if (any(t.of[me] & bd.possible())) {
+            n.proof = kLoss;
+            return;
+        }
+        const B safe = safe_moves(bd, t);
+        if (!any(safe)) {
+            n.proof = kWin;
+            return;
+        }
+        if (bd.moves() + 1 == g_.cells) {
+            n.proof = kDraw;
+            return;
+        }
+        if (solve && bd.empties() <= tree_solve_) {
+            int budget = std::max(1, o_.tree_solve_nodes / 1024);
+            ExactSolver<B> solver(bd, exact_, [&] { return --budget < 0; });
+            const ExactResult r = solver.solve(true);
+            solver_nodes_ += solver.nodes();
+            if (r.complete) {
+                n.proof = r.lo > 0 ? kLoss : r.hi < 0 ? kWin : kDraw;
+                return;
+            }
+        }
+        int cols[kMaxSide];
+        int priors[kMaxSide];
+        int count = 0;
+        const B& before = t.of[me];
+        int winner = -1;  // a move that leaves the opponent no safe reply
+        for (int i = 0; i < g_.cols; ++i) {
+            const int col = g_.order[i];
+            if (!bd.can_play(col) || !test(safe, bd.top(col))) continue;
+            if (winner < 0 && bd.moves() + 2 < g_.cells) {
+                Board<B> after = bd;
+                Threats ta = t;
+                advance(after, ta, col);
+                if (!any(ta.of[me ^ 1] & after.possible()) && !any(safe_moves(after, ta)))
+                    winner = col;
+            }
+            const int p = prior(bd, col, before);
+            int j = count++;
+            while (j > 0 && priors[j - 1] < p) {
+                priors[j] = priors[j - 1];
+                cols[j] = cols[j - 1];
+                --j;
+            }
+            priors[j] = p;
+            cols[j] = col;
+        }
+        if (size_ + count > nodes_.size()) return;
+        const std::uint32_t first = new_nodes(count);
+        for (int i = 0; i < count; ++i) {
+            Node& c = nodes_[first + i];
+            c.move = static_cast<std::uint8_t>(cols[i]);
+            c.prior = static_cast<std::uint8_t>(priors[i]);
+            if (cols[i] == winner) c.proof = kWin;
+        }
+        if (winner >= 0) nodes_[index].proof = kLoss;
+        Node& m = nodes_[index];
+        m.first = first;
+        m.count = static_cast<std::uint8_t>(count);
+    }
+
+    std::uint32_t select(const Node& n) const {
+        const double log_n = std::log(static_cast<double>(std::max<std::uint32_t>(n.visits, 1)));
+        std::uint32_t best = 0;
+        double best_ucb = -1e300;
+        for (std::uint32_t i = n.first; i < n.first + n.count; ++i) {
+            const Node& c = nodes_[i];
+            if (c.proof == kLoss) continue;
+            if (c.visits == 0) return i;  // children are in prior order
+            const double q = c.proof == kDraw ? 0.0 : static_cast<double>(c.value) / c.visits;
+            const double ucb = q + o_.c * std::sqrt(log_n / c.visits) +
+                               o_.bias * (c.prior / 16.0) / (c.visits + 1.0);
+            if (ucb > best_ucb) {
+                best_ucb = ucb;
+                best = i;
+            }
+        }
+        return best != 0 ? best : n.first;
+    }
+
+    void simulate() {
+        Board<B> bd = root_board_;
+        Threats t = root_threats_;
+        path_[0] = root_;
+        int depth = 0;
+        std::uint32_t node = root_;
+        int result = 0;  // for the player who moved into `node`
+        bool proven = false;
+        for (;;) {
+            Node& n = nodes_[node];
+            if (n.proof != kUnknown) {
+                result = proof_result(n.proof);
+                proven = true;
+                break;
+            }
+            if (n.first == 0) {
+                if (n.visits == 0) {
+                    result = -playout(bd, t);
+                    break;
+                }
+                expand(node, bd, t, true);
+                if (n.proof != kUnknown) continue;
+                if (n.first == 0) {  // the tree is full
+                    result = -playout(bd, t);
+                    break;
+                }
+            }
+            node = select(n);
+            advance(bd, t, nodes_[node].move);
+            path_[++depth] = node;
+        }
+        max_depth_ = std::max(max_depth_, depth);
+        for (int i = depth; i >= 0; --i) {
+            Node& n = nodes_[path_[i]];
+            ++n.visits;
+            n.value += result;
+            result = -result;
+        }
+        if (proven) {
+            for (int i = depth - 1; i >= 0; --i)
+                if (!update_proof(path_[i])) break;
+        }
+    }
+
+    bool update_proof(std::uint32_t index) {
+        Node& n = nodes_[index];
+        if (n.proof != kUnknown || n.first == 0) return false;
+        bool unknown = false;
+        bool draw = false;
+        for (std::uint32_t i = n.first; i < n.first + n.count; ++i) {
+            switch (nodes_[i].proof) {
+                case kWin:
+                    n.proof = kLoss;
+                    return true;
+                case kUnknown:
+                    unknown = true;
+                    break;
+                case kDraw:
+                    draw = true;
+                    break;
+                default:
+                    break;
+            }
+        }
+        if (unknown) return false;
+        n.proof = draw ? kDraw : kWin;
+        return true;
+    }
+
+    // The cells that complete a line of four for `stones` through `x` (a
+    // stone of `stones`): the part of line_completions that a stone at x can
+    // add. Stones only ever arrive, so OR-ing this into the completions of
+    // the stones before is exact. Connect 4 only.
+    B completions_through(const B& stones, int x) const {
+        B out{};
+        for (int di = 0; di < 4; ++di) {
+            const int d = dirs_[di];
+            const unsigned valid = line_cells_[4 * x + di];
+            unsigned mine = 0;
+            for (unsigned v = valid; v != 0; v &= v - 1) {
+                const int k = std::countr_zero(v);
+                if (test(stones, x + (k - 3) * d)) mine |= 1U << k;
+            }
+            const unsigned open = valid & ~mine;
+            unsigned hits = window_table_[mine][open];
+            while (hits != 0) {
+                const int k = std::countr_zero(hits);
+                hits &= hits - 1;
+                out |= bit<B>(x + (k - 3) * d);
+            }
+        }
+        return out;
+    }
+
+    // Plays the game out with the tactical policy: +1 when the side to move
+    // on `bd` wins, -1 when it loses, 0 for a draw.
+    int playout(Board<B>& bd, Threats t) {
+        const B board = m_.board;
+        B* threats = t.of;
+        const int start = bd.moves() & 1;
+        int me = start;  // the side to move
+        for (;;) {
+            if (bd.full()) return 0;
+            const B poss = bd.possible();
+            const B empty = board & ~bd.occupied();
+            if (any(threats[me] & poss)) return me == start ? 1 : -1;
+            const B opp_all = threats[me ^ 1] & empty;
+            const B opp_now = opp_all & poss;
+            B choice;
+            if (any(opp_now)) {
+                if (several(opp_now)) return me == start ? -1 : 1;
+                choice = opp_now;
+            } else {
+                choice = poss & ~bd.below_cells(opp_all);
+                if (!any(choice)) return me == start ? -1 : 1;  // every move loses
+                const B keep = choice & ~bd.below_cells(threats[me] & empty);
+                if (any(keep)) choice = keep;
+            }
+            const int cell = nth_bit(choice, rng_.below(popcount(choice)));
+            advance(bd, t, g_.col_of(cell));
+            me ^= 1;
+        }
+    }
+
+    bool reroot(const Board<B>& target) {
+        if (root_ == 0) return false;
+        const int diff = target.moves() - root_board_.moves();
+        if (diff < 0 || diff > 6) return false;
+        Board<B> bd = root_board_;
+        const std::uint32_t found = descend(root_, bd, diff, target);
+        if (found == 0) return false;
+        root_ = found;
+        if (size_ > nodes_.size() / 2) compact();
+        return true;
+    }
+
+    std::uint32_t descend(std::uint32_t index, Board<B>& bd, int left, const Board<B>& target) {
+        if (left == 0) {
+            return bd.current() == target.current() && bd.occupied() == target.occupied() ? index
+                                                                                          : 0;
+        }
+        const Node& n = nodes_[index];
+        const B mover = bd.to_move() == target.to_move() ? target.current() : target.opponent();
+        for (std::uint32_t i = n.first; i < n.first + n.count; ++i) {
+            const int col = nodes_[i].move;
+            if (!test(mover, bd.top(col))) continue;
+            bd.play(col);
+            const std::uint32_t found = descend(i, bd, left - 1, target);
+            bd.undo(col);
+            if (found != 0) return found;
+        }
+        return 0;
+    }
+
+    // Copies the root's subtree to the front of the spare pool.
+    void compact() {
+        LargeArray<Node>& out = spare_;
+        std::size_t size = 2;
+        out[1] = nodes_[root_];
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> queue{{root_, 1}};
+        for (std::size_t q = 0; q < queue.size(); ++q) {
+            const auto [from, to] = queue[q];
+            const Node& n = nodes_[from];
+            if (n.first == 0) continue;
+            const auto first = static_cast<std::uint32_t>(size);
+            for (int i = 0; i < n.count; ++i) {
+                out[size + i] = nodes_[n.first + i];
+                queue.emplace_back(n.first + i, first + i);
+            }
+            out[to].first = first;
+            size += n.count;
+        }
+        swap(nodes_, spare_);
+        size_ = size;
+        root_ = 1;
+    }
+
+    // A proven win, else the most visited child not proven lost (ties: the
+    // better mean), else the most visited.
+    std::uint32_t best_child() const {
+        const Node& root = nodes_[root_];
+        std::uint32_t best = 0;
+        for (int pass = 0; pass < 2 && best == 0; ++pass) {
+            for (std::uint32_t i = root.first; i < root.first + root.count; ++i) {
+                const Node& c = nodes_[i];
+                if (c.proof == kWin) return i;
+                if (pass == 0 && c.proof == kLoss) continue;
+                if (best == 0 || c.visits > nodes_[best].visits ||
+                    (c.visits == nodes_[best].visits &&
+                     static_cast<std::int64_t>(c.value) * nodes_[best].visits >
+                         static_cast<std::int64_t>(nodes_[best].value) * c.visits)) {
+                    best = i;
+                }
+            }
+        }
+        // A proven draw beats an unproven move that is losing on average.
+        if (best != 0 && nodes_[best].proof != kDraw) {
+            const Node& b = nodes_[best];
+            for (std::uint32_t i = root.first; i < root.first + root.count; ++i)
+                if (nodes_[i].proof == kDraw && b.visits > 0 && b.value < 0) return i;
+        }
+        return best;
+    }
+
+    Geometry g_;
+    Masks<B> m_;
+    Board<B> b_;
+    Board<B> root_board_;
+    ProOptions o_;
+    LargeArray<Node>& nodes_;
+    LargeArray<Node>& spare_;
+    ExactTable& exact_;
+    B odd_cells_{}, even_cells_{};
+    Threats root_threats_{};
+    bool four_ = true;
+    std::array<int, 4> dirs_{};
+    // Per cell and direction: which of the seven cells x-3d .. x+3d are
+    // playable (bit k + 3 for x + k d).
+    std::vector<std::uint8_t> line_cells_;
+    std::array<std::array<std::uint8_t, 128>, 128> window_table_{};
+    int tree_solve_ = 16;
+    int root_solve_ = 42;
+    std::size_t size_ = 1;
+    std::uint32_t root_ = 0;
+    Rng rng_{1};
+    std::uint64_t sims_ = 0;
+    std::uint64_t solver_nodes_ = 0;
+    int max_depth_ = 0;
+    std::array<std::uint32_t, kMaxSide * kMaxSide + 2> path_{};
+};
+
+}  // namespace
+
+std::unique_ptr<Connect4Engine> make_pro_engine(const ProOptions& options) {
+    auto memory = std::make_shared<ProMemory>(options);
+    return std::make_unique<Connect4Engine>([options, memory](const Geometry& g) {
+        return make_searcher<ProSearcher>(g, options, *memory);
+    });
+}
+
+}  // namespace arena::c4
