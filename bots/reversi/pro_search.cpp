@@ -126,7 +126,7 @@ void generate_end(const Position& pos, Bitboard moves, int tt_move, Bitboard par
 
 protocol::Go with_pro_reserve(protocol::Go go) {
     if (go.move_ms > 0)
-        go.move_ms -= std::min<std::int64_t>(go.move_ms / 2, 30 + go.move_ms * 15 / 100);
+        go.move_ms -= std::min<std::int64_t>(go.move_ms * 6 / 10, 40 + go.move_ms * 15 / 100);
     return go;
 }
 

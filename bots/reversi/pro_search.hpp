@@ -119,8 +119,8 @@ struct ProOptions {
 // loaded machine. budget.hpp's 30 ms was not enough for reversi-pro: at
 // 100 ms a move and load 4 on 2 cores, answers that stopped searching at
 // 67 ms arrived after 110 ms 3 times in 20 games (the arena runs the bots
-// at nice 5, behind the other work). Here: 30 ms plus 15 % of the limit, at
-// most half of it (100 ms: 55 left; 1 s: 820).
+// at nice 5, behind the other work). Here: 40 ms plus 15 % of the limit, at
+// most 60 % of it (100 ms: 45 left; 1 s: 810).
 [[nodiscard]] protocol::Go with_pro_reserve(protocol::Go go);
 
 // Empties the solver is tried on with `usable_ms` (after the reserve) a
