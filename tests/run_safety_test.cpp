@@ -15,6 +15,7 @@
 
 #include "arena/store/results_store.hpp"
 #include "arena_process.hpp"
+#include "db_query.hpp"
 #include "proc_util.hpp"
 
 namespace arena::store {
@@ -248,6 +249,58 @@ TEST_F(RunSafetyTest, TheLockDiesWithTheArena) {
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(stored_games().size(), 30u);
     EXPECT_EQ(testing::survivors(marker_), std::vector<int>{});
+}
+
+// A batch system stops a job by signalling every one of its processes:
+// Slurm's scancel and time limit send SIGTERM to the arena and to its bots
+// at once. A bot that dies of it a moment before the arena hears its own is
+// not at fault: the game is dropped, to be played again on resume, not
+// stored as the bot's crash.
+TEST_F(RunSafetyTest, AJobStopThatReachesTheBotsFirstIsNotTheirFault) {
+    use_db("job.db");
+    const auto config = write_config("job", 2, 4, "--mode sleep --sleep-ms 50");
+    ArenaProcess run(dir_, {"run", config.string(), "--concurrency", "1"});
+    ASSERT_TRUE(wait_for_a_game(db_, 60s));
+    auto bots = testing::processes_with_arg(marker_);
+    ASSERT_FALSE(bots.empty());
+    for (const int pid : bots)
+        kill(pid, SIGTERM);
+    std::this_thread::sleep_for(30ms);
+    kill(run.pid(), SIGTERM);
+    const auto r = run.wait();
+    EXPECT_NE(r.err.find("run the same command again"), std::string::npos) << r.err;
+    const char* faults =
+        "SELECT game_index, termination, detail FROM games WHERE termination <> 'normal'";
+    EXPECT_EQ(testing::query(db_, faults), testing::Rows{}) << r.err;
+    // Resumed, every game is played, none lost to the stop.
+    const auto again = run_arena(dir_, {"run", config.string(), "--concurrency", "1"});
+    ASSERT_EQ(again.status, 0) << again.err;
+    EXPECT_EQ(stored_games().size(), 4u);
+    EXPECT_EQ(testing::query(db_, faults), testing::Rows{});
+}
+
+// The same signal without the arena's stop is the bot's crash, as any death.
+TEST_F(RunSafetyTest, ABotKilledBySigtermAloneCrashed) {
+    use_db("alone.db");
+    const auto config = write_config("alone", 2, 2, "--mode sleep --sleep-ms 50");
+    ArenaProcess run(dir_, {"run", config.string(), "--concurrency", "1"});
+    const auto give_up = std::chrono::steady_clock::now() + 60s;
+    std::vector<int> bots;
+    while (bots.size() < 2 && std::chrono::steady_clock::now() < give_up) {
+        std::this_thread::sleep_for(20ms);
+        bots = testing::processes_with_arg(marker_);
+    }
+    ASSERT_EQ(bots.size(), 2u);
+    std::this_thread::sleep_for(200ms);  // into the first game
+    kill(bots.front(), SIGTERM);
+    const auto r = run.wait();
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(stored_games().size(), 2u);
+    const auto crash =
+        testing::query(db_, "SELECT game_index, detail FROM games WHERE termination = 'crash'");
+    ASSERT_EQ(crash.size(), 1u);
+    EXPECT_EQ(crash[0][0], "0");
+    EXPECT_NE(crash[0][1].find("SIGTERM"), std::string::npos) << crash[0][1];
 }
 
 }  // namespace

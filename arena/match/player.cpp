@@ -1,5 +1,6 @@
 #include "arena/match/player.hpp"
 
+#include <csignal>
 #include <utility>
 
 namespace arena::match {
@@ -47,11 +48,22 @@ session::HandshakeResult Player::ensure_ready() {
     }
     // Kept even when it failed, for its stderr log; has_session() is false then.
     session_ = std::move(fresh);
+    exit_kept_.reset();
     return result;
 }
 
+bool Player::stopped_by_job_signal() const {
+    const auto status = session_ ? session_->exit_status() : exit_kept_;
+    if (!status || !status->signaled) return false;
+    return status->signal == SIGTERM || status->signal == SIGINT || status->signal == SIGHUP ||
+           status->signal == SIGQUIT;
+}
+
 void Player::drop_if_dead() {
-    if (session_ && !session_->alive()) session_.reset();
+    if (session_ && !session_->alive()) {
+        exit_kept_ = session_->exit_status();
+        session_.reset();
+    }
 }
 
 std::string Player::take_stderr_log() {
@@ -85,6 +97,7 @@ void Player::discard() {
         // What it wrote before the move that got it discarded (an illegal
         // one) belongs to the game's log.
         stderr_kept_ += session_->take_stderr_log();
+        exit_kept_ = session_->exit_status();
     }
     session_.reset();
 }

@@ -63,6 +63,11 @@ class Player {
     // reset_peak_memory (see session::BotSession::peak_memory).
     [[nodiscard]] std::optional<std::uint64_t> peak_memory();
     void reset_peak_memory();
+    // Whether the bot's current or last process ended by a signal that stops a whole job
+    // from outside: SIGTERM, SIGINT, SIGHUP or SIGQUIT, which a batch
+    // system (Slurm's scancel or time limit), a service manager or a
+    // terminal sends to every process of a job at once, the arena's too.
+    [[nodiscard]] bool stopped_by_job_signal() const;
     // Forgets a session that has died (after a fault it is already killed).
     void drop_if_dead();
     // Kills the process group now (e.g. after an illegal move).
@@ -77,8 +82,9 @@ class Player {
     StartupGuard* guard_ = nullptr;
     HumanInput* human_ = nullptr;  // a person's input; nullptr for a bot
     std::chrono::milliseconds human_limit_{0};
-    std::string stderr_kept_;                 // read from a failed start, not yet taken
-    std::optional<std::uint64_t> peak_kept_;  // of a discarded process
+    std::string stderr_kept_;                       // read from a failed start, not yet taken
+    std::optional<std::uint64_t> peak_kept_;        // of a discarded process
+    std::optional<session::ExitStatus> exit_kept_;  // of the last process, once dropped
 };
 
 }  // namespace arena::match

@@ -44,6 +44,19 @@ using SteadyClock = std::chrono::steady_clock;
 constexpr auto kWriterPeriod = std::chrono::milliseconds(10);
 constexpr std::size_t kWriterBatch = 32;
 
+// How long a game whose bot was stopped by a job's signal (SIGTERM,
+// SIGINT, ...) waits for the arena's own stop before it is judged: the
+// signals of one stop reach the processes of a job a few milliseconds apart.
+constexpr auto kJobStopGrace = std::chrono::seconds(2);
+
+// Whether `stop` is requested within `grace`.
+bool stop_follows(const std::stop_token& stop, std::chrono::nanoseconds grace) {
+    const auto until = std::chrono::steady_clock::now() + grace;
+    while (!stop.stop_requested() && std::chrono::steady_clock::now() < until)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    return stop.stop_requested();
+}
+
 // Idle bot processes per bot. A worker takes one for each side of its game
 // and gives it back afterwards, so a process never plays two games at once
 // and a healthy one is reused by the next game of that bot.
@@ -456,7 +469,15 @@ RunOutcome Runner::run(const RunOptions& options, std::ostream& out, std::stop_t
                     watch == nullptr ? match::MoveObserver{} : [&](const match::MoveRecord& m) {
                         watch->move_played(pairing.index, m);
                     });
-                if (watch != nullptr) watch->game_ended(pairing.index, f.record);
+                // A bot stopped by a job's signal, then the arena's own
+                // stop: one stop of the whole job (Slurm signals every
+                // process of a cancelled task at once), not the bot's fault.
+                if (f.record.termination != match::Termination::kNormal &&
+                    (first->stopped_by_job_signal() || second->stopped_by_job_signal()) &&
+                    stop_follows(stop, kJobStopGrace))
+                    f.record.abandoned = true;
+                if (watch != nullptr && !f.record.abandoned)
+                    watch->game_ended(pairing.index, f.record);
                 if (config_.bots[first_bot].restart_each_game &&
                     config_.bots[second_bot].restart_each_game) {
                     // Both processes quit side by side.
