@@ -33,6 +33,7 @@
 #include "arena/session/command_line.hpp"
 #include "arena_process.hpp"
 #include "db_query.hpp"
+#include "fake_sbatch.hpp"
 #include "temp_dir.hpp"
 #include "terminal.hpp"
 
@@ -230,6 +231,15 @@ const std::vector<DocCommand> kDocCommands = {
      "results/demo.shard-2-of-2.db",
      ""},
     {"build/bin/arena standings results/demo-all.db", ""},
+    {"build/bin/arena slurm configs/demo.yaml --shards 4 --time 1:00:00 --dry-run", ""},
+    // With a stand-in sbatch on PATH, which runs each job at once (fake_sbatch.hpp).
+    {"build/bin/arena slurm configs/demo.yaml --shards 4 --time 1:00:00 --db "
+     "results/demo-cluster.db",
+     ""},
+    {"build/bin/arena slurm configs/demo.yaml --shards 4 --time 1:00:00 --db "
+     "results/demo-cluster.db --tasks 3",
+     ""},
+    {"build/bin/arena standings results/demo-cluster.db", ""},
     {"build/bin/arena standings results/demo.db --anchor random-a=1000 --anchor random-b=1000", ""},
     {"build/bin/arena standings results/demo.db --pairs", ""},
     {"build/bin/arena standings results/demo.db --active", ""},
@@ -292,6 +302,10 @@ TEST(ReadmeCommands, EveryOneIsRunHereAndPlaysWithoutFaults) {
     }
 
     const Checkout checkout;
+    // `arena slurm` submits with a stand-in sbatch (fake_sbatch.hpp), first on PATH.
+    arena::testing::install_fake_sbatch(checkout.root() / "fake-slurm");
+    const std::string path_before = getenv("PATH") == nullptr ? "" : getenv("PATH");
+    setenv("PATH", ((checkout.root() / "fake-slurm").string() + ":" + path_before).c_str(), 1);
     // games.csv for `arena rate`: white,black,result lines from anywhere.
     (void)checkout.dir().write("games.csv", "white,black,result\na,b,1-0\nb,a,1/2-1/2\na,b,0-1\n");
     for (const auto& c : kDocCommands) {
@@ -322,6 +336,13 @@ TEST(ReadmeCommands, EveryOneIsRunHereAndPlaysWithoutFaults) {
             EXPECT_FALSE(game_lines(r.out).empty()) << line << "\n" << r.out;
         }
     }
+    setenv("PATH", path_before.c_str(), 1);
+    // The shards submitted to "Slurm" were merged, and played by the rules.
+    const fs::path cluster_db = checkout.root() / "results/demo-cluster.db";
+    EXPECT_EQ(query_one(cluster_db, "SELECT count(*) FROM games WHERE termination = 'normal'"),
+              "30");
+    EXPECT_NE(slurp((checkout.root() / "fake-slurm/calls.txt").string()).find("--array=3 "),
+              std::string::npos);
     // The demo's Python bot played all of its games by the rules.
     const fs::path db = checkout.root() / "results/demo.db";
     EXPECT_EQ(query_one(db,

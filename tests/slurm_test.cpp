@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "db_query.hpp"
+#include "fake_sbatch.hpp"
 #include "game_rows.hpp"
 #include "proc_util.hpp"
 #include "run_control.hpp"
@@ -148,50 +149,9 @@ TEST(SlurmScripts, ProblemsNameTheOption) {
 
 // ---- the command -------------------------------------------------------------------
 
-// A stand-in for sbatch: prints a new job id, and runs the job at once:
-// each task of its array (from --array, else the script's #SBATCH line) in
-// turn, with the variables Slurm sets and its output appended to the
-// script's --output log (%a: the task). Tasks listed in $SKIP_TASKS are not
-// run, as if they had failed before starting.
-constexpr const char* kFakeSbatch = R"(#!/bin/bash
-set -u
-dir=$(dirname "$0")
-echo "$*" >> "$dir/calls.txt"
-array="" script=""
-for a in "$@"; do
-  case "$a" in
-    --array=*) array=${a#--array=} ;;
-    -*) ;;
-    *) script=$a ;;
-  esac
-done
-[ -n "$array" ] || array=$(sed -n 's/^#SBATCH --array=//p' "$script")
-id=$(( $(cat "$dir/last-id" 2>/dev/null || echo 100) + 1 ))
-echo "$id" > "$dir/last-id"
-cpus=$(sed -n 's/^#SBATCH --cpus-per-task=//p' "$script")
-out=$(sed -n 's/^#SBATCH --output=//p' "$script")
-if [ -n "$array" ]; then
-  for item in $(echo "${array%%%*}" | tr , ' '); do
-    for k in $(seq "${item%-*}" "${item#*-}"); do
-      case ",${SKIP_TASKS:-}," in *",$k,"*) continue ;; esac
-      SLURM_ARRAY_TASK_ID=$k SLURM_JOB_ID=$id SLURM_CPUS_PER_TASK=$cpus \
-        bash "$script" >> "${out//%a/$k}" 2>&1
-    done
-  done
-else
-  SLURM_JOB_ID=$id bash "$script" >> "$out" 2>&1
-fi
-echo "$id"
-)";
-
 class SlurmCommand : public ::testing::Test {
   protected:
-    void SetUp() override {
-        fs::create_directories(dir_.path() / "fake");
-        const auto sbatch = dir_.path() / "fake" / "sbatch";
-        std::ofstream(sbatch) << kFakeSbatch;
-        fs::permissions(sbatch, fs::perms::owner_all);
-    }
+    void SetUp() override { testing::install_fake_sbatch(dir_.path() / "fake"); }
     fs::path path(const std::string& relative) const { return dir_.path() / relative; }
     fs::path write(const std::string& file, const std::string& text) {
         std::ofstream(path(file)) << text;
