@@ -140,8 +140,15 @@ class ProSearcher final : public Searcher {
         exact_.clear();
     }
 
-    int choose(const games::Connect4State& state, const protocol::Go& go,
+    int choose(const games::Connect4State& state, const protocol::Go& given,
                const bots::InfoSink& info) override {
+        // A further eighth of the limit (10..250 ms) held back: on a loaded
+        // machine a niced bot waits for a core several times between two
+        // looks at its clock, and a move lost on time is a game lost.
+        protocol::Go go = given;
+        if (go.move_ms > 0)
+            go.move_ms -= std::min<std::int64_t>(go.move_ms / 2,
+                                                 std::clamp<std::int64_t>(go.move_ms / 8, 10, 250));
         b_.set(state);
         rng_ = Rng(bots::position_seed(o_.seed, state));
         const bool fixed = o_.simulations > 0;
@@ -269,6 +276,35 @@ class ProSearcher final : public Searcher {
         return poss & ~bd.below_cells(opp);
     }
 
+    // A win for the side to move by a series of threats: each move threatens
+    // to win at once, so the opponent's only non-losing reply is the block
+    // (or it has none: a double threat, or a block under another threat),
+    // up to `depth` moves. Returns the first move, or -1. Forcing moves are
+    // few, so the search is small; its wins are proofs. Precondition: the
+    // side to move cannot win at once.
+    int threat_win(const Board<B>& bd, const Threats& t, int depth) {
+        if (depth <= 0 || threat_budget_ <= 0) return -1;
+        const int me = bd.moves() & 1;
+        const B safe = safe_moves(bd, t);
+        for (int i = 0; i < g_.cols; ++i) {
+            const int col = g_.order[i];
+            if (!bd.can_play(col) || !test(safe, bd.top(col))) continue;
+            if (bd.moves() + 2 >= g_.cells) return -1;
+            Board<B> after = bd;
+            Threats ta = t;
+            advance(after, ta, col);
+            --threat_budget_;
+            if (!any(ta.of[me] & after.possible())) continue;  // not forcing
+            const B replies = safe_moves(after, ta);
+            if (!any(replies)) return col;
+            if (depth == 1 || several(replies)) continue;
+            advance(after, ta, g_.col_of(lowest_index(replies)));
+            if (any(ta.of[me] & after.possible())) return col;  // the block did not hold
+            if (threat_win(after, ta, depth - 1) >= 0) return col;
+        }
+        return -1;
+    }
+
     // The prior of playing `col` on `bd` (side to move): the cells it makes
     // winnable for the mover, twice for those whose column parity favours the
     // mover (Allis: odd cells for the first player, even for the second),
@@ -320,17 +356,12 @@ class ProSearcher final : public Searcher {
         int priors[kMaxSide];
         int count = 0;
         const B& before = t.of[me];
-        int winner = -1;  // a move that leaves the opponent no safe reply
+        // The first move of a win by threats, if there is one.
+        threat_budget_ = 400;
+        const int winner = threat_win(bd, t, o_.threat_depth);
         for (int i = 0; i < g_.cols; ++i) {
             const int col = g_.order[i];
             if (!bd.can_play(col) || !test(safe, bd.top(col))) continue;
-            if (winner < 0 && bd.moves() + 2 < g_.cells) {
-                Board<B> after = bd;
-                Threats ta = t;
-                advance(after, ta, col);
-                if (!any(ta.of[me ^ 1] & after.possible()) && !any(safe_moves(after, ta)))
-                    winner = col;
-            }
             const int p = prior(bd, col, before);
             int j = count++;
             while (j > 0 && priors[j - 1] < p) {
@@ -588,6 +619,7 @@ class ProSearcher final : public Searcher {
     ExactTable& exact_;
     B odd_cells_{}, even_cells_{};
     Threats root_threats_{};
+    int threat_budget_ = 0;  // moves the threat search may still try
     bool four_ = true;
     std::array<int, 4> dirs_{};
     // Per cell and direction: which of the seven cells x-3d .. x+3d are

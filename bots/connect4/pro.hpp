@@ -15,9 +15,13 @@
 //     the centre), worth bias * prior / (n + 1). Children are created on a
 //     node's second visit, only for the moves that do not lose at once
 //     (Board::non_losing_moves): a move that lets the opponent complete a
-//     line, directly or in the cell just above it, is never searched. A move
-//     that leaves the opponent no such move (a double threat, or a threat
-//     stacked on another) is proven won on creation.
+//     line, directly or in the cell just above it, is never searched.
+//   * Threat search at expansion: a series of moves, each threatening to win
+//     at once so that the opponent's only non-losing reply is the block,
+//     ending in a move that leaves it none (a double threat, or a block
+//     under another threat). Forcing moves are few, so it is cheap and
+//     reaches deep (8 threats, a few hundred moves tried at most); a win it
+//     finds proves the node, and marks the move that starts it.
 //   * Proofs (MCTS-solver): a node whose side to move can win at once is a
 //     proven loss for the player who moved into it; one with no non-losing
 //     move a proven win; proofs propagate up (a proven-winning child makes the
@@ -36,7 +40,8 @@
 //     as proven; a proven loss leaves the choice to the tree (the move the
 //     opponent is most likely to get wrong).
 //   * The tree is kept between moves (re-rooted at the new position, as
-//     c4-mcts does) and the clock is the shared SearchClock.
+//     c4-mcts does) and the clock is the shared SearchClock, on a budget cut
+//     by a further eighth (10..250 ms) for a loaded machine.
 
 #include <cstdint>
 #include <memory>
@@ -54,6 +59,7 @@ struct ProOptions {
     int log2_exact = 21;          // exact-solver table entries (16 bytes each)
     int tree_solve_empties = 0;   // solve tree nodes with at most this many empties (0: by board)
     int tree_solve_nodes = 4096;  // exact-solver node budget per tree node
+    int threat_depth = 8;         // forcing moves of the threat search at expansion
     int root_solve_empties = 0;   // try the exact solver at the root from here (0: by board)
     bool reuse = true;            // keep the tree between moves
 };
