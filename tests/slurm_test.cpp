@@ -125,6 +125,8 @@ TEST(SlurmScripts, ProblemsNameTheOption) {
     EXPECT_TRUE(has(problem([](SlurmJob& j) { j.merge_time = "soon"; }), "--merge-time"));
     for (const char* ok : {"30", "30:00", "2:00:00", "1-12", "1-12:30", "2-00:00:00", "UNLIMITED"})
         EXPECT_EQ(problem([&](SlurmJob& j) { j.time = ok; }), "") << ok;
+    for (const char* bad : {"1:2:3:4", "1-", ":30", "1-2:3:4:5", "1h", "-5", "30:"})
+        EXPECT_TRUE(has(problem([&](SlurmJob& j) { j.time = bad; }), "--time")) << bad;
     EXPECT_TRUE(has(problem([](SlurmJob& j) { j.partition = "a b"; }), "--partition 'a b'"));
     EXPECT_TRUE(has(problem([](SlurmJob& j) { j.job_dir = "/tmp/my jobs"; }), "--job-dir"));
     EXPECT_TRUE(has(problem([](SlurmJob& j) { j.job_dir = "/tmp/100%"; }), "--job-dir"));

@@ -2,7 +2,6 @@
 
 #include <boost/process.hpp>
 #include <charconv>
-#include <regex>
 #include <sstream>
 #include <stdexcept>
 
@@ -42,6 +41,32 @@ std::string shard_db_word(const fs::path& database, int shards) {
     const auto stem = (database.parent_path() / database.stem()).string();
     return shell_quote(stem + ".shard-") + "\"$shard\"" +
            shell_quote("-of-" + std::to_string(shards) + database.extension().string());
+}
+
+bool all_digits(std::string_view s) {
+    return !s.empty() && s.find_first_not_of("0123456789") == std::string_view::npos;
+}
+
+// Slurm's forms of a time limit: minutes, minutes:seconds,
+// hours:minutes:seconds, days-hours, days-hours:minutes,
+// days-hours:minutes:seconds, or no limit.
+bool is_slurm_time(std::string_view t) {
+    for (const std::string_view none : {"UNLIMITED", "unlimited", "INFINITE", "infinite"})
+        if (t == none) return true;
+    const auto dash = t.find('-');
+    if (dash != std::string_view::npos) {
+        if (!all_digits(t.substr(0, dash))) return false;
+        t.remove_prefix(dash + 1);
+    }
+    int fields = 0;
+    for (std::size_t start = 0;; ++fields) {
+        const auto colon = t.find(':', start);
+        if (!all_digits(t.substr(start, colon == std::string_view::npos ? t.npos : colon - start)))
+            return false;
+        if (colon == std::string_view::npos) break;
+        start = colon + 1;
+    }
+    return fields < 3;
 }
 
 std::string logs_dir(const SlurmJob& job) {
@@ -201,20 +226,16 @@ std::string slurm_job_problem(const SlurmJob& job) {
     if (job.shards < 1) return "--shards must be 1 or more";
     if (job.cpus_per_task < 1) return "--cpus-per-task must be 1 or more";
     if (job.max_running < 0) return "--max-running must be 0 (no limit) or more";
-    static const std::regex name(R"([A-Za-z0-9_.,-]+)");
-    if (!job.partition.empty() && !std::regex_match(job.partition, name))
+    if (!job.partition.empty() &&
+        job.partition.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                        "0123456789_.,-") != std::string::npos)
         return "--partition '" + job.partition +
                "': a partition name is letters, digits, '_', '.', '-' (',' between several)";
-    // Slurm's time formats: minutes, minutes:seconds, hours:minutes:seconds,
-    // days-hours, days-hours:minutes, days-hours:minutes:seconds.
-    static const std::regex time(
-        R"(\d+|\d+:\d+|\d+:\d+:\d+|\d+-\d+|\d+-\d+:\d+|\d+-\d+:\d+:\d+|UNLIMITED|unlimited|infinite|INFINITE)");
-    if (!job.time.empty() && !std::regex_match(job.time, time))
-        return "--time '" + job.time +
-               "': Slurm takes MINUTES, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS";
-    if (!job.merge_time.empty() && !std::regex_match(job.merge_time, time))
-        return "--merge-time '" + job.merge_time +
-               "': Slurm takes MINUTES, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS";
+    const std::string time_forms =
+        "': Slurm takes MINUTES, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS";
+    if (!job.time.empty() && !is_slurm_time(job.time)) return "--time '" + job.time + time_forms;
+    if (!job.merge_time.empty() && !is_slurm_time(job.merge_time))
+        return "--merge-time '" + job.merge_time + time_forms;
     for (const auto& option : job.options) {
         if (!option.starts_with("-") || option.find_first_of("\n\r") != std::string::npos)
             return "--sbatch '" + option +
