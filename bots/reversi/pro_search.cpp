@@ -126,7 +126,7 @@ void generate_end(const Position& pos, Bitboard moves, int tt_move, Bitboard par
 
 protocol::Go with_pro_reserve(protocol::Go go) {
     if (go.move_ms > 0)
-        go.move_ms -= std::min<std::int64_t>(go.move_ms * 6 / 10, 40 + go.move_ms * 15 / 100);
+        go.move_ms -= std::min<std::int64_t>(go.move_ms * 6 / 10, 40 + go.move_ms / 5);
     return go;
 }
 
@@ -410,7 +410,7 @@ int Searcher::value(const Position& pos, int depth) {
 
 Report Searcher::search(const Position& pos, const SearchClock& clock, int max_depth,
                         int solve_empties, const std::function<void(const Report&)>& on_report,
-                        const SearchClock* presolve) {
+                        const SearchClock* presolve, int exact_empties) {
     clock_ = &clock;
     stopped_ = false;
     nodes_ = 0;
@@ -445,8 +445,9 @@ Report Searcher::search(const Position& pos, const SearchClock& clock, int max_d
         if (stopped_) break;
     }
     if (solving && !stopped_) {
-        // Win, draw or loss first, then the exact count on the winning side
-        // of 0. A proved loss keeps the midgame's move until the count is in.
+        // Win, draw or loss first, then (with at most `exact_empties`) the
+        // exact count on the proved side of 0. A proved loss keeps the
+        // midgame's move unless the count is in.
         if (const auto wld = end_root(pos, root, -1, 1)) {
             Report proof = *wld;
             proof.exact = false;
@@ -454,7 +455,7 @@ Report Searcher::search(const Position& pos, const SearchClock& clock, int max_d
             proof.score = wld->score > 0 ? 1 : wld->score < 0 ? -1 : 0;
             if (proof.score >= 0) best = proof;
             if (on_report) on_report(proof);
-            if (proof.score != 0) {
+            if (proof.score != 0 && empties <= exact_empties) {
                 const auto exact =
                     proof.score > 0 ? end_root(pos, root, 0, 65) : end_root(pos, root, -65, 0);
                 if (exact) {
@@ -474,8 +475,8 @@ Report Searcher::search(const Position& pos, const SearchClock& clock, int max_d
 int solve_empties_for(std::int64_t usable_ms) {
     return usable_ms >= 600   ? 20
            : usable_ms >= 300 ? 19
-           : usable_ms >= 120 ? 17
-           : usable_ms >= 45  ? 16
+           : usable_ms >= 110 ? 17
+           : usable_ms >= 35  ? 16
                               : 14;
 }
 
@@ -518,7 +519,9 @@ games::Move ProEngine::choose(const games::State& state, const protocol::Go& go,
              " nodes " + std::to_string(r.nodes) + " nps " + std::to_string(nps) + " pv " +
              square_name(r.move));
     };
-    return searcher_.search(pos, clock, depth, solve, report, &presolve).move;
+    // The exact count only where it usually finishes in time: the arena
+    // scores wins, draws and losses, which the proof already settles.
+    return searcher_.search(pos, clock, depth, solve, report, &presolve, solve - 2).move;
 }
 
 int pro_bench() {

@@ -9,12 +9,11 @@
 // phase-weighted evaluation of pro_eval.hpp.
 //
 // Endgame: an exact solver of the final disc difference. It first proves
-// win, draw or loss with a null window around 0, then narrows to the exact
-// count. It orders moves fastest-first (fewest replies, corners first) and
-// by parity (cells in a quadrant with an odd number of empties first), stops
-// a node early when the other side's stable discs already decide it, keeps
-// the table down to 10 empties and solves the last few cells without move
-// lists.
+// win, draw or loss with a null window around 0, then, two empties later
+// than the proof, narrows to the exact count. It orders moves fastest-first (fewest replies,
+// corners first) and by parity (cells in a quadrant with an odd number of empties first), stops a
+// node early when the other side's stable discs already decide it, keeps the table down to 10
+// empties and solves the last few cells without move lists.
 //
 // Time: SearchClock on with_pro_reserve(). The midgame deepens until the
 // soft limit; a solve runs when few enough cells are empty for the budget
@@ -57,9 +56,11 @@ class Searcher {
     // then, with at most `solve_empties` empty cells, the solve until the
     // hard limit. Precondition: the side to move has a legal move.
     // With `presolve`, its soft limit ends the midgame part before a solve.
+    // The solve proves win, draw or loss, then counts the exact difference
+    // with at most `exact_empties` empty cells.
     Report search(const Position& pos, const SearchClock& clock, int max_depth, int solve_empties,
                   const std::function<void(const Report&)>& on_report = {},
-                  const SearchClock* presolve = nullptr);
+                  const SearchClock* presolve = nullptr, int exact_empties = 64);
 
     // Negamax value at a fixed depth (no clock).
     [[nodiscard]] int value(const Position& pos, int depth);
@@ -119,8 +120,9 @@ struct ProOptions {
 // loaded machine. budget.hpp's 30 ms was not enough for reversi-pro: at
 // 100 ms a move and load 4 on 2 cores, answers that stopped searching at
 // 67 ms arrived after 110 ms 3 times in 20 games (the arena runs the bots
-// at nice 5, behind the other work). Here: 40 ms plus 15 % of the limit, at
-// most 60 % of it (100 ms: 45 left; 1 s: 810).
+// at nice 5, behind the other work), and at 1 s and load 6 one answer that
+// stopped at 729 ms arrived after 947 ms. Here: 40 ms plus 20 % of the
+// limit, at most 60 % of it (100 ms: 40 left; 1 s: 760).
 [[nodiscard]] protocol::Go with_pro_reserve(protocol::Go go);
 
 // Empties the solver is tried on with `usable_ms` (after the reserve) a
