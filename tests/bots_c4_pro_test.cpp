@@ -103,6 +103,20 @@ TEST(C4Pro, NeverPlaysUnderAThreat) {
     }
 }
 
+// A win by threats, six plies deep (column 1 forces the block in column 2,
+// column 2 forces the block in column 1, column 3 makes two threats): the
+// threat search on expanding the root finds it with a single simulation.
+TEST(C4Pro, FindsAWinByThreats) {
+    auto engine = small_engine(1);
+    std::string last;
+    const Connect4Config board = config(9, 10, {{5, 6}});
+    EXPECT_EQ(answer(*engine, board, "4 9 3 5 3 5 4 4", kFixed, &last), 1);
+    EXPECT_NE(last.find("score 10000"), std::string::npos) << last;
+    // The defence: the second player, a move earlier, sees which moves lose.
+    auto defender = small_engine(2000);
+    EXPECT_NE(answer(*defender, board, "4 9 3 5 3 5 4", kFixed), 4);
+}
+
 // Where the position is proven in time, the move keeps its exact value:
 // checked by the exact solver on the position after it (Pons' end-game set).
 TEST(C4Pro, ProvenMovesKeepTheExactScore) {
