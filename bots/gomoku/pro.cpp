@@ -46,6 +46,16 @@ void ProEngine::new_game(const games::Game& game, int player) {
     clear();
 }
 
+games::Move ProEngine::choose(const games::State& state, const protocol::Go& go,
+                              const InfoSink& info) {
+    protocol::Go reserved = go;
+    if (go.move_ms > 0) {
+        const std::int64_t extra = std::min(go.move_ms / 4, 20 + go.move_ms / 20);
+        reserved.move_ms = std::max<std::int64_t>(1, go.move_ms - extra);
+    }
+    return GomokuEngine::choose(state, reserved, info);
+}
+
 void ProEngine::clear() {
     std::fill(tt_.begin(), tt_.end(), TTEntry{});
     for (auto& k : killers_)
@@ -173,6 +183,12 @@ int ProEngine::leaf(int ply) {
         solver_.set_limits(options_.leaf_vcf_nodes, deadline(1.0));
         if (solver_.vcf(options_.vcf_depth) != kNoSq) return kWinScore - ply - 50;
     }
+    if (options_.leaf_vct_nodes > 0 && board_.flex4_count(other(me)) == 0 &&
+        board_.four_count(other(me)) == 0) {
+        // No four of the opponent to interrupt with: look for a short VCT.
+        solver_.set_limits(options_.leaf_vct_nodes, deadline(1.0));
+        if (solver_.vct(options_.leaf_vct_depth, 6) != kNoSq) return kWinScore - ply - 60;
+    }
     return evaluate();
 }
 
@@ -209,7 +225,15 @@ int ProEngine::search(int depth, int alpha, int beta, int ply) {
     // An open four (or double four) to make and no four against us: won.
     if (!must_block && board_.flex4_count(me) > 0) return kWinScore - ply - 3;
     if (ply >= kMaxPly) return evaluate();
-    if (!must_block && depth <= 0) return leaf(ply);
+    // At the horizon, an open three of the opponent is answered before the
+    // evaluation (a few plies of quiescence): the evaluation cannot see
+    // that it is about to become an open four.
+    const bool quiescence = !must_block && depth <= 0;
+    if (quiescence && (depth <= -options_.q_plies || board_.flex4_count(op) == 0)) return leaf(ply);
+    if (quiescence && options_.leaf_vcf_nodes > 0 && board_.four_count(me) > 0) {
+        solver_.set_limits(options_.leaf_vcf_nodes, deadline(1.0));
+        if (solver_.vcf(options_.vcf_depth) != kNoSq) return kWinScore - ply - 50;
+    }
     alpha = std::max(alpha, -(kWinScore - ply));
     beta = std::min(beta, kWinScore - ply - 1);
     if (alpha >= beta) return alpha;
@@ -234,8 +258,13 @@ int ProEngine::search(int depth, int alpha, int beta, int ply) {
         moves.add(board_.fives(op).first());
     else
         forced = generate(moves, tt_move, ply, depth);
+    if (quiescence && !forced) return evaluate();
     // A forced block costs no depth; nor does a single defence.
-    const int child_depth = must_block || (forced && moves.size == 1) ? depth : depth - 1;
+    const int child_depth = quiescence ? depth - 1
+                            : must_block || (forced && moves.size == 1) ||
+                                    (forced && moves.size <= options_.extend_width && ply < 40)
+                                ? depth
+                                : depth - 1;
     const int alpha0 = alpha;
     int best = -kInfinity;
     Sq best_move = kNoSq;
@@ -399,8 +428,9 @@ Sq ProEngine::think_inner(const SearchClock& clock, const InfoSink& info) {
             info("string vct");
             return report(1, kWinScore - 5, s);
         }
-        // The opponent's, were it to move: keep the moves that stop it.
-        if (!vcf_threat) {
+        // The opponent's, were it to move (its VCF included): keep the moves
+        // that stop it.
+        if (!vcf_threat || options_.vct_after_vcf) {
             defend_vct(root, info);
             if (root.size == 1) return report(1, 0, root.sq[0]);
         }

@@ -37,7 +37,7 @@ namespace arena::bots::gomoku {
 
 struct ProOptions {
     int max_depth = 64;                        // iterations of iterative deepening
-    int width = 14;                            // quiet moves searched near the root
+    int width = 10;                            // quiet moves searched near the root
     int min_width = 8;                         // ... and deep in the tree
     int vcf_depth = 24;                        // own moves in a VCF
     int vct_depth = 8;                         // own moves in a VCT; 0 disables VCT
@@ -50,13 +50,23 @@ struct ProOptions {
     int inner_vcf_depth = 10;                 // VCF tried at each VCT node
     int defence_width = 24;                   // root moves tried against a VCF or VCT threat
     bool reductions = true;                   // late move reductions
-    int tt_bits = 20;                         // transposition table: 2^tt_bits entries
+    int extend_width = 4;       // a defence among at most this many moves costs no depth
+    int q_plies = 0;            // quiescence plies against open threes at the horizon
+    bool vct_after_vcf = true;  // against a VCF threat, also keep only the moves that stop a VCT
+    std::uint64_t leaf_vct_nodes = 0;  // VCT at the horizon; 0 disables it
+    int leaf_vct_depth = 3;            // own moves in that VCT
+    int tt_bits = 20;                  // transposition table: 2^tt_bits entries
 };
 
 class ProEngine final : public GomokuEngine {
   public:
     explicit ProEngine(ProOptions options);
     void new_game(const games::Game& game, int player) override;
+    // Keeps a reserve of its own on top of GomokuEngine's, for a machine
+    // where the bots run niced under other work: up to a quarter of
+    // `move_ms`, 20 ms plus a twentieth.
+    [[nodiscard]] games::Move choose(const games::State& state, const protocol::Go& go,
+                                     const InfoSink& info) override;
     [[nodiscard]] Sq think(const SearchClock& clock, const InfoSink& info) override;
 
     // Static evaluation for the side to move.

@@ -14,10 +14,17 @@ int main(int argc, char** argv) {
     std::ios::sync_with_stdio(false);
     int depth = 0;
     int width = 0;
+    int min_width = 0;
     int vcf_depth = -1;
     int vct_depth = -1;
     int hash_bits = 0;
     bool no_reductions = false;
+    int extend_width = -1;
+    std::int64_t leaf_vct_nodes = -1;
+    std::int64_t leaf_vcf_nodes = -1;
+    std::int64_t threat_nodes = -1;
+    bool no_vct_after_vcf = false;
+    int q_plies = -1;
     BotProgram program;
     program.info = {.name = "gomoku-pro", .author = "arena", .version = "1"};
     program.summary =
@@ -28,11 +35,18 @@ int main(int argc, char** argv) {
     // clang-format off
     program.flags.add_options()
         ("depth", po::value<int>(&depth), "maximum depth in plies (default: as deep as time allows; bench 8)")
-        ("width", po::value<int>(&width), "quiet moves searched near the root (default 14)")
+        ("width", po::value<int>(&width), "quiet moves searched near the root (default 10)")
+        ("min-width", po::value<int>(&min_width), "quiet moves searched deep in the tree (default 8)")
         ("vcf-depth", po::value<int>(&vcf_depth), "own moves in a VCF (default 24; 0 disables VCF)")
         ("vct-depth", po::value<int>(&vct_depth), "own moves in a VCT (default 8; 0 disables VCT)")
         ("hash-bits", po::value<int>(&hash_bits), "transposition table of 2^N entries of 16 bytes (10..26, default 20)")
-        ("no-reductions", po::bool_switch(&no_reductions), "search every move at full depth");
+        ("no-reductions", po::bool_switch(&no_reductions), "search every move at full depth")
+        ("extend-width", po::value<int>(&extend_width), "a defence among at most N moves costs no depth (default 4)")
+        ("no-vct-after-vcf", po::bool_switch(&no_vct_after_vcf), "against a VCF threat, do not also check the defences against a VCT")
+        ("leaf-vcf-nodes", po::value<std::int64_t>(&leaf_vcf_nodes), "node budget of the VCF at the horizon (default 100; 0 disables it)")
+        ("threat-nodes", po::value<std::int64_t>(&threat_nodes), "node budget of the opponent's VCF looked for inside the search (default 200; 0 disables it)")
+        ("q-plies", po::value<int>(&q_plies), "quiescence plies against open threes at the horizon (default 0: none)")
+        ("leaf-vct-nodes", po::value<std::int64_t>(&leaf_vct_nodes), "node budget of a VCT at the horizon (default 0: none)");
     // clang-format on
     const auto options = [&](const CommonFlags& common, bool bench) {
         gomoku::ProOptions o;
@@ -46,6 +60,7 @@ int main(int argc, char** argv) {
             if (*common.level < 3) o.vct_depth = 0;
         }
         if (depth > 0) o.max_depth = depth;
+        if (min_width > 0) o.min_width = min_width;
         if (width > 0) o.width = std::max(width, o.min_width);
         if (vcf_depth >= 0) o.vcf_depth = vcf_depth;
         if (vct_depth >= 0) o.vct_depth = vct_depth;
@@ -55,6 +70,12 @@ int main(int argc, char** argv) {
             o.tt_bits = hash_bits;
         }
         o.reductions = !no_reductions;
+        if (extend_width >= 0) o.extend_width = extend_width;
+        if (leaf_vcf_nodes >= 0) o.leaf_vcf_nodes = static_cast<std::uint64_t>(leaf_vcf_nodes);
+        if (threat_nodes >= 0) o.threat_nodes = static_cast<std::uint64_t>(threat_nodes);
+        if (no_vct_after_vcf) o.vct_after_vcf = false;
+        if (q_plies >= 0) o.q_plies = q_plies;
+        if (leaf_vct_nodes >= 0) o.leaf_vct_nodes = static_cast<std::uint64_t>(leaf_vct_nodes);
         return o;
     };
     program.make_engine = [&](const CommonFlags& common) -> std::unique_ptr<Engine> {
