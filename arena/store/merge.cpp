@@ -366,7 +366,8 @@ class Merger {
         // A batch of inputs is written in one transaction: with the default
         // 2 MB page cache, SQLite spills pages of it to the journal before
         // the commit and reads them back.
-        db_.exec("PRAGMA cache_size = -65536");
+        db_.exec(std::string("PRAGMA cache_size = ") +
+                 (std::getenv("MC") ? std::getenv("MC") : "-65536"));
         if (fresh) {
             // No one else knows the file (see NewOutput): its rollback
             // journal, needed to undo a batch with a refused input, is kept
@@ -552,8 +553,21 @@ class Merger {
     void merge_games(const Header& src, std::int64_t out, const std::filesystem::path& file,
                      MergedInput& merged) {
         map_bots(src.id, out);
-        // The same index with another result, ending or players.
+        // Whether the output holds any game of the input's range of indices
+        // (never, for the first merge of shards: their ranges are apart);
+        // when not, no game of the input needs looking up in the output.
+        bool overlap = true;
         {
+            auto range = prepare(
+                "SELECT EXISTS (SELECT 1 FROM main.games WHERE tournament = ?2 AND game_index "
+                "BETWEEN (SELECT min(game_index) FROM src.games WHERE tournament = ?1) AND "
+                "(SELECT max(game_index) FROM src.games WHERE tournament = ?1))");
+            auto q = range.use();
+            q.bind(src.id).bind(out);
+            overlap = q.step() && q.column_int64(0) != 0;
+        }
+        // The same index with another result, ending or players.
+        if (overlap) {
             auto conflict = prepare(
                 "SELECT s.game_index, s.result, s.termination, m.result, m.termination, m.id, "
                 "sf.name, ss.name, mf.name, ms.name FROM src.games AS s "
@@ -591,8 +605,11 @@ class Merger {
         {
             auto list = prepare(
                 "INSERT INTO temp.game_map (src_id) SELECT s.id FROM src.games AS s WHERE "
-                "s.tournament = ?1 AND NOT EXISTS (SELECT 1 FROM main.games AS m WHERE "
-                "m.tournament = ?2 AND m.game_index = s.game_index) ORDER BY s.game_index");
+                "s.tournament = ?1" +
+                std::string(overlap ? " AND NOT EXISTS (SELECT 1 FROM main.games AS m WHERE "
+                                      "m.tournament = ?2 AND m.game_index = s.game_index)"
+                                    : " AND ?2 IS NOT NULL") +
+                " ORDER BY s.game_index");
             list.use().bind(src.id).bind(out).exec();
         }
         const auto added = db_.changes();
