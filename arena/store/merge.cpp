@@ -366,8 +366,7 @@ class Merger {
         // A batch of inputs is written in one transaction: with the default
         // 2 MB page cache, SQLite spills pages of it to the journal before
         // the commit and reads them back.
-        db_.exec(std::string("PRAGMA cache_size = ") +
-                 (std::getenv("MC") ? std::getenv("MC") : "-65536"));
+        db_.exec("PRAGMA cache_size = -65536");
         if (fresh) {
             // No one else knows the file (see NewOutput): its rollback
             // journal, needed to undo a batch with a refused input, is kept
