@@ -5,13 +5,16 @@
 // shards; merging again adds nothing; a shard of another config or another
 // build of a bot is refused naming the file; a game with two results is an
 // error naming both files; a merge during a running shard takes its finished
-// games and a later one the rest; bad --shard values and adaptive schedules
-// get one clear message.
+// games and a later one the rest; a new output gets its name only once it is
+// whole; bad --shard values and adaptive schedules get one clear message.
 
 #include "arena/tournament/shard.hpp"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sqlite3.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
@@ -415,6 +418,45 @@ TEST_F(ShardRun, MergesWhileAShardRunsAndAgainLater) {
     ASSERT_EQ(after.status, 0) << after.err;
     EXPECT_NE(after.out.find("18 of 18 games, complete"), std::string::npos) << after.out;
     EXPECT_EQ(query(path("m.db"), kMovesExactly), query(db, kMovesExactly));
+}
+
+TEST_F(ShardRun, ANewOutputGetsItsNameOnlyWhenWhole) {
+    const auto config = write("rr.yaml", config_text("rr"));
+    for (int k = 1; k <= 2; ++k)
+        ASSERT_EQ(arena({"run", config.string(), "--shard", std::to_string(k) + "/2"}).status, 0);
+    const auto shards = shard_files(dir_.path(), "rr", 2);
+    // What a merge killed while it wrote a new merged.db leaves: no
+    // merged.db, and its half-written file with a stale journal.
+    write("merged.db.merging", "half a database");
+    write("merged.db.merging-wal", "a stale journal");
+    const auto merged = arena({"merge", "merged.db", shards[0].string(), shards[1].string()});
+    ASSERT_EQ(merged.status, 0) << merged.err;
+    const auto db = path("merged.db");
+    EXPECT_EQ(query_one(db, "SELECT count(*) FROM games"), "24");
+    EXPECT_EQ(query_one(db, "SELECT count(*) FROM moves"),
+              std::to_string(std::stoll(query_one(shards[0], "SELECT count(*) FROM moves")) +
+                             std::stoll(query_one(shards[1], "SELECT count(*) FROM moves"))));
+    EXPECT_EQ(query_one(db, "PRAGMA integrity_check"), "ok");
+    EXPECT_EQ(query(db, "PRAGMA foreign_key_check"), Rows{});
+    // A results database like any other: WAL, readable while a run writes.
+    EXPECT_EQ(query_one(db, "PRAGMA journal_mode"), "wal");
+    for (const char* suffix : {"", "-wal", "-shm", "-journal"})
+        EXPECT_FALSE(fs::exists(path(std::string("merged.db.merging") + suffix))) << suffix;
+
+    // Another merge writing the same new database: refused, and nothing named.
+    const int held = ::open(path("busy.db.merging").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    ASSERT_GE(held, 0);
+    ASSERT_EQ(::flock(held, LOCK_EX), 0);
+    const auto busy = arena({"merge", "busy.db", shards[0].string()});
+    EXPECT_EQ(busy.status, 1);
+    EXPECT_NE(busy.err.find("busy.db: another arena merge is writing it"), std::string::npos)
+        << busy.err;
+    EXPECT_FALSE(fs::exists(path("busy.db")));
+    ::close(held);
+    const auto after = arena({"merge", "busy.db", shards[0].string()});
+    ASSERT_EQ(after.status, 0) << after.err;
+    EXPECT_EQ(query_one(path("busy.db"), "SELECT count(*) FROM games"), "12");
+    EXPECT_FALSE(fs::exists(path("busy.db.merging")));
 }
 
 TEST_F(ShardRun, BadShardValuesAndAdaptiveSchedulesGetOneClearMessage) {

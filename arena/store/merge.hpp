@@ -28,6 +28,12 @@
 // rolled back and merged again one input at a time, so that the inputs
 // before it stay merged. A game the output holds already with the same
 // result is left as it is, so merging an input twice adds nothing.
+//
+// An OUT.db that does not exist yet is written as OUT.db.merging, with its
+// rollback journal in memory and no fsync, then fsynced and given its name
+// once whole (also when an input is refused: with the inputs before it). A
+// merge killed or a machine that loses power midway leaves no OUT.db, never
+// a part of one; the next merge starts the `.merging` file afresh.
 
 #include <chrono>
 #include <cstdint>
