@@ -53,6 +53,15 @@ class Rng {
     std::uint64_t s_;
 };
 
+// Bit i of b as 0 or 1, without a branch.
+[[nodiscard]] inline unsigned bit_at(std::uint64_t b, int i) {
+    return static_cast<unsigned>((b >> i) & 1U);
+}
+template <int N>
+[[nodiscard]] inline unsigned bit_at(const Wide<N>& b, int i) {
+    return static_cast<unsigned>((b.w[i >> 6] >> (i & 63)) & 1U);
+}
+
 // The index of the k-th set bit (0-based) of b; k < popcount(b).
 [[nodiscard]] inline int nth_bit(std::uint64_t b, int k) {
     while (k-- > 0)
@@ -486,7 +495,7 @@ class ProSearcher final : public Searcher {
             unsigned mine = 0;
             for (unsigned v = valid; v != 0; v &= v - 1) {
                 const int k = std::countr_zero(v);
-                if (test(stones, x + (k - 3) * d)) mine |= 1U << k;
+                mine |= bit_at(stones, x + (k - 3) * d) << k;
             }
             const unsigned open = valid & ~mine;
             unsigned hits = window_table_[mine][open];
