@@ -54,8 +54,15 @@ int main(int argc, char** argv) {
         return make(common, 0);
     };
     program.bench = [&](const bots::CommonFlags& common) {
-        return c4::run_bench(
-            *make(common, options.simulations > 0 ? options.simulations : kBenchSimulations));
+        std::unique_ptr<c4::Connect4Engine> engine;
+        try {
+            engine =
+                make(common, options.simulations > 0 ? options.simulations : kBenchSimulations);
+        } catch (const std::exception& e) {
+            std::cerr << "c4-pro: " << e.what() << "\n";
+            return 2;
+        }
+        return c4::run_bench(*engine);
     };
     std::ios::sync_with_stdio(false);
     return bots::bot_main(argc, argv, program);
