@@ -203,6 +203,27 @@ TEST(ReversiPro, SolverHandlesPasses) {
     EXPECT_GE(with_pass, 1);
 }
 
+TEST(ReversiPro, NewGameForgetsEarlierGames) {
+    // After new_game(), a search is the same as in a fresh searcher: same
+    // score, move and node count.
+    const Position a = position_of(random_position(4, 24));
+    const Position b = position_of(random_position(5, 26));
+    const SearchClock clock = SearchClock::unlimited();
+    Searcher used(tuned_weights(), 16);
+    (void)used.search(b, clock, 6, 0);
+    (void)used.search(a, clock, 7, 0);
+    used.new_game();
+    const Report r1 = used.search(b, clock, 6, 0);
+    Searcher fresh(tuned_weights(), 16);
+    const Report r2 = fresh.search(b, clock, 6, 0);
+    EXPECT_EQ(r1.score, r2.score);
+    EXPECT_EQ(r1.move, r2.move);
+    EXPECT_EQ(r1.nodes, r2.nodes);
+    // Without it, the table of the earlier search is used.
+    const Report r3 = used.search(b, clock, 6, 0);
+    EXPECT_LT(r3.nodes, r1.nodes);
+}
+
 Move choose(ProEngine& engine, const ReversiState& s, std::int64_t move_ms, bool new_game = true) {
     if (new_game) engine.new_game(ReversiGame(), s.current_player());
     protocol::Go go;

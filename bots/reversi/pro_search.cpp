@@ -138,6 +138,11 @@ Searcher::Searcher(const Weights& weights, int tt_bits)
 void Searcher::clear() {
     std::fill(table_.begin(), table_.end(), Entry{});
     generation_ = 0;
+    game_ = 1;
+}
+
+void Searcher::new_game() {
+    if (++game_ == 0) clear();  // after 65535 games, really clear once
 }
 
 bool Searcher::out_of_time() {
@@ -147,19 +152,20 @@ bool Searcher::out_of_time() {
 
 const Searcher::Entry* Searcher::probe(std::uint64_t key) const {
     const Entry& e = table_[key & mask_];
-    return e.key == key && e.bound != 0 ? &e : nullptr;
+    return e.key == key && e.bound != 0 && e.game == game_ ? &e : nullptr;
 }
 
 void Searcher::store(std::uint64_t key, int depth, int score, int alpha0, int beta, int move) {
     Entry& e = table_[key & mask_];
     // Keep a deeper result of the same search for another position.
-    if (e.generation == generation_ && e.key != key && e.depth > depth) return;
+    if (e.game == game_ && e.generation == generation_ && e.key != key && e.depth > depth) return;
     e.key = key;
     e.score = static_cast<std::int16_t>(score);
     e.depth = static_cast<std::int8_t>(depth);
     e.bound = score <= alpha0 ? kUpper : score >= beta ? kLower : kExact;
     e.move = static_cast<std::int8_t>(move);
     e.generation = generation_;
+    e.game = game_;
 }
 
 int Searcher::pvs(const Position& pos, int depth, int alpha, int beta) {
@@ -484,7 +490,7 @@ ProEngine::ProEngine(const ProOptions& options) : options_(options), searcher_(t
 
 void ProEngine::new_game(const games::Game& game, int /*player*/) {
     if (game.name() != "reversi") throw games::GameError("reversi-pro plays reversi only");
-    searcher_.clear();  // each game's moves never depend on earlier games
+    searcher_.new_game();  // each game's moves never depend on earlier games
 }
 
 games::Move ProEngine::choose(const games::State& state, const protocol::Go& go,

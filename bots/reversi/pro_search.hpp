@@ -3,7 +3,8 @@
 //
 // Midgame: principal variation search with iterative deepening, a
 // transposition table kept between the moves of a game (entries of older
-// searches stay usable; newer ones replace them first), moves ordered by the
+// searches stay usable; newer ones replace them first; those of earlier
+// games are ignored), moves ordered by the
 // table move, then by corners, the opponent's mobility after the move
 // (fewest first) and a static square priority; the leaves are scored by the
 // phase-weighted evaluation of pro_eval.hpp.
@@ -73,8 +74,12 @@ class Searcher {
     [[nodiscard]] Report solve_root(const Position& pos);
 
     [[nodiscard]] std::uint64_t nodes() const { return nodes_; }
-    // Forgets every stored position.
+    // Forgets every stored position (writes the whole table).
     void clear();
+    // Forgets the positions of earlier games without touching the table:
+    // entries carry the game they were stored in. A full clear would run
+    // between `game` and the first `go`, on the first move's clock.
+    void new_game();
 
   private:
     struct Entry {
@@ -84,6 +89,7 @@ class Searcher {
         std::uint8_t bound = 0;
         std::int8_t move = -1;
         std::uint8_t generation = 0;
+        std::uint16_t game = 0;
     };
     struct RootMove {
         int sq;
@@ -105,6 +111,7 @@ class Searcher {
     std::vector<Entry> table_;
     std::uint64_t mask_;
     std::uint8_t generation_ = 0;
+    std::uint16_t game_ = 1;
     std::uint64_t nodes_ = 0;
     const SearchClock* clock_ = nullptr;
     bool stopped_ = false;
