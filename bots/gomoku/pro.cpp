@@ -252,6 +252,19 @@ int ProEngine::search(int depth, int alpha, int beta, int ply) {
         }
     }
 
+    // Near the root, a short VCT of the side to move: the threats the
+    // evaluation at the horizon would see too late.
+    if (!must_block && !quiescence && options_.node_vct_nodes > 0 &&
+        depth >= options_.node_vct_depth) {
+        solver_.set_limits(options_.node_vct_nodes, deadline(1.0));
+        if (const Sq s = solver_.vct(options_.node_vct_plies, options_.inner_vcf_depth);
+            s != kNoSq) {
+            const int v = kWinScore - ply - 20;
+            store(key, depth, v, kBoundExact, s, ply);
+            return v;
+        }
+    }
+
     MoveList moves;
     bool forced = true;
     if (must_block)

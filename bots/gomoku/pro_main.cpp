@@ -25,6 +25,8 @@ int main(int argc, char** argv) {
     std::int64_t threat_nodes = -1;
     bool no_vct_after_vcf = false;
     int q_plies = -1;
+    std::int64_t node_vct_nodes = -1;
+    int node_vct_depth = 0;
     BotProgram program;
     program.info = {.name = "gomoku-pro", .author = "arena", .version = "1"};
     program.summary =
@@ -45,6 +47,8 @@ int main(int argc, char** argv) {
         ("no-vct-after-vcf", po::bool_switch(&no_vct_after_vcf), "against a VCF threat, do not also check the defences against a VCT")
         ("leaf-vcf-nodes", po::value<std::int64_t>(&leaf_vcf_nodes), "node budget of the VCF at the horizon (default 100; 0 disables it)")
         ("threat-nodes", po::value<std::int64_t>(&threat_nodes), "node budget of the opponent's VCF looked for inside the search (default 200; 0 disables it)")
+        ("node-vct-nodes", po::value<std::int64_t>(&node_vct_nodes), "node budget of the side to move's VCT inside the search (default 500; 0 disables it)")
+        ("node-vct-depth", po::value<int>(&node_vct_depth), "... at nodes with at least N plies left (default 3)")
         ("q-plies", po::value<int>(&q_plies), "quiescence plies against open threes at the horizon (default 0: none)")
         ("leaf-vct-nodes", po::value<std::int64_t>(&leaf_vct_nodes), "node budget of a VCT at the horizon (default 0: none)");
     // clang-format on
@@ -75,6 +79,8 @@ int main(int argc, char** argv) {
         if (threat_nodes >= 0) o.threat_nodes = static_cast<std::uint64_t>(threat_nodes);
         if (no_vct_after_vcf) o.vct_after_vcf = false;
         if (q_plies >= 0) o.q_plies = q_plies;
+        if (node_vct_nodes >= 0) o.node_vct_nodes = static_cast<std::uint64_t>(node_vct_nodes);
+        if (node_vct_depth > 0) o.node_vct_depth = node_vct_depth;
         if (leaf_vct_nodes >= 0) o.leaf_vct_nodes = static_cast<std::uint64_t>(leaf_vct_nodes);
         return o;
     };
