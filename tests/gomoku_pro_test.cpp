@@ -166,8 +166,8 @@ TEST_P(GomokuPro, PlaysLegalGamesOnSmallBoards) {
 // and a search leaves the board exactly as it found it.
 TEST_P(GomokuPro, FixedDepthSearchIsDeterministicAndRestoresTheBoard) {
     const auto state = position(15, rule(), "h8 i9 g9 i7 i8 g7 h7 h6");
-    auto a = engine(6);
-    auto b = engine(6);
+    auto a = engine(4);
+    auto b = engine(4);
     EXPECT_EQ(choose(*a, *state), choose(*b, *state));
     EXPECT_EQ(a->nodes(), b->nodes());
     EXPECT_GT(a->nodes(), 1000U);
