@@ -457,6 +457,11 @@ TEST_F(ShardRun, ANewOutputGetsItsNameOnlyWhenWhole) {
     ASSERT_EQ(after.status, 0) << after.err;
     EXPECT_EQ(query_one(path("busy.db"), "SELECT count(*) FROM games"), "12");
     EXPECT_FALSE(fs::exists(path("busy.db.merging")));
+
+    // In a folder that is not there yet: made, as for any results database.
+    const auto nested = arena({"merge", "out/all/merged.db", shards[1].string()});
+    ASSERT_EQ(nested.status, 0) << nested.out << nested.err;
+    EXPECT_EQ(query_one(path("out/all/merged.db"), "SELECT count(*) FROM games"), "12");
 }
 
 TEST_F(ShardRun, BadShardValuesAndAdaptiveSchedulesGetOneClearMessage) {

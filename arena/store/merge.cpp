@@ -249,6 +249,14 @@ class NewOutput {
   public:
     explicit NewOutput(std::filesystem::path out)
         : out_(std::move(out)), path_(out_.string() + ".merging") {
+        if (out_.has_parent_path()) {
+            std::error_code ec;
+            std::filesystem::create_directories(out_.parent_path(), ec);
+            if (ec) {
+                throw StoreError("cannot create the directory of " + out_.string() + ": " +
+                                 ec.message());
+            }
+        }
         fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
         if (fd_ < 0) fail("cannot create " + path_.string());
         if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
@@ -631,10 +639,14 @@ class Merger {
         // then no lookup per game.
         std::optional<std::int64_t> shift;
         {
-            auto shifts =
-                db_.prepare("SELECT min(out_id - src_id), max(out_id - src_id) FROM temp.bot_map");
+            // (Every bot of the input is mapped: the bots were compared.)
+            auto shifts = prepare(
+                "SELECT min(out_id - src_id), max(out_id - src_id), count(*) = (SELECT count(*) "
+                "FROM src.bots WHERE tournament = ?) FROM temp.bot_map");
             auto q = shifts.use();
-            if (q.step() && !q.is_null(0) && q.column_int64(0) == q.column_int64(1))
+            q.bind(src.id);
+            if (q.step() && !q.is_null(0) && q.column_int64(0) == q.column_int64(1) &&
+                q.column_int64(2) != 0)
                 shift = q.column_int64(0);
         }
         for (const auto& [column, table] : games_.references) {
