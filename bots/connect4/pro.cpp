@@ -151,13 +151,13 @@ class ProSearcher final : public Searcher {
 
     int choose(const games::Connect4State& state, const protocol::Go& given,
                const bots::InfoSink& info) override {
-        // A further eighth of the limit (10..250 ms) held back: on a loaded
+        // A further fifth of the limit (10..400 ms) held back: on a loaded
         // machine a niced bot waits for a core several times between two
         // looks at its clock, and a move lost on time is a game lost.
         protocol::Go go = given;
         if (go.move_ms > 0)
             go.move_ms -= std::min<std::int64_t>(go.move_ms / 2,
-                                                 std::clamp<std::int64_t>(go.move_ms / 8, 10, 250));
+                                                 std::clamp<std::int64_t>(go.move_ms / 5, 10, 400));
         b_.set(state);
         rng_ = Rng(bots::position_seed(o_.seed, state));
         const bool fixed = o_.simulations > 0;

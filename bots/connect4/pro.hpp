@@ -41,7 +41,7 @@
 //     opponent is most likely to get wrong).
 //   * The tree is kept between moves (re-rooted at the new position, as
 //     c4-mcts does) and the clock is the shared SearchClock, on a budget cut
-//     by a further eighth (10..250 ms) for a loaded machine.
+//     by a further fifth (10..400 ms) for a loaded machine.
 
 #include <cstdint>
 #include <memory>
