@@ -320,6 +320,8 @@ TEST_F(ShardRun, FourShardsMergedEqualTheWholeRunGameForGame) {
     EXPECT_EQ(query_one(path("partial.db"), "SELECT count(*) FROM games"), "12");
     // Not all of it: not finished, whatever the shards' own status.
     EXPECT_EQ(query_one(path("partial.db"), "SELECT status FROM tournaments"), "interrupted");
+    const char* indices = "SELECT name, sql FROM sqlite_schema WHERE type = 'index' ORDER BY name";
+    EXPECT_EQ(query(path("partial.db"), indices), query(whole_db, indices));
     // Against a database that held the game before the merge: named as such.
     const auto conflict = arena({"merge", "merged.db", "tampered.db"});
     EXPECT_EQ(conflict.status, 1);
@@ -438,8 +440,11 @@ TEST_F(ShardRun, ANewOutputGetsItsNameOnlyWhenWhole) {
                              std::stoll(query_one(shards[1], "SELECT count(*) FROM moves"))));
     EXPECT_EQ(query_one(db, "PRAGMA integrity_check"), "ok");
     EXPECT_EQ(query(db, "PRAGMA foreign_key_check"), Rows{});
-    // A results database like any other: WAL, readable while a run writes.
+    // A results database like any other: WAL, readable while a run writes,
+    // with every index (the merge makes one of them at its end).
     EXPECT_EQ(query_one(db, "PRAGMA journal_mode"), "wal");
+    const char* indices = "SELECT name, sql FROM sqlite_schema WHERE type = 'index' ORDER BY name";
+    EXPECT_EQ(query(db, indices), query(shards[0], indices));
     for (const char* suffix : {"", "-wal", "-shm", "-journal"})
         EXPECT_FALSE(fs::exists(path(std::string("merged.db.merging") + suffix))) << suffix;
 
