@@ -1,6 +1,7 @@
 #include "bots/gomoku/pro.hpp"
 
 #include <algorithm>
+#include <chrono>
 
 namespace arena::bots::gomoku {
 namespace {
@@ -50,10 +51,18 @@ games::Move ProEngine::choose(const games::State& state, const protocol::Go& go,
                               const InfoSink& info) {
     protocol::Go reserved = go;
     if (go.move_ms > 0) {
-        const std::int64_t extra = std::min(go.move_ms / 4, 20 + go.move_ms / 20);
+        // Twice the longest wait for a core seen lately, on top.
+        const std::int64_t extra =
+            std::min(go.move_ms / 4, 20 + go.move_ms / 20) + std::min(go.move_ms / 4, 2 * lag_ms_);
         reserved.move_ms = std::max<std::int64_t>(1, go.move_ms - extra);
     }
-    return GomokuEngine::choose(state, reserved, info);
+    last_poll_ = {};
+    max_gap_ = {};
+    const games::Move m = GomokuEngine::choose(state, reserved, info);
+    // The lag remembered decays by a quarter a move.
+    const auto gap = std::chrono::duration_cast<std::chrono::milliseconds>(max_gap_).count();
+    lag_ms_ = std::max<std::int64_t>(gap, lag_ms_ * 3 / 4);
+    return m;
 }
 
 void ProEngine::clear() {
@@ -104,7 +113,18 @@ int ProEngine::evaluate() const {
 }
 
 bool ProEngine::poll() {
-    if ((++nodes_ & 127) == 0 && clock_->past_hard()) aborted_ = true;
+    if ((++nodes_ & 127) != 0) return aborted_;
+    if (clock_->past_hard()) aborted_ = true;
+    if (timed_) {
+        // The longest wait between two looks at the clock: on a machine
+        // where this process waits for a core it is that long, and stopping
+        // less than one such wait before the limit would answer late.
+        const auto now = SearchClock::Clock::now();
+        if (last_poll_ != SearchClock::Clock::time_point{})
+            max_gap_ = std::max(max_gap_, now - last_poll_);
+        last_poll_ = now;
+        if (now + max_gap_ >= hard_) aborted_ = true;
+    }
     return aborted_;
 }
 
@@ -399,6 +419,7 @@ Sq ProEngine::think(const SearchClock& clock, const InfoSink& info) {
 
 Sq ProEngine::think_inner(const SearchClock& clock, const InfoSink& info) {
     clock_ = &clock;
+    hard_ = deadline(1.0);
     nodes_ = 0;
     aborted_ = false;
     depth_reached_ = 0;

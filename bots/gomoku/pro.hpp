@@ -67,7 +67,8 @@ class ProEngine final : public GomokuEngine {
     void new_game(const games::Game& game, int player) override;
     // Keeps a reserve of its own on top of GomokuEngine's, for a machine
     // where the bots run niced under other work: up to a quarter of
-    // `move_ms`, 20 ms plus a twentieth.
+    // `move_ms`, 20 ms plus a twentieth; and up to another quarter, twice
+    // the longest wait for a core seen in the last moves' searches.
     [[nodiscard]] games::Move choose(const games::State& state, const protocol::Go& go,
                                      const InfoSink& info) override;
     [[nodiscard]] Sq think(const SearchClock& clock, const InfoSink& info) override;
@@ -119,6 +120,13 @@ class ProEngine final : public GomokuEngine {
     const SearchClock* clock_ = nullptr;
     bool aborted_ = false;
     int depth_reached_ = 0;
+    // Scheduling lag: the hard limit of this move, the last look at the
+    // clock, the longest gap between two looks in this move, and the lag
+    // remembered from the last moves (see poll() and choose()).
+    SearchClock::Clock::time_point hard_{};
+    SearchClock::Clock::time_point last_poll_{};
+    SearchClock::Clock::duration max_gap_{};
+    std::int64_t lag_ms_ = 0;
 };
 
 }  // namespace arena::bots::gomoku
