@@ -24,7 +24,8 @@ any databases of the same tournament. Inputs whose tournament fingerprint or
 bots (and the SHA-256 of their programs) differ are refused; games already
 in OUT.db are kept, so merging again adds only what is new, and may be done
 while the shards still run. The same game with different results in two
-files is an error naming both. `arena standings OUT.db` then gives the
+files is an error naming both. A new OUT.db is written as OUT.db.merging
+and gets its name only once whole. `arena standings OUT.db` then gives the
 tournament's standings (docs/cluster.md).
 
 )";
