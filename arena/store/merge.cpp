@@ -344,6 +344,15 @@ class Merger {
     }
 
   private:
+    // The output's journal mode; SQLite answers with the mode it is in,
+    // which is not the one asked for when it cannot switch.
+    void set_journal_mode(const std::string& mode) {
+        const auto now = db_.query_text("PRAGMA journal_mode = " + mode);
+        if (now != mode)
+            throw MergeError(out_.string() + ": cannot set the journal mode to " + mode +
+                             " (it stays " + now + ")");
+    }
+
     // Names the new output OUT.db; when an OUT.db appeared meanwhile, merges
     // the new output into it instead.
     void publish(NewOutput& output) {
@@ -352,7 +361,7 @@ class Merger {
             for (const auto& sql : deferred_indices_)
                 db_.exec(sql);
             deferred_indices_.clear();
-            db_.query_text("PRAGMA journal_mode = WAL");
+            set_journal_mode("wal");
         }
         db_ = Database();
         if (output.publish()) return;
@@ -387,10 +396,10 @@ class Merger {
             // Its pages are 8 KB, not the store's 2 KB (a store commits a
             // game at a time; a merge writes whole tables): 5 % fewer
             // instructions per game.
-            db_.query_text("PRAGMA journal_mode = DELETE");
+            set_journal_mode("delete");
             db_.exec("PRAGMA page_size = 8192");
             db_.exec("VACUUM");
-            db_.query_text("PRAGMA journal_mode = MEMORY");
+            set_journal_mode("memory");
             db_.exec("PRAGMA synchronous = OFF");
             // The games' index by pairing and result is made after the copy,
             // from the games sorted, rather than updated as each game comes:
@@ -449,8 +458,8 @@ class Merger {
                 if (files.size() == 1) throw;
                 // Again one at a time, so that the inputs before the one
                 // that fails stay merged.
-                for (const auto& file : files)
-                    done(std::move(merge_batch({file}).front()));
+                for (const auto& one : files)
+                    done(std::move(merge_batch({one}).front()));
                 continue;
             }
             for (auto& m : merged)
