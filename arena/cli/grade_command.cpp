@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "arena/cli/commands.hpp"
+#include "arena/cli/config_args.hpp"
 #include "arena/grade/grade.hpp"
 #include "arena/store/results_store.hpp"
 #include "arena/tournament/config.hpp"
@@ -80,36 +81,24 @@ int grade_command(const std::vector<std::string>& args, std::ostream& out, std::
         ("stored", po::bool_switch(&stored_only), "play nothing: the table of the games stored so far")
         ("concurrency,j", po::value<int>(&concurrency), "games at once while playing (default: the config's)");
     // clang-format on
-    po::options_description all;
-    all.add(opts).add_options()("config", po::value<std::string>(&config_path));
-    po::positional_options_description positional;
-    positional.add("config", 1);
-    po::variables_map vm;
-    try {
-        po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
-        if (vm.count("help")) {
-            out << kGradeUsage << opts;
-            return kExitOk;
-        }
-        po::notify(vm);
-        if (config_path.empty()) throw std::invalid_argument("missing CONFIG");
-        if (csv && json) throw std::invalid_argument("give either --csv or --json, not both");
-        if (vm.count("concurrency") && concurrency < 1)
-            throw std::invalid_argument("--concurrency must be at least 1");
-        if (vm.count("concurrency") && stored_only)
-            throw std::invalid_argument("--concurrency is for playing, and --stored plays nothing");
-    } catch (const std::exception& e) {
-        err << "arena grade: " << usage_problem(e, opts) << "\n(arena grade --help for usage)\n";
-        return kExitUsage;
-    }
+    bool concurrency_given = false;
+    if (const auto done = parse_config_args(
+            "grade", kGradeUsage, args, opts, config_path, out, err,
+            [&](const po::variables_map& vm) {
+                concurrency_given = vm.count("concurrency") > 0;
+                if (csv && json)
+                    throw std::invalid_argument("give either --csv or --json, not both");
+                if (concurrency_given && concurrency < 1)
+                    throw std::invalid_argument("--concurrency must be at least 1");
+                if (concurrency_given && stored_only)
+                    throw std::invalid_argument(
+                        "--concurrency is for playing, and --stored plays nothing");
+            }))
+        return *done;
 
-    tournament::Config config;
-    try {
-        config = tournament::load_config(config_path);
-    } catch (const tournament::ConfigError& e) {
-        err << e.what() << "\n";
-        return kExitUsage;
-    }
+    auto loaded = load_config_or_say_why(config_path, err);
+    if (!loaded) return kExitUsage;
+    tournament::Config config = std::move(*loaded);
     if (const auto problem = grade::grading_problem(config); !problem.empty()) {
         err << "arena grade: " << problem << "\n";
         return kExitUsage;
@@ -121,7 +110,7 @@ int grade_command(const std::vector<std::string>& args, std::ostream& out, std::
     std::map<std::string, std::string> given_up;
     if (!stored_only) {
         std::vector<std::string> run_args{config_path, "--db", config.database.string()};
-        if (vm.count("concurrency")) {
+        if (concurrency_given) {
             run_args.push_back("--concurrency");
             run_args.push_back(std::to_string(concurrency));
         }

@@ -25,6 +25,7 @@
 #include "arena/check/check.hpp"
 #include "arena/check/report.hpp"
 #include "arena/cli/commands.hpp"
+#include "arena/cli/config_args.hpp"
 #include "arena/cli/report.hpp"
 #include "arena/cli/serve_setup.hpp"
 #include "arena/cli/sprt_report.hpp"
@@ -519,27 +520,14 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
         ("transcript", po::bool_switch(&transcript), "store every line between the arena and the bots, per game (as the config's transcript: true)")
         ("serve", po::value<int>(&serve_port), "while it runs, serve the tournament's pages with its games in progress on this port of 127.0.0.1 (0: any free port; docs/serve.md)");
     // clang-format on
-    po::options_description all;
-    all.add(opts).add_options()("config", po::value<std::string>(&config_path));
-    po::positional_options_description positional;
-    positional.add("config", 1);
-    try {
-        po::variables_map vm;
-        po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
-        if (vm.count("help")) {
-            out << kRunUsage << opts;
-            return kExitOk;
-        }
-        po::notify(vm);
-        if (config_path.empty()) throw std::invalid_argument("missing CONFIG");
-        if (vm.count("concurrency") && concurrency < 1)
-            throw std::invalid_argument("--concurrency must be at least 1");
-        if (vm.count("serve") && (serve_port < 0 || serve_port > 65535))
-            throw std::invalid_argument("--serve must be a port, 0..65535");
-    } catch (const std::exception& e) {
-        err << "arena run: " << usage_problem(e, opts) << "\n(arena run --help for usage)\n";
-        return kExitUsage;
-    }
+    if (const auto done = parse_config_args(
+            "run", kRunUsage, args, opts, config_path, out, err, [&](const po::variables_map& vm) {
+                if (vm.count("concurrency") && concurrency < 1)
+                    throw std::invalid_argument("--concurrency must be at least 1");
+                if (vm.count("serve") && (serve_port < 0 || serve_port > 65535))
+                    throw std::invalid_argument("--serve must be a port, 0..65535");
+            }))
+        return *done;
     std::optional<tournament::Shard> shard;
     if (!shard_text.empty()) {
         std::string problem;
@@ -550,13 +538,9 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
         }
     }
 
-    tournament::Config config;
-    try {
-        config = tournament::load_config(config_path);
-    } catch (const tournament::ConfigError& e) {
-        err << e.what() << "\n";
-        return kExitUsage;
-    }
+    auto loaded = load_config_or_say_why(config_path, err);
+    if (!loaded) return kExitUsage;
+    tournament::Config config = std::move(*loaded);
     err << session::cgroup::describe_limits(
                std::any_of(config.bots.begin(), config.bots.end(),
                            [](const auto& bot) { return bot.isolation.cgroup; }))

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "arena/cli/commands.hpp"
+#include "arena/cli/config_args.hpp"
 #include "arena/cluster/slurm.hpp"
 #include "arena/tournament/config.hpp"
 #include "arena/tournament/schedule.hpp"
@@ -89,23 +90,9 @@ int slurm_command(const std::vector<std::string>& args, std::ostream& out, std::
         ("tasks", po::value<std::string>(&tasks_text), "submit only these shards, e.g. 3 or 2,5-7 (to resubmit failed tasks)")
         ("dry-run", po::bool_switch(&dry_run), "print the scripts and the sbatch commands; write and submit nothing");
     // clang-format on
-    po::options_description all;
-    all.add(opts).add_options()("config", po::value<std::string>(&config_path));
-    po::positional_options_description positional;
-    positional.add("config", 1);
-    try {
-        po::variables_map vm;
-        po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
-        if (vm.count("help")) {
-            out << kSlurmUsage << opts;
-            return kExitOk;
-        }
-        if (!vm.count("config")) throw std::invalid_argument("missing CONFIG");
-        po::notify(vm);
-    } catch (const std::exception& e) {
-        err << "arena slurm: " << usage_problem(e, opts) << "\n(arena slurm --help for usage)\n";
-        return kExitUsage;
-    }
+    if (const auto done =
+            parse_config_args("slurm", kSlurmUsage, args, opts, config_path, out, err))
+        return *done;
     std::string tasks;
     if (!tasks_text.empty() || job.shards < 1) {
         std::string problem;
@@ -119,13 +106,9 @@ int slurm_command(const std::vector<std::string>& args, std::ostream& out, std::
         tasks = *parsed;
     }
 
-    tournament::Config config;
-    try {
-        config = tournament::load_config(config_path);
-    } catch (const tournament::ConfigError& e) {
-        err << e.what() << "\n";
-        return kExitUsage;
-    }
+    const auto loaded = load_config_or_say_why(config_path, err);
+    if (!loaded) return kExitUsage;
+    const tournament::Config& config = *loaded;
     if (const auto why = tournament::shard_refusal(config); !why.empty()) {
         err << "arena slurm: " << config.path.string() << ": " << why << "\n";
         return kExitUsage;
