@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <initializer_list>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -18,34 +19,21 @@
 #include "arena/games/connect4.hpp"
 #include "bots/connect4/exact.hpp"
 #include "bots/connect4/pro.hpp"
+#include "connect4_moves.hpp"
 #include "proc_util.hpp"
 #include "timing.hpp"
 
 namespace arena::c4 {
 namespace {
 
+using arena::testing::config;
+using arena::testing::play;
 using arena::testing::slurp;
-using games::Connect4Cell;
 using games::Connect4Config;
 using games::Connect4Game;
 using games::Connect4State;
 using testing::bin;
 using testing::source;
-
-Connect4Config config(int rows, int cols, std::vector<Connect4Cell> blocked = {}) {
-    return Connect4Config{.rows = rows, .cols = cols, .connect = 4, .blocked = blocked};
-}
-
-std::unique_ptr<games::State> play(const Connect4Game& game, const std::string& moves) {
-    auto state = game.new_initial_state();
-    std::istringstream in(moves);
-    int col = 0;
-    while (in >> col) {
-        EXPECT_TRUE(state->is_legal(col - 1)) << moves;
-        state->apply(col - 1);
-    }
-    return state;
-}
 
 std::unique_ptr<Connect4Engine> small_engine(std::int64_t simulations = 0) {
     return make_pro_engine(
@@ -68,24 +56,36 @@ int answer(Connect4Engine& engine, const Connect4Config& board, const std::strin
     return move + 1;
 }
 
-const Connect4Config kStandard = config(6, 7);
-const Connect4Config kTsinghua = config(11, 12, {{5, 0}});
+const Connect4Config kStandard = config(6, 7, 4);
+const Connect4Config kTsinghua = config(11, 12, 4, {{5, 0}});
+
+// A position on a board and the 1-based column the engine must play.
+struct Expected {
+    const Connect4Config& board;
+    const char* moves;
+    int col;
+};
+
+void expect_answers(std::initializer_list<Expected> cases) {
+    auto engine = small_engine();
+    for (const Expected& c : cases)
+        EXPECT_EQ(answer(*engine, c.board, c.moves), c.col) << c.board.rows << ": " << c.moves;
+}
 
 TEST(C4Pro, WinsInOne) {
-    auto engine = small_engine();
-    EXPECT_EQ(answer(*engine, kStandard, "1 1 2 2 3 3"), 4);
-    EXPECT_EQ(answer(*engine, kStandard, "1 2 1 2 1 2"), 1);
-    EXPECT_EQ(answer(*engine, kTsinghua, "10 10 11 11 12 12"), 9);
-    // The second player's column comes before the first player's threat.
-    EXPECT_EQ(answer(*engine, kTsinghua, "1 3 1 3 1 3 5"), 3);
+    expect_answers({{kStandard, "1 1 2 2 3 3", 4},
+                    {kStandard, "1 2 1 2 1 2", 1},
+                    {kTsinghua, "10 10 11 11 12 12", 9},
+                    // The second player's column comes before the first
+                    // player's threat.
+                    {kTsinghua, "1 3 1 3 1 3 5", 3}});
 }
 
 TEST(C4Pro, BlocksInOne) {
-    auto engine = small_engine();
-    EXPECT_EQ(answer(*engine, kStandard, "1 1 2 2 3"), 4);
-    EXPECT_EQ(answer(*engine, kStandard, "1 2 1 2 1"), 1);
-    EXPECT_EQ(answer(*engine, kTsinghua, "10 10 11 11 12"), 9);
-    EXPECT_EQ(answer(*engine, kTsinghua, "3 4 3 4 3"), 3);
+    expect_answers({{kStandard, "1 1 2 2 3", 4},
+                    {kStandard, "1 2 1 2 1", 1},
+                    {kTsinghua, "10 10 11 11 12", 9},
+                    {kTsinghua, "3 4 3 4 3", 3}});
 }
 
 // Player 1 holds columns 2..4 of row 2 (row 1: 2, 1, 2), columns 1 and 5
@@ -109,7 +109,7 @@ TEST(C4Pro, NeverPlaysUnderAThreat) {
 TEST(C4Pro, FindsAWinByThreats) {
     auto engine = small_engine(1);
     std::string last;
-    const Connect4Config board = config(9, 10, {{5, 6}});
+    const Connect4Config board = config(9, 10, 4, {{5, 6}});
     EXPECT_EQ(answer(*engine, board, "4 9 3 5 3 5 4 4", kFixed, &last), 1);
     EXPECT_NE(last.find("score 10000"), std::string::npos) << last;
     // The defence: the second player, a move earlier, sees which moves lose.
@@ -235,7 +235,7 @@ TEST(C4Pro, AnswersWithinTheBudget) {
     auto engine = small_engine();
     const protocol::Go go{.move_ms = 100, .clock_ms = {}, .opp_clock_ms = {}};
     const auto start = std::chrono::steady_clock::now();
-    (void)answer(*engine, config(12, 12, {{6, 3}}), "7 6", go);
+    (void)answer(*engine, config(12, 12, 4, {{6, 3}}), "7 6", go);
     const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
         std::chrono::steady_clock::now() - start);
     EXPECT_LT(ms, testing::scaled(std::chrono::milliseconds(1000)));

@@ -21,36 +21,22 @@
 #include "bots/connect4/features.hpp"
 #include "bots/connect4/mcts.hpp"
 #include "bots/connect4/solver.hpp"
+#include "connect4_moves.hpp"
 #include "proc_util.hpp"
 #include "timing.hpp"
 
 namespace arena::c4 {
 namespace {
 
+using arena::testing::config;
+using arena::testing::play;
 using arena::testing::slurp;
 
-using games::Connect4Cell;
 using games::Connect4Config;
 using games::Connect4Game;
 using games::Connect4State;
 using testing::bin;
 using testing::source;
-
-Connect4Config config(int rows, int cols, int connect, std::vector<Connect4Cell> blocked = {}) {
-    return Connect4Config{.rows = rows, .cols = cols, .connect = connect, .blocked = blocked};
-}
-
-// The state after `moves` (1-based columns, space separated).
-std::unique_ptr<games::State> play(const Connect4Game& game, const std::string& moves) {
-    auto state = game.new_initial_state();
-    std::istringstream in(moves);
-    int col = 0;
-    while (in >> col) {
-        EXPECT_TRUE(state->is_legal(col - 1)) << moves;
-        state->apply(col - 1);
-    }
-    return state;
-}
 
 // ---- bitboards ------------------------------------------------------------
 

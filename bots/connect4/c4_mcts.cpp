@@ -6,10 +6,7 @@
 
 #include "bots/common/bot_main.hpp"
 #include "bots/connect4/mcts.hpp"
-
-namespace {
-constexpr std::int64_t kBenchSimulations = 20000;
-}
+#include "bots/connect4/tree_flags.hpp"
 
 int main(int argc, char** argv) {
     namespace po = boost::program_options;
@@ -30,23 +27,14 @@ int main(int argc, char** argv) {
     // clang-format on
     auto make = [&](const bots::CommonFlags& common, std::int64_t sims) {
         c4::MctsOptions o = options;
-        o.seed = common.seed;
-        o.reuse = !no_reuse;
-        if (sims > 0) o.simulations = sims;
-        if (common.level && o.simulations == 0) {
-            o.simulations = 250;
-            for (int l = 1; l < *common.level; ++l)
-                o.simulations *= 4;
-        }
-        o.log2_nodes = std::clamp(o.log2_nodes, 12, 28);
+        c4::apply_tree_flags(o, common, sims, no_reuse);
         return c4::make_mcts_engine(o);
     };
     program.make_engine = [&](const bots::CommonFlags& common) -> std::unique_ptr<bots::Engine> {
         return make(common, 0);
     };
     program.bench = [&](const bots::CommonFlags& common) {
-        return c4::run_bench(
-            *make(common, options.simulations > 0 ? options.simulations : kBenchSimulations));
+        return c4::run_bench(*make(common, c4::tree_bench_simulations(options.simulations)));
     };
     std::ios::sync_with_stdio(false);
     return bots::bot_main(argc, argv, program);

@@ -7,10 +7,7 @@
 
 #include "bots/common/bot_main.hpp"
 #include "bots/connect4/pro.hpp"
-
-namespace {
-constexpr std::int64_t kBenchSimulations = 20000;
-}
+#include "bots/connect4/tree_flags.hpp"
 
 int main(int argc, char** argv) {
     namespace po = boost::program_options;
@@ -36,17 +33,9 @@ int main(int argc, char** argv) {
     // clang-format on
     auto make = [&](const bots::CommonFlags& common, std::int64_t sims) {
         c4::ProOptions o = options;
-        o.seed = common.seed;
-        o.reuse = !no_reuse;
-        if (sims > 0) o.simulations = sims;
-        if (common.level && o.simulations == 0) {
-            o.simulations = 250;
-            for (int l = 1; l < *common.level; ++l)
-                o.simulations *= 4;
-        }
+        c4::apply_tree_flags(o, common, sims, no_reuse);
         if (o.c < 0 || o.bias < 0)
             throw std::invalid_argument("--c and --bias must not be negative");
-        o.log2_nodes = std::clamp(o.log2_nodes, 12, 28);
         o.log2_exact = std::clamp(o.log2_exact, 10, 28);
         return c4::make_pro_engine(o);
     };
@@ -56,8 +45,7 @@ int main(int argc, char** argv) {
     program.bench = [&](const bots::CommonFlags& common) {
         std::unique_ptr<c4::Connect4Engine> engine;
         try {
-            engine =
-                make(common, options.simulations > 0 ? options.simulations : kBenchSimulations);
+            engine = make(common, c4::tree_bench_simulations(options.simulations));
         } catch (const std::exception& e) {
             std::cerr << "c4-pro: " << e.what() << "\n";
             return 2;

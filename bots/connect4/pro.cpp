@@ -5,53 +5,15 @@
 #include <bit>
 #include <cmath>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "bots/common/position_seed.hpp"
 #include "bots/common/search_clock.hpp"
 #include "bots/connect4/exact.hpp"
-#include "bots/connect4/table.hpp"
+#include "bots/connect4/tree.hpp"
 
 namespace arena::c4 {
 namespace {
-
-// Proofs, from the side of the player who moved into the node.
-enum Proof : std::uint8_t { kUnknown, kWin, kLoss, kDraw };
-
-struct Node {
-    std::uint32_t first = 0;  // first child; 0 = not expanded (node 0 is unused)
-    std::uint32_t visits = 0;
-    std::int32_t value = 0;  // sum of results (+1, 0, -1) for the player who moved in
-    std::uint8_t move = 0;   // the column played into this node
-    std::uint8_t count = 0;  // children
-    std::uint8_t proof = kUnknown;
-    std::uint8_t prior = 0;  // progressive-bias knowledge, 0..255
-};
-static_assert(sizeof(Node) == 16);
-
-[[nodiscard]] int proof_result(std::uint8_t proof) {
-    return proof == kWin ? 1 : proof == kLoss ? -1 : 0;
-}
-
-// xorshift64*, seeded per move from the position.
-class Rng {
-  public:
-    explicit Rng(std::uint64_t seed) : s_(seed | 1) {}
-    std::uint32_t next() {
-        s_ ^= s_ >> 12;
-        s_ ^= s_ << 25;
-        s_ ^= s_ >> 27;
-        return static_cast<std::uint32_t>((s_ * 0x2545F4914F6CDD1DULL) >> 32);
-    }
-    int below(int n) {
-        return static_cast<int>((static_cast<std::uint64_t>(next()) * static_cast<unsigned>(n)) >>
-                                32);
-    }
-
-  private:
-    std::uint64_t s_;
-};
 
 // Bit i of b as 0 or 1, without a branch.
 [[nodiscard]] inline unsigned bit_at(std::uint64_t b, int i) {
@@ -79,12 +41,8 @@ template <int N>
 }
 
 struct ProMemory {
-    explicit ProMemory(const ProOptions& o)
-        : nodes(std::size_t{1} << o.log2_nodes),
-          spare(std::size_t{1} << o.log2_nodes),
-          exact(o.log2_exact) {}
-    LargeArray<Node> nodes;
-    LargeArray<Node> spare;
+    explicit ProMemory(const ProOptions& o) : tree(o.log2_nodes), exact(o.log2_exact) {}
+    TreeMemory tree;
     ExactTable exact;
 };
 
@@ -97,8 +55,7 @@ class ProSearcher final : public Searcher {
           b_(g_, m_),
           root_board_(g_, m_),
           o_(o),
-          nodes_(memory.nodes),
-          spare_(memory.spare),
+          tree_(memory.tree),
           exact_(memory.exact) {
         // Position of each cell in its column, counted from 1 over the
         // playable cells (a blocked cell shifts the cells above it).
@@ -145,7 +102,7 @@ class ProSearcher final : public Searcher {
     }
 
     void new_game() override {
-        root_ = 0;
+        tree_.clear();
         exact_.clear();
     }
 
@@ -159,7 +116,7 @@ class ProSearcher final : public Searcher {
             go.move_ms -= std::min<std::int64_t>(go.move_ms / 2,
                                                  std::clamp<std::int64_t>(go.move_ms / 5, 10, 400));
         b_.set(state);
-        rng_ = Rng(bots::position_seed(o_.seed, state));
+        rng_ = TreeRng(bots::position_seed(o_.seed, state));
         const bool fixed = o_.simulations > 0;
         const bots::SearchClock clock =
             fixed ? bots::SearchClock::unlimited() : bots::SearchClock(go);
@@ -198,21 +155,13 @@ class ProSearcher final : public Searcher {
             }
         }
 
-        if (!o_.reuse || !reroot(b_)) {
-            size_ = 1;
-            root_ = new_nodes(1);
-            nodes_[root_].move = 0xFF;
-        }
+        if (!o_.reuse || !tree_.reroot(root_board_, b_)) tree_.restart();
         root_board_ = b_;
         root_threats_ = threats_of(root_board_);
-        if (nodes_[root_].first == 0) expand(root_, root_board_, root_threats_, false);
-        const std::uint32_t visits_before = nodes_[root_].visits;
-        while (nodes_[root_].proof == kUnknown && nodes_[root_].first != 0) {
-            if (fixed) {
-                if (sims_ >= static_cast<std::uint64_t>(o_.simulations)) break;
-            } else if ((sims_ & 7) == 0 && clock.past_hard()) {
-                break;
-            }
+        if (tree_[tree_.root()].first == 0) expand(tree_.root(), root_board_, root_threats_, false);
+        const std::uint32_t visits_before = tree_[tree_.root()].visits;
+        while (tree_[tree_.root()].proof == kUnknown && tree_[tree_.root()].first != 0 &&
+               !stop_search(sims_, o_.simulations, clock, 8)) {
             simulate();
             ++sims_;
         }
@@ -221,29 +170,18 @@ class ProSearcher final : public Searcher {
             const int col = g_.col_of(lowest_index(safe));
             return col;
         }
-        const Node& n = nodes_[best];
-        const int score = n.proof == kWin    ? 10000
-                          : n.proof == kLoss ? -10000
-                          : n.visits > 0     ? 100 * n.value / static_cast<int>(n.visits)
-                                             : 0;
+        const TreeNode& n = tree_[best];
+        const int score = tree_.score(best);
         info("depth " + std::to_string(max_depth_) + " score " + std::to_string(score) + " nodes " +
              std::to_string(sims_) + " solver " + std::to_string(solver_nodes_) + " visits " +
              std::to_string(n.visits) + " reused " + std::to_string(visits_before) + " tree " +
-             std::to_string(size_) + " pv " + std::to_string(n.move + 1));
+             std::to_string(tree_.size()) + " pv " + std::to_string(n.move + 1));
         return n.move;
     }
 
     std::uint64_t nodes() const override { return sims_ + solver_nodes_; }
 
   private:
-    std::uint32_t new_nodes(int count) {
-        const auto first = static_cast<std::uint32_t>(size_);
-        for (int i = 0; i < count; ++i)
-            nodes_[size_ + i] = Node{};
-        size_ += count;
-        return first;
-    }
-
     // The cells completing a line for each player (by player: 0 moves first),
     // masked to the board but not to the empty cells. Kept along a descent
     // and a playout, updated only for the player who just moved.
@@ -336,7 +274,7 @@ class ProSearcher final : public Searcher {
     // Creates the children of `index` (the position on `bd`) for the moves
     // that do not lose at once, or proves the node.
     void expand(std::uint32_t index, Board<B>& bd, const Threats& t, bool solve) {
-        Node& n = nodes_[index];
+        TreeNode& n = tree_[index];
         const int me = bd.moves() & 1;
         if (any(t.of[me] & bd.possible())) {
             n.proof = kLoss;
@@ -381,106 +319,35 @@ class ProSearcher final : public Searcher {
             priors[j] = p;
             cols[j] = col;
         }
-        if (size_ + count > nodes_.size()) return;
-        const std::uint32_t first = new_nodes(count);
+        if (tree_.full(count)) return;
+        const std::uint32_t first = tree_.add(count);
         for (int i = 0; i < count; ++i) {
-            Node& c = nodes_[first + i];
+            TreeNode& c = tree_[first + i];
             c.move = static_cast<std::uint8_t>(cols[i]);
             c.prior = static_cast<std::uint8_t>(priors[i]);
             if (cols[i] == winner) c.proof = kWin;
         }
-        if (winner >= 0) nodes_[index].proof = kLoss;
-        Node& m = nodes_[index];
+        if (winner >= 0) tree_[index].proof = kLoss;
+        TreeNode& m = tree_[index];
         m.first = first;
         m.count = static_cast<std::uint8_t>(count);
     }
 
-    std::uint32_t select(const Node& n) const {
-        const double log_n = std::log(static_cast<double>(std::max<std::uint32_t>(n.visits, 1)));
-        std::uint32_t best = 0;
-        double best_ucb = -1e300;
-        for (std::uint32_t i = n.first; i < n.first + n.count; ++i) {
-            const Node& c = nodes_[i];
-            if (c.proof == kLoss) continue;
-            if (c.visits == 0) return i;  // children are in prior order
-            const double q = c.proof == kDraw ? 0.0 : static_cast<double>(c.value) / c.visits;
-            const double ucb = q + o_.c * std::sqrt(log_n / c.visits) +
-                               o_.bias * (c.prior / 16.0) / (c.visits + 1.0);
-            if (ucb > best_ucb) {
-                best_ucb = ucb;
-                best = i;
-            }
-        }
-        return best != 0 ? best : n.first;
-    }
-
+    // UCT with the progressive bias (children are in prior order).
     void simulate() {
         Board<B> bd = root_board_;
         Threats t = root_threats_;
-        path_[0] = root_;
-        int depth = 0;
-        std::uint32_t node = root_;
-        int result = 0;  // for the player who moved into `node`
-        bool proven = false;
-        for (;;) {
-            Node& n = nodes_[node];
-            if (n.proof != kUnknown) {
-                result = proof_result(n.proof);
-                proven = true;
-                break;
-            }
-            if (n.first == 0) {
-                if (n.visits == 0) {
-                    result = -playout(bd, t);
-                    break;
-                }
-                expand(node, bd, t, true);
-                if (n.proof != kUnknown) continue;
-                if (n.first == 0) {  // the tree is full
-                    result = -playout(bd, t);
-                    break;
-                }
-            }
-            node = select(n);
-            advance(bd, t, nodes_[node].move);
-            path_[++depth] = node;
-        }
+        const int depth = tree_.simulate(
+            path_.data(),
+            [&](const TreeNode& n) {
+                return tree_.select(n, [&](const TreeNode& c, double q, double log_n) {
+                    return q + o_.c * std::sqrt(log_n / c.visits) +
+                           o_.bias * (c.prior / 16.0) / (c.visits + 1.0);
+                });
+            },
+            [&](std::uint32_t node) { expand(node, bd, t, true); }, [&] { return playout(bd, t); },
+            [&](int col) { advance(bd, t, col); });
         max_depth_ = std::max(max_depth_, depth);
-        for (int i = depth; i >= 0; --i) {
-            Node& n = nodes_[path_[i]];
-            ++n.visits;
-            n.value += result;
-            result = -result;
-        }
-        if (proven) {
-            for (int i = depth - 1; i >= 0; --i)
-                if (!update_proof(path_[i])) break;
-        }
-    }
-
-    bool update_proof(std::uint32_t index) {
-        Node& n = nodes_[index];
-        if (n.proof != kUnknown || n.first == 0) return false;
-        bool unknown = false;
-        bool draw = false;
-        for (std::uint32_t i = n.first; i < n.first + n.count; ++i) {
-            switch (nodes_[i].proof) {
-                case kWin:
-                    n.proof = kLoss;
-                    return true;
-                case kUnknown:
-                    unknown = true;
-                    break;
-                case kDraw:
-                    draw = true;
-                    break;
-                default:
-                    break;
-            }
-        }
-        if (unknown) return false;
-        n.proof = draw ? kDraw : kWin;
-        return true;
     }
 
     // The cells that complete a line of four for `stones` through `x` (a
@@ -538,82 +405,17 @@ class ProSearcher final : public Searcher {
         }
     }
 
-    bool reroot(const Board<B>& target) {
-        if (root_ == 0) return false;
-        const int diff = target.moves() - root_board_.moves();
-        if (diff < 0 || diff > 6) return false;
-        Board<B> bd = root_board_;
-        const std::uint32_t found = descend(root_, bd, diff, target);
-        if (found == 0) return false;
-        root_ = found;
-        if (size_ > nodes_.size() / 2) compact();
-        return true;
-    }
-
-    std::uint32_t descend(std::uint32_t index, Board<B>& bd, int left, const Board<B>& target) {
-        if (left == 0) {
-            return bd.current() == target.current() && bd.occupied() == target.occupied() ? index
-                                                                                          : 0;
-        }
-        const Node& n = nodes_[index];
-        const B mover = bd.to_move() == target.to_move() ? target.current() : target.opponent();
-        for (std::uint32_t i = n.first; i < n.first + n.count; ++i) {
-            const int col = nodes_[i].move;
-            if (!test(mover, bd.top(col))) continue;
-            bd.play(col);
-            const std::uint32_t found = descend(i, bd, left - 1, target);
-            bd.undo(col);
-            if (found != 0) return found;
-        }
-        return 0;
-    }
-
-    // Copies the root's subtree to the front of the spare pool.
-    void compact() {
-        LargeArray<Node>& out = spare_;
-        std::size_t size = 2;
-        out[1] = nodes_[root_];
-        std::vector<std::pair<std::uint32_t, std::uint32_t>> queue{{root_, 1}};
-        for (std::size_t q = 0; q < queue.size(); ++q) {
-            const auto [from, to] = queue[q];
-            const Node& n = nodes_[from];
-            if (n.first == 0) continue;
-            const auto first = static_cast<std::uint32_t>(size);
-            for (int i = 0; i < n.count; ++i) {
-                out[size + i] = nodes_[n.first + i];
-                queue.emplace_back(n.first + i, first + i);
-            }
-            out[to].first = first;
-            size += n.count;
-        }
-        swap(nodes_, spare_);
-        size_ = size;
-        root_ = 1;
-    }
-
     // A proven win, else the most visited child not proven lost (ties: the
     // better mean), else the most visited.
     std::uint32_t best_child() const {
-        const Node& root = nodes_[root_];
-        std::uint32_t best = 0;
-        for (int pass = 0; pass < 2 && best == 0; ++pass) {
-            for (std::uint32_t i = root.first; i < root.first + root.count; ++i) {
-                const Node& c = nodes_[i];
-                if (c.proof == kWin) return i;
-                if (pass == 0 && c.proof == kLoss) continue;
-                if (best == 0 || c.visits > nodes_[best].visits ||
-                    (c.visits == nodes_[best].visits &&
-                     static_cast<std::int64_t>(c.value) * nodes_[best].visits >
-                         static_cast<std::int64_t>(nodes_[best].value) * c.visits)) {
-                    best = i;
-                }
-            }
-        }
+        const TreeNode& root = tree_[tree_.root()];
+        const std::uint32_t best = tree_.most_visited();
+        if (best != 0 && tree_[best].proof == kWin) return best;
         // A proven draw beats an unproven move that is losing on average.
-        if (best != 0 && nodes_[best].proof != kDraw) {
-            const Node& b = nodes_[best];
+        if (best != 0 && tree_[best].proof != kDraw) {
+            const TreeNode& b = tree_[best];
             for (std::uint32_t i = root.first; i < root.first + root.count; ++i)
-                if (nodes_[i].proof == kDraw && b.visits > 0 && b.value < 0) return i;
+                if (tree_[i].proof == kDraw && b.visits > 0 && b.value < 0) return i;
         }
         return best;
     }
@@ -623,8 +425,7 @@ class ProSearcher final : public Searcher {
     Board<B> b_;
     Board<B> root_board_;
     ProOptions o_;
-    LargeArray<Node>& nodes_;
-    LargeArray<Node>& spare_;
+    Tree tree_;
     ExactTable& exact_;
     B odd_cells_{}, even_cells_{};
     Threats root_threats_{};
@@ -637,9 +438,7 @@ class ProSearcher final : public Searcher {
     std::array<std::array<std::uint8_t, 128>, 128> window_table_{};
     int tree_solve_ = 16;
     int root_solve_ = 42;
-    std::size_t size_ = 1;
-    std::uint32_t root_ = 0;
-    Rng rng_{1};
+    TreeRng rng_{1};
     std::uint64_t sims_ = 0;
     std::uint64_t solver_nodes_ = 0;
     int max_depth_ = 0;
