@@ -25,12 +25,13 @@
 #include "bots/common/bot_loop.hpp"
 #include "bots/common/search_clock.hpp"
 #include "bots/reversi/board.hpp"
+#include "bots/reversi/search_base.hpp"
 
 namespace arena::bots::reversi {
 
 // Game-over scores: kWinScore plus the disc difference, beyond any evaluation.
 inline constexpr int kWinScore = 20000;
-inline constexpr int kInfinity = 32000;
+inline constexpr int kInfinity = search::kInf;
 
 // The seed program's depth for a position with `mobility` legal moves.
 [[nodiscard]] constexpr int seed_depth(int mobility) {
@@ -45,7 +46,7 @@ struct SearchReport {
     std::uint64_t nodes = 0;
 };
 
-class Searcher {
+class Searcher : public search::SearchBase {
   public:
     // The transposition table has 2^tt_bits entries of 16 bytes.
     explicit Searcher(int tt_bits = 20);
@@ -67,41 +68,18 @@ class Searcher {
     // Negamax value of `pos` at a fixed depth (tests).
     [[nodiscard]] int value(const Position& pos, int depth);
 
-    [[nodiscard]] std::uint64_t nodes() const { return nodes_; }
     // Forgets every stored position (the table is reused by generation).
     void new_search();
 
   private:
-    struct Entry {
-        std::uint64_t key = 0;
-        std::int16_t score = 0;
-        std::int8_t depth = 0;
-        std::uint8_t bound = 0;
-        std::int8_t move = -1;
-        std::uint8_t generation = 0;
-    };
-    struct RootMove {
-        int sq;
-        int score;
-    };
+    using RootMove = search::RootMove;
 
     int negamax(const Position& pos, int depth, int alpha, int beta);
     int solve_node(const Position& pos, int alpha, int beta);
-    int solve_shallow(const Position& pos, int alpha, int beta, int empties);
-    std::optional<SearchReport> search_root(const Position& pos, std::vector<RootMove>& moves,
-                                            int depth);
     std::optional<SearchReport> solve_root(const Position& pos);
 
-    Entry* probe(std::uint64_t key);
+    const search::Entry* probe(std::uint64_t key);
     void store(std::uint64_t key, int depth, int score, int alpha0, int beta, int move);
-    bool out_of_time();
-
-    std::vector<Entry> table_;
-    std::uint64_t mask_;
-    std::uint8_t generation_ = 0;
-    std::uint64_t nodes_ = 0;
-    const SearchClock* clock_ = nullptr;
-    bool stopped_ = false;
 };
 
 struct AlphaBetaOptions {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "bots/common/position_seed.hpp"
+#include "bots/reversi/search_output.hpp"
 
 namespace arena::bots::reversi {
 
@@ -63,11 +64,7 @@ int greedy_bench() {
             pos = pos.play(lsb(greedy_candidates(pos)));
         }
     }
-    const auto us =
-        std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - t0)
-            .count();
-    std::cout << "nodes " << nodes << "\nnps "
-              << nodes * 1000000 / static_cast<std::uint64_t>(std::max<long>(us, 1)) << "\n";
+    print_bench_totals(nodes, t0);
     return 0;
 }
 

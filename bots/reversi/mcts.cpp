@@ -9,6 +9,7 @@
 
 #include "bots/common/position_seed.hpp"
 #include "bots/reversi/budget.hpp"
+#include "bots/reversi/search_output.hpp"
 
 namespace arena::bots::reversi {
 namespace {
@@ -284,11 +285,7 @@ int mcts_bench(std::uint64_t seed) {
                   << " depth " << r.depth << " nodes " << r.nodes << " move " << square_name(r.move)
                   << " win rate " << r.win_rate << "\n";
     }
-    const auto us =
-        std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - t0)
-            .count();
-    std::cout << "nodes " << nodes << "\nnps "
-              << nodes * 1000000 / static_cast<std::uint64_t>(std::max<long>(us, 1)) << "\n";
+    print_bench_totals(nodes, t0);
     return 0;
 }
 

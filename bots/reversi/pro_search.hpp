@@ -31,13 +31,14 @@
 #include "bots/common/search_clock.hpp"
 #include "bots/reversi/board.hpp"
 #include "bots/reversi/pro_eval.hpp"
+#include "bots/reversi/search_base.hpp"
 
 namespace arena::bots::reversi::pro {
 
 // Scores of the midgame search: evaluations stay within +-kEvalLimit; a
 // finished game scores kWin plus 100 times the disc difference.
 inline constexpr int kWin = 10000;
-inline constexpr int kInf = 32000;
+inline constexpr int kInf = search::kInf;
 
 struct Report {
     int move = -1;       // best move (a cell), -1 when none
@@ -48,7 +49,7 @@ struct Report {
     std::uint64_t nodes = 0;
 };
 
-class Searcher {
+class Searcher : public search::SearchBase {
   public:
     // 2^tt_bits table entries of 16 bytes.
     explicit Searcher(const Weights& weights, int tt_bits = 21);
@@ -73,7 +74,6 @@ class Searcher {
     // side to move has no move.
     [[nodiscard]] Report solve_root(const Position& pos);
 
-    [[nodiscard]] std::uint64_t nodes() const { return nodes_; }
     // Forgets every stored position (writes the whole table).
     void clear();
     // Forgets the positions of earlier games without touching the table:
@@ -82,39 +82,18 @@ class Searcher {
     void new_game();
 
   private:
-    struct Entry {
-        std::uint64_t key = 0;
-        std::int16_t score = 0;
-        std::int8_t depth = 0;
-        std::uint8_t bound = 0;
-        std::int8_t move = -1;
-        std::uint8_t generation = 0;
-        std::uint16_t game = 0;
-    };
-    struct RootMove {
-        int sq;
-        int score;
-    };
+    using RootMove = search::RootMove;
 
     int pvs(const Position& pos, int depth, int alpha, int beta);
     int end_search(const Position& pos, int alpha, int beta, int empties);
-    int end_parity(const Position& pos, int alpha, int beta, int empties, Bitboard parity);
-    std::optional<Report> mid_root(const Position& pos, std::vector<RootMove>& moves, int depth);
     std::optional<Report> end_root(const Position& pos, std::vector<RootMove>& moves, int alpha,
                                    int beta);
 
-    const Entry* probe(std::uint64_t key) const;
+    const search::Entry* probe(std::uint64_t key) const;
     void store(std::uint64_t key, int depth, int score, int alpha0, int beta, int move);
-    bool out_of_time();
 
     const Weights& weights_;
-    std::vector<Entry> table_;
-    std::uint64_t mask_;
-    std::uint8_t generation_ = 0;
     std::uint16_t game_ = 1;
-    std::uint64_t nodes_ = 0;
-    const SearchClock* clock_ = nullptr;
-    bool stopped_ = false;
 };
 
 struct ProOptions {
