@@ -4,15 +4,12 @@
 // bot plays legal games through the arena on every variant.
 
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <fstream>
 #include <functional>
 #include <iterator>
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
 #include <string>
@@ -25,13 +22,12 @@
 #include "bots/gomoku/minimax.hpp"
 #include "bots/gomoku/threats.hpp"
 #include "bots/gomoku/vcf.hpp"
+#include "gomoku_positions.hpp"
 #include "proc_util.hpp"
 #include "timing.hpp"
 
 namespace arena {
 namespace {
-
-using arena::testing::slurp;
 
 using bots::gomoku::AlphaBetaEngine;
 using bots::gomoku::AlphaBetaOptions;
@@ -46,6 +42,9 @@ using bots::gomoku::VcfEngine;
 using bots::gomoku::VcfOptions;
 using games::Move;
 using games::State;
+using gomoku_test::choose;
+using gomoku_test::expect_forced_win;
+using gomoku_test::position;
 
 // ---- an independent referee -------------------------------------------------
 
@@ -103,20 +102,6 @@ struct Grid {
 
 // ---- helpers ----------------------------------------------------------------
 
-std::unique_ptr<State> position(int size, const std::string& rule, const std::string& moves) {
-    const auto game = games::make_game("gomoku", {{"size", std::to_string(size)}, {"rule", rule}});
-    auto state = game->new_initial_state();
-    std::istringstream in(moves);
-    std::string word;
-    while (in >> word) {
-        const auto m = state->parse_move(word);
-        if (!m || !state->is_legal(*m)) throw std::runtime_error("bad move " + word);
-        state->apply(*m);
-        if (state->is_over()) throw std::runtime_error("game over at " + word);
-    }
-    return state;
-}
-
 struct Bot {
     std::string name;
     std::function<std::unique_ptr<GomokuEngine>()> make;
@@ -141,16 +126,6 @@ std::vector<Bot> all_bots() {
              return std::make_unique<VcfEngine>(o);
          }},
     };
-}
-
-std::string choose(GomokuEngine& engine, const State& state, std::vector<std::string>* infos) {
-    protocol::Go go;
-    go.move_ms = 60'000;  // fixed depths: the clock never binds
-    const Move m = engine.choose(state, go, [&](std::string_view text) {
-        if (infos) infos->emplace_back(text);
-    });
-    EXPECT_TRUE(state.is_legal(m));
-    return state.format_move(m);
 }
 
 class GomokuBot : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {
@@ -310,30 +285,6 @@ INSTANTIATE_TEST_SUITE_P(Gomoku, GomokuBot,
 
 // ---- threat-space search ------------------------------------------------------
 
-// Plays `attacker` (the engine) against a defender that completes a five when
-// it can and otherwise blocks the attacker's winning cell; the attacker must
-// win within `limit` of its moves by the referee's rules, never letting the
-// defender choose.
-void expect_forced_win(GomokuEngine& engine, std::unique_ptr<State> state, int limit) {
-    const int attacker = state->current_player();
-    for (int move = 0; move < limit; ++move) {
-        const std::string m = choose(engine, *state, nullptr);
-        state->apply(*state->parse_move(m));
-        if (state->is_over()) {
-            EXPECT_EQ(games::winner_of(state->outcome()), attacker) << state->render();
-            return;
-        }
-        const Grid grid = Grid::of(*state);
-        ASSERT_TRUE(grid.win_cells(3 - attacker).empty())
-            << "the defender can win after " << m << "\n"
-            << state->render();
-        const auto threats = grid.win_cells(attacker);
-        ASSERT_FALSE(threats.empty()) << m << " is not a four\n" << state->render();
-        state->apply(threats.front());
-    }
-    FAIL() << "no five within " << limit << " moves\n" << state->render();
-}
-
 std::unique_ptr<GomokuEngine> vcf_engine() {
     VcfOptions o;
     o.max_depth = 3;
@@ -380,17 +331,7 @@ TEST(GomokuVcf, DefendsAgainstTheOpponentsVcf) {
     auto engine = vcf_engine();
     std::vector<std::string> infos;
     const std::string m = choose(*engine, *state, &infos);
-    bool saw = false;
-    for (const auto& i : infos)
-        saw |= i.starts_with("string opponent threatens a vcf");
-    EXPECT_TRUE(saw);
-    auto after = state->clone();
-    after->apply(*after->parse_move(m));
-    bots::gomoku::load_state(board, *after);
-    ThreatSolver solver(board);
-    solver.set_limits(5'000'000);
-    EXPECT_EQ(solver.vcf(30), bots::gomoku::kNoSq) << "after " << m;
-    EXPECT_FALSE(solver.aborted());
+    gomoku_test::expect_vcf_defended(*state, m, infos);
 }
 
 // X has an open three (g8 h8 i8) and a stone at l8. Freestyle: both f8 and
@@ -418,18 +359,6 @@ TEST(GomokuVcf, OpenFourMoveIsNotAnOverlineUnderExact5) {
 
 // ---- legal games through the arena ------------------------------------------
 
-nlohmann::json arena_match(const std::string& args) {
-    const std::string base = ::testing::TempDir() + "gomoku_" + testing::unique_marker();
-    const std::string cmd = "timeout 300 " + testing::bin("bin/arena") + " match --game gomoku " +
-                            args + " --json >" + base + ".out 2>" + base + ".err";
-    const int status = std::system(cmd.c_str());
-    const std::string out = slurp(base + ".out"), err = slurp(base + ".err");
-    std::remove((base + ".out").c_str());
-    std::remove((base + ".err").c_str());
-    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << err;
-    return nlohmann::json::parse(out, nullptr, false);
-}
-
 struct Variant {
     std::string label, flags;
 };
@@ -450,13 +379,10 @@ TEST_P(GomokuLegalGames, EveryBotPlaysByTheRules) {
                                                bot("minimax") + " " + bot("vcf"),
                                                bot("alphabeta") + " " + random};
     for (const auto& pair : pairings) {
-        const auto j = arena_match(GetParam().flags + " --games 2 --move-ms 100 --tolerance-ms " +
-                                   testing::scaled_ms(500) + " --random-plies 2 " + pair);
-        ASSERT_FALSE(j.is_discarded());
-        ASSERT_EQ(j["games"], 2);
-        for (const auto& b : j["bots"])
-            for (const char* reason : {"timeout", "crash", "illegal", "protocol", "startup"})
-                EXPECT_EQ(b[reason], 0) << reason << " " << b["name"] << " in " << pair;
+        const auto j =
+            gomoku_test::arena_match(GetParam().flags + " --games 2 --move-ms 100 --tolerance-ms " +
+                                     testing::scaled_ms(500) + " --random-plies 2 " + pair);
+        gomoku_test::expect_games_by_the_rules(j, 2, pair);
     }
 }
 

@@ -5,80 +5,33 @@
 // through the arena.
 
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
+#include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <random>
-#include <sstream>
 #include <string>
 #include <vector>
 
-#include "arena/games/gomoku.hpp"
-#include "arena/games/registry.hpp"
 #include "bots/gomoku/pro.hpp"
-#include "bots/gomoku/threats.hpp"
+#include "gomoku_positions.hpp"
 #include "proc_util.hpp"
 #include "timing.hpp"
 
 namespace arena {
 namespace {
 
-using arena::testing::slurp;
 using bots::gomoku::Board;
 using bots::gomoku::ProEngine;
 using bots::gomoku::ProOptions;
 using bots::gomoku::Rule;
 using bots::gomoku::Sq;
-using bots::gomoku::ThreatSolver;
 using games::Move;
 using games::State;
-
-// Cells where `color` would complete a winning line, judged from the
-// arena's state alone: a run of exactly five under exact5, five or more
-// under freestyle.
-std::vector<int> win_cells(const State& state, int color) {
-    const auto& g = dynamic_cast<const games::GomokuState&>(state);
-    const int n = g.size();
-    const bool exact5 = g.rule() == games::GomokuRule::kExact5;
-    const auto at = [&](int c, int r) {
-        return c < 0 || r < 0 || c >= n || r >= n ? -1 : g.at(c, r);
-    };
-    std::vector<int> out;
-    for (int r = 0; r < n; ++r) {
-        for (int c = 0; c < n; ++c) {
-            if (g.at(c, r) != games::GomokuState::kEmpty) continue;
-            for (const auto& [dc, dr] : {std::pair{1, 0}, {0, 1}, {1, 1}, {1, -1}}) {
-                int run = 1;
-                for (int k = 1; at(c + k * dc, r + k * dr) == color; ++k)
-                    ++run;
-                for (int k = 1; at(c - k * dc, r - k * dr) == color; ++k)
-                    ++run;
-                if (exact5 ? run == 5 : run >= 5) {
-                    out.push_back(r * n + c);
-                    break;
-                }
-            }
-        }
-    }
-    return out;
-}
-
-std::unique_ptr<State> position(int size, const std::string& rule, const std::string& moves) {
-    const auto game = games::make_game("gomoku", {{"size", std::to_string(size)}, {"rule", rule}});
-    auto state = game->new_initial_state();
-    std::istringstream in(moves);
-    std::string word;
-    while (in >> word) {
-        const auto m = state->parse_move(word);
-        if (!m || !state->is_legal(*m)) throw std::runtime_error("bad move " + word);
-        state->apply(*m);
-        if (state->is_over()) throw std::runtime_error("game over at " + word);
-    }
-    return state;
-}
+using gomoku_test::choose;
+using gomoku_test::expect_forced_win;
+using gomoku_test::position;
+using gomoku_test::win_cells;
 
 // A shallow engine: the tests check what it plays, not how deep it sees.
 std::unique_ptr<ProEngine> engine(int depth = 4) {
@@ -89,17 +42,6 @@ std::unique_ptr<ProEngine> engine(int depth = 4) {
     o.defence_vct_nodes = 1'000;
     o.tt_bits = 16;
     return std::make_unique<ProEngine>(o);
-}
-
-std::string choose(ProEngine& e, const State& state, std::vector<std::string>* infos = nullptr,
-                   std::int64_t move_ms = 60'000) {
-    protocol::Go go;
-    go.move_ms = move_ms;
-    const Move m = e.choose(state, go, [&](std::string_view text) {
-        if (infos) infos->emplace_back(text);
-    });
-    EXPECT_TRUE(state.is_legal(m));
-    return state.format_move(m);
 }
 
 class GomokuPro : public ::testing::TestWithParam<std::string> {
@@ -224,27 +166,6 @@ TEST(GomokuProBoard, MakeUnmakeKeepsThePatternTablesExact) {
     }
 }
 
-// Plays the engine against a defender that blocks every four (and completes
-// five when it can): the engine must win by fours within `limit` moves.
-void expect_forced_win(ProEngine& e, std::unique_ptr<State> state, int limit) {
-    const int attacker = state->current_player();
-    for (int move = 0; move < limit; ++move) {
-        const std::string m = choose(e, *state);
-        state->apply(*state->parse_move(m));
-        if (state->is_over()) {
-            EXPECT_EQ(games::winner_of(state->outcome()), attacker) << state->render();
-            return;
-        }
-        ASSERT_TRUE(win_cells(*state, 3 - attacker).empty())
-            << "the defender can win after " << m << "\n"
-            << state->render();
-        const auto threats = win_cells(*state, attacker);
-        ASSERT_FALSE(threats.empty()) << m << " is not a four\n" << state->render();
-        state->apply(threats.front());
-    }
-    FAIL() << "no five within " << limit << " moves\n" << state->render();
-}
-
 // Known six-move VCFs, for O under freestyle and for X under exact5.
 TEST(GomokuProThreats, FindsAndPlaysAKnownVcf) {
     const std::string freestyle = "h8 i8 g9 h10 i11 j11 g11 h9 f8 j9 j8 k9 h7 k11 l10 h12 k12";
@@ -268,18 +189,7 @@ TEST(GomokuProThreats, DefendsAgainstTheOpponentsVcf) {
     auto e = engine(3);
     std::vector<std::string> infos;
     const std::string m = choose(*e, *state, &infos);
-    bool saw = false;
-    for (const auto& i : infos)
-        saw |= i.starts_with("string opponent threatens a vcf");
-    EXPECT_TRUE(saw);
-    auto after = state->clone();
-    after->apply(*after->parse_move(m));
-    Board board;
-    bots::gomoku::load_state(board, *after);
-    ThreatSolver solver(board);
-    solver.set_limits(5'000'000);
-    EXPECT_EQ(solver.vcf(30), bots::gomoku::kNoSq) << "after " << m;
-    EXPECT_FALSE(solver.aborted());
+    gomoku_test::expect_vcf_defended(*state, m, infos);
 }
 
 // With a time limit and no depth limit the engine answers in time: within
@@ -305,24 +215,12 @@ TEST(GomokuProTime, AnswersWithinTheBudget) {
 // Two games through the arena against gomoku-vcf on a small exact5 board:
 // no illegal move, crash, protocol fault or timeout.
 TEST(GomokuProArena, PlaysByTheRulesThroughTheArena) {
-    const std::string base = ::testing::TempDir() + "gomoku_pro_" + testing::unique_marker();
-    const std::string cmd = "timeout 300 " + testing::bin("bin/arena") +
-                            " match --game gomoku --size 9 --rule exact5 --games 2 --move-ms 100" +
-                            " --tolerance-ms " + testing::scaled_ms(500) +
-                            " --random-plies 2 --json 'pro=" + testing::bin("bots/gomoku-pro") +
-                            "' 'vcf=" + testing::bin("bots/gomoku-vcf") + "' >" + base + ".out 2>" +
-                            base + ".err";
-    const int status = std::system(cmd.c_str());
-    const std::string out = slurp(base + ".out"), err = slurp(base + ".err");
-    std::remove((base + ".out").c_str());
-    std::remove((base + ".err").c_str());
-    ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << err;
-    const auto j = nlohmann::json::parse(out, nullptr, false);
-    ASSERT_FALSE(j.is_discarded());
-    ASSERT_EQ(j["games"], 2);
-    for (const auto& b : j["bots"])
-        for (const char* reason : {"timeout", "crash", "illegal", "protocol", "startup"})
-            EXPECT_EQ(b[reason], 0) << reason << " " << b["name"];
+    const std::string pair = "'pro=" + testing::bin("bots/gomoku-pro") +
+                             "' 'vcf=" + testing::bin("bots/gomoku-vcf") + "'";
+    const auto j = gomoku_test::arena_match("--size 9 --rule exact5 --games 2 --move-ms 100" +
+                                            std::string(" --tolerance-ms ") +
+                                            testing::scaled_ms(500) + " --random-plies 2 " + pair);
+    gomoku_test::expect_games_by_the_rules(j, 2, pair);
 }
 
 }  // namespace

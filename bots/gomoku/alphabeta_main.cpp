@@ -6,8 +6,8 @@
 #include <iostream>
 #include <memory>
 
-#include "bots/common/bot_main.hpp"
 #include "bots/gomoku/alphabeta.hpp"
+#include "bots/gomoku/bot_program.hpp"
 
 int main(int argc, char** argv) {
     namespace po = boost::program_options;
@@ -34,12 +34,6 @@ int main(int argc, char** argv) {
         if (width > 0) o.width = width;
         return o;
     };
-    program.make_engine = [&](const CommonFlags& common) -> std::unique_ptr<Engine> {
-        return std::make_unique<gomoku::AlphaBetaEngine>(options(common, false));
-    };
-    program.bench = [&](const CommonFlags& common) {
-        gomoku::AlphaBetaEngine engine(options(common, true));
-        return gomoku::run_bench(engine);
-    };
+    gomoku::set_engine<gomoku::AlphaBetaEngine>(program, options);
     return bot_main(argc, argv, program);
 }

@@ -5,7 +5,7 @@
 #include <iostream>
 #include <memory>
 
-#include "bots/common/bot_main.hpp"
+#include "bots/gomoku/bot_program.hpp"
 #include "bots/gomoku/minimax.hpp"
 
 int main(int argc, char** argv) {
@@ -22,19 +22,13 @@ int main(int argc, char** argv) {
     program.flags.add_options()
         ("depth", po::value<int>(&depth), "search depth in plies (default 2)");
     // clang-format on
-    const auto options = [&](const CommonFlags& common) {
+    const auto options = [&](const CommonFlags& common, bool /*bench*/) {
         gomoku::MinimaxOptions o;
         o.seed = common.seed;
         if (common.level) o.depth = std::clamp(*common.level, 1, 4);
         if (depth > 0) o.depth = depth;
         return o;
     };
-    program.make_engine = [&](const CommonFlags& common) -> std::unique_ptr<Engine> {
-        return std::make_unique<gomoku::MinimaxEngine>(options(common));
-    };
-    program.bench = [&](const CommonFlags& common) {
-        gomoku::MinimaxEngine engine(options(common));
-        return gomoku::run_bench(engine);
-    };
+    gomoku::set_engine<gomoku::MinimaxEngine>(program, options);
     return bot_main(argc, argv, program);
 }

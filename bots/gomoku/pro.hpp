@@ -24,14 +24,15 @@
 // At the horizon the side to move looks for a short VCF, then the evaluation:
 // the patterns each side could make on every empty cell, the line shapes,
 // and the double threats (a four-three, two open threes) that decide games.
+//
+// The root threat searches, the opponent's VCF inside the search and the
+// root iterations are shared with gomoku-vcf (threat_engine.hpp).
 
 #include <array>
 #include <cstdint>
-#include <functional>
 #include <vector>
 
-#include "bots/gomoku/engine.hpp"
-#include "bots/gomoku/threats.hpp"
+#include "bots/gomoku/threat_engine.hpp"
 
 namespace arena::bots::gomoku {
 
@@ -61,7 +62,7 @@ struct ProOptions {
     int tt_bits = 20;                  // transposition table: 2^tt_bits entries
 };
 
-class ProEngine final : public GomokuEngine {
+class ProEngine final : public ThreatEngine {
   public:
     explicit ProEngine(ProOptions options);
     void new_game(const games::Game& game, int player) override;
@@ -71,7 +72,6 @@ class ProEngine final : public GomokuEngine {
     // the longest wait for a core seen in the last moves' searches.
     [[nodiscard]] games::Move choose(const games::State& state, const protocol::Go& go,
                                      const InfoSink& info) override;
-    [[nodiscard]] Sq think(const SearchClock& clock, const InfoSink& info) override;
 
     // Static evaluation for the side to move.
     [[nodiscard]] int evaluate() const;
@@ -81,44 +81,26 @@ class ProEngine final : public GomokuEngine {
     [[nodiscard]] int depth_reached() const { return depth_reached_; }
 
   private:
-    struct TTEntry {
-        std::uint64_t key = 0;
-        std::int32_t score = 0;
-        std::int16_t move = kNoSq;
-        std::int8_t depth = 0;
-        std::uint8_t bound_age = 0;  // bound in the low 2 bits, age above
-    };
-    static constexpr std::uint8_t kBoundUpper = 1, kBoundLower = 2,
-                                  kBoundExact = kBoundUpper | kBoundLower;
     static constexpr int kMaxPly = 128;
 
-    [[nodiscard]] Sq think_inner(const SearchClock& clock, const InfoSink& info);
-    int search(int depth, int alpha, int beta, int ply);
+    [[nodiscard]] Sq think_inner(const SearchClock& clock, const InfoSink& info) override;
+    int search(int depth, int alpha, int beta, int ply) override;
     int leaf(int ply);
     // Fills `moves` in search order; returns true when they are forced (a
     // defence: nothing else need be tried, and none may be pruned).
     bool generate(MoveList& moves, Sq tt_move, int ply, int depth);
     bool threat_moves(MoveList& moves, int depth);
-    [[nodiscard]] int order_score(int me, Sq s) const;
     [[nodiscard]] bool quiet(int me, Sq s) const;
     [[nodiscard]] bool poll();
     void store(std::uint64_t key, int depth, int score, int bound, Sq move, int ply);
     void reward(int me, Sq s, int depth, int ply);
     bool defend_vcf(MoveList& root, const InfoSink& info);
-    void defend_vct(MoveList& root, const InfoSink& info);
-    using Refuted = std::function<bool()>;
-    void keep_defences(MoveList& root, const MoveList& candidates, int width,
-                       SearchClock::Clock::time_point limit, const Refuted& refuted);
 
     ProOptions options_;
-    ThreatSolver solver_;
     std::vector<TTEntry> tt_;
     std::array<std::array<std::int16_t, 2>, kMaxPly + 1> killers_{};
     std::array<std::vector<int>, 2> history_;
     std::uint8_t age_ = 0;
-    std::uint64_t solver_base_ = 0;
-    const SearchClock* clock_ = nullptr;
-    bool aborted_ = false;
     int depth_reached_ = 0;
     // Scheduling lag: the hard limit of this move, the last look at the
     // clock, the longest gap between two looks in this move, and the lag

@@ -5,7 +5,7 @@
 #include <iostream>
 #include <memory>
 
-#include "bots/common/bot_main.hpp"
+#include "bots/gomoku/bot_program.hpp"
 #include "bots/gomoku/pro.hpp"
 
 int main(int argc, char** argv) {
@@ -54,15 +54,7 @@ int main(int argc, char** argv) {
     // clang-format on
     const auto options = [&](const CommonFlags& common, bool bench) {
         gomoku::ProOptions o;
-        if (bench) {
-            o.max_depth = 8;
-            o.root_vcf_nodes = 200'000;
-            o.root_vct_nodes = 100'000;
-        }
-        if (common.level) {
-            o.max_depth = std::clamp(*common.level + 1, 2, 64);
-            if (*common.level < 3) o.vct_depth = 0;
-        }
+        gomoku::apply_bench_and_level(o, common, bench, 8);
         if (depth > 0) o.max_depth = depth;
         if (min_width > 0) o.min_width = min_width;
         if (width > 0) o.width = std::max(width, o.min_width);
@@ -84,12 +76,6 @@ int main(int argc, char** argv) {
         if (leaf_vct_nodes >= 0) o.leaf_vct_nodes = static_cast<std::uint64_t>(leaf_vct_nodes);
         return o;
     };
-    program.make_engine = [&](const CommonFlags& common) -> std::unique_ptr<Engine> {
-        return std::make_unique<gomoku::ProEngine>(options(common, false));
-    };
-    program.bench = [&](const CommonFlags& common) {
-        gomoku::ProEngine engine(options(common, true));
-        return gomoku::run_bench(engine);
-    };
+    gomoku::set_engine<gomoku::ProEngine>(program, options);
     return bot_main(argc, argv, program);
 }

@@ -18,13 +18,15 @@
 // evaluation: the potential of both colours (board.hpp) plus a quarter of the
 // shapes the other bots count, with a bonus for a four-three of the side to
 // move and a malus for two open threes of the opponent.
+//
+// The root threat searches, the opponent's VCF inside the search and the
+// root iterations are those of gomoku-pro too (threat_engine.hpp), with this
+// bot's own limits.
 
 #include <cstdint>
-#include <functional>
 #include <vector>
 
-#include "bots/gomoku/engine.hpp"
-#include "bots/gomoku/threats.hpp"
+#include "bots/gomoku/threat_engine.hpp"
 
 namespace arena::bots::gomoku {
 
@@ -43,54 +45,30 @@ struct VcfOptions {
     std::uint64_t defence_vct_nodes = 3'000;  // per candidate, when defending against a VCT
 };
 
-class VcfEngine final : public GomokuEngine {
+class VcfEngine final : public ThreatEngine {
   public:
     explicit VcfEngine(VcfOptions options);
-    [[nodiscard]] Sq think(const SearchClock& clock, const InfoSink& info) override;
 
     // Static evaluation for the side to move.
     [[nodiscard]] int evaluate() const;
 
   private:
-    struct TTEntry {
-        std::uint64_t key = 0;
-        std::int32_t score = 0;
-        std::int16_t move = kNoSq;
-        std::int8_t depth = 0;
-        std::uint8_t bound = 0;
-    };
-    static constexpr std::uint8_t kBoundUpper = 1, kBoundLower = 2,
-                                  kBoundExact = kBoundUpper | kBoundLower;
-
-    [[nodiscard]] Sq think_inner(const SearchClock& clock, const InfoSink& info);
-    int search(int depth, int alpha, int beta, int ply);
+    [[nodiscard]] Sq think_inner(const SearchClock& clock, const InfoSink& info) override;
+    int search(int depth, int alpha, int beta, int ply) override;
     int leaf(int ply);
     void generate(MoveList& moves, Sq tt_move, bool root);
     // When the opponent would have a VCF if we passed (a short search), the
     // cells of its winning line and our fours; false otherwise.
     bool threat_moves(MoveList& moves, int depth);
-    [[nodiscard]] int order_score(int me, Sq s) const;
     [[nodiscard]] bool poll();
     // Root moves after which the opponent has no VCF; false when it has none
     // to begin with.
     bool defend_vcf(MoveList& root, const InfoSink& info);
-    // Keeps the root moves after which the opponent has no VCT (when it has
-    // one, were it to move).
-    void defend_vct(MoveList& root, const InfoSink& info);
-    // root = the first `width` candidates that `refuted` (called with each
-    // played) does not refute, proven ones first (see vcf.cpp).
-    using Refuted = std::function<bool()>;
-    void keep_defences(MoveList& root, const MoveList& candidates, int width,
-                       SearchClock::Clock::time_point limit, const Refuted& refuted);
 
     VcfOptions options_;
-    ThreatSolver solver_;
     std::vector<TTEntry> tt_;
     std::uint64_t salt_ = 0;
     std::uint64_t generation_ = 0;
-    std::uint64_t solver_base_ = 0;
-    const SearchClock* clock_ = nullptr;
-    bool aborted_ = false;
 };
 
 }  // namespace arena::bots::gomoku

@@ -5,7 +5,7 @@
 #include <iostream>
 #include <memory>
 
-#include "bots/common/bot_main.hpp"
+#include "bots/gomoku/bot_program.hpp"
 #include "bots/gomoku/vcf.hpp"
 
 int main(int argc, char** argv) {
@@ -35,15 +35,7 @@ int main(int argc, char** argv) {
     // clang-format on
     const auto options = [&](const CommonFlags& common, bool bench) {
         gomoku::VcfOptions o;
-        if (bench) {
-            o.max_depth = 6;
-            o.root_vcf_nodes = 200'000;
-            o.root_vct_nodes = 100'000;
-        }
-        if (common.level) {
-            o.max_depth = std::clamp(*common.level + 1, 2, 64);
-            if (*common.level < 3) o.vct_depth = 0;
-        }
+        gomoku::apply_bench_and_level(o, common, bench, 6);
         if (depth > 0) o.max_depth = depth;
         if (width > 0) o.width = width;
         if (vcf_depth >= 0) o.vcf_depth = vcf_depth;
@@ -52,12 +44,6 @@ int main(int argc, char** argv) {
         if (threat_nodes >= 0) o.threat_nodes = static_cast<std::uint64_t>(threat_nodes);
         return o;
     };
-    program.make_engine = [&](const CommonFlags& common) -> std::unique_ptr<Engine> {
-        return std::make_unique<gomoku::VcfEngine>(options(common, false));
-    };
-    program.bench = [&](const CommonFlags& common) {
-        gomoku::VcfEngine engine(options(common, true));
-        return gomoku::run_bench(engine);
-    };
+    gomoku::set_engine<gomoku::VcfEngine>(program, options);
     return bot_main(argc, argv, program);
 }
