@@ -1,5 +1,5 @@
 #pragma once
-// What the three Gomoku engines share: loading the arena's position into a
+// What the Gomoku engines share: loading the arena's position into a
 // Board, the protocol glue, move lists and score constants.
 
 #include <algorithm>
