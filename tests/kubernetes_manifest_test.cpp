@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "db_query.hpp"
+#include "game_rows.hpp"
 #include "proc_util.hpp"
 #include "temp_dir.hpp"
 
@@ -519,11 +520,8 @@ TEST(KubernetesManifests, TheShardsCommandsThenTheMergeMakeTheWholeTournament) {
     const auto whole = run_shell("cd '" + data + "' && '" + bin("bin/arena") +
                                  "' run tournament.yaml --db whole.db -j 2");
     ASSERT_EQ(whole.status, 0) << whole.out;
-    const char* games =
-        "SELECT g.game_index, f.name, s.name, g.opening, g.result, g.termination, g.plies, "
-        "g.moves_hash FROM games g JOIN bots f ON f.id = g.first_bot JOIN bots s ON s.id = "
-        "g.second_bot ORDER BY g.game_index";
-    EXPECT_EQ(query(db, games), query(dir.path() / "whole.db", games));
+    EXPECT_EQ(query(db, kGameRows), query(dir.path() / "whole.db", kGameRows));
+    EXPECT_EQ(query(db, kMoveRows), query(dir.path() / "whole.db", kMoveRows));
 }
 
 }  // namespace

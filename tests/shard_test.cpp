@@ -27,6 +27,7 @@
 #include "arena/tournament/schedule.hpp"
 #include "arena_process.hpp"
 #include "db_query.hpp"
+#include "game_rows.hpp"
 #include "proc_util.hpp"
 #include "temp_dir.hpp"
 
@@ -154,16 +155,6 @@ class ShardRun : public ::testing::Test {
     testing::TempDir dir_{"shard_test"};
 };
 
-// The games as decided by the bots: everything but times and ids.
-const char* kGames =
-    "SELECT g.game_index, g.round, g.pair_index, g.game_in_pair, f.name, s.name, g.opening, "
-    "g.game, g.params, g.result, g.winner, g.termination, g.detail, g.plies, g.opening_plies, "
-    "g.moves_hash FROM games g JOIN bots f ON f.id = g.first_bot JOIN bots s ON s.id = "
-    "g.second_bot ORDER BY g.game_index";
-// (Not the info lines: they hold the bots' search times.)
-const char* kMoves =
-    "SELECT g.game_index, m.ply, m.side, m.move, m.by_arena FROM moves m JOIN games g ON g.id = "
-    "m.game ORDER BY g.game_index, m.ply";
 // Every stored column of every game and its rows, times included: what a
 // merge must copy exactly.
 const char* kGamesExactly =
@@ -255,8 +246,8 @@ TEST_F(ShardRun, FourShardsMergedEqualTheWholeRunGameForGame) {
     const auto merged_db = path("merged.db");
 
     // Game for game and move for move, the whole run's.
-    EXPECT_EQ(query(merged_db, kGames), query(whole_db, kGames));
-    EXPECT_EQ(query(merged_db, kMoves), query(whole_db, kMoves));
+    EXPECT_EQ(query(merged_db, testing::kGameRows), query(whole_db, testing::kGameRows));
+    EXPECT_EQ(query(merged_db, testing::kMoveRows), query(whole_db, testing::kMoveRows));
     EXPECT_EQ(query_one(merged_db, "SELECT count(*) FROM moves"),
               query_one(whole_db, "SELECT count(*) FROM moves"));
     // And exactly the shards' rows: times, logs and transcripts included.

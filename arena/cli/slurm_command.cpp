@@ -93,14 +93,16 @@ int slurm_command(const std::vector<std::string>& args, std::ostream& out, std::
     if (const auto done =
             parse_config_args("slurm", kSlurmUsage, args, opts, config_path, out, err))
         return *done;
+    if (job.shards < 1) {
+        err << "arena slurm: --shards must be 1 or more\n(arena slurm --help for usage)\n";
+        return kExitUsage;
+    }
     std::string tasks;
-    if (!tasks_text.empty() || job.shards < 1) {
+    if (!tasks_text.empty()) {
         std::string problem;
-        const auto parsed =
-            job.shards < 1 ? std::nullopt : cluster::parse_tasks(tasks_text, job.shards, problem);
+        const auto parsed = cluster::parse_tasks(tasks_text, job.shards, problem);
         if (!parsed) {
-            err << "arena slurm: " << (job.shards < 1 ? "--shards must be 1 or more" : problem)
-                << "\n(arena slurm --help for usage)\n";
+            err << "arena slurm: " << problem << "\n(arena slurm --help for usage)\n";
             return kExitUsage;
         }
         tasks = *parsed;
