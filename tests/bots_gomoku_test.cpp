@@ -334,6 +334,42 @@ TEST(GomokuVcf, DefendsAgainstTheOpponentsVcf) {
     gomoku_test::expect_vcf_defended(*state, m, infos);
 }
 
+// The solver's table only saves work: with 2^8 entries (every search
+// overwriting itself) and with 2^18, seeded random positions get the same
+// answers, VCF and VCT alike, wherever neither search was cut short.
+TEST(GomokuThreats, TableSizeChangesNoAnswer) {
+    std::mt19937 rng(7);
+    int compared = 0, wins = 0;
+    for (int game = 0; game < 30; ++game) {
+        Board board;
+        board.reset(15, Rule::kFreestyle);
+        board.make(board.centre());
+        const int plies = 6 + static_cast<int>(rng() % 14);
+        for (int ply = 1; ply < plies; ++ply) {
+            bots::gomoku::MoveList near;
+            bots::gomoku::near_moves(board, 1, near);
+            Sq s = near.sq[rng() % near.size];
+            if (board.wins(board.to_move(), s)) break;  // keep the game open
+            board.make(s);
+        }
+        ThreatSolver small(board, 8), large(board, 18);
+        for (const bool vct : {false, true}) {
+            small.set_limits(100'000);
+            large.set_limits(100'000);
+            const Sq a = vct ? small.vct(4, 8) : small.vcf(16);
+            const Sq b = vct ? large.vct(4, 8) : large.vcf(16);
+            if (small.aborted() || large.aborted()) continue;
+            ++compared;
+            EXPECT_EQ(a != bots::gomoku::kNoSq, b != bots::gomoku::kNoSq)
+                << (vct ? "vct" : "vcf") << " in game " << game;
+            wins += b != bots::gomoku::kNoSq ? 1 : 0;
+        }
+        ASSERT_TRUE(board.consistent());
+    }
+    EXPECT_GE(compared, 30);
+    EXPECT_GE(wins, 5);  // not only positions without a threat
+}
+
 // X has an open three (g8 h8 i8) and a stone at l8. Freestyle: both f8 and
 // j8 make an open four. Exact5: j8 only makes a four (k8 would give six in a
 // row), so the threat search must take f8. Either way the move it returns

@@ -11,10 +11,18 @@ constexpr int kRootWidth = 24;
 constexpr int kKillerBonus = 300;
 constexpr int kHistoryCap = 250;
 
+// The root searches of a 2M-node budget would overflow gomoku-vcf's table of
+// 2^16 entries many times over: gomoku-pro keeps a larger one.
+ThreatLimits pro_limits(const ProOptions& o) {
+    ThreatLimits limits = threat_limits(o, 0.16, 0.26);
+    limits.table_bits = o.solver_bits;
+    return limits;
+}
+
 }  // namespace
 
 ProEngine::ProEngine(ProOptions options)
-    : ThreatEngine(threat_limits(options, 0.16, 0.26)),
+    : ThreatEngine(pro_limits(options)),
       options_(options),
       tt_(std::size_t{1} << std::clamp(options.tt_bits, 10, 26)) {
     for (auto& h : history_)

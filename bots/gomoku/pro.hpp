@@ -60,6 +60,7 @@ struct ProOptions {
     std::uint64_t leaf_vct_nodes = 0;  // VCT at the horizon; 0 disables it
     int leaf_vct_depth = 3;            // own moves in that VCT
     int tt_bits = 20;                  // transposition table: 2^tt_bits entries
+    int solver_bits = 20;              // the threat solver's table: 2^solver_bits entries
 };
 
 class ProEngine final : public ThreatEngine {

@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
     int q_plies = -1;
     std::int64_t node_vct_nodes = -1;
     int node_vct_depth = 0;
+    int solver_bits = 0;
     BotProgram program;
     program.info = {.name = "gomoku-pro", .author = "arena", .version = "1"};
     program.summary =
@@ -50,7 +51,8 @@ int main(int argc, char** argv) {
         ("node-vct-nodes", po::value<std::int64_t>(&node_vct_nodes), "node budget of the side to move's VCT inside the search (default 500; 0 disables it)")
         ("node-vct-depth", po::value<int>(&node_vct_depth), "... at nodes with at least N plies left (default 3)")
         ("q-plies", po::value<int>(&q_plies), "quiescence plies against open threes at the horizon (default 0: none)")
-        ("leaf-vct-nodes", po::value<std::int64_t>(&leaf_vct_nodes), "node budget of a VCT at the horizon (default 0: none)");
+        ("leaf-vct-nodes", po::value<std::int64_t>(&leaf_vct_nodes), "node budget of a VCT at the horizon (default 0: none)")
+        ("solver-bits", po::value<int>(&solver_bits), "threat solver's table of 2^N entries of 16 bytes (8..26, default 20)");
     // clang-format on
     const auto options = [&](const CommonFlags& common, bool bench) {
         gomoku::ProOptions o;
@@ -74,6 +76,11 @@ int main(int argc, char** argv) {
         if (node_vct_nodes >= 0) o.node_vct_nodes = static_cast<std::uint64_t>(node_vct_nodes);
         if (node_vct_depth > 0) o.node_vct_depth = node_vct_depth;
         if (leaf_vct_nodes >= 0) o.leaf_vct_nodes = static_cast<std::uint64_t>(leaf_vct_nodes);
+        if (solver_bits != 0) {
+            if (solver_bits < 8 || solver_bits > 26)
+                throw std::invalid_argument("--solver-bits must be 8..26");
+            o.solver_bits = solver_bits;
+        }
         return o;
     };
     gomoku::set_engine<gomoku::ProEngine>(program, options);

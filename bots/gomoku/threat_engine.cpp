@@ -28,7 +28,8 @@ bool put_first(const Board& board, MoveList& moves, Sq tt_move, bool forced) {
     return true;
 }
 
-ThreatEngine::ThreatEngine(const ThreatLimits& limits) : limits_(limits), solver_(board_) {}
+ThreatEngine::ThreatEngine(const ThreatLimits& limits)
+    : limits_(limits), solver_(board_, limits.table_bits) {}
 
 Sq ThreatEngine::think(const SearchClock& clock, const InfoSink& info) {
     solver_base_ = solver_.nodes();

@@ -29,6 +29,7 @@ struct ThreatLimits {
     double defend_vcf = 0.1;
     double own_vct = 0.18;
     double defend_vct = 0.3;
+    int table_bits = 16;  // the solver's table: 2^table_bits entries
 };
 
 // The limits of an engine's options (VcfOptions, ProOptions: the fields of

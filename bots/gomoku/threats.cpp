@@ -8,7 +8,6 @@ namespace {
 constexpr std::array<int, kPatterns> kAttack = {0, 1, 2, 4, 10, 12, 40, 50, 800, 20000};
 constexpr std::uint64_t kVcfSalt = 0x1f3a5c7e9b2d4f61ULL;
 constexpr std::uint64_t kVctSalt = 0x7c2e9a4b6d1f3851ULL;
-constexpr int kTableBits = 16;
 
 }  // namespace
 
@@ -47,7 +46,8 @@ void defences(Board& board, int attacker, MoveList& out) {
     });
 }
 
-ThreatSolver::ThreatSolver(Board& board) : board_(board), table_(std::size_t{1} << kTableBits) {}
+ThreatSolver::ThreatSolver(Board& board, int table_bits)
+    : board_(board), table_(std::size_t{1} << std::clamp(table_bits, 8, 26)) {}
 
 void ThreatSolver::set_limits(std::uint64_t node_limit, Clock::time_point deadline) {
     node_limit_ = nodes_ + node_limit;

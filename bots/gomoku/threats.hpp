@@ -38,7 +38,8 @@ void defences(Board& board, int attacker, MoveList& out);
 
 class ThreatSolver {
   public:
-    explicit ThreatSolver(Board& board);
+    // A table of 2^table_bits entries of 16 bytes caches proven results.
+    explicit ThreatSolver(Board& board, int table_bits = 16);
 
     using Clock = SearchClock::Clock;
     // Stop after `node_limit` more nodes or at `deadline`.
