@@ -51,11 +51,11 @@ struct ProOptions {
     int inner_vcf_depth = 10;                 // VCF tried at each VCT node
     int defence_width = 24;                   // root moves tried against a VCF or VCT threat
     bool reductions = true;                   // late move reductions
-    int extend_width = 4;                // a defence among at most this many moves costs no depth
-    std::uint64_t node_vct_nodes = 500;  // VCT of the side to move inside the search; 0: none
-    int node_vct_depth = 3;              // ... at nodes with at least this depth left
-    int node_vct_plies = 5;              // ... own moves in it
-    int q_plies = 0;                     // quiescence plies against open threes at the horizon
+    int extend_width = 4;              // a defence among at most this many moves costs no depth
+    std::uint64_t node_vct_nodes = 0;  // VCT of the side to move inside the search; 0: none
+    int node_vct_depth = 3;            // ... at nodes with at least this depth left
+    int node_vct_plies = 5;            // ... own moves in it
+    int q_plies = 0;                   // quiescence plies against open threes at the horizon
     bool vct_after_vcf = true;  // against a VCF threat, also keep only the moves that stop a VCT
     std::uint64_t leaf_vct_nodes = 0;  // VCT at the horizon; 0 disables it
     int leaf_vct_depth = 3;            // own moves in that VCT

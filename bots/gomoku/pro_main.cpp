@@ -48,7 +48,7 @@ int main(int argc, char** argv) {
         ("no-vct-after-vcf", po::bool_switch(&no_vct_after_vcf), "against a VCF threat, do not also check the defences against a VCT")
         ("leaf-vcf-nodes", po::value<std::int64_t>(&leaf_vcf_nodes), "node budget of the VCF at the horizon (default 100; 0 disables it)")
         ("threat-nodes", po::value<std::int64_t>(&threat_nodes), "node budget of the opponent's VCF looked for inside the search (default 200; 0 disables it)")
-        ("node-vct-nodes", po::value<std::int64_t>(&node_vct_nodes), "node budget of the side to move's VCT inside the search (default 500; 0 disables it)")
+        ("node-vct-nodes", po::value<std::int64_t>(&node_vct_nodes), "node budget of the side to move's VCT inside the search (default 0: none)")
         ("node-vct-depth", po::value<int>(&node_vct_depth), "... at nodes with at least N plies left (default 3)")
         ("q-plies", po::value<int>(&q_plies), "quiescence plies against open threes at the horizon (default 0: none)")
         ("leaf-vct-nodes", po::value<std::int64_t>(&leaf_vct_nodes), "node budget of a VCT at the horizon (default 0: none)")
