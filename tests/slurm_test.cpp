@@ -305,32 +305,39 @@ TEST_F(SlurmCommand, LocalDirShardsAreCopiedBackAlsoWhenStoppedAndResume) {
     // Nothing is left on the node's disk.
     EXPECT_TRUE(fs::is_empty(local / "arena")) << local;
 
-    // Shard 1 again from nothing, stopped after 3 games.
-    fs::remove(shard1);
+    // Shard 1 again from nothing, stopped after 3 games. Its 12 games take
+    // about a second, so on a busy machine the task can end before the
+    // signal comes: then it is tried again, from nothing.
     const std::string script = path("results/rr.slurm/shards.sbatch").string();
-    const pid_t pid = fork();
-    if (pid == 0) {
-        setenv("SLURM_ARRAY_TASK_ID", "1", 1);
-        setenv("NODE_DISK", local.c_str(), 1);
-        const int out = open(path("task.out").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        dup2(out, 1);
-        dup2(out, 2);
-        execl("/bin/bash", "bash", script.c_str(), nullptr);
-        _exit(127);
-    }
     const auto local_db = local / "arena" / "rr.shard-1-of-2.db";
-    const auto give_up = std::chrono::steady_clock::now() + std::chrono::minutes(2);
-    while (testing::games_stored_now(local_db) < 3 && std::chrono::steady_clock::now() < give_up)
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    kill(pid, SIGTERM);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    const auto task_log = testing::slurp(path("task.out").string());
-    ASSERT_TRUE(fs::exists(shard1)) << task_log;
-    const auto kept = std::stoll(query_one(shard1, "SELECT count(*) FROM games"));
+    std::int64_t kept = 12;
+    std::string task_log;
+    for (int attempt = 0; attempt < 5 && kept == 12; ++attempt) {
+        fs::remove(shard1);
+        const pid_t pid = fork();
+        if (pid == 0) {
+            setenv("SLURM_ARRAY_TASK_ID", "1", 1);
+            setenv("NODE_DISK", local.c_str(), 1);
+            const int out = open(path("task.out").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            dup2(out, 1);
+            dup2(out, 2);
+            execl("/bin/bash", "bash", script.c_str(), nullptr);
+            _exit(127);
+        }
+        const auto give_up = std::chrono::steady_clock::now() + std::chrono::minutes(2);
+        while (testing::games_stored_now(local_db) < 3 &&
+               std::chrono::steady_clock::now() < give_up)
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        kill(pid, SIGTERM);
+        int status = 0;
+        waitpid(pid, &status, 0);
+        task_log = testing::slurp(path("task.out").string());
+        ASSERT_TRUE(fs::exists(shard1)) << task_log;
+        kept = std::stoll(query_one(shard1, "SELECT count(*) FROM games"));
+        EXPECT_FALSE(fs::exists(local_db)) << task_log;
+    }
     EXPECT_GE(kept, 3) << task_log;
-    EXPECT_LT(kept, 12) << "the task ended before it was stopped\n" << task_log;
-    EXPECT_FALSE(fs::exists(local_db)) << task_log;
+    ASSERT_LT(kept, 12) << "the task ended before it was stopped, 5 times\n" << task_log;
 
     // The next attempt starts from the copy and plays only what is missing.
     const auto resumed = run_shell(node_env + " SLURM_ARRAY_TASK_ID=1 bash " + shell_quote(script));
