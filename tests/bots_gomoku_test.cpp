@@ -348,7 +348,7 @@ TEST(GomokuThreats, TableSizeChangesNoAnswer) {
         for (int ply = 1; ply < plies; ++ply) {
             bots::gomoku::MoveList near;
             bots::gomoku::near_moves(board, 1, near);
-            Sq s = near.sq[rng() % near.size];
+            const Sq s = near.sq[rng() % near.size];
             if (board.wins(board.to_move(), s)) break;  // keep the game open
             board.make(s);
         }
