@@ -444,7 +444,8 @@ void check_gomoku(const std::string& rule) {
         EXPECT_FALSE(v->vcf_to_move) << "opening " << i + 1;
         EXPECT_FALSE(v->vcf_other) << "opening " << i + 1;
         EXPECT_FALSE(v->undecided) << "opening " << i + 1;
-        EXPECT_LE(std::abs(v->score), 300) << "opening " << i + 1;
+        EXPECT_LE(std::abs(v->score), 400) << "opening " << i + 1;
+        EXPECT_LE(std::abs(v->score_before), 400) << "opening " << i + 1;
     }
 }
 
@@ -463,7 +464,18 @@ TEST(Suites, GomokuJudgeSeesVcfAndLopsidedScores) {
     EXPECT_TRUE(v->vcf_other);
     v = openings::judge_gomoku("freestyle", {"i6", "g7", "i8", "j8", "h7"});
     ASSERT_TRUE(v.has_value());
-    EXPECT_GT(std::abs(v->score), 300);
+    EXPECT_GT(std::max(std::abs(v->score), std::abs(v->score_before)), 400);
+    // Four stones that a two-ply search rates even (the reply to the side to
+    // move is the last ply) and the last two iterations of depth 8 do not:
+    // the side to move, black, is well ahead.
+    const std::vector<std::string> tempo = {"j8", "f7", "g9", "h9"};
+    v = openings::judge_gomoku("freestyle", tempo, {.search_depth = 2});
+    ASSERT_TRUE(v.has_value());
+    EXPECT_LE(std::abs(v->score), 300);
+    v = openings::judge_gomoku("freestyle", tempo);
+    ASSERT_TRUE(v.has_value());
+    EXPECT_GT(v->score, 400);
+    EXPECT_GT(v->score_before, 400);
     EXPECT_FALSE(openings::judge_gomoku("freestyle", {"h8", "h8"}).has_value());
     EXPECT_FALSE(openings::judge_gomoku("renju", {"h8"}).has_value());
 }

@@ -4,7 +4,8 @@
 // and keeps those that pass the suite's criterion (opening_checks.hpp).
 //
 //   arena-openings connect4 [--seed N] [--candidates N] [--threshold T] [--shard K/N]
-//   arena-openings gomoku --rule freestyle|exact5 [--seed N] [--candidates N] [--threshold T] ...
+//   arena-openings gomoku --rule freestyle|exact5 [--seed N] [--candidates N] [--threshold T]
+//                         [--depth D] ...   (gomoku-vcf's depth, default 8: D-1 and D judged)
 //   arena-openings reversi [--seed N] [--candidates N] [--threshold T] [--depth D] ...
 //
 // Each kept line is printed as "<candidate index><TAB><moves>", so that
@@ -38,7 +39,7 @@ struct Options {
     std::uint64_t seed = 1;
     int candidates = 1000;
     int threshold = -1;  // per game default below
-    int depth = 10;      // reversi search depth
+    int depth = -1;      // search depth; per game default below
     int shard = 0;
     int shards = 1;
     int from = 0;          // judge only candidates from this index on (to extend a run)
@@ -156,6 +157,8 @@ int connect4(const Options& o) {
 // most two steps (king moves) from the centre h8 of 15 x 15.
 int gomoku(const Options& o) {
     const int threshold = o.threshold < 0 ? 300 : o.threshold;
+    arena::openings::GomokuCriteria criteria;
+    if (o.depth > 0) criteria.search_depth = o.depth;
     Rng rng(o.seed);
     std::set<std::string> seen;
     int index = 0;
@@ -173,14 +176,15 @@ int gomoku(const Options& o) {
         if (!seen.insert(canonical(cells, 5, 5, true)).second) continue;
         const int i = index++;
         if (i % o.shards != o.shard || i < o.from) continue;
-        const auto v = arena::openings::judge_gomoku(o.rule, moves);
+        const auto v = arena::openings::judge_gomoku(o.rule, moves, criteria);
         if (v && !v->vcf_to_move && !v->vcf_other && !v->undecided &&
-            std::abs(v->score) <= threshold) {
-            emit(i, moves, "score " + std::to_string(v->score));
+            std::abs(v->score) <= threshold && std::abs(v->score_before) <= threshold) {
+            emit(i, moves,
+                 "score " + std::to_string(v->score_before) + " " + std::to_string(v->score));
         }
         if (o.verbose && v) {
-            std::cerr << i << " " << join(moves) << " score " << v->score << " vcf "
-                      << v->vcf_to_move << v->vcf_other << v->undecided << "\n";
+            std::cerr << i << " " << join(moves) << " score " << v->score_before << " " << v->score
+                      << " vcf " << v->vcf_to_move << v->vcf_other << v->undecided << "\n";
         }
     }
     return 0;
@@ -214,7 +218,7 @@ int reversi(const Options& o) {
         if (!seen.insert(canonical(cells, 8, 8, true)).second) continue;
         const int i = index++;
         if (i % o.shards != o.shard || i < o.from) continue;
-        const auto v = arena::openings::reversi_value(moves, o.depth);
+        const auto v = arena::openings::reversi_value(moves, o.depth < 0 ? 10 : o.depth);
         if (v && std::abs(*v) <= threshold) emit(i, moves, "value " + std::to_string(*v));
         if (o.verbose && v) std::cerr << i << " " << join(moves) << " value " << *v << "\n";
     }

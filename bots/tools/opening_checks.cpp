@@ -70,13 +70,14 @@ std::optional<int> C4Judge::score(const std::vector<std::string>& moves) {
 
 namespace {
 
-// The last `score N` of the engine's info lines.
-int score_of(std::string_view line, int fallback) {
-    const auto at = line.find(" score ");
-    if (at == std::string_view::npos) return fallback;
-    std::string_view rest = line.substr(at + 7);
-    int value = fallback;
-    std::from_chars(rest.data(), rest.data() + rest.size(), value);
+// The number after `key` in an info line, if there is one.
+std::optional<int> field_of(std::string_view line, std::string_view key) {
+    const auto at = line.find(key);
+    if (at == std::string_view::npos) return std::nullopt;
+    const std::string_view rest = line.substr(at + key.size());
+    int value = 0;
+    if (std::from_chars(rest.data(), rest.data() + rest.size(), value).ec != std::errc{})
+        return std::nullopt;
     return value;
 }
 
@@ -118,9 +119,16 @@ std::optional<GomokuVerdict> judge_gomoku(const std::string& rule,
         v.undecided = v.undecided || threats.aborted();
         board.unmake_null();
     }
-    int score = 0;
-    (void)engine.think_untimed([&score](std::string_view line) { score = score_of(line, score); });
-    v.score = score;
+    // Each completed iteration sends "depth D score S ...": the last line is
+    // the deepest, and the one before it (when the search did not stop at
+    // depth 1, on a proven result) the depth below.
+    std::vector<int> scores;
+    (void)engine.think_untimed([&scores](std::string_view line) {
+        if (field_of(line, "depth ") && field_of(line, " score "))
+            scores.push_back(*field_of(line, " score "));
+    });
+    v.score = scores.empty() ? 0 : scores.back();
+    v.score_before = scores.size() < 2 ? v.score : scores[scores.size() - 2];
     return v;
 }
 

@@ -48,8 +48,11 @@ class C4Judge {
 struct GomokuCriteria {
     int vcf_depth = 24;  // own moves in a VCF, as gomoku-vcf's default
     std::uint64_t vcf_nodes =
-        2'000'000;         // budget of each VCF search; exhausted = not proven absent
-    int search_depth = 2;  // gomoku-vcf --depth
+        2'000'000;  // budget of each VCF search; exhausted = not proven absent
+    // gomoku-vcf --depth. Its evaluation favours the side to move at the
+    // leaves, so scores of odd and even depths differ by about an open three:
+    // the verdict has both of the last two.
+    int search_depth = 8;
 };
 
 struct GomokuVerdict {
@@ -57,6 +60,7 @@ struct GomokuVerdict {
     bool vcf_other = false;    // the other side would have one were it to move
     bool undecided = false;    // a VCF search ran out of nodes
     int score = 0;             // gomoku-vcf's search score at search_depth, side to move's view
+    int score_before = 0;      // ... at search_depth - 1 (= score when search_depth is 1)
 };
 
 // rule: "freestyle" or "exact5".
