@@ -156,7 +156,7 @@ int connect4(const Options& o) {
 // Gomoku: 3..5 stones, alternately black and white, on distinct cells at
 // most two steps (king moves) from the centre h8 of 15 x 15.
 int gomoku(const Options& o) {
-    const int threshold = o.threshold < 0 ? 300 : o.threshold;
+    const int threshold = o.threshold < 0 ? 400 : o.threshold;
     arena::openings::GomokuCriteria criteria;
     if (o.depth > 0) criteria.search_depth = o.depth;
     Rng rng(o.seed);

@@ -124,8 +124,8 @@ std::optional<GomokuVerdict> judge_gomoku(const std::string& rule,
     // depth 1, on a proven result) the depth below.
     std::vector<int> scores;
     (void)engine.think_untimed([&scores](std::string_view line) {
-        if (field_of(line, "depth ") && field_of(line, " score "))
-            scores.push_back(*field_of(line, " score "));
+        if (const auto score = field_of(line, " score "); score && field_of(line, "depth "))
+            scores.push_back(*score);
     });
     v.score = scores.empty() ? 0 : scores.back();
     v.score_before = scores.size() < 2 ? v.score : scores[scores.size() - 2];

@@ -60,7 +60,7 @@ struct GomokuVerdict {
     bool vcf_other = false;    // the other side would have one were it to move
     bool undecided = false;    // a VCF search ran out of nodes
     int score = 0;             // gomoku-vcf's search score at search_depth, side to move's view
-    int score_before = 0;      // ... at search_depth - 1 (= score when search_depth is 1)
+    int score_before = 0;      // ... of the iteration before (= score when there was none)
 };
 
 // rule: "freestyle" or "exact5".
