@@ -106,19 +106,21 @@ games::Move GomokuEngine::choose(const games::State& state, const protocol::Go& 
     // The arena measures from writing `go` to reading `move`, and on a busy
     // machine either process can wait tens of milliseconds for a core (seen:
     // 35 ms at a load of 10 on 2 cores, and a search cut at its hard limit
-    // answering 50 ms late at a load of 4). Keep 35 ms plus a tenth in
-    // reserve (at most half), on top of SearchClock's own margin.
+    // answering 50 ms late at a load of 4). Keep reserve_ms() back, on top
+    // of SearchClock's own margin.
     go_ = go;
-    if (go.move_ms > 0) {
-        const std::int64_t reserve = std::min(go.move_ms / 2, 35 + go.move_ms / 10);
-        go_.move_ms = std::max<std::int64_t>(1, go.move_ms - reserve);
-    }
+    if (go.move_ms > 0)
+        go_.move_ms = std::max<std::int64_t>(1, go.move_ms - reserve_ms(go.move_ms));
     start_ = SearchClock::Clock::now();
     const SearchClock clock(go_, soft_fraction_);
     timed_ = true;
     load_state(board_, state);
     const Sq s = think(clock, info);
     return board_.to_index(s);
+}
+
+std::int64_t GomokuEngine::reserve_ms(std::int64_t move_ms) const {
+    return std::min(move_ms / 2, 35 + move_ms / 10);
 }
 
 SearchClock::Clock::time_point GomokuEngine::deadline(double fraction) const {

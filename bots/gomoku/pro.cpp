@@ -35,18 +35,15 @@ void ProEngine::new_game(const games::Game& game, int player) {
     clear();
 }
 
+std::int64_t ProEngine::reserve_ms(std::int64_t move_ms) const {
+    return std::min(move_ms / 2, 10 + move_ms / 50 + std::min(move_ms / 4, 2 * lag_ms_));
+}
+
 games::Move ProEngine::choose(const games::State& state, const protocol::Go& go,
                               const InfoSink& info) {
-    protocol::Go reserved = go;
-    if (go.move_ms > 0) {
-        // Twice the longest wait for a core seen lately, on top.
-        const std::int64_t extra =
-            std::min(go.move_ms / 4, 20 + go.move_ms / 20) + std::min(go.move_ms / 4, 2 * lag_ms_);
-        reserved.move_ms = std::max<std::int64_t>(1, go.move_ms - extra);
-    }
     last_poll_ = {};
     max_gap_ = {};
-    const games::Move m = GomokuEngine::choose(state, reserved, info);
+    const games::Move m = GomokuEngine::choose(state, go, info);
     // The lag remembered decays by a quarter a move.
     const auto gap = std::chrono::duration_cast<std::chrono::milliseconds>(max_gap_).count();
     lag_ms_ = std::max<std::int64_t>(gap, lag_ms_ * 3 / 4);

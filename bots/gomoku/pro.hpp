@@ -67,10 +67,8 @@ class ProEngine final : public ThreatEngine {
   public:
     explicit ProEngine(ProOptions options);
     void new_game(const games::Game& game, int player) override;
-    // Keeps a reserve of its own on top of GomokuEngine's, for a machine
-    // where the bots run niced under other work: up to a quarter of
-    // `move_ms`, 20 ms plus a twentieth; and up to another quarter, twice
-    // the longest wait for a core seen in the last moves' searches.
+    // Remembers the longest wait for a core seen in each move's search (see
+    // reserve_ms()).
     [[nodiscard]] games::Move choose(const games::State& state, const protocol::Go& go,
                                      const InfoSink& info) override;
 
@@ -83,6 +81,12 @@ class ProEngine final : public ThreatEngine {
 
   private:
     static constexpr int kMaxPly = 128;
+
+    // Instead of GomokuEngine's fixed reserve, one that follows the machine:
+    // 10 ms plus a fiftieth of `move_ms`, and twice the longest wait for a
+    // core seen in the last moves' searches (up to a quarter of `move_ms`);
+    // at most half.
+    [[nodiscard]] std::int64_t reserve_ms(std::int64_t move_ms) const override;
 
     [[nodiscard]] Sq think_inner(const SearchClock& clock, const InfoSink& info) override;
     int search(int depth, int alpha, int beta, int ply) override;
