@@ -36,7 +36,7 @@ void ProEngine::new_game(const games::Game& game, int player) {
 }
 
 std::int64_t ProEngine::reserve_ms(std::int64_t move_ms) const {
-    return std::min(move_ms / 2, 10 + move_ms / 50 + std::min(move_ms / 4, 2 * lag_ms_));
+    return std::min(move_ms / 2, 25 + move_ms / 20 + std::min(move_ms / 4, 2 * lag_ms_));
 }
 
 games::Move ProEngine::choose(const games::State& state, const protocol::Go& go,

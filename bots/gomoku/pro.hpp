@@ -83,9 +83,11 @@ class ProEngine final : public ThreatEngine {
     static constexpr int kMaxPly = 128;
 
     // Instead of GomokuEngine's fixed reserve, one that follows the machine:
-    // 10 ms plus a fiftieth of `move_ms`, and twice the longest wait for a
+    // 25 ms plus a twentieth of `move_ms`, and twice the longest wait for a
     // core seen in the last moves' searches (up to a quarter of `move_ms`);
-    // at most half.
+    // at most half. Until a search has measured the waits, they are assumed
+    // to be 15 ms: the first move of a process is the one a busy machine
+    // catches unprepared.
     [[nodiscard]] std::int64_t reserve_ms(std::int64_t move_ms) const override;
 
     [[nodiscard]] Sq think_inner(const SearchClock& clock, const InfoSink& info) override;
@@ -113,7 +115,7 @@ class ProEngine final : public ThreatEngine {
     SearchClock::Clock::time_point hard_{};
     SearchClock::Clock::time_point last_poll_{};
     SearchClock::Clock::duration max_gap_{};
-    std::int64_t lag_ms_ = 0;
+    std::int64_t lag_ms_ = 15;
 };
 
 }  // namespace arena::bots::gomoku
