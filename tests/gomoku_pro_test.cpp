@@ -1,8 +1,8 @@
 // gomoku-pro (bots/gomoku/pro.*): wins in one, blocks fours and open threes,
 // solves and defends a VCF, plays legal games on small boards and under
 // exact5, answers within its time, leaves the board's pattern tables as a
-// recomputation would have them after every search, and plays by the rules
-// through the arena.
+// recomputation would have them after every search, proves no loss over
+// only the moves its width keeps, and plays by the rules through the arena.
 
 #include <gtest/gtest.h>
 
@@ -164,6 +164,65 @@ TEST(GomokuProBoard, MakeUnmakeKeepsThePatternTablesExact) {
             }
         }
     }
+}
+
+// The score of the last info line of `e` searching its board as it stands.
+int searched_score(ProEngine& e) {
+    std::string last;
+    (void)e.think_untimed([&](std::string_view line) { last = line; });
+    const auto at = last.find("score ");
+    return at == std::string::npos ? 0 : std::stoi(last.substr(at + 6));
+}
+
+// A proven loss needs every move searched: once all the moves that the width
+// keeps lose, the others are searched too. So an engine that keeps one move a
+// node proves no loss that an engine keeping them all does not also prove
+// (without reductions and inner threat searches, both search the same lines
+// at the same depths, the narrow one a subset of them). The first position
+// is one where the narrow engine, searching only the moves kept, "proved" a
+// loss that was none; the others are seeded random positions.
+TEST(GomokuProSearch, ProvesNoLossThatAWiderSearchDoesNot) {
+    const auto make = [](int width) {
+        ProOptions o;
+        o.max_depth = 4;
+        o.width = width;
+        o.min_width = width;
+        o.reductions = false;
+        o.threat_nodes = 0;
+        o.leaf_vcf_nodes = 0;
+        o.root_vcf_nodes = 20'000;
+        o.root_vct_nodes = 5'000;
+        o.defence_vct_nodes = 500;
+        o.tt_bits = 16;
+        return std::make_unique<ProEngine>(o);
+    };
+    std::vector<std::string> positions = {"h8 h9 g10 i10 j11 g7 g8 i7 j7 h7 i12 h12 k11 f10 k12"};
+    std::mt19937 rng(7);
+    Board board;
+    while (positions.size() < 40) {
+        board.reset(15, Rule::kFreestyle);
+        std::string moves;
+        for (int i = 8 + static_cast<int>(rng() % 10); i > 0; --i) {
+            bots::gomoku::MoveList near;
+            bots::gomoku::near_moves(board, 1, near);
+            const Sq s = near.sq[rng() % near.size];
+            if (board.wins(board.to_move(), s)) continue;
+            board.make(s);
+            moves += bots::gomoku::square_name(board, s) + " ";
+        }
+        positions.push_back(moves);
+    }
+    int losses = 0;
+    for (const std::string& moves : positions) {
+        auto narrow = make(1);
+        auto wide = make(64);
+        ASSERT_TRUE(setup_board(narrow->board(), 15, Rule::kFreestyle, moves)) << moves;
+        ASSERT_TRUE(setup_board(wide->board(), 15, Rule::kFreestyle, moves)) << moves;
+        if (searched_score(*narrow) > -bots::gomoku::kMateBound) continue;
+        ++losses;
+        EXPECT_LE(searched_score(*wide), -bots::gomoku::kMateBound) << moves;
+    }
+    EXPECT_GE(losses, 2);
 }
 
 // Known six-move VCFs, for O under freestyle and for X under exact5.

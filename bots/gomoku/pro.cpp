@@ -110,7 +110,7 @@ bool ProEngine::threat_moves(MoveList& moves, int depth) {
     return opponent_vcf_moves(moves) && moves.size > 0;
 }
 
-bool ProEngine::generate(MoveList& moves, Sq tt_move, int ply, int depth) {
+bool ProEngine::generate(MoveList& moves, Sq tt_move, int ply, int depth, int* searched) {
     const int me = board_.to_move();
     bool forced = open_three_defences(moves);
     if (!forced && ply > 0) forced = threat_moves(moves, depth);
@@ -124,12 +124,19 @@ bool ProEngine::generate(MoveList& moves, Sq tt_move, int ply, int depth) {
         moves.score[i] = v;
     }
     moves.sort();
+    int width = moves.size;
     if (!forced) {
-        const int width =
-            ply == 0 ? kRootWidth : std::max(options_.min_width, options_.width - (ply - 1));
-        moves.truncate(width);
+        width = std::min(
+            moves.size,
+            ply == 0 ? kRootWidth : std::max(options_.min_width, options_.width - (ply - 1)));
     }
+    // The move from the table is searched as well as the best `width`.
+    const auto end = moves.sq.begin() + width;
+    const bool tt_beyond = !forced && tt_move != kNoSq && board_.is_empty(tt_move) &&
+                           std::find(moves.sq.begin(), end, tt_move) == end;
+    if (searched == nullptr) moves.truncate(width);
     if (put_first(board_, moves, tt_move, forced)) moves.score[0] = kInfinity;
+    if (searched != nullptr) *searched = std::min(moves.size, width + (tt_beyond ? 1 : 0));
     return forced;
 }
 
@@ -210,10 +217,11 @@ int ProEngine::search(int depth, int alpha, int beta, int ply) {
 
     MoveList moves;
     bool forced = true;
+    int searched = 1;
     if (must_block)
         moves.add(board_.fives(op).first());
     else
-        forced = generate(moves, tt_move, ply, depth);
+        forced = generate(moves, tt_move, ply, depth, &searched);
     if (quiescence && !forced) return evaluate();
     // A forced block costs no depth; nor does a single defence.
     const int child_depth = quiescence ? depth - 1
@@ -224,7 +232,7 @@ int ProEngine::search(int depth, int alpha, int beta, int ply) {
     const int alpha0 = alpha;
     int best = -kInfinity;
     Sq best_move = kNoSq;
-    for (int i = 0; i < moves.size; ++i) {
+    for (int i = 0; i < searched; ++i) {
         const Sq s = moves.sq[i];
         int reduction = 0;
         if (options_.reductions && !forced && depth >= 3 && i >= 3 && quiet(me, s)) {
@@ -254,6 +262,8 @@ int ProEngine::search(int depth, int alpha, int beta, int ply) {
                 }
             }
         }
+        // Every move searched loses: not proven while some were left out.
+        if (i + 1 == searched && best <= -kMateBound) searched = moves.size;
     }
     store(key, depth, best,
           best >= beta    ? kBoundLower

@@ -17,9 +17,11 @@
 // our fours; against a VCF of the opponent (a short search after a null
 // move) only the cells of its winning line and our fours; otherwise the cells
 // near the stones, ranked by what they make for us and take from the
-// opponent, the best few kept (fewer deeper in the tree). Quiet moves late in
-// the list are searched one or two plies shallower first (late move
-// reductions) and searched again at full depth when they beat alpha.
+// opponent, the best few kept (fewer deeper in the tree), and the table's
+// move; when all of those lose, the rest too, so that a loss is proven over
+// every move. Quiet moves late in the list are searched one or two plies
+// shallower first (late move reductions) and searched again at full depth
+// when they beat alpha.
 //
 // At the horizon the side to move looks for a short VCF, then the evaluation:
 // the patterns each side could make on every empty cell, the line shapes,
@@ -94,8 +96,10 @@ class ProEngine final : public ThreatEngine {
     int search(int depth, int alpha, int beta, int ply) override;
     int leaf(int ply);
     // Fills `moves` in search order; returns true when they are forced (a
-    // defence: nothing else need be tried, and none may be pruned).
-    bool generate(MoveList& moves, Sq tt_move, int ply, int depth);
+    // defence: nothing else need be tried, and none may be pruned). Without
+    // `searched`, the list is cut to the moves worth searching; with it, the
+    // list is whole and `searched` says how many of them are worth it.
+    bool generate(MoveList& moves, Sq tt_move, int ply, int depth, int* searched = nullptr);
     bool threat_moves(MoveList& moves, int depth);
     [[nodiscard]] bool quiet(int me, Sq s) const;
     [[nodiscard]] bool poll();
