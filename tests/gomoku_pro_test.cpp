@@ -225,6 +225,24 @@ TEST(GomokuProSearch, ProvesNoLossThatAWiderSearchDoesNot) {
     EXPECT_GE(losses, 2);
 }
 
+// O to move has a VCF threat of X to answer and a line of fours of its own
+// after e10; but after e10, X's open three h12 breaks O's fours (the blocks
+// they force make fours for X) and wins by a VCT. Inside the search the
+// cells of an opponent's VCF line are only the first defences tried: a
+// search that tried no others scored e10 a forced win (and lost the game).
+TEST(GomokuProSearch, ClaimsNoWinThatAMoveOffTheLineRefutes) {
+    const std::string moves = "j10 g10 i6 h11 j13 f9 i12 e8 d7 j11 i11 i10 h9 f13 g12";
+    Board board;
+    ASSERT_TRUE(setup_board(board, 15, Rule::kFreestyle, moves + " e10"));
+    bots::gomoku::ThreatSolver solver(board, 20);
+    solver.set_limits(5'000'000);
+    EXPECT_NE(solver.vct(8, 10), bots::gomoku::kNoSq) << "X wins after e10";
+
+    auto e = engine(7);
+    ASSERT_TRUE(setup_board(e->board(), 15, Rule::kFreestyle, moves));
+    EXPECT_LT(searched_score(*e), bots::gomoku::kMateBound);
+}
+
 // Known six-move VCFs, for O under freestyle and for X under exact5.
 TEST(GomokuProThreats, FindsAndPlaysAKnownVcf) {
     const std::string freestyle = "h8 i8 g9 h10 i11 j11 g11 h9 f8 j9 j8 k9 h7 k11 l10 h12 k12";

@@ -10,6 +10,7 @@ constexpr int kDoubleThreat = 5000;
 constexpr int kRootWidth = 24;
 constexpr int kKillerBonus = 300;
 constexpr int kHistoryCap = 250;
+constexpr int kLineFirst = 1 << 24;
 
 // The root searches of a 2M-node budget would overflow gomoku-vcf's table of
 // 2^16 entries many times over: gomoku-pro keeps a larger one.
@@ -113,29 +114,44 @@ bool ProEngine::threat_moves(MoveList& moves, int depth) {
 bool ProEngine::generate(MoveList& moves, Sq tt_move, int ply, int depth, int* searched) {
     const int me = board_.to_move();
     bool forced = open_three_defences(moves);
-    if (!forced && ply > 0) forced = threat_moves(moves, depth);
+    // Against the opponent's VCF, the cells of its winning line and our fours
+    // first. They are not always all the defences (a move elsewhere may turn
+    // one of the forced blocks into a four of ours), so the other moves follow
+    // them, searched only once those all lose.
+    MoveList line;
+    const bool vcf_threat = !forced && ply > 0 && threat_moves(line, depth);
     if (!forced) near_moves(board_, 2, moves);
+    if (vcf_threat) {
+        for (int i = 0; i < line.size; ++i)
+            if (!moves.contains(line.sq[i])) moves.add(line.sq[i]);
+        forced = true;
+    }
     const auto& killers = killers_[std::min(ply, kMaxPly)];
     for (int i = 0; i < moves.size; ++i) {
         const Sq s = moves.sq[i];
         int v = order_score(me, s);
         v += std::min(history_[me - 1][s] / 32, kHistoryCap);
         if (s == killers[0] || s == killers[1]) v += kKillerBonus;
+        if (vcf_threat && line.contains(s)) v += kLineFirst;
         moves.score[i] = v;
     }
     moves.sort();
     int width = moves.size;
-    if (!forced) {
+    if (vcf_threat) {
+        width = line.size;
+    } else if (!forced) {
         width = std::min(
             moves.size,
             ply == 0 ? kRootWidth : std::max(options_.min_width, options_.width - (ply - 1)));
     }
-    // The move from the table is searched as well as the best `width`.
+    // The move from the table is searched as well as the best `width`, unless
+    // the list is a defence it is not part of.
     const auto end = moves.sq.begin() + width;
-    const bool tt_beyond = !forced && tt_move != kNoSq && board_.is_empty(tt_move) &&
-                           std::find(moves.sq.begin(), end, tt_move) == end;
+    const bool tt_kept = tt_move != kNoSq && std::find(moves.sq.begin(), end, tt_move) != end;
+    const bool tt_beyond = !forced && !tt_kept && tt_move != kNoSq && board_.is_empty(tt_move);
     if (searched == nullptr) moves.truncate(width);
-    if (put_first(board_, moves, tt_move, forced)) moves.score[0] = kInfinity;
+    if ((tt_kept || !forced) && put_first(board_, moves, tt_move, forced))
+        moves.score[0] = kInfinity;
     if (searched != nullptr) *searched = std::min(moves.size, width + (tt_beyond ? 1 : 0));
     return forced;
 }
@@ -225,8 +241,8 @@ int ProEngine::search(int depth, int alpha, int beta, int ply) {
     if (quiescence && !forced) return evaluate();
     // A forced block costs no depth; nor does a single defence.
     const int child_depth = quiescence ? depth - 1
-                            : must_block || (forced && moves.size == 1) ||
-                                    (forced && moves.size <= options_.extend_width && ply < 40)
+                            : must_block || (forced && searched == 1) ||
+                                    (forced && searched <= options_.extend_width && ply < 40)
                                 ? depth
                                 : depth - 1;
     const int alpha0 = alpha;

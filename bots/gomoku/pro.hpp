@@ -15,7 +15,9 @@
 // and a history table per colour. Moves come from the threat patterns: the
 // one cell that blocks a five; against an open three only its defences and
 // our fours; against a VCF of the opponent (a short search after a null
-// move) only the cells of its winning line and our fours; otherwise the cells
+// move) the cells of its winning line and our fours, and the other cells
+// only once all of those lose (a move off the line can still break the VCF:
+// one that turns a block it forces into a four of ours); otherwise the cells
 // near the stones, ranked by what they make for us and take from the
 // opponent, the best few kept (fewer deeper in the tree), and the table's
 // move; when all of those lose, the rest too, so that a loss is proven over
