@@ -2,7 +2,8 @@
 // solves and defends a VCF, plays legal games on small boards and under
 // exact5, answers within its time, leaves the board's pattern tables as a
 // recomputation would have them after every search, proves no loss over
-// only the moves its width keeps, and plays by the rules through the arena.
+// only the moves its width keeps, claims no win that a move off an opponent's
+// VCF line refutes, and plays by the rules through the arena.
 
 #include <gtest/gtest.h>
 
