@@ -3,7 +3,9 @@
 // exact5, answers within its time, leaves the board's pattern tables as a
 // recomputation would have them after every search, proves no loss over
 // only the moves its width keeps, claims no win that a move off an opponent's
-// VCF line refutes, and plays by the rules through the arena.
+// VCF line refutes, and plays by the rules through the arena. Its fitted
+// evaluation is the dot product of its features and weights, and judges
+// double threats as they are; gomoku-pro-tune fits it on an arena export.
 
 #include <gtest/gtest.h>
 
@@ -15,8 +17,10 @@
 #include <vector>
 
 #include "bots/gomoku/pro.hpp"
+#include "bots/gomoku/pro_eval.hpp"
 #include "gomoku_positions.hpp"
 #include "proc_util.hpp"
+#include "temp_dir.hpp"
 #include "timing.hpp"
 
 namespace arena {
@@ -288,6 +292,109 @@ TEST(GomokuProTime, AnswersWithinTheBudget) {
         EXPECT_GE(took, std::chrono::milliseconds(ms / 10));
         EXPECT_GE(infos.size(), 2U);
     }
+}
+
+// Seeded random positions: evaluate() is the dot product of eval_features()
+// with the weights in their order, for random weights and the fitted ones;
+// every empty cell has one combination per colour.
+TEST(GomokuProEval, IsTheDotProductOfItsFeaturesAndWeights) {
+    std::mt19937 rng(77);
+    std::uniform_int_distribution<int> weight(-1000, 1000);
+    bots::gomoku::EvalWeights random;
+    for (int& w : random.mine)
+        w = weight(rng);
+    for (int& w : random.theirs)
+        w = weight(rng);
+    for (int& w : random.terms)
+        w = weight(rng);
+    random.bias = weight(rng);
+    const auto flat = [](const bots::gomoku::EvalWeights& w) {
+        std::vector<int> v(w.mine.begin(), w.mine.end());
+        v.insert(v.end(), w.theirs.begin(), w.theirs.end());
+        v.insert(v.end(), w.terms.begin(), w.terms.end());
+        v.push_back(w.bias);
+        return v;
+    };
+    auto board = std::make_unique<Board>();
+    int checked = 0;
+    for (int game = 0; game < 20; ++game) {
+        board->reset(15, game % 2 ? Rule::kExact5 : Rule::kFreestyle);
+        for (int ply = 0; ply < 60; ++ply) {
+            bots::gomoku::MoveList moves;
+            bots::gomoku::near_moves(*board, 2, moves);
+            const Sq s = moves.sq[rng() % moves.size];
+            if (board->wins(board->to_move(), s)) break;
+            board->make(s);
+            const std::vector<int> x = bots::gomoku::eval_features(*board);
+            ASSERT_EQ(x.size(), static_cast<std::size_t>(bots::gomoku::kEvalFeatures));
+            for (const auto& w : {random, bots::gomoku::tuned_eval_weights()}) {
+                const std::vector<int> v = flat(w);
+                long long dot = 0;
+                for (std::size_t i = 0; i < x.size(); ++i)
+                    dot += static_cast<long long>(x[i]) * v[i];
+                ASSERT_EQ(bots::gomoku::evaluate(*board, w), dot) << "game " << game;
+            }
+            for (const int color : {1, 2}) {
+                int cells = 0;
+                for (const int n : board->combo_counts(color))
+                    cells += n;
+                ASSERT_EQ(cells, 15 * 15 - board->stones());
+            }
+            ++checked;
+        }
+    }
+    EXPECT_GT(checked, 500);
+}
+
+// The fitted evaluation knows what decides games: a four-three to play is
+// nearly won, and the opponent's two open threes against no four of ours
+// nearly lost.
+TEST(GomokuProEval, FittedWeightsJudgeDoubleThreats) {
+    const auto score = [](const std::string& moves) {
+        auto board = std::make_unique<Board>();
+        bots::gomoku::load_state(*board, *position(15, "freestyle", moves));
+        return bots::gomoku::evaluate(*board, bots::gomoku::tuned_eval_weights());
+    };
+    // X to move: f7 g7 h7 (closed by O's e7) and i8 i9; i7 makes a four and
+    // an open three. O's other stones are far apart.
+    EXPECT_GT(score("f7 e7 g7 a1 h7 a3 i8 a5 i9 o15"), 2000);
+    // X to move, with stones too far apart to make anything, against O's
+    // open threes f6 g6 h6 and k9 k10 k11.
+    EXPECT_LT(score("a1 f6 h1 g6 o1 h6 a8 k9 a15 k10 o15 k11"), -2000);
+}
+
+// gomoku-pro-tune on a match the arena played and exported: it fits, holds
+// out games, and writes pro_weights.cpp; a file of another game is refused,
+// named with its line.
+TEST(GomokuProTune, FitsOnAnArenaExportAndWritesTheWeights) {
+    const testing::TempDir dir("gomoku_pro_tune");
+    const std::string db = (dir.path() / "games.db").string();
+    const std::string pgn = (dir.path() / "games.pgn").string();
+    const std::string cpp = (dir.path() / "pro_weights.cpp").string();
+    const auto match = testing::run_shell(
+        testing::bin("bin/arena") + " match --game gomoku --size 9 --games 8 --move-ms 100 " +
+        "--tolerance-ms " + testing::scaled_ms(500) + " --random-plies 2 --db " + db + " " +
+        testing::bin("bots/gomoku-alphabeta") + " " + testing::bin("bots/random"));
+    ASSERT_EQ(match.status, 0) << match.out;
+    const auto exported =
+        testing::run_shell(testing::bin("bin/arena") + " export " + db + " --format pgn -o " + pgn);
+    ASSERT_EQ(exported.status, 0) << exported.out;
+    const auto fit = testing::run_shell(testing::bin("bots/gomoku-pro-tune") + " " + pgn +
+                                        " --l2 10 --holdout 4 --cpp " + cpp);
+    ASSERT_EQ(fit.status, 0) << fit.out;
+    EXPECT_NE(fit.out.find("8 games (0 skipped)"), std::string::npos) << fit.out;
+    EXPECT_NE(fit.out.find("held out"), std::string::npos) << fit.out;
+    const std::string written = testing::slurp(cpp);
+    EXPECT_NE(written.find("const EvalWeights& tuned_eval_weights()"), std::string::npos);
+    EXPECT_NE(written.find("of 8 games"), std::string::npos) << written;
+
+    const std::string other =
+        dir.write("connect4.pgn",
+                  "[Event \"x\"]\n[Game \"connect4 rows=6 cols=7\"]\n"
+                  "[Result \"1-0\"]\n[Termination \"normal\"]\n\n1. d d 2. d 1-0\n");
+    const auto refused = testing::run_shell(testing::bin("bots/gomoku-pro-tune") + " " + other);
+    EXPECT_EQ(refused.status, 2) << refused.out;
+    EXPECT_NE(refused.out.find(other + ":1: not a gomoku game"), std::string::npos) << refused.out;
 }
 
 // Two games through the arena against gomoku-vcf on a small exact5 board:

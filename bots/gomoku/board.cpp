@@ -168,6 +168,8 @@ void Board::reset(int size, Rule rule) {
     count33_ = {0, 0};
     total_ = {0, 0};
     potential_ = {0, 0};
+    for (auto& counts : combo_count_)
+        counts.fill(0);
     for (int r = 0; r < size; ++r)
         for (int c = 0; c < size; ++c)
             cell_[sq(c, r)] = kEmpty;
@@ -185,6 +187,7 @@ void Board::reset(int size, Rule rule) {
                     ++line_count_[ci][d][line_of_[d][s]][pat_[ci][d][s]];
                     potential_[ci] += kPotential[pat_[ci][d][s]];
                 }
+                ++combo_count_[ci][combo_of(ci, s)];
                 set_flags(ci, s, flags_from_patterns(ci, s));
             }
         }
@@ -208,6 +211,20 @@ int Board::key_from_scratch(int ci, int dir, Sq s) const {
         key += digit * kPow3[digit_of(k)];
     }
     return key;
+}
+
+int Board::combo_of(int ci, Sq s) const {
+    int best = 0, second = 0;
+    for (int d = 0; d < kDirs; ++d) {
+        const int p = pat_[ci][d][s];
+        if (p > best) {
+            second = best;
+            best = p;
+        } else if (p > second) {
+            second = p;
+        }
+    }
+    return combo(best, second);
 }
 
 std::uint8_t Board::flags_from_patterns(int ci, Sq s) const {
@@ -289,7 +306,9 @@ void Board::update_cell(Sq q, int dir) {
         const std::uint8_t np = (*table_)[key_[ci][dir][q]];
         const std::uint8_t op = pat_[ci][dir][q];
         if (np == op) continue;
+        --combo_count_[ci][combo_of(ci, q)];
         pat_[ci][dir][q] = np;
+        ++combo_count_[ci][combo_of(ci, q)];
         auto& counts = line_count_[ci][dir][line];
         --counts[op];
         ++counts[np];
@@ -304,6 +323,7 @@ void Board::remove_cell(Sq s) {
             --line_count_[ci][d][line_of_[d][s]][pat_[ci][d][s]];
             potential_[ci] -= kPotential[pat_[ci][d][s]];
         }
+        --combo_count_[ci][combo_of(ci, s)];
         set_flags(ci, s, 0);
     }
 }
@@ -314,6 +334,7 @@ void Board::add_cell(Sq s) {
             ++line_count_[ci][d][line_of_[d][s]][pat_[ci][d][s]];
             potential_[ci] += kPotential[pat_[ci][d][s]];
         }
+        ++combo_count_[ci][combo_of(ci, s)];
         set_flags(ci, s, flags_from_patterns(ci, s));
     }
 }
@@ -435,9 +456,9 @@ bool Board::consistent() const {
         for (int c = 0; c < size_; ++c)
             if (cell_[sq(c, r)] != kEmpty) fresh->put(sq(c, r), cell_[sq(c, r)]);
     if (fresh->total_ != total_ || fresh->potential_ != potential_ ||
-        fresh->five_count_ != five_count_ || fresh->flex4_count_ != flex4_count_ ||
-        fresh->four_count_ != four_count_ || fresh->count43_ != count43_ ||
-        fresh->count33_ != count33_ || fresh->stones_ != stones_) {
+        fresh->combo_count_ != combo_count_ || fresh->five_count_ != five_count_ ||
+        fresh->flex4_count_ != flex4_count_ || fresh->four_count_ != four_count_ ||
+        fresh->count43_ != count43_ || fresh->count33_ != count33_ || fresh->stones_ != stones_) {
         return false;
     }
     for (int r = 0; r < size_; ++r) {

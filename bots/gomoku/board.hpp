@@ -84,6 +84,12 @@ inline constexpr std::array<int, kPatterns> kPotential = {0, 1, 2, 5, 15, 20, 60
 inline constexpr int kPotential43 = 300;
 inline constexpr int kPotential33 = 150;
 
+// A cell's two best patterns over its four directions, a >= b, as one index.
+[[nodiscard]] constexpr int combo(int a, int b) {
+    return a * (a + 1) / 2 + b;
+}
+inline constexpr int kCombos = kPatterns * (kPatterns + 1) / 2;
+
 // The pattern table of a rule: index = window key (see Board::key()).
 [[nodiscard]] const std::array<std::uint8_t, kWindowKeys>& pattern_table(Rule rule);
 
@@ -179,6 +185,11 @@ class Board {
     // Sum over the empty cells of what `color` would make there
     // (kPotential of each direction's pattern, plus kPotential43/33).
     [[nodiscard]] int potential(int color) const { return potential_[color - 1]; }
+    // How many empty cells hold each combination of `color`'s two best
+    // patterns over the four directions: index combo(best, second best).
+    [[nodiscard]] const std::array<int, kCombos>& combo_counts(int color) const {
+        return combo_count_[color - 1];
+    }
     // Does `color` playing s win at once (five, exactly five under exact5)?
     [[nodiscard]] bool wins(int color, Sq s) const { return flags_[color - 1][s] & kFlagFive; }
 
@@ -197,6 +208,7 @@ class Board {
     [[nodiscard]] int key_from_scratch(int ci, int dir, Sq s) const;
     [[nodiscard]] std::uint8_t flags_from_patterns(int ci, Sq s) const;
     [[nodiscard]] int line_value(int ci, int dir, int line) const;
+    [[nodiscard]] int combo_of(int ci, Sq s) const;
 
     const std::array<std::uint8_t, kWindowKeys>* table_ = nullptr;
     int size_ = 0;
@@ -225,6 +237,7 @@ class Board {
     std::array<std::array<std::array<int, kMaxLines>, kDirs>, 2> line_value_{};
     std::array<int, 2> total_{};
     std::array<int, 2> potential_{};
+    std::array<std::array<int, kCombos>, 2> combo_count_{};
 
     std::array<Sq, kMaxMoves + 1> history_{};
     int history_len_ = 0;

@@ -3,10 +3,11 @@
 #include <algorithm>
 #include <chrono>
 
+#include "bots/gomoku/pro_eval.hpp"
+
 namespace arena::bots::gomoku {
 namespace {
 
-constexpr int kDoubleThreat = 5000;
 constexpr int kRootWidth = 24;
 constexpr int kKillerBonus = 300;
 constexpr int kHistoryCap = 250;
@@ -66,25 +67,8 @@ bool ProEngine::quiet(int me, Sq s) const {
 }
 
 int ProEngine::evaluate() const {
-    const int me = board_.to_move();
-    const int op = other(me);
-    int value = board_.potential(me) - board_.potential(op) +
-                (board_.shape_score(me) - board_.shape_score(op)) / 4;
-    if (board_.five_count(op) == 0) {
-        // Our move. A four-three of ours nearly wins, and so do two open
-        // threes made at once when the opponent has no four to answer with;
-        // two open threes of the opponent against no four of ours nearly lose.
-        if (board_.count43(me) > 0)
-            value += kDoubleThreat;
-        else if (board_.count33(me) > 0 && board_.four_count(op) == 0 &&
-                 board_.flex4_count(op) == 0)
-            value += kDoubleThreat / 2;
-        if (board_.four_count(me) == 0 && two_open_threes(board_, op)) value -= kDoubleThreat;
-        // The initiative: an open three of ours to push, a threat of theirs
-        // to answer.
-        if (board_.flex4_count(op) > 0 && board_.four_count(me) == 0) value -= 200;
-    }
-    return value;
+    return options_.learned ? gomoku::evaluate(board_, tuned_eval_weights())
+                            : classic_evaluate(board_);
 }
 
 bool ProEngine::poll() {

@@ -65,6 +65,7 @@ struct ProOptions {
     int leaf_vct_depth = 3;            // own moves in that VCT
     int tt_bits = 20;                  // transposition table: 2^tt_bits entries
     int solver_bits = 20;              // the threat solver's table: 2^solver_bits entries
+    bool learned = true;               // the fitted evaluation, or else the hand-set one
 };
 
 class ProEngine final : public ThreatEngine {

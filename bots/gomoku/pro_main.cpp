@@ -28,6 +28,7 @@ int main(int argc, char** argv) {
     std::int64_t node_vct_nodes = -1;
     int node_vct_depth = 0;
     int solver_bits = 0;
+    bool classic_eval = false;
     BotProgram program;
     program.info = {.name = "gomoku-pro", .author = "arena", .version = "1"};
     program.summary =
@@ -52,7 +53,8 @@ int main(int argc, char** argv) {
         ("node-vct-depth", po::value<int>(&node_vct_depth), "... at nodes with at least N plies left (default 3)")
         ("q-plies", po::value<int>(&q_plies), "quiescence plies against open threes at the horizon (default 0: none)")
         ("leaf-vct-nodes", po::value<std::int64_t>(&leaf_vct_nodes), "node budget of a VCT at the horizon (default 0: none)")
-        ("solver-bits", po::value<int>(&solver_bits), "threat solver's table of 2^N entries of 16 bytes (8..26, default 20)");
+        ("solver-bits", po::value<int>(&solver_bits), "threat solver's table of 2^N entries of 16 bytes (8..26, default 20)")
+        ("classic-eval", po::bool_switch(&classic_eval), "the hand-set evaluation");
     // clang-format on
     const auto options = [&](const CommonFlags& common, bool bench) {
         gomoku::ProOptions o;
@@ -81,6 +83,7 @@ int main(int argc, char** argv) {
                 throw std::invalid_argument("--solver-bits must be 8..26");
             o.solver_bits = solver_bits;
         }
+        o.learned = !classic_eval;
         return o;
     };
     gomoku::set_engine<gomoku::ProEngine>(program, options);

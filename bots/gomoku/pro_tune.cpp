@@ -1,0 +1,386 @@
+// gomoku-pro-tune: fits the weights of gomoku-pro's evaluation
+// (pro_eval.hpp) on the outcomes of games the arena played and exported.
+//
+//   gomoku-pro-tune GAMES.pgn... [--l2 X] [--holdout N] [--cpp FILE]
+//
+// The games are `arena export DB --format pgn` files. Games of another size
+// or rule than the first, unfinished games, draws and games lost on a fault
+// (timeout, crash, ...) are skipped. Every position after the opening where
+// neither side has a five to make and the side to move has no open four to
+// make is a sample; its target is whether the side to move went on to win.
+//
+// The fit is a logistic regression (Newton's method, with an L2 penalty of
+// X on every weight but the constant) on all games but every Nth, which are
+// held out: the tool prints the held-out log-loss of the fit and of the
+// hand-set evaluation (classic_evaluate), scaled by its own best factor.
+// The weights are written in the hand-set evaluation's units: the fitted
+// logit divided by that factor. --cpp writes them as pro_weights.cpp.
+
+#include <algorithm>
+#include <boost/program_options.hpp>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "bots/gomoku/pro_eval.hpp"
+
+namespace {
+
+using namespace arena::bots::gomoku;
+namespace po = boost::program_options;
+
+struct Game {
+    std::string source;  // file:line of its first tag
+    std::map<std::string, std::string> tags;
+    std::vector<std::string> moves;
+};
+
+// Reads the games of an arena PGN export: tag pairs, then the moves with
+// move numbers, {comments} and the result.
+std::vector<Game> read_pgn(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) throw std::runtime_error("cannot read " + path);
+    std::vector<Game> games;
+    std::string line;
+    bool in_moves = false;
+    bool in_comment = false;
+    int number = 0;
+    while (std::getline(in, line)) {
+        ++number;
+        if (!in_comment && !line.empty() && line.front() == '[') {
+            if (games.empty() || in_moves) {
+                games.push_back({path + ":" + std::to_string(number), {}, {}});
+                in_moves = false;
+            }
+            const auto space = line.find(' ');
+            const auto open = line.find('"');
+            const auto close = line.rfind('"');
+            if (space == std::string::npos || open == std::string::npos || close <= open)
+                throw std::runtime_error(path + ":" + std::to_string(number) +
+                                         ": not a tag pair: " + line);
+            games.back().tags[line.substr(1, space - 1)] = line.substr(open + 1, close - open - 1);
+            continue;
+        }
+        if (games.empty()) {
+            if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+            throw std::runtime_error(path + ":" + std::to_string(number) +
+                                     ": moves before any tag pair");
+        }
+        in_moves = true;
+        std::istringstream words(line);
+        std::string w;
+        while (words >> w) {
+            if (in_comment) {
+                if (w.find('}') != std::string::npos) in_comment = false;
+                continue;
+            }
+            if (w.front() == '{') {
+                in_comment = w.find('}') == std::string::npos;
+                continue;
+            }
+            if (w == "1-0" || w == "0-1" || w == "1/2-1/2" || w == "*") continue;
+            const auto dot = w.find_last_of('.');
+            if (dot != std::string::npos) w = w.substr(dot + 1);  // "12." "12..." "12.h8"
+            if (!w.empty()) games.back().moves.push_back(w);
+        }
+    }
+    return games;
+}
+
+struct Setup {
+    int size = 0;
+    Rule rule = Rule::kFreestyle;
+};
+
+Setup parse_setup(const Game& g) {
+    // [Game "gomoku size=15 rule=freestyle"]
+    const auto it = g.tags.find("Game");
+    if (it == g.tags.end()) throw std::runtime_error(g.source + ": no Game tag");
+    std::istringstream words(it->second);
+    std::string w;
+    words >> w;
+    if (w != "gomoku") throw std::runtime_error(g.source + ": not a gomoku game: " + it->second);
+    Setup s{15, Rule::kFreestyle};
+    while (words >> w) {
+        if (w.rfind("size=", 0) == 0) s.size = std::stoi(w.substr(5));
+        if (w == "rule=exact5") s.rule = Rule::kExact5;
+    }
+    return s;
+}
+
+Sq parse_move(const Board& b, const std::string& m, const std::string& where) {
+    if (m.size() < 2 || m.size() > 3) throw std::runtime_error(where + ": not a move: " + m);
+    const int col = std::tolower(static_cast<unsigned char>(m[0])) - 'a';
+    int row = 0;
+    for (std::size_t i = 1; i < m.size(); ++i) {
+        if (!std::isdigit(static_cast<unsigned char>(m[i])))
+            throw std::runtime_error(where + ": not a move: " + m);
+        row = row * 10 + (m[i] - '0');
+    }
+    if (col < 0 || col >= b.size() || row < 1 || row > b.size())
+        throw std::runtime_error(where + ": not on the board: " + m);
+    const Sq s = b.sq(col, row - 1);
+    if (!b.is_empty(s)) throw std::runtime_error(where + ": occupied: " + m);
+    return s;
+}
+
+struct Sample {
+    std::vector<int> x;
+    int classic = 0;
+    bool won = false;
+    bool held_out = false;
+};
+
+double sigmoid(double z) {
+    return 1.0 / (1.0 + std::exp(-z));
+}
+
+double log_loss(const std::vector<Sample>& samples, bool held_out,
+                const std::function<double(const Sample&)>& logit) {
+    double sum = 0;
+    int n = 0;
+    for (const Sample& s : samples) {
+        if (s.held_out != held_out) continue;
+        const double p = std::clamp(sigmoid(logit(s)), 1e-9, 1 - 1e-9);
+        sum -= std::log(s.won ? p : 1 - p);
+        ++n;
+    }
+    return n ? sum / n : 0;
+}
+
+// Solves a x = b for a symmetric positive definite a (Cholesky).
+std::vector<double> solve(std::vector<std::vector<double>> a, std::vector<double> b) {
+    const std::size_t n = b.size();
+    for (std::size_t j = 0; j < n; ++j) {
+        double d = a[j][j];
+        for (std::size_t k = 0; k < j; ++k)
+            d -= a[j][k] * a[j][k];
+        if (d <= 0) throw std::runtime_error("the fit is singular: try a larger --l2");
+        a[j][j] = std::sqrt(d);
+        for (std::size_t i = j + 1; i < n; ++i) {
+            double v = a[i][j];
+            for (std::size_t k = 0; k < j; ++k)
+                v -= a[i][k] * a[j][k];
+            a[i][j] = v / a[j][j];
+        }
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t k = 0; k < i; ++k)
+            b[i] -= a[i][k] * b[k];
+        b[i] /= a[i][i];
+    }
+    for (std::size_t i = n; i-- > 0;) {
+        for (std::size_t k = i + 1; k < n; ++k)
+            b[i] -= a[k][i] * b[k];
+        b[i] /= a[i][i];
+    }
+    return b;
+}
+
+// Logistic regression by Newton's method; the last weight (the constant) is
+// not penalised.
+std::vector<double> fit(const std::vector<Sample>& samples, double l2) {
+    const std::size_t n = kEvalFeatures;
+    std::vector<double> w(n, 0.0);
+    for (int iteration = 0; iteration < 20; ++iteration) {
+        std::vector<std::vector<double>> h(n, std::vector<double>(n, 0.0));
+        std::vector<double> g(n, 0.0);
+        std::vector<std::size_t> nonzero;
+        for (const Sample& s : samples) {
+            if (s.held_out) continue;
+            double z = 0;
+            nonzero.clear();
+            for (std::size_t i = 0; i < n; ++i) {
+                if (s.x[i] == 0) continue;
+                nonzero.push_back(i);
+                z += w[i] * s.x[i];
+            }
+            const double p = sigmoid(z);
+            const double v = p * (1 - p);
+            for (const std::size_t i : nonzero) {
+                g[i] += (p - s.won) * s.x[i];
+                for (const std::size_t j : nonzero)
+                    h[i][j] += v * s.x[i] * s.x[j];
+            }
+        }
+        for (std::size_t i = 0; i + 1 < n; ++i) {
+            g[i] += l2 * w[i];
+            h[i][i] += l2;
+        }
+        h[n - 1][n - 1] += 1e-9;
+        const std::vector<double> step = solve(h, g);
+        double largest = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            w[i] -= step[i];
+            largest = std::max(largest, std::fabs(step[i]));
+        }
+        if (largest < 1e-7) break;
+    }
+    return w;
+}
+
+void write_cpp(const std::string& path, const EvalWeights& w, const std::string& summary) {
+    std::ofstream out(path);
+    if (!out) throw std::runtime_error("cannot write " + path);
+    const auto row = [&](const auto& values) {
+        std::string text;
+        for (std::size_t i = 0; i < values.size(); ++i) {
+            if (i > 0) text += i % 11 == 0 ? ",\n         " : ", ";
+            text += std::to_string(values[i]);
+        }
+        return text;
+    };
+    out << "// The weights of gomoku-pro's evaluation (pro_eval.hpp), written by\n"
+           "// gomoku-pro-tune (pro_tune.cpp) from "
+        << summary
+        << ".\n"
+           "// clang-format off\n"
+           "#include \"bots/gomoku/pro_eval.hpp\"\n\n"
+           "namespace arena::bots::gomoku {\n\n"
+           "const EvalWeights& tuned_eval_weights() {\n"
+           "    static const EvalWeights w{\n"
+           "        {"
+        << row(w.mine) << "},\n        {" << row(w.theirs) << "},\n        {" << row(w.terms)
+        << "},\n        " << w.bias
+        << "};\n"
+           "    return w;\n"
+           "}\n\n"
+           "}  // namespace arena::bots::gomoku\n";
+    if (!out) throw std::runtime_error("cannot write " + path);
+}
+
+int run(int argc, char** argv) {
+    std::vector<std::string> files;
+    double l2 = 1.0;
+    int holdout = 4;
+    std::string cpp;
+    po::options_description flags("options");
+    // clang-format off
+    flags.add_options()
+        ("help,h", "show this help")
+        ("l2", po::value<double>(&l2), "L2 penalty on each weight (default 1)")
+        ("holdout", po::value<int>(&holdout), "hold out every Nth game to measure the fit (default 4; 0: none)")
+        ("cpp", po::value<std::string>(&cpp), "write the weights as this pro_weights.cpp");
+    // clang-format on
+    po::options_description hidden;
+    hidden.add_options()("games", po::value<std::vector<std::string>>(&files));
+    po::options_description all;
+    all.add(flags).add(hidden);
+    po::positional_options_description positional;
+    positional.add("games", -1);
+    po::variables_map vm;
+    po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
+    po::notify(vm);
+    if (vm.count("help") || files.empty()) {
+        std::cout << "usage: gomoku-pro-tune GAMES.pgn... [options]\n"
+                     "Fits gomoku-pro's evaluation on the outcomes of games exported by\n"
+                     "`arena export DB --format pgn` (see bots/README.md).\n\n"
+                  << flags;
+        return files.empty() && !vm.count("help") ? 2 : 0;
+    }
+    if (l2 < 0 || holdout < 0) throw std::invalid_argument("--l2 and --holdout must be >= 0");
+
+    std::vector<Sample> samples;
+    Setup setup;
+    int used = 0, skipped = 0, number = 0;
+    auto board = std::make_unique<Board>();
+    for (const std::string& file : files) {
+        for (const Game& g : read_pgn(file)) {
+            const Setup s = parse_setup(g);
+            if (setup.size == 0) setup = s;
+            const std::string result = g.tags.count("Result") ? g.tags.at("Result") : "";
+            const std::string ending = g.tags.count("Termination") ? g.tags.at("Termination") : "";
+            if (s.size != setup.size || s.rule != setup.rule || ending != "normal" ||
+                (result != "1-0" && result != "0-1")) {
+                ++skipped;
+                continue;
+            }
+            const int winner = result == "1-0" ? 1 : 2;
+            std::size_t opening = 0;
+            if (g.tags.count("Opening")) {
+                std::istringstream words(g.tags.at("Opening"));
+                std::string w;
+                while (words >> w)
+                    ++opening;
+            }
+            const bool held_out = holdout > 0 && number % holdout == holdout - 1;
+            ++number;
+            ++used;
+            board->reset(s.size, s.rule);
+            for (std::size_t i = 0; i < g.moves.size(); ++i) {
+                const int me = board->to_move();
+                if (i >= opening && board->five_count(me) == 0 &&
+                    board->five_count(other(me)) == 0 && board->flex4_count(me) == 0) {
+                    samples.push_back(
+                        {eval_features(*board), classic_evaluate(*board), winner == me, held_out});
+                }
+                board->make(parse_move(*board, g.moves[i], g.source));
+            }
+        }
+    }
+    if (samples.empty()) throw std::runtime_error("no positions to fit on");
+    std::printf("%d games (%d skipped), %zu positions\n", used, skipped, samples.size());
+
+    // The hand-set evaluation's scale: the factor that fits it best.
+    double scale = 0, best = 1e9;
+    for (double k = 1e-5; k < 1e-1; k *= 1.02) {
+        const double loss =
+            log_loss(samples, false, [&](const Sample& s) { return k * s.classic; });
+        if (loss < best) {
+            best = loss;
+            scale = k;
+        }
+    }
+    const std::vector<double> w = fit(samples, l2);
+    const auto fitted = [&](const Sample& s) {
+        double z = 0;
+        for (std::size_t i = 0; i < w.size(); ++i)
+            z += w[i] * s.x[i];
+        return z;
+    };
+    const auto classic = [&](const Sample& s) { return scale * s.classic; };
+    std::printf("log-loss      training  held out\n");
+    std::printf("fitted        %.4f    %.4f\n", log_loss(samples, false, fitted),
+                log_loss(samples, true, fitted));
+    std::printf("hand-set      %.4f    %.4f   (scale 1/%.0f)\n", best,
+                log_loss(samples, true, classic), 1 / scale);
+
+    EvalWeights weights;
+    std::size_t i = 0;
+    const auto units = [&] { return static_cast<int>(std::lround(w[i++] / scale)); };
+    for (int& v : weights.mine)
+        v = units();
+    for (int& v : weights.theirs)
+        v = units();
+    for (int& v : weights.terms)
+        v = units();
+    weights.bias = units();
+    if (!cpp.empty()) {
+        char summary[200];
+        std::snprintf(
+            summary, sizeof summary,
+            "%zu positions of %d games;\n// held-out log-loss %.4f (hand-set evaluation %.4f)",
+            samples.size(), used, log_loss(samples, true, fitted),
+            log_loss(samples, true, classic));
+        write_cpp(cpp, weights, summary);
+        std::printf("wrote %s\n", cpp.c_str());
+    }
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    try {
+        return run(argc, argv);
+    } catch (const std::exception& e) {
+        std::cerr << "gomoku-pro-tune: " << e.what() << "\n";
+        return 2;
+    }
+}
