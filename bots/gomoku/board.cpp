@@ -1,5 +1,7 @@
 #include "bots/gomoku/board.hpp"
 
+#include <algorithm>
+#include <functional>
 #include <memory>
 
 namespace arena::bots::gomoku {
@@ -116,7 +118,43 @@ const Zobrist& zobrist() {
     return z;
 }
 
+// What a cell's four patterns make of it, for one colour: its threat flags
+// and its combination (combo()), indexed by the patterns in base 10.
+std::uint8_t flags_of(const std::array<int, Board::kDirs>& patterns) {
+    int fives = 0, flex4 = 0, four = 0, three = 0;
+    for (const int p : patterns) {
+        fives += p == kF5;
+        flex4 += p == kF4;
+        four += p == kB4;
+        three += p == kF3;
+    }
+    std::uint8_t f = 0;
+    if (fives) f |= kFlagFive;
+    if (flex4 || four >= 2) f |= kFlagFlex4;
+    if (flex4 || four) f |= kFlagFour;
+    if (three) f |= kFlagThree;
+    if (four && three) f |= kFlag43;
+    if (three >= 2) f |= kFlag33;
+    return f;
+}
+
 }  // namespace
+
+const std::array<Board::CellInfo, Board::kCellKeys>& Board::cell_table() {
+    static const auto table = [] {
+        std::array<CellInfo, kCellKeys> t{};
+        for (int key = 0; key < kCellKeys; ++key) {
+            std::array<int, kDirs> p{};
+            for (int d = kDirs - 1, rest = key; d >= 0; --d, rest /= kPatterns)
+                p[d] = rest % kPatterns;
+            std::array<int, kDirs> sorted = p;
+            std::sort(sorted.begin(), sorted.end(), std::greater<>());
+            t[key] = {flags_of(p), static_cast<std::uint8_t>(combo(sorted[0], sorted[1]))};
+        }
+        return t;
+    }();
+    return table;
+}
 
 const std::array<std::uint8_t, kWindowKeys>& pattern_table(Rule rule) {
     static const auto freestyle = TableBuilder(Rule::kFreestyle).build();
@@ -187,8 +225,10 @@ void Board::reset(int size, Rule rule) {
                     ++line_count_[ci][d][line_of_[d][s]][pat_[ci][d][s]];
                     potential_[ci] += kPotential[pat_[ci][d][s]];
                 }
-                ++combo_count_[ci][combo_of(ci, s)];
-                set_flags(ci, s, flags_from_patterns(ci, s));
+                const CellInfo& info = (*cells_)[cell_key(ci, s)];
+                combo_[ci][s] = info.combo;
+                ++combo_count_[ci][info.combo];
+                set_flags(ci, s, info.flags);
             }
         }
     }
@@ -211,50 +251,6 @@ int Board::key_from_scratch(int ci, int dir, Sq s) const {
         key += digit * kPow3[digit_of(k)];
     }
     return key;
-}
-
-int Board::combo_of(int ci, Sq s) const {
-    int best = 0, second = 0;
-    for (int d = 0; d < kDirs; ++d) {
-        const int p = pat_[ci][d][s];
-        if (p > best) {
-            second = best;
-            best = p;
-        } else if (p > second) {
-            second = p;
-        }
-    }
-    return combo(best, second);
-}
-
-std::uint8_t Board::flags_from_patterns(int ci, Sq s) const {
-    int fives = 0, flex4 = 0, four = 0, three = 0;
-    for (int d = 0; d < kDirs; ++d) {
-        switch (pat_[ci][d][s]) {
-            case kF5:
-                ++fives;
-                break;
-            case kF4:
-                ++flex4;
-                break;
-            case kB4:
-                ++four;
-                break;
-            case kF3:
-                ++three;
-                break;
-            default:
-                break;
-        }
-    }
-    std::uint8_t f = 0;
-    if (fives) f |= kFlagFive;
-    if (flex4 || four >= 2) f |= kFlagFlex4;
-    if (flex4 || four) f |= kFlagFour;
-    if (three) f |= kFlagThree;
-    if (four && three) f |= kFlag43;
-    if (three >= 2) f |= kFlag33;
-    return f;
 }
 
 void Board::set_flags(int ci, Sq q, std::uint8_t nf) {
@@ -306,14 +302,18 @@ void Board::update_cell(Sq q, int dir) {
         const std::uint8_t np = (*table_)[key_[ci][dir][q]];
         const std::uint8_t op = pat_[ci][dir][q];
         if (np == op) continue;
-        --combo_count_[ci][combo_of(ci, q)];
         pat_[ci][dir][q] = np;
-        ++combo_count_[ci][combo_of(ci, q)];
         auto& counts = line_count_[ci][dir][line];
         --counts[op];
         ++counts[np];
         potential_[ci] += kPotential[np] - kPotential[op];
-        set_flags(ci, q, flags_from_patterns(ci, q));
+        const CellInfo& info = (*cells_)[cell_key(ci, q)];
+        if (info.combo != combo_[ci][q]) {
+            --combo_count_[ci][combo_[ci][q]];
+            ++combo_count_[ci][info.combo];
+            combo_[ci][q] = info.combo;
+        }
+        set_flags(ci, q, info.flags);
     }
 }
 
@@ -323,7 +323,7 @@ void Board::remove_cell(Sq s) {
             --line_count_[ci][d][line_of_[d][s]][pat_[ci][d][s]];
             potential_[ci] -= kPotential[pat_[ci][d][s]];
         }
-        --combo_count_[ci][combo_of(ci, s)];
+        --combo_count_[ci][combo_[ci][s]];
         set_flags(ci, s, 0);
     }
 }
@@ -334,8 +334,10 @@ void Board::add_cell(Sq s) {
             ++line_count_[ci][d][line_of_[d][s]][pat_[ci][d][s]];
             potential_[ci] += kPotential[pat_[ci][d][s]];
         }
-        ++combo_count_[ci][combo_of(ci, s)];
-        set_flags(ci, s, flags_from_patterns(ci, s));
+        // Its patterns, and so its combination, were frozen while it was
+        // occupied.
+        ++combo_count_[ci][combo_[ci][s]];
+        set_flags(ci, s, (*cells_)[cell_key(ci, s)].flags);
     }
 }
 
@@ -470,6 +472,7 @@ bool Board::consistent() const {
                 for (int d = 0; d < kDirs; ++d) {
                     if (fresh->key_[ci][d][s] != key_[ci][d][s]) return false;
                     if (cell_[s] == kEmpty && fresh->pat_[ci][d][s] != pat_[ci][d][s]) return false;
+                    if (cell_[s] == kEmpty && fresh->combo_[ci][s] != combo_[ci][s]) return false;
                 }
                 if (fresh->flags_[ci][s] != flags_[ci][s]) return false;
                 if (fresh->five_set_[ci].test(s) != five_set_[ci].test(s) ||

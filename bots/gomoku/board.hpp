@@ -206,11 +206,23 @@ class Board {
     void refresh_line(int dir, Sq s);
     void touch_near(Sq s, int delta);
     [[nodiscard]] int key_from_scratch(int ci, int dir, Sq s) const;
-    [[nodiscard]] std::uint8_t flags_from_patterns(int ci, Sq s) const;
     [[nodiscard]] int line_value(int ci, int dir, int line) const;
-    [[nodiscard]] int combo_of(int ci, Sq s) const;
+    // A cell's threat flags and combination for one colour, from its four
+    // patterns (key: the patterns as base-10 digits).
+    struct CellInfo {
+        std::uint8_t flags;
+        std::uint8_t combo;
+    };
+    static constexpr int kCellKeys = kPatterns * kPatterns * kPatterns * kPatterns;
+    [[nodiscard]] static const std::array<CellInfo, kCellKeys>& cell_table();
+    [[nodiscard]] int cell_key(int ci, Sq s) const {
+        return ((pat_[ci][0][s] * kPatterns + pat_[ci][1][s]) * kPatterns + pat_[ci][2][s]) *
+                   kPatterns +
+               pat_[ci][3][s];
+    }
 
     const std::array<std::uint8_t, kWindowKeys>* table_ = nullptr;
+    const std::array<CellInfo, kCellKeys>* cells_ = &cell_table();
     int size_ = 0;
     Rule rule_ = Rule::kFreestyle;
     int stride_ = 0;
@@ -238,6 +250,7 @@ class Board {
     std::array<int, 2> total_{};
     std::array<int, 2> potential_{};
     std::array<std::array<int, kCombos>, 2> combo_count_{};
+    std::array<std::array<std::uint8_t, kMaxSquares>, 2> combo_{};  // of each empty cell
 
     std::array<Sq, kMaxMoves + 1> history_{};
     int history_len_ = 0;
