@@ -266,6 +266,13 @@ const std::vector<DocCommand> kDocCommands = {
     {"build/bin/arena check-bot build/bots/tsinghua/sample.so", ""},
     {"build/bin/arena grade configs/course-grading-folder.yaml", ""},
     {"build/bin/arena grade configs/course-grading-folder.yaml --csv", ""},
+    // gomoku-pro's tuning round (bots/README.md), one shard of its 900 games.
+    {"build/bin/arena run configs/tune-gomoku-pro.yaml",
+     "build/bin/arena run configs/tune-gomoku-pro.yaml --shard 1/300"},
+    {"build/bin/arena export results/tune-gomoku-pro.db --format pgn -o "
+     "results/tune-gomoku-pro.pgn",
+     "build/bin/arena export results/tune-gomoku-pro.shard-1-of-300.db --format pgn -o "
+     "results/tune-gomoku-pro.pgn"},
 };
 
 // Commands the README shows that run until a person stops them (a server, a
@@ -343,6 +350,13 @@ TEST(ReadmeCommands, EveryOneIsRunHereAndPlaysWithoutFaults) {
               "30");
     EXPECT_NE(slurp((checkout.root() / "fake-slurm/calls.txt").string()).find("--array=3 "),
               std::string::npos);
+    // The tuning round's games, exported, are what gomoku-pro-tune fits on.
+    const auto tune = arena::testing::run_shell(
+        "cd '" + checkout.root().string() +
+        "' && build/bots/gomoku-pro-tune results/tune-gomoku-pro.pgn --holdout 0 --cpp "
+        "results/pro_weights.cpp");
+    EXPECT_EQ(tune.status, 0) << tune.out;
+    EXPECT_TRUE(fs::exists(checkout.root() / "results/pro_weights.cpp")) << tune.out;
     // The demo's Python bot played all of its games by the rules.
     const fs::path db = checkout.root() / "results/demo.db";
     EXPECT_EQ(query_one(db,

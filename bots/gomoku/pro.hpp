@@ -25,9 +25,10 @@
 // shallower first (late move reductions) and searched again at full depth
 // when they beat alpha.
 //
-// At the horizon the side to move looks for a short VCF, then the evaluation:
-// the patterns each side could make on every empty cell, the line shapes,
-// and the double threats (a four-three, two open threes) that decide games.
+// At the horizon the side to move looks for a short VCF, then the evaluation
+// (pro_eval.hpp): fitted on game outcomes, it weighs what each side could
+// make on every empty cell (its two best patterns) and the double threats
+// (a four-three, two open threes) that decide games.
 //
 // The root threat searches, the opponent's VCF inside the search and the
 // root iterations are shared with gomoku-vcf (threat_engine.hpp).
