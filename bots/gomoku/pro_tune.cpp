@@ -18,11 +18,14 @@
 
 #include <algorithm>
 #include <boost/program_options.hpp>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
 #include <string>
