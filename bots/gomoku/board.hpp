@@ -24,6 +24,10 @@
 // line (a line whose empty cell would make an open four holds an open three,
 // one with two five-points an open four, ...), so a move re-evaluates only
 // the four lines through it, and the totals are kept incrementally.
+//
+// Cells. A cell's threat flags and its combination (its two best patterns,
+// for gomoku-pro's evaluation) come from one table indexed by its four
+// patterns; the board counts the empty cells of each combination per colour.
 
 #include <array>
 #include <bit>
