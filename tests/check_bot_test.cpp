@@ -330,11 +330,14 @@ std::vector<Broken> broken_bots(const TempDir& dir) {
     const std::string faulty = dir.write("faulty.py", std::string(kFaultyBot));
     const std::string fifo = (dir.path() / "input.fifo").string();
     ::mkfifo(fifo.c_str(), 0600);
-    const std::string move = scaled_ms(100);
+    // Time enough for a bot that answers at once, wrongly, to be seen doing so
+    // on a loaded machine; the bots that must run out of time get `late`.
+    const std::string move = scaled_ms(1000);
+    const std::string late = scaled_ms(100);
     // A move time of its own for a case that needs one.
     const auto misbehave = [&](const std::string& mode, std::vector<std::string> options = {},
                                std::vector<std::string> flags = {},
-                               const std::string& move_ms = scaled_ms(100)) {
+                               const std::string& move_ms = scaled_ms(1000)) {
         std::vector<std::string> args = {"--game", "connect4",     "--move-ms",
                                          move_ms,  "--startup-ms", scaled_ms(1000)};
         args.insert(args.end(), options.begin(), options.end());
@@ -369,19 +372,21 @@ std::vector<Broken> broken_bots(const TempDir& dir) {
         // A sanitizer build's bot checks for leaks before it exits, which
         // takes its time beside the fork bomb and the memory hog.
         {"exit", misbehave("exit", {}, {}, scaled_ms(3000)), {{p1, "exit 3"}}},
-        {"hang", misbehave("hang"), {{p1, "no move within"}, {"time use", "ran out of time"}}},
+        {"hang",
+         misbehave("hang", {}, {}, late),
+         {{p1, "no move within"}, {"time use", "ran out of time"}}},
         {"sleep",
-         misbehave("sleep", {}, {"--sleep-ms", scaled_ms(250)}),
+         misbehave("sleep", {}, {"--sleep-ms", scaled_ms(250)}, late),
          {{p1, "no move within"}, {"time use", "ran out of time"}}},
         {"illegal", misbehave("illegal"), {{p1, "'8'"}}},
         {"garbage", misbehave("garbage"), {{p1, "hello arena"}}},
         {"bad_notation", misbehave("bad-notation"), {{p1, "zz99"}}},
-        {"no_newline", misbehave("no-newline"), {{p1, "no move within"}}},
+        {"no_newline", misbehave("no-newline", {}, {}, late), {{p1, "no move within"}}},
         {"flood_info", misbehave("flood-info"), {{p1, "info flood"}}},
         {"endless_line", misbehave("endless-line"), {{p1, "line longer than"}}},
         {"close_stdout", misbehave("close-stdout"), {{p1, "closed its stdout"}}},
         {"close_stdin", misbehave("close-stdin"), {{p1, "stopped reading its input"}}},
-        {"stop_self", misbehave("stop-self"), {{p1, "no move within"}}},
+        {"stop_self", misbehave("stop-self", {}, {}, late), {{p1, "no move within"}}},
         {"crash_after_move", misbehave("crash-after-move"), {{p1, "SIGSEGV"}}},
         {"handshake_exit", misbehave("handshake-exit"), {{"start-up", "exit 3"}}},
         {"handshake_hang", misbehave("handshake-hang"), {{"start-up", "no `ready`"}}},
