@@ -108,15 +108,20 @@ function parseTextStandings(text) {
   assert.ok(head >= 0, 'no standings table in:\n' + text);
   const columns = lines[head].trim().split(/\s+/);
   const rows = new Map();
+  const body = [];
   for (const line of lines.slice(head + 1)) {
     if (!/^\s*\d+\s/.test(line)) break;
+    body.push(line);
+  }
+  for (const [index, line] of body.entries()) {
     // rank, name, then the numbers; the faults column may hold spaces.
     const words = line.trim().split(/\s+/);
     const row = {};
     let k = 0;
     for (const c of columns) {
       if (c === 'faults') { row[c] = words.slice(k).join(' '); break; }
-      if (c === 'LOS' && words.length - k === 1) { row[c] = ''; continue; }  // the last bot has none
+      // The last bot has no LOS (against the next one down).
+      if (c === 'LOS' && index === body.length - 1) { row[c] = ''; continue; }
       row[c] = words[k++];
     }
     rows.set(row.bot, row);
