@@ -18,7 +18,6 @@
 
 #include <algorithm>
 #include <boost/program_options.hpp>
-#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -31,6 +30,8 @@
 #include <string>
 #include <vector>
 
+#include "arena/games/registry.hpp"
+#include "bots/gomoku/engine.hpp"
 #include "bots/gomoku/pro_eval.hpp"
 
 namespace {
@@ -38,7 +39,7 @@ namespace {
 using namespace arena::bots::gomoku;
 namespace po = boost::program_options;
 
-struct Game {
+struct PgnGame {
     std::string source;  // file:line of its first tag
     std::map<std::string, std::string> tags;
     std::vector<std::string> moves;
@@ -46,10 +47,10 @@ struct Game {
 
 // Reads the games of an arena PGN export: tag pairs, then the moves with
 // move numbers, {comments} and the result.
-std::vector<Game> read_pgn(const std::string& path) {
+std::vector<PgnGame> read_pgn(const std::string& path) {
     std::ifstream in(path);
     if (!in) throw std::runtime_error("cannot read " + path);
-    std::vector<Game> games;
+    std::vector<PgnGame> games;
     std::string line;
     bool in_moves = false;
     bool in_comment = false;
@@ -96,41 +97,27 @@ std::vector<Game> read_pgn(const std::string& path) {
     return games;
 }
 
-struct Setup {
-    int size = 0;
-    Rule rule = Rule::kFreestyle;
-};
-
-Setup parse_setup(const Game& g) {
-    // [Game "gomoku size=15 rule=freestyle"]
+// The game of a PGN's Game tag ("gomoku size=15 rule=freestyle"), made by
+// the arena's registry, which checks its parameters.
+std::unique_ptr<arena::games::Game> game_of(const PgnGame& g) {
     const auto it = g.tags.find("Game");
     if (it == g.tags.end()) throw std::runtime_error(g.source + ": no Game tag");
     std::istringstream words(it->second);
-    std::string w;
-    words >> w;
-    if (w != "gomoku") throw std::runtime_error(g.source + ": not a gomoku game: " + it->second);
-    Setup s{15, Rule::kFreestyle};
-    while (words >> w) {
-        if (w.rfind("size=", 0) == 0) s.size = std::stoi(w.substr(5));
-        if (w == "rule=exact5") s.rule = Rule::kExact5;
+    std::string name, word;
+    words >> name;
+    if (name != "gomoku") throw std::runtime_error(g.source + ": not a gomoku game: " + it->second);
+    arena::games::Params params;
+    while (words >> word) {
+        const auto eq = word.find('=');
+        if (eq == std::string::npos)
+            throw std::runtime_error(g.source + ": not key=value in the Game tag: " + word);
+        params.emplace_back(word.substr(0, eq), word.substr(eq + 1));
     }
-    return s;
-}
-
-Sq parse_move(const Board& b, const std::string& m, const std::string& where) {
-    if (m.size() < 2 || m.size() > 3) throw std::runtime_error(where + ": not a move: " + m);
-    const int col = std::tolower(static_cast<unsigned char>(m[0])) - 'a';
-    int row = 0;
-    for (std::size_t i = 1; i < m.size(); ++i) {
-        if (!std::isdigit(static_cast<unsigned char>(m[i])))
-            throw std::runtime_error(where + ": not a move: " + m);
-        row = row * 10 + (m[i] - '0');
+    try {
+        return arena::games::make_game(name, params);
+    } catch (const arena::games::GameError& e) {
+        throw std::runtime_error(g.source + ": " + e.what());
     }
-    if (col < 0 || col >= b.size() || row < 1 || row > b.size())
-        throw std::runtime_error(where + ": not on the board: " + m);
-    const Sq s = b.sq(col, row - 1);
-    if (!b.is_empty(s)) throw std::runtime_error(where + ": occupied: " + m);
-    return s;
 }
 
 struct Sample {
@@ -290,16 +277,16 @@ int run(int argc, char** argv) {
     if (l2 < 0 || holdout < 0) throw std::invalid_argument("--l2 and --holdout must be >= 0");
 
     std::vector<Sample> samples;
-    Setup setup;
+    arena::games::Params setup;  // the first game's
     int used = 0, skipped = 0, number = 0;
     auto board = std::make_unique<Board>();
     for (const std::string& file : files) {
-        for (const Game& g : read_pgn(file)) {
-            const Setup s = parse_setup(g);
-            if (setup.size == 0) setup = s;
+        for (const PgnGame& g : read_pgn(file)) {
+            const auto game = game_of(g);
+            if (setup.empty()) setup = game->params();
             const std::string result = g.tags.count("Result") ? g.tags.at("Result") : "";
             const std::string ending = g.tags.count("Termination") ? g.tags.at("Termination") : "";
-            if (s.size != setup.size || s.rule != setup.rule || ending != "normal" ||
+            if (game->params() != setup || ending != "normal" ||
                 (result != "1-0" && result != "0-1")) {
                 ++skipped;
                 continue;
@@ -315,7 +302,8 @@ int run(int argc, char** argv) {
             const bool held_out = holdout > 0 && number % holdout == holdout - 1;
             ++number;
             ++used;
-            board->reset(s.size, s.rule);
+            const auto state = game->new_initial_state();
+            load_state(*board, *state);
             for (std::size_t i = 0; i < g.moves.size(); ++i) {
                 const int me = board->to_move();
                 if (i >= opening && board->five_count(me) == 0 &&
@@ -323,7 +311,11 @@ int run(int argc, char** argv) {
                     samples.push_back(
                         {eval_features(*board), classic_evaluate(*board), winner == me, held_out});
                 }
-                board->make(parse_move(*board, g.moves[i], g.source));
+                const auto move = state->parse_move(g.moves[i]);
+                if (!move || !state->is_legal(*move))
+                    throw std::runtime_error(g.source + ": not a legal move: " + g.moves[i]);
+                board->make(board->from_index(*move));
+                state->apply(*move);
             }
         }
     }
