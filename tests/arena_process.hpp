@@ -123,6 +123,18 @@ class ArenaProcess {
     ArenaResult wait() {
         int status = 0;
         waitpid(pid_, &status, 0);
+        return result(status);
+    }
+
+    // Its result if it has ended, without waiting.
+    std::optional<ArenaResult> try_wait() {
+        int status = 0;
+        if (waitpid(pid_, &status, WNOHANG) != pid_) return std::nullopt;
+        return result(status);
+    }
+
+  private:
+    ArenaResult result(int status) {
         waited_ = true;
         ArenaResult r;
         r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
@@ -136,7 +148,6 @@ class ArenaProcess {
         return r;
     }
 
-  private:
     static int& count() {
         static int n = 0;
         return n;

@@ -8,12 +8,14 @@
 #include <sys/stat.h>
 
 #include <algorithm>
-#include <deque>
+#include <chrono>
 #include <filesystem>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "arena/check/check.hpp"
@@ -96,15 +98,23 @@ Report parse(ArenaResult run) {
 }
 
 // `arena check-bot --json args...` for each of `runs`, several at once (most
-// of the time a broken bot's checks wait for a deadline).
+// of the time a broken bot's checks wait for a deadline). A new one starts as
+// soon as any of those running ends, so that one long wait holds up no other.
 std::vector<Report> check_all(const TempDir& dir, const std::vector<std::vector<std::string>>& runs,
                               std::size_t at_once = 8) {
     std::vector<Report> reports(runs.size());
-    std::deque<std::pair<std::size_t, std::unique_ptr<ArenaProcess>>> running;
+    std::vector<std::pair<std::size_t, std::unique_ptr<ArenaProcess>>> running;
     const auto finish_one = [&] {
-        auto& [index, process] = running.front();
-        reports[index] = parse(process->wait());
-        running.pop_front();
+        for (;;) {
+            for (auto it = running.begin(); it != running.end(); ++it) {
+                if (auto result = it->second->try_wait()) {
+                    reports[it->first] = parse(std::move(*result));
+                    running.erase(it);
+                    return;
+                }
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
     };
     for (std::size_t i = 0; i < runs.size(); ++i) {
         if (running.size() >= at_once) finish_one();
@@ -366,6 +376,13 @@ std::vector<Broken> broken_bots(const TempDir& dir) {
     };
     const std::string p1 = "plays as player 1";
     return {
+        // First, as it waits out the whole start-up limit. Its `ready` is seen
+        // only if Python has started and written it to its buffer before the
+        // limit: time enough for that beside the fork bomb and the memory hog,
+        // on a loaded machine.
+        {"unflushed",
+         python({"unflushed"}, {"--startup-ms", scaled_ms(10000)}),
+         {{"stdout flushed", "ready"}, {"start-up", "no `ready`"}}},
         // A sanitizer build's bot takes its time to report its own SIGSEGV.
         {"crash", misbehave("crash", {}, {}, scaled_ms(3000)), {{p1, "SIGSEGV"}}},
         {"abort", misbehave("abort"), {{p1, "SIGABRT"}}},
@@ -407,12 +424,6 @@ std::vector<Broken> broken_bots(const TempDir& dir) {
          {{"unknown commands and keys", "unknown key on go"}}},
         {"double_move", python({"double-move"}), {{"one move per go", "move"}}},
         {"one_game", python({"one-game"}), {{"several games in one process", "exit 0"}}},
-        // Its `ready` is seen only if Python has started and written it to its
-        // buffer before the start-up limit: time enough for that beside the
-        // fork bomb and the memory hog, on a loaded machine.
-        {"unflushed",
-         python({"unflushed"}, {"--startup-ms", scaled_ms(10000)}),
-         {{"stdout flushed", "ready"}, {"start-up", "no `ready`"}}},
         {"fifo", python({"fifo", fifo}), {{"stdin only", fifo}}},
         {"gomocup_twice", pbrain("twice"), {{"one move per go", "while not on move"}}},
         {"gomocup_crash", pbrain("crash"), {{p1, "SIGSEGV"}}},
