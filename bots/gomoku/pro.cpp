@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 
 #include "bots/gomoku/pro_eval.hpp"
 
@@ -12,6 +13,11 @@ constexpr int kRootWidth = 24;
 constexpr int kKillerBonus = 300;
 constexpr int kHistoryCap = 250;
 constexpr int kLineFirst = 1 << 24;
+
+// Late move reductions that grow with the depth left and the move's place.
+int log_reduction(int depth, int i) {
+    return std::max(1, static_cast<int>(0.4 + std::log(depth) * std::log(i + 1) / 2.0));
+}
 
 // The root searches of a 2M-node budget would overflow gomoku-vcf's table of
 // 2^16 entries many times over: gomoku-pro keeps a larger one.
@@ -215,6 +221,22 @@ int ProEngine::search(int depth, int alpha, int beta, int ply) {
         }
     }
 
+    // Null move: when passing still holds beta, a move will too (an extra
+    // stone never hurts in Gomoku). Not against threats, which a reduced
+    // search after a pass would see too late.
+    const bool pv = beta - alpha > 1;
+    if (options_.null_reduction > 0 && !pv && !must_block && !quiescence && depth >= 3 &&
+        !after_null_[ply] && beta < kMateBound && beta > -kMateBound &&
+        board_.flex4_count(op) == 0 && board_.four_count(op) == 0 && evaluate() >= beta) {
+        board_.make_null();
+        after_null_[ply + 1] = true;
+        const int value = -search(depth - 1 - options_.null_reduction, -beta, -beta + 1, ply + 1);
+        after_null_[ply + 1] = false;
+        board_.unmake_null();
+        if (aborted_) return 0;
+        if (value >= beta && value < kMateBound) return beta;
+    }
+
     MoveList moves;
     bool forced = true;
     int searched = 1;
@@ -232,11 +254,18 @@ int ProEngine::search(int depth, int alpha, int beta, int ply) {
     const int alpha0 = alpha;
     int best = -kInfinity;
     Sq best_move = kNoSq;
+    const int late_limit = options_.late_moves > 0 && !pv && depth <= 3
+                               ? options_.late_moves + 2 * (depth - 1)
+                               : kMaxMoves;
     for (int i = 0; i < searched; ++i) {
         const Sq s = moves.sq[i];
+        // Late quiet moves near the horizon are left out, unless every move
+        // so far loses.
+        if (!forced && i >= late_limit && best > -kMateBound && quiet(me, s)) continue;
         int reduction = 0;
         if (options_.reductions && !forced && depth >= 3 && i >= 3 && quiet(me, s)) {
-            reduction = i >= 8 && depth >= 5 ? 2 : 1;
+            reduction = options_.log_reductions ? std::min(depth - 2, log_reduction(depth, i))
+                                                : (i >= 8 && depth >= 5 ? 2 : 1);
         }
         board_.make(s);
         int value;
@@ -270,6 +299,41 @@ int ProEngine::search(int depth, int alpha, int beta, int ply) {
           : best > alpha0 ? kBoundExact
                           : kBoundUpper,
           best_move, ply);
+    return best;
+}
+
+Sq ProEngine::proven_win(const SearchClock& clock, const InfoSink& info) {
+    const std::uint64_t key = board_.hash();
+    const TTEntry& e = tt_[key & (tt_.size() - 1)];
+    if (e.key != key || !(e.bound & kBoundLower) || e.move == kNoSq || !board_.is_empty(e.move))
+        return kNoSq;
+    const int score = from_tt(e.score, 0);
+    if (score < kMateBound) return kNoSq;
+    info("string proven win");
+    return report(clock, info, e.depth, score, e.move);
+}
+
+Sq ProEngine::verified(const MoveList& root, Sq best, const InfoSink& info) {
+    hard_ = deadline(1.0);
+    aborted_ = false;
+    MoveList order;
+    order.add(best);
+    for (int i = 0; i < root.size; ++i)
+        if (root.sq[i] != best) order.add(root.sq[i]);
+    for (int i = 0; i < order.size; ++i) {
+        const Sq s = order.sq[i];
+        board_.make(s);
+        solver_.set_limits(options_.verify_nodes, hard_ - max_gap_);
+        const bool refuted = solver_.vct(limits_.vct_depth, limits_.inner_vcf_depth) != kNoSq;
+        board_.unmake();
+        if (!refuted) {
+            if (s != best)
+                info("string " + square_name(board_, best) + " loses to a vct, playing " +
+                     square_name(board_, s));
+            return s;
+        }
+        if (SearchClock::Clock::now() + max_gap_ >= hard_) break;
+    }
     return best;
 }
 
@@ -314,6 +378,11 @@ Sq ProEngine::think_inner(const SearchClock& clock, const InfoSink& info) {
     solver_.clear();
     if (const Sq s = decided_move(clock, info, true); s != kNoSq) return s;
 
+    // A win the last search proved through this position (the opponent
+    // played into it): its move, before the root threat searches, which
+    // within their budgets may miss it and keep only defences.
+    if (const Sq s = proven_win(clock, info); s != kNoSq) return s;
+
     // The opponent's forced win by fours, were it to move: defend.
     MoveList root;
     const bool vcf_threat = defend_vcf(root, info);
@@ -321,12 +390,21 @@ Sq ProEngine::think_inner(const SearchClock& clock, const InfoSink& info) {
     if (root.size == 1) return report(clock, info, 1, 0, root.sq[0]);
 
     // Our VCT; the opponent's, were it to move (its VCF included).
+    vct_threat_ = false;
     if (options_.vct_depth > 0) {
         const bool defend = !vcf_threat || options_.vct_after_vcf;
         if (const Sq s = vct_move(root, clock, info, defend); s != kNoSq) return s;
     }
 
-    return deepen(root, clock, info, options_.max_depth, 2, false, depth_reached_);
+    // Against a threat, the defences were checked with small budgets: keep
+    // time to check the chosen one with a large one.
+    const bool verify = timed_ && options_.verify_share > 0 && options_.vct_depth > 0 &&
+                        (vcf_threat || vct_threat_);
+    if (verify) hard_ = deadline(1.0 - options_.verify_share);
+    int value = 0;
+    const Sq best = deepen(root, clock, info, options_.max_depth, 2, false, depth_reached_, &value);
+    if (!verify || value >= kMateBound || value <= -kMateBound) return best;
+    return verified(root, best, info);
 }
 
 }  // namespace arena::bots::gomoku

@@ -62,11 +62,16 @@ struct ProOptions {
     int node_vct_plies = 5;            // ... own moves in it
     int q_plies = 0;                   // quiescence plies against open threes at the horizon
     bool vct_after_vcf = true;  // against a VCF threat, also keep only the moves that stop a VCT
-    std::uint64_t leaf_vct_nodes = 0;  // VCT at the horizon; 0 disables it
-    int leaf_vct_depth = 3;            // own moves in that VCT
-    int tt_bits = 20;                  // transposition table: 2^tt_bits entries
-    int solver_bits = 20;              // the threat solver's table: 2^solver_bits entries
-    bool learned = true;               // the fitted evaluation, or else the hand-set one
+    std::uint64_t leaf_vct_nodes = 0;      // VCT at the horizon; 0 disables it
+    int leaf_vct_depth = 3;                // own moves in that VCT
+    int tt_bits = 20;                      // transposition table: 2^tt_bits entries
+    int solver_bits = 20;                  // the threat solver's table: 2^solver_bits entries
+    bool learned = true;                   // the fitted evaluation, or else the hand-set one
+    int null_reduction = 0;                // null-move pruning with this reduction; 0: none
+    int late_moves = 0;                    // quiet moves kept at depth 1 (2 more a ply); 0: all
+    bool log_reductions = false;           // reductions growing with depth and move number
+    double verify_share = 0.0;             // share of the time kept to check the move against a VCT
+    std::uint64_t verify_nodes = 400'000;  // node budget of each check
 };
 
 class ProEngine final : public ThreatEngine {
@@ -110,11 +115,19 @@ class ProEngine final : public ThreatEngine {
     void store(std::uint64_t key, int depth, int score, int bound, Sq move, int ply);
     void reward(int me, Sq s, int depth, int ply);
     bool defend_vcf(MoveList& root, const InfoSink& info);
+    // The move of a win proven by an earlier search and kept in the table,
+    // reported; kNoSq when there is none.
+    [[nodiscard]] Sq proven_win(const SearchClock& clock, const InfoSink& info);
+    // The first of `best` and then the other root moves (in order) after
+    // which the opponent has no VCT that the solver finds in time; `best`
+    // when each of them loses.
+    [[nodiscard]] Sq verified(const MoveList& root, Sq best, const InfoSink& info);
 
     ProOptions options_;
     std::vector<TTEntry> tt_;
     std::array<std::array<std::int16_t, 2>, kMaxPly + 1> killers_{};
     std::array<std::vector<int>, 2> history_;
+    std::array<bool, kMaxPly + 2> after_null_{};
     std::uint8_t age_ = 0;
     int depth_reached_ = 0;
     // Scheduling lag: the hard limit of this move, the last look at the

@@ -29,6 +29,10 @@ int main(int argc, char** argv) {
     int node_vct_depth = 0;
     int solver_bits = 0;
     bool classic_eval = false;
+    int null_reduction = -1;
+    int late_moves = -1;
+    bool log_reductions = false;
+    double verify_share = -1;
     BotProgram program;
     program.info = {.name = "gomoku-pro", .author = "arena", .version = "1"};
     program.summary =
@@ -54,7 +58,11 @@ int main(int argc, char** argv) {
         ("q-plies", po::value<int>(&q_plies), "quiescence plies against open threes at the horizon (default 0: none)")
         ("leaf-vct-nodes", po::value<std::int64_t>(&leaf_vct_nodes), "node budget of a VCT at the horizon (default 0: none)")
         ("solver-bits", po::value<int>(&solver_bits), "threat solver's table of 2^N entries of 16 bytes (8..26, default 20)")
-        ("classic-eval", po::bool_switch(&classic_eval), "the hand-set evaluation");
+        ("classic-eval", po::bool_switch(&classic_eval), "the hand-set evaluation")
+        ("null-reduction", po::value<int>(&null_reduction), "null-move pruning with a reduction of N plies (0: none)")
+        ("late-moves", po::value<int>(&late_moves), "quiet moves searched at depth 1, two more a ply (0: all)")
+        ("log-reductions", po::bool_switch(&log_reductions), "late move reductions growing with depth and move number")
+        ("verify-share", po::value<double>(&verify_share), "against a threat, share of the time kept to check the chosen move against a VCT (0: none)");
     // clang-format on
     const auto options = [&](const CommonFlags& common, bool bench) {
         gomoku::ProOptions o;
@@ -84,6 +92,13 @@ int main(int argc, char** argv) {
             o.solver_bits = solver_bits;
         }
         o.learned = !classic_eval;
+        if (null_reduction >= 0) o.null_reduction = null_reduction;
+        if (late_moves >= 0) o.late_moves = late_moves;
+        if (log_reductions) o.log_reductions = true;
+        if (verify_share >= 0) {
+            if (verify_share > 0.5) throw std::invalid_argument("--verify-share must be 0..0.5");
+            o.verify_share = verify_share;
+        }
         return o;
     };
     gomoku::set_engine<gomoku::ProEngine>(program, options);

@@ -177,6 +177,7 @@ void ThreatEngine::defend_vct(MoveList& root, const InfoSink& info) {
     const Sq threat = solver_.vct(limits_.vct_depth, limits_.inner_vcf_depth);
     const int threat_depth = solver_.last_depth();
     board_.unmake_null();
+    vct_threat_ = threat != kNoSq;
     if (threat == kNoSq) return;
     info("string opponent threatens a vct starting " + square_name(board_, threat));
     // The most promising root moves (root is in order), the threat's first
@@ -219,7 +220,8 @@ void ThreatEngine::search_root(MoveList& root, int depth, Sq& best, int& best_va
 }
 
 Sq ThreatEngine::deepen(MoveList& root, const SearchClock& clock, const InfoSink& info,
-                        int max_depth, int min_depth, bool report_started, int& completed) {
+                        int max_depth, int min_depth, bool report_started, int& completed,
+                        int* value) {
     Sq best = root.sq[0];
     int best_value = 0;
     int started = 0;
@@ -237,6 +239,7 @@ Sq ThreatEngine::deepen(MoveList& root, const SearchClock& clock, const InfoSink
         if (best_value >= kMateBound || best_value <= -kMateBound) break;
     }
     if (aborted_) report(clock, info, report_started ? started : completed, best_value, best);
+    if (value != nullptr) *value = best_value;
     return best;
 }
 

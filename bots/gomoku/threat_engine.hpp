@@ -141,11 +141,15 @@ class ThreatEngine : public GomokuEngine {
     // deeper than `min_depth` starts. Returns the best move; `completed` is
     // the last iteration completed. The last info line of a search cut short
     // names the iteration cut short when `report_started`, else `completed`.
+    // `value`, when given, receives the best move's score.
     [[nodiscard]] Sq deepen(MoveList& root, const SearchClock& clock, const InfoSink& info,
-                            int max_depth, int min_depth, bool report_started, int& completed);
+                            int max_depth, int min_depth, bool report_started, int& completed,
+                            int* value = nullptr);
 
     ThreatLimits limits_;
     ThreatSolver solver_;
+    // Whether the last defend_vct() found a VCT of the opponent.
+    bool vct_threat_ = false;
     std::uint64_t solver_base_ = 0;
     const SearchClock* clock_ = nullptr;
     bool aborted_ = false;
