@@ -6,6 +6,8 @@
 // VCF line refutes, and plays by the rules through the arena. Its fitted
 // evaluation is the dot product of its features and weights, and judges
 // double threats as they are; gomoku-pro-tune fits it on an arena export.
+// It plays a win that its table proved, and checks the move it chose against
+// the opponent's VCT.
 
 #include <gtest/gtest.h>
 
@@ -179,6 +181,14 @@ int searched_score(ProEngine& e) {
     return at == std::string::npos ? 0 : std::stoi(last.substr(at + 6));
 }
 
+// The score of the last of `infos` that has one.
+int last_score(const std::vector<std::string>& infos) {
+    for (auto it = infos.rbegin(); it != infos.rend(); ++it)
+        if (const auto at = it->find("score "); at != std::string::npos)
+            return std::stoi(it->substr(at + 6));
+    return 0;
+}
+
 // A proven loss needs every move searched: once all the moves that the width
 // keeps lose, the others are searched too. So an engine that keeps one move a
 // node proves no loss that an engine keeping them all does not also prove
@@ -272,6 +282,79 @@ TEST(GomokuProThreats, DefendsAgainstTheOpponentsVcf) {
     std::vector<std::string> infos;
     const std::string m = choose(*e, *state, &infos);
     gomoku_test::expect_vcf_defended(*state, m, infos);
+}
+
+// From a game of gomoku-pro (O) against gomoku-vcf: at the first position
+// the search (the game's flags, depth 7, a root VCT cut short as the clock
+// cut it in the game) proves a win with g6; X
+// answers h7, and the next move is the table's proven win, played before the
+// root threat searches (which, within their budgets, saw only X's VCT in the
+// game and kept only defences). A fresh engine has no such entry.
+TEST(GomokuProSearch, PlaysTheWinItsTableProved) {
+    const std::string moves =
+        "j10 i10 f6 j9 g5 k8 h11 i9 e7 h4 d8 c9 k9 i8 i11 l7 m6 i7 i6 l8 h12 g13 h8 m8 j8 n8 o8";
+    ProOptions o;
+    o.max_depth = 7;
+    o.width = 16;
+    o.min_width = 12;
+    o.null_reduction = 2;
+    o.late_moves = 4;
+    o.log_reductions = true;
+    o.root_vct_nodes = 20'000;  // in the game, the clock cut the root VCT short
+    ProEngine e(o);
+    std::vector<std::string> infos;
+    ASSERT_EQ(choose(e, *position(15, "freestyle", moves), &infos), "g6");
+    ASSERT_GE(last_score(infos), bots::gomoku::kMateBound);
+
+    const auto next = position(15, "freestyle", moves + " g6 h7");
+    infos.clear();
+    (void)choose(e, *next, &infos);
+    EXPECT_NE(std::find(infos.begin(), infos.end(), "string proven win"), infos.end());
+    EXPECT_GE(last_score(infos), bots::gomoku::kMateBound);
+
+    infos.clear();
+    ProEngine fresh(o);
+    (void)choose(fresh, *next, &infos);
+    EXPECT_EQ(std::find(infos.begin(), infos.end(), "string proven win"), infos.end());
+}
+
+// From a game of gomoku-pro (O) against gomoku-vcf: X threatens a VCT, and
+// f10, the search's choice among the defences its small budgets kept, loses
+// to one (j10). With time kept to check the chosen move, O plays a move
+// after which X has none that a search of the check's budget finds.
+TEST(GomokuProThreats, ChecksTheChosenMoveAgainstAVct) {
+    const std::string moves = "f7 i9 j7 g7 h9 i8 h8 h10 i7 g9 g8 i10 i11 g11 j8 f12 e13";
+    Board board;
+    ASSERT_TRUE(setup_board(board, 15, Rule::kFreestyle, moves + " f10"));
+    bots::gomoku::ThreatSolver solver(board, 20);
+    solver.set_limits(2'000'000);
+    ASSERT_NE(solver.vct(8, 10), bots::gomoku::kNoSq) << "X wins after f10";
+
+    auto e = engine(7);
+    const auto state = position(15, "freestyle", moves);
+    std::vector<std::string> infos;
+    const std::string unchecked = choose(*e, *state, &infos);
+    EXPECT_EQ(unchecked, "f10");
+
+    ProOptions o;
+    o.max_depth = 7;
+    o.root_vcf_nodes = 200'000;
+    o.root_vct_nodes = 20'000;
+    o.defence_vct_nodes = 1'000;
+    o.tt_bits = 16;
+    o.verify_share = 0.2;
+    ProEngine checked(o);
+    infos.clear();
+    const std::string m = choose(checked, *state, &infos);
+    EXPECT_NE(m, "f10");
+    EXPECT_TRUE(std::any_of(infos.begin(), infos.end(), [](const std::string& line) {
+        return line.starts_with("string f10 loses to a vct, playing ");
+    }));
+    Board after;
+    ASSERT_TRUE(setup_board(after, 15, Rule::kFreestyle, moves + " " + m));
+    bots::gomoku::ThreatSolver check(after, 20);
+    check.set_limits(o.verify_nodes);
+    EXPECT_EQ(check.vct(8, 10), bots::gomoku::kNoSq) << "X has a VCT after " << m;
 }
 
 // With a time limit and no depth limit the engine answers in time: within

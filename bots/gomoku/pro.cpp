@@ -326,13 +326,14 @@ Sq ProEngine::verified(const MoveList& root, Sq best, const InfoSink& info) {
         solver_.set_limits(options_.verify_nodes, hard_ - max_gap_);
         const bool refuted = solver_.vct(limits_.vct_depth, limits_.inner_vcf_depth) != kNoSq;
         board_.unmake();
-        if (!refuted) {
-            if (s != best)
-                info("string " + square_name(board_, best) + " loses to a vct, playing " +
-                     square_name(board_, s));
-            return s;
-        }
-        if (SearchClock::Clock::now() + max_gap_ >= hard_) break;
+        if (!refuted) return s;
+        // A proven loss: the next move, checked if there is time left, else
+        // unchecked.
+        if (i + 1 == order.size) break;
+        const bool late = SearchClock::Clock::now() + max_gap_ >= hard_;
+        info("string " + square_name(board_, s) + " loses to a vct, playing " +
+             square_name(board_, order.sq[i + 1]) + (late ? " unchecked" : ""));
+        if (late) return order.sq[i + 1];
     }
     return best;
 }

@@ -59,9 +59,9 @@ int main(int argc, char** argv) {
         ("leaf-vct-nodes", po::value<std::int64_t>(&leaf_vct_nodes), "node budget of a VCT at the horizon (default 0: none)")
         ("solver-bits", po::value<int>(&solver_bits), "threat solver's table of 2^N entries of 16 bytes (8..26, default 20)")
         ("classic-eval", po::bool_switch(&classic_eval), "the hand-set evaluation")
-        ("null-reduction", po::value<int>(&null_reduction), "null-move pruning with a reduction of N plies (0: none)")
-        ("late-moves", po::value<int>(&late_moves), "quiet moves searched at depth 1, two more a ply (0: all)")
-        ("log-reductions", po::bool_switch(&log_reductions), "late move reductions growing with depth and move number")
+        ("null-reduction", po::value<int>(&null_reduction), "null-move pruning with a reduction of N plies (default 0: none)")
+        ("late-moves", po::value<int>(&late_moves), "quiet moves searched at depth 1, two more a ply up to depth 3 (default 0: all)")
+        ("log-reductions", po::bool_switch(&log_reductions), "late move reductions growing with depth and move number, not of one or two plies")
         ("verify-share", po::value<double>(&verify_share), "against a threat, share of the time kept to check the chosen move against a VCT (0: none)");
     // clang-format on
     const auto options = [&](const CommonFlags& common, bool bench) {
