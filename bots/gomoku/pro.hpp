@@ -5,10 +5,12 @@
 // search (threats.hpp).
 //
 // At the root, in order: complete a five; block the opponent's five-point;
-// play our VCF; if the opponent would have a VCF were it to move (a null
-// move), keep only the moves after which it has none; play our VCT; keep only
-// the moves that stop the opponent's VCT; then iterative deepening of a
-// principal variation search until the soft limit.
+// play our VCF; play a win that the table holds for this position (proven by
+// an earlier move's search); if the opponent would have a VCF were it to move
+// (a null move), keep only the moves after which it has none; play our VCT;
+// keep only the moves that stop the opponent's VCT; then iterative deepening
+// of a principal variation search until the soft limit (optionally keeping a
+// share of the time to check the chosen move against the opponent's VCT).
 //
 // The search keeps a transposition table (Zobrist keys, kept from move to
 // move within a game, depth-preferred with ageing), two killer moves per ply
