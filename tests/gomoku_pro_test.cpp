@@ -240,6 +240,16 @@ TEST(GomokuProSearch, ProvesNoLossThatAWiderSearchDoesNot) {
     EXPECT_GE(losses, 2);
 }
 
+// Does the side to move after `moves` (15x15 freestyle) have a VCT of 8 own
+// moves that a search of `nodes` finds?
+bool has_vct(const std::string& moves, std::uint64_t nodes) {
+    Board board;
+    EXPECT_TRUE(setup_board(board, 15, Rule::kFreestyle, moves)) << moves;
+    bots::gomoku::ThreatSolver solver(board, 20);
+    solver.set_limits(nodes);
+    return solver.vct(8, 10) != bots::gomoku::kNoSq;
+}
+
 // O to move has a VCF threat of X to answer and a line of fours of its own
 // after e10; but after e10, X's open three h12 breaks O's fours (the blocks
 // they force make fours for X) and wins by a VCT. Inside the search the
@@ -247,11 +257,7 @@ TEST(GomokuProSearch, ProvesNoLossThatAWiderSearchDoesNot) {
 // search that tried no others scored e10 a forced win (and lost the game).
 TEST(GomokuProSearch, ClaimsNoWinThatAMoveOffTheLineRefutes) {
     const std::string moves = "j10 g10 i6 h11 j13 f9 i12 e8 d7 j11 i11 i10 h9 f13 g12";
-    Board board;
-    ASSERT_TRUE(setup_board(board, 15, Rule::kFreestyle, moves + " e10"));
-    bots::gomoku::ThreatSolver solver(board, 20);
-    solver.set_limits(5'000'000);
-    EXPECT_NE(solver.vct(8, 10), bots::gomoku::kNoSq) << "X wins after e10";
+    EXPECT_TRUE(has_vct(moves + " e10", 5'000'000)) << "X wins after e10";
 
     auto e = engine(7);
     ASSERT_TRUE(setup_board(e->board(), 15, Rule::kFreestyle, moves));
@@ -324,11 +330,7 @@ TEST(GomokuProSearch, PlaysTheWinItsTableProved) {
 // after which X has none that a search of the check's budget finds.
 TEST(GomokuProThreats, ChecksTheChosenMoveAgainstAVct) {
     const std::string moves = "f7 i9 j7 g7 h9 i8 h8 h10 i7 g9 g8 i10 i11 g11 j8 f12 e13";
-    Board board;
-    ASSERT_TRUE(setup_board(board, 15, Rule::kFreestyle, moves + " f10"));
-    bots::gomoku::ThreatSolver solver(board, 20);
-    solver.set_limits(2'000'000);
-    ASSERT_NE(solver.vct(8, 10), bots::gomoku::kNoSq) << "X wins after f10";
+    ASSERT_TRUE(has_vct(moves + " f10", 2'000'000)) << "X wins after f10";
 
     auto e = engine(7);
     const auto state = position(15, "freestyle", moves);
@@ -350,11 +352,7 @@ TEST(GomokuProThreats, ChecksTheChosenMoveAgainstAVct) {
     EXPECT_TRUE(std::any_of(infos.begin(), infos.end(), [](const std::string& line) {
         return line.starts_with("string f10 loses to a vct, playing ");
     }));
-    Board after;
-    ASSERT_TRUE(setup_board(after, 15, Rule::kFreestyle, moves + " " + m));
-    bots::gomoku::ThreatSolver check(after, 20);
-    check.set_limits(o.verify_nodes);
-    EXPECT_EQ(check.vct(8, 10), bots::gomoku::kNoSq) << "X has a VCT after " << m;
+    EXPECT_FALSE(has_vct(moves + " " + m, o.verify_nodes)) << "X has a VCT after " << m;
 }
 
 // With a time limit and no depth limit the engine answers in time: within
