@@ -41,14 +41,17 @@ using gomoku_test::position;
 using gomoku_test::win_cells;
 
 // A shallow engine: the tests check what it plays, not how deep it sees.
-std::unique_ptr<ProEngine> engine(int depth = 4) {
+ProOptions shallow(int depth) {
     ProOptions o;
     o.max_depth = depth;
     o.root_vcf_nodes = 200'000;
     o.root_vct_nodes = 20'000;
     o.defence_vct_nodes = 1'000;
     o.tt_bits = 16;
-    return std::make_unique<ProEngine>(o);
+    return o;
+}
+std::unique_ptr<ProEngine> engine(int depth = 4) {
+    return std::make_unique<ProEngine>(shallow(depth));
 }
 
 class GomokuPro : public ::testing::TestWithParam<std::string> {
@@ -173,20 +176,19 @@ TEST(GomokuProBoard, MakeUnmakeKeepsThePatternTablesExact) {
     }
 }
 
-// The score of the last info line of `e` searching its board as it stands.
-int searched_score(ProEngine& e) {
-    std::string last;
-    (void)e.think_untimed([&](std::string_view line) { last = line; });
-    const auto at = last.find("score ");
-    return at == std::string::npos ? 0 : std::stoi(last.substr(at + 6));
-}
-
 // The score of the last of `infos` that has one.
 int last_score(const std::vector<std::string>& infos) {
     for (auto it = infos.rbegin(); it != infos.rend(); ++it)
         if (const auto at = it->find("score "); at != std::string::npos)
             return std::stoi(it->substr(at + 6));
     return 0;
+}
+
+// The score of the last info line of `e` searching its board as it stands.
+int searched_score(ProEngine& e) {
+    std::vector<std::string> infos;
+    (void)e.think_untimed([&](std::string_view line) { infos.emplace_back(line); });
+    return last_score(infos);
 }
 
 // A proven loss needs every move searched: once all the moves that the width
@@ -332,21 +334,13 @@ TEST(GomokuProThreats, ChecksTheChosenMoveAgainstAVct) {
     const std::string moves = "f7 i9 j7 g7 h9 i8 h8 h10 i7 g9 g8 i10 i11 g11 j8 f12 e13";
     ASSERT_TRUE(has_vct(moves + " f10", 2'000'000)) << "X wins after f10";
 
-    auto e = engine(7);
     const auto state = position(15, "freestyle", moves);
-    std::vector<std::string> infos;
-    const std::string unchecked = choose(*e, *state, &infos);
-    EXPECT_EQ(unchecked, "f10");
+    EXPECT_EQ(choose(*engine(7), *state), "f10");
 
-    ProOptions o;
-    o.max_depth = 7;
-    o.root_vcf_nodes = 200'000;
-    o.root_vct_nodes = 20'000;
-    o.defence_vct_nodes = 1'000;
-    o.tt_bits = 16;
+    ProOptions o = shallow(7);
     o.verify_share = 0.2;
     ProEngine checked(o);
-    infos.clear();
+    std::vector<std::string> infos;
     const std::string m = choose(checked, *state, &infos);
     EXPECT_NE(m, "f10");
     EXPECT_TRUE(std::any_of(infos.begin(), infos.end(), [](const std::string& line) {

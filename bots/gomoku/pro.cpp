@@ -315,7 +315,6 @@ Sq ProEngine::proven_win(const SearchClock& clock, const InfoSink& info) {
 
 Sq ProEngine::verified(const MoveList& root, Sq best, const InfoSink& info) {
     hard_ = deadline(1.0);
-    aborted_ = false;
     MoveList order;
     order.add(best);
     for (int i = 0; i < root.size; ++i)
