@@ -370,8 +370,9 @@ TEST(GomokuProTime, AnswersWithinTheBudget) {
 }
 
 // Seeded random positions: evaluate() is the dot product of eval_features()
-// with the weights in their order, for random weights and the fitted ones;
-// every empty cell has one combination per colour.
+// with the weights in their order, for random weights and the fitted ones,
+// with the opponent's cells scaled for a defender (--defence); every empty
+// cell has one combination per colour.
 TEST(GomokuProEval, IsTheDotProductOfItsFeaturesAndWeights) {
     std::mt19937 rng(77);
     std::uniform_int_distribution<int> weight(-1000, 1000);
@@ -408,6 +409,23 @@ TEST(GomokuProEval, IsTheDotProductOfItsFeaturesAndWeights) {
                 for (std::size_t i = 0; i < x.size(); ++i)
                     dot += static_cast<long long>(x[i]) * v[i];
                 ASSERT_EQ(bots::gomoku::evaluate(*board, w), dot) << "game " << game;
+                // For the defender, the opponent's cell terms weigh 130 %:
+                // the "theirs" block when it is to move, the "mine" block
+                // when the opponent is.
+                const auto block = [&](std::size_t from) {
+                    long long sum = 0;
+                    for (std::size_t i = from; i < from + bots::gomoku::kCombos; ++i)
+                        sum += static_cast<long long>(x[i]) * v[i];
+                    return sum;
+                };
+                const long long mine = block(0), theirs = block(bots::gomoku::kCombos);
+                const long long rest = dot - mine - theirs;
+                const int me = board->to_move();
+                ASSERT_EQ(bots::gomoku::evaluate(*board, w, me, 130),
+                          rest + mine + theirs * 130 / 100);
+                ASSERT_EQ(bots::gomoku::evaluate(*board, w, 3 - me, 130),
+                          rest + mine * 130 / 100 + theirs);
+                ASSERT_EQ(bots::gomoku::evaluate(*board, w, me, 100), dot);
             }
             for (const int color : {1, 2}) {
                 int cells = 0;

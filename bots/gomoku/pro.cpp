@@ -41,6 +41,7 @@ ProEngine::ProEngine(ProOptions options)
 void ProEngine::new_game(const games::Game& game, int player) {
     GomokuEngine::new_game(game, player);
     clear();
+    defender_ = player == 2 && options_.defence_percent != 100 ? 2 : -1;
 }
 
 std::int64_t ProEngine::reserve_ms(std::int64_t move_ms) const {
@@ -73,8 +74,9 @@ bool ProEngine::quiet(int me, Sq s) const {
 }
 
 int ProEngine::evaluate() const {
-    return options_.learned ? gomoku::evaluate(board_, tuned_eval_weights())
-                            : classic_evaluate(board_);
+    return options_.learned
+               ? gomoku::evaluate(board_, tuned_eval_weights(), defender_, options_.defence_percent)
+               : classic_evaluate(board_);
 }
 
 bool ProEngine::poll() {

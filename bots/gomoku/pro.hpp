@@ -74,6 +74,7 @@ struct ProOptions {
     bool log_reductions = false;           // reductions growing with depth and move number
     double verify_share = 0.0;             // share of the time kept to check the move against a VCT
     std::uint64_t verify_nodes = 400'000;  // node budget of each check
+    int defence_percent = 100;  // weight of the opponent's patterns for the second player
 };
 
 class ProEngine final : public ThreatEngine {
@@ -132,6 +133,7 @@ class ProEngine final : public ThreatEngine {
     std::array<bool, kMaxPly + 2> after_null_{};
     std::uint8_t age_ = 0;
     int depth_reached_ = 0;
+    int defender_ = -1;  // the side whose opponent's patterns weigh defence_percent
     // Scheduling lag: the hard limit of this move, the last look at the
     // clock, the longest gap between two looks in this move, and the lag
     // remembered from the last moves (see poll() and choose()).

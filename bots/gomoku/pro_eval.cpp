@@ -36,13 +36,20 @@ std::vector<int> eval_features(const Board& b) {
     return x;
 }
 
-int evaluate(const Board& b, const EvalWeights& w) {
+int evaluate(const Board& b, const EvalWeights& w, int defender, int percent) {
     const int me = b.to_move();
     const auto& mine = b.combo_counts(me);
     const auto& theirs = b.combo_counts(other(me));
-    int value = w.bias;
-    for (int k = 0; k < kCombos; ++k)
-        value += w.mine[k] * mine[k] + w.theirs[k] * theirs[k];
+    int a = 0, t = 0;
+    for (int k = 0; k < kCombos; ++k) {
+        a += w.mine[k] * mine[k];
+        t += w.theirs[k] * theirs[k];
+    }
+    if (defender == me)
+        t = t * percent / 100;
+    else if (defender == other(me))
+        a = a * percent / 100;
+    int value = w.bias + a + t;
     const auto terms = eval_terms(b);
     for (int i = 0; i < kEvalTerms; ++i)
         value += w.terms[i] * terms[i];

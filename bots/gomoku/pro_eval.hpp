@@ -43,7 +43,8 @@ struct EvalWeights {
 // All the features, in the order mine, theirs, terms, constant: evaluate()
 // is their dot product with the weights in that order.
 [[nodiscard]] std::vector<int> eval_features(const Board& board);
-[[nodiscard]] int evaluate(const Board& board, const EvalWeights& weights);
+[[nodiscard]] int evaluate(const Board& board, const EvalWeights& weights, int defender = -1,
+                           int percent = 100);
 
 // The hand-set evaluation that came before: the potential of every empty
 // cell, the line shapes, and the double threats.

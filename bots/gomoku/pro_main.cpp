@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <limits>
 #include <memory>
 
 #include "bots/gomoku/bot_program.hpp"
@@ -33,6 +34,7 @@ int main(int argc, char** argv) {
     int late_moves = -1;
     bool log_reductions = false;
     double verify_share = -1;
+    int defence = std::numeric_limits<int>::min();  // not given
     BotProgram program;
     program.info = {.name = "gomoku-pro", .author = "arena", .version = "1"};
     program.summary =
@@ -62,6 +64,7 @@ int main(int argc, char** argv) {
         ("null-reduction", po::value<int>(&null_reduction), "null-move pruning with a reduction of N plies (default 0: none)")
         ("late-moves", po::value<int>(&late_moves), "quiet moves searched at depth 1, two more a ply up to depth 3 (default 0: all)")
         ("log-reductions", po::bool_switch(&log_reductions), "late move reductions growing with depth and move number, not of one or two plies")
+        ("defence", po::value<int>(&defence), "as the second player, the opponent's patterns weigh N percent (default 100)")
         ("verify-share", po::value<double>(&verify_share), "against a threat, share of the time kept to check the chosen move against a VCT (0: none)");
     // clang-format on
     const auto options = [&](const CommonFlags& common, bool bench) {
@@ -93,6 +96,11 @@ int main(int argc, char** argv) {
         }
         o.learned = !classic_eval;
         if (null_reduction >= 0) o.null_reduction = null_reduction;
+        if (defence != std::numeric_limits<int>::min()) {
+            if (defence < 0 || defence > 1000)
+                throw std::invalid_argument("--defence must be 0..1000 (percent)");
+            o.defence_percent = defence;
+        }
         if (late_moves >= 0) o.late_moves = late_moves;
         if (log_reductions) o.log_reductions = true;
         if (verify_share >= 0) {
