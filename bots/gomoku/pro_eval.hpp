@@ -41,7 +41,10 @@ struct EvalWeights {
 // The double-threat features, each 0 or 1, in the order of EvalWeights::terms.
 [[nodiscard]] std::array<int, kEvalTerms> eval_terms(const Board& board);
 // All the features, in the order mine, theirs, terms, constant: evaluate()
-// is their dot product with the weights in that order.
+// is their dot product with the weights in that order. With a `defender`
+// (a colour), the cell terms of the defender's opponent are scaled to
+// `percent`: the "theirs" block when the defender is to move, the "mine"
+// block when its opponent is (gomoku-pro --defence).
 [[nodiscard]] std::vector<int> eval_features(const Board& board);
 [[nodiscard]] int evaluate(const Board& board, const EvalWeights& weights, int defender = -1,
                            int percent = 100);
