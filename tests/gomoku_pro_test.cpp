@@ -423,7 +423,7 @@ TEST(GomokuProEval, IsTheDotProductOfItsFeaturesAndWeights) {
                 const int me = board->to_move();
                 ASSERT_EQ(bots::gomoku::evaluate(*board, w, me, 130),
                           rest + mine + theirs * 130 / 100);
-                ASSERT_EQ(bots::gomoku::evaluate(*board, w, 3 - me, 130),
+                ASSERT_EQ(bots::gomoku::evaluate(*board, w, bots::gomoku::other(me), 130),
                           rest + mine * 130 / 100 + theirs);
                 ASSERT_EQ(bots::gomoku::evaluate(*board, w, me, 100), dot);
             }
@@ -437,6 +437,28 @@ TEST(GomokuProEval, IsTheDotProductOfItsFeaturesAndWeights) {
         }
     }
     EXPECT_GT(checked, 500);
+}
+
+// --defence weighs the opponent's cells only when gomoku-pro plays second:
+// as the first player its evaluation is the fitted one, unchanged.
+TEST(GomokuProEval, DefenceScalesOnlyTheSecondPlayersEvaluation) {
+    ProOptions o;
+    o.defence_percent = 130;
+    ProEngine e(o);
+    const auto game = games::make_game("gomoku", {{"size", "15"}, {"rule", "freestyle"}});
+    const auto& w = bots::gomoku::tuned_eval_weights();
+    for (const std::string moves : {"h8 i9 g9", "h8 i9 g9 i7"}) {
+        for (const int player : {1, 2}) {
+            e.new_game(*game, player);
+            ASSERT_TRUE(bots::gomoku::setup_board(e.board(), 15, Rule::kFreestyle, moves));
+            const int expected = player == 2 ? bots::gomoku::evaluate(e.board(), w, 2, 130)
+                                             : bots::gomoku::evaluate(e.board(), w);
+            EXPECT_EQ(e.evaluate(), expected) << moves << ", player " << player;
+        }
+        EXPECT_NE(bots::gomoku::evaluate(e.board(), w, 2, 130),
+                  bots::gomoku::evaluate(e.board(), w))
+            << moves;
+    }
 }
 
 // The fitted evaluation knows what decides games: a four-three to play is
