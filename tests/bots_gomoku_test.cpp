@@ -180,6 +180,91 @@ TEST(GomokuBoard, IncrementalStateMatchesRecomputationAndRules) {
 
 // The threat flags mean what they say, checked by the referee: a four leaves
 // a winning cell, an open four (or double four) two.
+// Tracking switched off (shapes, cells or both) while random moves are made
+// and taken back: the patterns and threat flags stay right throughout (the
+// referee agrees on every win), and once the moves are all taken back and
+// the tracking is on again, the whole state equals a recomputation.
+TEST(GomokuBoard, TrackingSwitchedOffForMovesTakenBackIsExactAgain) {
+    std::mt19937 rng(11);
+    for (const Rule rule : {Rule::kFreestyle, Rule::kExact5}) {
+        Board board;
+        board.reset(15, rule);
+        Grid grid{15, rule == Rule::kExact5, std::vector<int>(15 * 15, 0)};
+        const auto play = [&](Sq s) {
+            grid.cells[board.to_index(s)] = board.to_move();
+            board.make(s);
+        };
+        const auto take_back = [&] {
+            grid.cells[board.to_index(board.last_move())] = 0;
+            board.unmake();
+        };
+        const auto random_empty = [&] {
+            Sq s = bots::gomoku::kNoSq;
+            while (s == bots::gomoku::kNoSq || !board.is_empty(s))
+                s = board.from_index(static_cast<int>(rng() % (15 * 15)));
+            return s;
+        };
+        for (int round = 0; round < 60; ++round) {
+            if (board.stones() < 150) play(random_empty());
+            const int mode = round % 3;
+            board.set_tracking({.shapes = mode == 1, .cells = mode == 2});
+            const int ply = board.ply();
+            for (int step = 0; step < 40; ++step) {
+                if (board.ply() > ply && (board.stones() > 200 || rng() % 3 == 0))
+                    take_back();
+                else
+                    play(random_empty());
+                for (int i = 0; i < 15 * 15; ++i)
+                    for (int color = 1; color <= 2; ++color)
+                        ASSERT_EQ(board.wins(color, board.from_index(i)), grid.wins(color, i))
+                            << "round " << round << " step " << step << " cell " << i;
+            }
+            while (board.ply() > ply)
+                take_back();
+            board.set_tracking({});
+            ASSERT_TRUE(board.consistent()) << "round " << round;
+        }
+    }
+}
+
+// The solver's lean mode only saves work: on seeded random positions it
+// returns the same moves after the same number of nodes, VCF and VCT alike,
+// and leaves the board as it found it.
+TEST(GomokuThreats, LeanModeChangesNothingButTheWork) {
+    std::mt19937 rng(5);
+    int wins = 0;
+    for (int game = 0; game < 30; ++game) {
+        Board board;
+        board.reset(15, Rule::kFreestyle);
+        board.make(board.centre());
+        const int plies = 6 + static_cast<int>(rng() % 14);
+        for (int ply = 1; ply < plies; ++ply) {
+            bots::gomoku::MoveList near;
+            bots::gomoku::near_moves(board, 1, near);
+            const Sq s = near.sq[rng() % near.size];
+            if (board.wins(board.to_move(), s)) break;
+            board.make(s);
+        }
+        ThreatSolver plain(board, 18), lean(board, 18);
+        lean.set_lean(true);
+        for (const bool vct : {false, true}) {
+            plain.set_limits(50'000);
+            lean.set_limits(50'000);
+            const auto before = std::pair{plain.nodes(), lean.nodes()};
+            const Sq a = vct ? plain.vct(4, 8) : plain.vcf(16);
+            const Sq b = vct ? lean.vct(4, 8) : lean.vcf(16);
+            EXPECT_EQ(a, b) << (vct ? "vct" : "vcf") << " in game " << game;
+            EXPECT_EQ(plain.nodes() - before.first, lean.nodes() - before.second) << game;
+            wins += b != bots::gomoku::kNoSq ? 1 : 0;
+        }
+        bots::gomoku::SqSet cells_plain, cells_lean;
+        EXPECT_EQ(plain.vcf_cells(16, cells_plain), lean.vcf_cells(16, cells_lean));
+        EXPECT_TRUE(board.tracking().shapes && board.tracking().cells);
+        ASSERT_TRUE(board.consistent()) << game;
+    }
+    EXPECT_GE(wins, 5);  // not only positions without a threat
+}
+
 TEST(GomokuBoard, ThreatFlagsAgreeWithTheRules) {
     std::mt19937 rng(11);
     int fours = 0, flex = 0;

@@ -257,7 +257,7 @@ void Board::set_flags(int ci, Sq q, std::uint8_t nf) {
     const std::uint8_t of = flags_[ci][q];
     if (of == nf) return;
     flags_[ci][q] = nf;
-    potential_[ci] += combo_potential(nf) - combo_potential(of);
+    if (tracking_.shapes) potential_[ci] += combo_potential(nf) - combo_potential(of);
     count43_[ci] += ((nf & kFlag43) ? 1 : 0) - ((of & kFlag43) ? 1 : 0);
     count33_[ci] += ((nf & kFlag33) ? 1 : 0) - ((of & kFlag33) ? 1 : 0);
     const std::uint8_t changed = of ^ nf;
@@ -303,12 +303,14 @@ void Board::update_cell(Sq q, int dir) {
         const std::uint8_t op = pat_[ci][dir][q];
         if (np == op) continue;
         pat_[ci][dir][q] = np;
-        auto& counts = line_count_[ci][dir][line];
-        --counts[op];
-        ++counts[np];
-        potential_[ci] += kPotential[np] - kPotential[op];
+        if (tracking_.shapes) {
+            auto& counts = line_count_[ci][dir][line];
+            --counts[op];
+            ++counts[np];
+            potential_[ci] += kPotential[np] - kPotential[op];
+        }
         const CellInfo& info = (*cells_)[cell_key(ci, q)];
-        if (info.combo != combo_[ci][q]) {
+        if (tracking_.cells && info.combo != combo_[ci][q]) {
             --combo_count_[ci][combo_[ci][q]];
             ++combo_count_[ci][info.combo];
             combo_[ci][q] = info.combo;
@@ -319,24 +321,28 @@ void Board::update_cell(Sq q, int dir) {
 
 void Board::remove_cell(Sq s) {
     for (int ci = 0; ci < 2; ++ci) {
-        for (int d = 0; d < kDirs; ++d) {
-            --line_count_[ci][d][line_of_[d][s]][pat_[ci][d][s]];
-            potential_[ci] -= kPotential[pat_[ci][d][s]];
+        if (tracking_.shapes) {
+            for (int d = 0; d < kDirs; ++d) {
+                --line_count_[ci][d][line_of_[d][s]][pat_[ci][d][s]];
+                potential_[ci] -= kPotential[pat_[ci][d][s]];
+            }
         }
-        --combo_count_[ci][combo_[ci][s]];
+        if (tracking_.cells) --combo_count_[ci][combo_[ci][s]];
         set_flags(ci, s, 0);
     }
 }
 
 void Board::add_cell(Sq s) {
     for (int ci = 0; ci < 2; ++ci) {
-        for (int d = 0; d < kDirs; ++d) {
-            ++line_count_[ci][d][line_of_[d][s]][pat_[ci][d][s]];
-            potential_[ci] += kPotential[pat_[ci][d][s]];
+        if (tracking_.shapes) {
+            for (int d = 0; d < kDirs; ++d) {
+                ++line_count_[ci][d][line_of_[d][s]][pat_[ci][d][s]];
+                potential_[ci] += kPotential[pat_[ci][d][s]];
+            }
         }
         // Its patterns, and so its combination, were frozen while it was
         // occupied.
-        ++combo_count_[ci][combo_[ci][s]];
+        if (tracking_.cells) ++combo_count_[ci][combo_[ci][s]];
         set_flags(ci, s, (*cells_)[cell_key(ci, s)].flags);
     }
 }
@@ -369,9 +375,11 @@ void Board::touch_near(Sq s, int delta) {
     }
 }
 
-void Board::place(Sq s, int color) {
+void Board::place(Sq s, int color, Tracking tracking) {
+    const Tracking saved = tracking_;
+    tracking_ = tracking;
     remove_cell(s);
-    cand_set_.reset(s);
+    if (tracking_.cells) cand_set_.reset(s);
     cell_[s] = static_cast<std::uint8_t>(color);
     hash_ ^= zobrist().stone[color - 1][s];
     ++stones_;
@@ -390,9 +398,10 @@ void Board::place(Sq s, int color) {
                 if (cell_[q] == kEmpty) update_cell(q, d);
             }
         }
-        refresh_line(d, s);
+        if (tracking_.shapes) refresh_line(d, s);
     }
-    touch_near(s, +1);
+    if (tracking_.cells) touch_near(s, +1);
+    tracking_ = saved;
 }
 
 void Board::lift(Sq s) {
@@ -418,19 +427,23 @@ void Board::lift(Sq s) {
     // The patterns of s were frozen while it was occupied; the moves made
     // since have all been taken back, so they are current again.
     add_cell(s);
-    for (int d = 0; d < kDirs; ++d)
-        refresh_line(d, s);
-    touch_near(s, -1);
-    if (near2_[s]) cand_set_.set(s);
+    if (tracking_.shapes) {
+        for (int d = 0; d < kDirs; ++d)
+            refresh_line(d, s);
+    }
+    if (tracking_.cells) {
+        touch_near(s, -1);
+        if (near2_[s]) cand_set_.set(s);
+    }
 }
 
 void Board::put(Sq s, int color) {
-    place(s, color);
+    place(s, color, Tracking{});
 }
 
 void Board::make(Sq s) {
     history_[history_len_++] = s;
-    place(s, to_move_);
+    place(s, to_move_, tracking_);
     to_move_ = other(to_move_);
     hash_ ^= zobrist().side;
 }
@@ -457,8 +470,10 @@ bool Board::consistent() const {
     for (int r = 0; r < size_; ++r)
         for (int c = 0; c < size_; ++c)
             if (cell_[sq(c, r)] != kEmpty) fresh->put(sq(c, r), cell_[sq(c, r)]);
-    if (fresh->total_ != total_ || fresh->potential_ != potential_ ||
-        fresh->combo_count_ != combo_count_ || fresh->five_count_ != five_count_ ||
+    const bool shapes = tracking_.shapes;
+    const bool cells = tracking_.cells;
+    if ((shapes && (fresh->total_ != total_ || fresh->potential_ != potential_)) ||
+        (cells && fresh->combo_count_ != combo_count_) || fresh->five_count_ != five_count_ ||
         fresh->flex4_count_ != flex4_count_ || fresh->four_count_ != four_count_ ||
         fresh->count43_ != count43_ || fresh->count33_ != count33_ || fresh->stones_ != stones_) {
         return false;
@@ -466,13 +481,16 @@ bool Board::consistent() const {
     for (int r = 0; r < size_; ++r) {
         for (int c = 0; c < size_; ++c) {
             const Sq s = sq(c, r);
-            if (fresh->near1_[s] != near1_[s] || fresh->near2_[s] != near2_[s]) return false;
-            if (fresh->cand_set_.test(s) != cand_set_.test(s)) return false;
+            if (cells && (fresh->near1_[s] != near1_[s] || fresh->near2_[s] != near2_[s] ||
+                          fresh->cand_set_.test(s) != cand_set_.test(s))) {
+                return false;
+            }
             for (int ci = 0; ci < 2; ++ci) {
                 for (int d = 0; d < kDirs; ++d) {
                     if (fresh->key_[ci][d][s] != key_[ci][d][s]) return false;
                     if (cell_[s] == kEmpty && fresh->pat_[ci][d][s] != pat_[ci][d][s]) return false;
-                    if (cell_[s] == kEmpty && fresh->combo_[ci][s] != combo_[ci][s]) return false;
+                    if (cells && cell_[s] == kEmpty && fresh->combo_[ci][s] != combo_[ci][s])
+                        return false;
                 }
                 if (fresh->flags_[ci][s] != flags_[ci][s]) return false;
                 if (fresh->five_set_[ci].test(s) != five_set_[ci].test(s) ||

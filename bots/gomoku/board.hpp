@@ -138,7 +138,25 @@ class Board {
     void make_null();
     void unmake_null();
     // Setup: a stone of `color` without history; call set_to_move afterwards.
+    // It updates everything, whatever the tracking.
     void put(Sq s, int color);
+
+    // Besides the stones, the patterns and the threat flags and sets, make()
+    // and unmake() keep two groups of figures current, and each group can be
+    // switched off to save their cost: the line shapes and potentials
+    // (shape_score(), potential()), which only the hand-set evaluations read,
+    // and the cells' combinations and neighbourhoods (combo_counts(),
+    // near1(), near2(), candidates()), which the threat searches do not read.
+    // A group switched off keeps the values it had, and taking back the moves
+    // made meanwhile brings them back to the position: so a group switched
+    // off while moves are made and all taken back again is exact once more
+    // (the threat solver's lean mode, threats.hpp).
+    struct Tracking {
+        bool shapes = true;
+        bool cells = true;
+    };
+    void set_tracking(Tracking tracking) { tracking_ = tracking; }
+    [[nodiscard]] Tracking tracking() const { return tracking_; }
     void set_to_move(int color) { to_move_ = color; }
 
     [[nodiscard]] int size() const { return size_; }
@@ -197,11 +215,12 @@ class Board {
     // Does `color` playing s win at once (five, exactly five under exact5)?
     [[nodiscard]] bool wins(int color, Sq s) const { return flags_[color - 1][s] & kFlagFive; }
 
-    // For tests: the stored state agrees with a recomputation from scratch.
+    // For tests: the stored state agrees with a recomputation from scratch
+    // (but for the groups whose tracking is switched off).
     [[nodiscard]] bool consistent() const;
 
   private:
-    void place(Sq s, int color);
+    void place(Sq s, int color, Tracking tracking);
     void lift(Sq s);
     void update_cell(Sq q, int dir);
     void set_flags(int ci, Sq q, std::uint8_t flags);
@@ -234,6 +253,7 @@ class Board {
     int to_move_ = 1;
     int stones_ = 0;
     std::uint64_t hash_ = 0;
+    Tracking tracking_;
 
     std::array<std::uint8_t, kMaxSquares> cell_{};
     std::array<std::array<std::array<std::uint16_t, kMaxSquares>, kDirs>, 2> key_{};

@@ -36,6 +36,10 @@ ProEngine::ProEngine(ProOptions options)
     for (auto& h : history_)
         h.assign(kMaxSquares, 0);
     soft_fraction_ = 0.6;
+    // The fitted evaluation reads no line shapes, and the threat searches
+    // neither shapes nor cells: neither is kept where it is not read.
+    board_.set_tracking({.shapes = !options.learned, .cells = true});
+    solver_.set_lean(true);
 }
 
 void ProEngine::new_game(const games::Game& game, int player) {

@@ -5,6 +5,21 @@
 namespace arena::bots::gomoku {
 namespace {
 
+// Switches the board's optional tracking off for one search (lean mode).
+class LeanScope {
+  public:
+    LeanScope(Board& board, bool lean) : board_(board), saved_(board.tracking()) {
+        if (lean) board_.set_tracking({.shapes = false, .cells = false});
+    }
+    ~LeanScope() { board_.set_tracking(saved_); }
+    LeanScope(const LeanScope&) = delete;
+    LeanScope& operator=(const LeanScope&) = delete;
+
+  private:
+    Board& board_;
+    Board::Tracking saved_;
+};
+
 constexpr std::array<int, kPatterns> kAttack = {0, 1, 2, 4, 10, 12, 40, 50, 800, 20000};
 constexpr std::uint64_t kVcfSalt = 0x1f3a5c7e9b2d4f61ULL;
 constexpr std::uint64_t kVctSalt = 0x7c2e9a4b6d1f3851ULL;
@@ -85,11 +100,13 @@ void ThreatSolver::store(std::uint64_t key, int depth, bool win, Sq move) {
 }
 
 Sq ThreatSolver::vcf(int depth) {
+    const LeanScope lean(board_, lean_);
     Sq first = kNoSq;
     return vcf_attack(std::min(depth, 100), &first) ? first : kNoSq;
 }
 
 bool ThreatSolver::vcf_cells(int depth, SqSet& cells) {
+    const LeanScope lean(board_, lean_);
     if (vcf(depth) == kNoSq) return false;
     // Replay the win: each step is a cache hit.
     const int attacker = board_.to_move();
@@ -120,6 +137,7 @@ bool ThreatSolver::vcf_cells(int depth, SqSet& cells) {
 }
 
 Sq ThreatSolver::vct(int depth, int vcf_depth) {
+    const LeanScope lean(board_, lean_);
     vcf_depth_ = std::min(vcf_depth, 100);
     // Iterative deepening: short wins are found at once, and a deep search
     // would otherwise get lost in long useless lines first.

@@ -57,6 +57,12 @@ class ThreatSolver {
     // one winning line (its fours, the forced blocks, the final five-points).
     bool vcf_cells(int depth, SqSet& cells);
 
+    // Lean mode: while a search runs, the board keeps neither its shapes nor
+    // its cells' combinations and neighbourhoods (Board::Tracking), which the
+    // searches do not read; each search takes back every move it makes, so
+    // they are exact again when it returns. Off by default.
+    void set_lean(bool lean) { lean_ = lean; }
+
     [[nodiscard]] bool aborted() const { return aborted_; }
     // Depth (own moves) of the last VCT found.
     [[nodiscard]] int last_depth() const { return last_depth_; }
@@ -84,6 +90,7 @@ class ThreatSolver {
     std::uint64_t node_limit_ = 0;
     Clock::time_point deadline_ = Clock::time_point::max();
     bool aborted_ = false;
+    bool lean_ = false;
     int vcf_depth_ = 0;
     int last_depth_ = 0;
 };
