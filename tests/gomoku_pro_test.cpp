@@ -503,6 +503,33 @@ TEST(GomokuProTune, FitsOnAnArenaExportAndWritesTheWeights) {
     EXPECT_NE(written.find("const EvalWeights& tuned_eval_weights()"), std::string::npos);
     EXPECT_NE(written.find("of 8 games"), std::string::npos) << written;
 
+    // Fitted on a blend with the scores of a depth-2 search: the scores are
+    // kept in a file and read back by the next run, which fits the same.
+    const std::string scores = (dir.path() / "scores.txt").string();
+    const std::string blend = testing::bin("bots/gomoku-pro-tune") + " " + pgn +
+                              " --l2 10 --search-depth 2 --lambda 0.5 --threads 2 --scores " +
+                              scores;
+    const auto searched = testing::run_shell(blend);
+    ASSERT_EQ(searched.status, 0) << searched.out;
+    EXPECT_NE(searched.out.find("searched each to depth 2"), std::string::npos) << searched.out;
+    EXPECT_NE(searched.out.find("depth 2 "), std::string::npos) << searched.out;
+    const auto reread = testing::run_shell(blend);
+    ASSERT_EQ(reread.status, 0) << reread.out;
+    EXPECT_NE(reread.out.find("read the depth-2 scores from " + scores), std::string::npos)
+        << reread.out;
+    const auto fitted_line = [](const std::string& out) {
+        const auto at = out.find("fitted");
+        return out.substr(at, out.find('\n', at) - at);
+    };
+    EXPECT_EQ(fitted_line(reread.out), fitted_line(searched.out));
+    EXPECT_NE(fitted_line(searched.out), fitted_line(fit.out));
+    const auto other_depth = testing::run_shell(testing::bin("bots/gomoku-pro-tune") + " " + pgn +
+                                                " --search-depth 3 --scores " + scores);
+    EXPECT_EQ(other_depth.status, 2) << other_depth.out;
+    EXPECT_NE(other_depth.out.find(scores + ": not the scores of these games at depth 3"),
+              std::string::npos)
+        << other_depth.out;
+
     const std::string other =
         dir.write("connect4.pgn",
                   "[Event \"x\"]\n[Game \"connect4 rows=6 cols=7\"]\n"

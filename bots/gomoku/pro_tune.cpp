@@ -2,6 +2,7 @@
 // (pro_eval.hpp) on the outcomes of games the arena played and exported.
 //
 //   gomoku-pro-tune GAMES.pgn... [--l2 X] [--holdout N] [--cpp FILE]
+//                   [--search-depth D [--lambda L] [--threads T] [--scores FILE]]
 //
 // The games are `arena export DB --format pgn` files. Games of another size
 // or rule than the first, unfinished games, draws and games lost on a fault
@@ -15,8 +16,17 @@
 // hand-set evaluation (classic_evaluate), scaled by its own best factor.
 // The weights are written in the hand-set evaluation's units: the fitted
 // logit divided by that factor. --cpp writes them as pro_weights.cpp.
+//
+// With --search-depth D, each position is also searched to depth D by
+// gomoku-pro with the shipped weights, and the target is a blend: L times
+// the outcome plus 1 - L times the search's score as a probability (through
+// the factor that fits the shipped evaluation to the outcomes; a proven win
+// or loss is 1 or 0). The evaluation then learns what a search sees a few
+// moves ahead. The searches are the slow part: --scores keeps them in a file
+// for the next fit of the same games and depth.
 
 #include <algorithm>
+#include <atomic>
 #include <boost/program_options.hpp>
 #include <cmath>
 #include <cstdio>
@@ -28,10 +38,12 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "arena/games/registry.hpp"
 #include "bots/gomoku/engine.hpp"
+#include "bots/gomoku/pro.hpp"
 #include "bots/gomoku/pro_eval.hpp"
 
 namespace {
@@ -123,8 +135,11 @@ std::unique_ptr<arena::games::Game> game_of(const PgnGame& g) {
 struct Sample {
     std::vector<int> x;
     int classic = 0;
+    int current = 0;  // the shipped weights' evaluation
     bool won = false;
     bool held_out = false;
+    int score = 0;        // with --search-depth: the search's score
+    double target = 0.0;  // what the fit aims at: won, or a blend with the score
 };
 
 double sigmoid(double z) {
@@ -194,7 +209,7 @@ std::vector<double> fit(const std::vector<Sample>& samples, double l2) {
             const double p = sigmoid(z);
             const double v = p * (1 - p);
             for (const std::size_t i : nonzero) {
-                g[i] += (p - s.won) * s.x[i];
+                g[i] += (p - s.target) * s.x[i];
                 for (const std::size_t j : nonzero)
                     h[i][j] += v * s.x[i] * s.x[j];
             }
@@ -245,10 +260,60 @@ void write_cpp(const std::string& path, const EvalWeights& w, const std::string&
     if (!out) throw std::runtime_error("cannot write " + path);
 }
 
+// The fixed-depth gomoku-pro that scores positions for --search-depth: its
+// root threat searches kept small, so that the depth decides.
+ProOptions search_options(int depth) {
+    ProOptions o;
+    o.max_depth = depth;
+    o.root_vcf_nodes = 20'000;
+    o.root_vct_nodes = 20'000;
+    o.defence_vcf_nodes = 1'000;
+    o.defence_vct_nodes = 1'000;
+    o.tt_bits = 18;
+    o.solver_bits = 16;
+    return o;
+}
+
+// The score of the last iteration `engine` reports for `state`, for the side
+// to move; a decided move (a five, a block, a threat win) scores as its info
+// line says.
+int search_score(ProEngine& engine, const arena::games::State& state) {
+    load_state(engine.board(), state);
+    engine.clear();
+    int score = 0;
+    (void)engine.think_untimed([&](std::string_view line) {
+        const auto at = line.find(" score ");
+        if (line.rfind("depth ", 0) == 0 && at != std::string_view::npos)
+            score = std::stoi(std::string(line.substr(at + 7, line.find(' ', at + 7) - at - 7)));
+    });
+    return score;
+}
+
+// Scores each position (Sample::score) on `threads` threads, each with an
+// engine of its own.
+void score_positions(const std::vector<std::unique_ptr<arena::games::State>>& positions,
+                     std::vector<Sample>& samples, int depth, int threads) {
+    std::atomic<std::size_t> next{0};
+    std::vector<std::thread> workers;
+    for (int t = 0; t < threads; ++t) {
+        workers.emplace_back([&] {
+            auto engine = std::make_unique<ProEngine>(search_options(depth));
+            for (std::size_t i = next++; i < positions.size(); i = next++)
+                samples[i].score = search_score(*engine, *positions[i]);
+        });
+    }
+    for (auto& w : workers)
+        w.join();
+}
+
 int run(int argc, char** argv) {
     std::vector<std::string> files;
     double l2 = 1.0;
     int holdout = 4;
+    int search_depth = 0;
+    int threads = 1;
+    std::string scores_file;
+    double lambda = 0.5;
     std::string cpp;
     po::options_description flags("options");
     // clang-format off
@@ -256,6 +321,10 @@ int run(int argc, char** argv) {
         ("help,h", "show this help")
         ("l2", po::value<double>(&l2), "L2 penalty on each weight (default 1)")
         ("holdout", po::value<int>(&holdout), "hold out every Nth game to measure the fit (default 4; 0: none)")
+        ("search-depth", po::value<int>(&search_depth), "also search each position to this depth with gomoku-pro (its shipped weights) and fit on a blend of the outcome and the search's score (default 0: the outcome alone)")
+        ("threads", po::value<int>(&threads), "threads that search the positions (default 1)")
+        ("scores", po::value<std::string>(&scores_file), "with --search-depth, keep the search's scores in this file, and read them from it when it exists")
+        ("lambda", po::value<double>(&lambda), "with --search-depth, the outcome's share of the blend (default 0.5)")
         ("cpp", po::value<std::string>(&cpp), "write the weights as this pro_weights.cpp");
     // clang-format on
     po::options_description hidden;
@@ -275,11 +344,16 @@ int run(int argc, char** argv) {
         return files.empty() && !vm.count("help") ? 2 : 0;
     }
     if (l2 < 0 || holdout < 0) throw std::invalid_argument("--l2 and --holdout must be >= 0");
+    if (search_depth < 0 || search_depth > 12)
+        throw std::invalid_argument("--search-depth must be 0..12");
+    if (lambda < 0 || lambda > 1) throw std::invalid_argument("--lambda must be 0..1");
+    if (threads < 1 || threads > 64) throw std::invalid_argument("--threads must be 1..64");
 
     std::vector<Sample> samples;
     arena::games::Params setup;  // the first game's
     int used = 0, skipped = 0, number = 0;
     auto board = std::make_unique<Board>();
+    std::vector<std::unique_ptr<arena::games::State>> positions;  // for --search-depth
     for (const std::string& file : files) {
         for (const PgnGame& g : read_pgn(file)) {
             const auto game = game_of(g);
@@ -308,8 +382,13 @@ int run(int argc, char** argv) {
                 const int me = board->to_move();
                 if (i >= opening && board->five_count(me) == 0 &&
                     board->five_count(other(me)) == 0 && board->flex4_count(me) == 0) {
-                    samples.push_back(
-                        {eval_features(*board), classic_evaluate(*board), winner == me, held_out});
+                    Sample sample{.x = eval_features(*board),
+                                  .classic = classic_evaluate(*board),
+                                  .current = evaluate(*board, tuned_eval_weights()),
+                                  .won = winner == me,
+                                  .held_out = held_out};
+                    if (search_depth > 0) positions.push_back(state->clone());
+                    samples.push_back(std::move(sample));
                 }
                 const auto move = state->parse_move(g.moves[i]);
                 if (!move || !state->is_legal(*move))
@@ -321,16 +400,54 @@ int run(int argc, char** argv) {
     }
     if (samples.empty()) throw std::runtime_error("no positions to fit on");
     std::printf("%d games (%d skipped), %zu positions\n", used, skipped, samples.size());
-
-    // The hand-set evaluation's scale: the factor that fits it best.
-    double scale = 0, best = 1e9;
-    for (double k = 1e-5; k < 1e-1; k *= 1.02) {
-        const double loss =
-            log_loss(samples, false, [&](const Sample& s) { return k * s.classic; });
-        if (loss < best) {
-            best = loss;
-            scale = k;
+    if (search_depth > 0 && !scores_file.empty() && std::ifstream(scores_file)) {
+        // The scores of an earlier run on the same games and depth.
+        std::ifstream in(scores_file);
+        int depth = 0;
+        std::size_t count = 0;
+        in >> depth >> count;
+        if (!in || depth != search_depth || count != samples.size())
+            throw std::runtime_error(scores_file + ": not the scores of these games at depth " +
+                                     std::to_string(search_depth) + " (delete it to search again)");
+        for (Sample& sample : samples)
+            if (!(in >> sample.score)) throw std::runtime_error(scores_file + ": too short");
+        std::printf("read the depth-%d scores from %s\n", search_depth, scores_file.c_str());
+    } else if (search_depth > 0) {
+        score_positions(positions, samples, search_depth, threads);
+        std::printf("searched each to depth %d\n", search_depth);
+        if (!scores_file.empty()) {
+            std::ofstream out(scores_file);
+            out << search_depth << ' ' << samples.size() << '\n';
+            for (const Sample& sample : samples)
+                out << sample.score << '\n';
+            if (!out) throw std::runtime_error("cannot write " + scores_file);
         }
+    }
+
+    // The hand-set evaluation's scale: the factor that fits it best; the
+    // same for the shipped weights, which puts the search's scores (in those
+    // weights' units) on the scale of the outcome.
+    const auto best_scale = [&](const std::function<int(const Sample&)>& value) {
+        double scale = 0, best = 1e9;
+        for (double k = 1e-5; k < 1e-1; k *= 1.02) {
+            const double loss =
+                log_loss(samples, false, [&](const Sample& s) { return k * value(s); });
+            if (loss < best) {
+                best = loss;
+                scale = k;
+            }
+        }
+        return std::pair{scale, best};
+    };
+    const auto [scale, best] = best_scale([](const Sample& s) { return s.classic; });
+    const double current_scale = best_scale([](const Sample& s) { return s.current; }).first;
+    for (Sample& s : samples) {
+        s.target = s.won ? 1.0 : 0.0;
+        if (search_depth == 0) continue;
+        const double searched = s.score >= kMateBound    ? 1.0
+                                : s.score <= -kMateBound ? 0.0
+                                                         : sigmoid(current_scale * s.score);
+        s.target = lambda * s.target + (1 - lambda) * searched;
     }
     const std::vector<double> w = fit(samples, l2);
     const auto fitted = [&](const Sample& s) {
@@ -345,6 +462,16 @@ int run(int argc, char** argv) {
                 log_loss(samples, true, fitted));
     std::printf("hand-set      %.4f    %.4f   (scale 1/%.0f)\n", best,
                 log_loss(samples, true, classic), 1 / scale);
+    const auto current = [&](const Sample& s) { return current_scale * s.current; };
+    std::printf("shipped       %.4f    %.4f   (scale 1/%.0f)\n", log_loss(samples, false, current),
+                log_loss(samples, true, current), 1 / current_scale);
+    if (search_depth > 0) {
+        const auto searched = [&](const Sample& s) {
+            return std::clamp(current_scale * s.score, -20.0, 20.0);
+        };
+        std::printf("depth %-2d      %.4f    %.4f\n", search_depth,
+                    log_loss(samples, false, searched), log_loss(samples, true, searched));
+    }
 
     EvalWeights weights;
     std::size_t i = 0;
