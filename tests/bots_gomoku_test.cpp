@@ -180,6 +180,21 @@ TEST(GomokuBoard, IncrementalStateMatchesRecomputationAndRules) {
 
 // The threat flags mean what they say, checked by the referee: a four leaves
 // a winning cell, an open four (or double four) two.
+// A seeded random 15x15 freestyle position of 6 to 19 stones, each next to
+// another, stopped before either side could make five.
+void random_open_position(Board& board, std::mt19937& rng) {
+    board.reset(15, Rule::kFreestyle);
+    board.make(board.centre());
+    const int plies = 6 + static_cast<int>(rng() % 14);
+    for (int ply = 1; ply < plies; ++ply) {
+        bots::gomoku::MoveList near;
+        bots::gomoku::near_moves(board, 1, near);
+        const Sq s = near.sq[rng() % near.size];
+        if (board.wins(board.to_move(), s)) break;  // keep the game open
+        board.make(s);
+    }
+}
+
 // Tracking switched off (shapes, cells or both) while random moves are made
 // and taken back: the patterns and threat flags stay right throughout (the
 // referee agrees on every win), and once the moves are all taken back and
@@ -235,16 +250,7 @@ TEST(GomokuThreats, LeanModeChangesNothingButTheWork) {
     int wins = 0;
     for (int game = 0; game < 30; ++game) {
         Board board;
-        board.reset(15, Rule::kFreestyle);
-        board.make(board.centre());
-        const int plies = 6 + static_cast<int>(rng() % 14);
-        for (int ply = 1; ply < plies; ++ply) {
-            bots::gomoku::MoveList near;
-            bots::gomoku::near_moves(board, 1, near);
-            const Sq s = near.sq[rng() % near.size];
-            if (board.wins(board.to_move(), s)) break;
-            board.make(s);
-        }
+        random_open_position(board, rng);
         ThreatSolver plain(board, 18), lean(board, 18);
         lean.set_lean(true);
         for (const bool vct : {false, true}) {
@@ -427,16 +433,7 @@ TEST(GomokuThreats, TableSizeChangesNoAnswer) {
     int compared = 0, wins = 0;
     for (int game = 0; game < 30; ++game) {
         Board board;
-        board.reset(15, Rule::kFreestyle);
-        board.make(board.centre());
-        const int plies = 6 + static_cast<int>(rng() % 14);
-        for (int ply = 1; ply < plies; ++ply) {
-            bots::gomoku::MoveList near;
-            bots::gomoku::near_moves(board, 1, near);
-            const Sq s = near.sq[rng() % near.size];
-            if (board.wins(board.to_move(), s)) break;  // keep the game open
-            board.make(s);
-        }
+        random_open_position(board, rng);
         ThreatSolver small(board, 8), large(board, 18);
         for (const bool vct : {false, true}) {
             small.set_limits(100'000);
