@@ -45,8 +45,8 @@ namespace arena::bots::gomoku {
 
 struct ProOptions {
     int max_depth = 64;                        // iterations of iterative deepening
-    int width = 10;                            // quiet moves searched near the root
-    int min_width = 8;                         // ... and deep in the tree
+    int width = 16;                            // quiet moves searched near the root
+    int min_width = 12;                        // ... and deep in the tree
     int vcf_depth = 24;                        // own moves in a VCF
     int vct_depth = 8;                         // own moves in a VCT; 0 disables VCT
     std::uint64_t root_vcf_nodes = 2'000'000;  // budgets of the root threat searches
@@ -74,7 +74,7 @@ struct ProOptions {
     bool log_reductions = false;           // reductions growing with depth and move number
     double verify_share = 0.0;             // share of the time kept to check the move against a VCT
     std::uint64_t verify_nodes = 400'000;  // node budget of each check
-    int defence_percent = 100;  // weight of the opponent's patterns for the second player
+    int defence_percent = 130;  // weight of the opponent's patterns for the second player
 };
 
 class ProEngine final : public ThreatEngine {

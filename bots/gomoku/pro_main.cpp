@@ -45,8 +45,8 @@ int main(int argc, char** argv) {
     // clang-format off
     program.flags.add_options()
         ("depth", po::value<int>(&depth), "maximum depth in plies (default: as deep as time allows; bench 8)")
-        ("width", po::value<int>(&width), "quiet moves searched near the root (default 10)")
-        ("min-width", po::value<int>(&min_width), "quiet moves searched deep in the tree (default 8)")
+        ("width", po::value<int>(&width), "quiet moves searched near the root (default 16)")
+        ("min-width", po::value<int>(&min_width), "quiet moves searched deep in the tree (default 12)")
         ("vcf-depth", po::value<int>(&vcf_depth), "own moves in a VCF (default 24; 0 disables VCF)")
         ("vct-depth", po::value<int>(&vct_depth), "own moves in a VCT (default 8; 0 disables VCT)")
         ("hash-bits", po::value<int>(&hash_bits), "transposition table of 2^N entries of 16 bytes (10..26, default 20)")
@@ -64,14 +64,16 @@ int main(int argc, char** argv) {
         ("null-reduction", po::value<int>(&null_reduction), "null-move pruning with a reduction of N plies (default 0: none)")
         ("late-moves", po::value<int>(&late_moves), "quiet moves searched at depth 1, two more a ply up to depth 3 (default 0: all)")
         ("log-reductions", po::bool_switch(&log_reductions), "late move reductions growing with depth and move number, not of one or two plies")
-        ("defence", po::value<int>(&defence), "as the second player, the opponent's cells weigh N percent in the fitted evaluation (default 100)")
+        ("defence", po::value<int>(&defence), "as the second player, the opponent's cells weigh N percent in the fitted evaluation (default 130)")
         ("verify-share", po::value<double>(&verify_share), "against a threat, share of the time kept to check the chosen move against a VCT (0: none)");
     // clang-format on
     const auto options = [&](const CommonFlags& common, bool bench) {
         gomoku::ProOptions o;
         gomoku::apply_bench_and_level(o, common, bench, 8);
         if (depth > 0) o.max_depth = depth;
+        // A --width alone below the default deep width narrows both.
         if (min_width > 0) o.min_width = min_width;
+        if (width > 0 && min_width == 0) o.min_width = std::min(o.min_width, width);
         if (width > 0) o.width = std::max(width, o.min_width);
         if (vcf_depth >= 0) o.vcf_depth = vcf_depth;
         if (vct_depth >= 0) o.vct_depth = vct_depth;
