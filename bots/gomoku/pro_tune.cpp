@@ -29,6 +29,7 @@
 #include <atomic>
 #include <boost/program_options.hpp>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <functional>
@@ -400,13 +401,22 @@ int run(int argc, char** argv) {
     }
     if (samples.empty()) throw std::runtime_error("no positions to fit on");
     std::printf("%d games (%d skipped), %zu positions\n", used, skipped, samples.size());
+    // Which positions the scores belong to: a hash of every sample's
+    // features and outcome, in order.
+    std::uint64_t fingerprint = 0xcbf29ce484222325ULL;
+    for (const Sample& sample : samples) {
+        for (const int v : sample.x)
+            fingerprint = (fingerprint ^ static_cast<std::uint32_t>(v)) * 0x100000001b3ULL;
+        fingerprint = (fingerprint ^ (sample.won ? 1U : 0U)) * 0x100000001b3ULL;
+    }
     if (search_depth > 0 && !scores_file.empty() && std::ifstream(scores_file)) {
         // The scores of an earlier run on the same games and depth.
         std::ifstream in(scores_file);
         int depth = 0;
         std::size_t count = 0;
-        in >> depth >> count;
-        if (!in || depth != search_depth || count != samples.size())
+        std::uint64_t stored = 0;
+        in >> depth >> count >> stored;
+        if (!in || depth != search_depth || count != samples.size() || stored != fingerprint)
             throw std::runtime_error(scores_file + ": not the scores of these games at depth " +
                                      std::to_string(search_depth) + " (delete it to search again)");
         for (Sample& sample : samples)
@@ -417,7 +427,7 @@ int run(int argc, char** argv) {
         std::printf("searched each to depth %d\n", search_depth);
         if (!scores_file.empty()) {
             std::ofstream out(scores_file);
-            out << search_depth << ' ' << samples.size() << '\n';
+            out << search_depth << ' ' << samples.size() << ' ' << fingerprint << '\n';
             for (const Sample& sample : samples)
                 out << sample.score << '\n';
             if (!out) throw std::runtime_error("cannot write " + scores_file);
