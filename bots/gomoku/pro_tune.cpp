@@ -449,7 +449,9 @@ int run(int argc, char** argv) {
         }
         return std::pair{scale, best};
     };
-    const auto [scale, best] = best_scale([](const Sample& s) { return s.classic; });
+    const auto classic_fit = best_scale([](const Sample& s) { return s.classic; });
+    const double scale = classic_fit.first;
+    const double best = classic_fit.second;
     const double current_scale = best_scale([](const Sample& s) { return s.current; }).first;
     for (Sample& s : samples) {
         s.target = s.won ? 1.0 : 0.0;
