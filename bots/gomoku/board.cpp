@@ -375,9 +375,7 @@ void Board::touch_near(Sq s, int delta) {
     }
 }
 
-void Board::place(Sq s, int color, Tracking tracking) {
-    const Tracking saved = tracking_;
-    tracking_ = tracking;
+void Board::place(Sq s, int color) {
     remove_cell(s);
     if (tracking_.cells) cand_set_.reset(s);
     cell_[s] = static_cast<std::uint8_t>(color);
@@ -401,7 +399,6 @@ void Board::place(Sq s, int color, Tracking tracking) {
         if (tracking_.shapes) refresh_line(d, s);
     }
     if (tracking_.cells) touch_near(s, +1);
-    tracking_ = saved;
 }
 
 void Board::lift(Sq s) {
@@ -438,12 +435,15 @@ void Board::lift(Sq s) {
 }
 
 void Board::put(Sq s, int color) {
-    place(s, color, Tracking{});
+    const Tracking saved = tracking_;
+    tracking_ = {};
+    place(s, color);
+    tracking_ = saved;
 }
 
 void Board::make(Sq s) {
     history_[history_len_++] = s;
-    place(s, to_move_, tracking_);
+    place(s, to_move_);
     to_move_ = other(to_move_);
     hash_ ^= zobrist().side;
 }

@@ -220,7 +220,7 @@ class Board {
     [[nodiscard]] bool consistent() const;
 
   private:
-    void place(Sq s, int color, Tracking tracking);
+    void place(Sq s, int color);
     void lift(Sq s);
     void update_cell(Sq q, int dir);
     void set_flags(int ci, Sq q, std::uint8_t flags);
