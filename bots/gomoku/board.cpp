@@ -183,6 +183,8 @@ void Board::reset(int size, Rule rule) {
     stones_ = 0;
     hash_ = 0;
     history_len_ = 0;
+    changes_.clear();
+    changes_.reserve(std::size_t{64} * size * size);
     cell_.fill(kWall);
     near1_.fill(0);
     near2_.fill(0);
@@ -253,7 +255,7 @@ int Board::key_from_scratch(int ci, int dir, Sq s) const {
     return key;
 }
 
-void Board::set_flags(int ci, Sq q, std::uint8_t nf) {
+[[gnu::always_inline]] inline void Board::set_flags(int ci, Sq q, std::uint8_t nf) {
     const std::uint8_t of = flags_[ci][q];
     if (of == nf) return;
     flags_[ci][q] = nf;
@@ -296,26 +298,33 @@ void Board::set_flags(int ci, Sq q, std::uint8_t nf) {
     }
 }
 
-void Board::update_cell(Sq q, int dir) {
-    const int line = line_of_[dir][q];
+[[gnu::always_inline]] inline void Board::set_pattern(int ci, int dir, Sq q, std::uint8_t np) {
+    const std::uint8_t op = pat_[ci][dir][q];
+    pat_[ci][dir][q] = np;
+    if (tracking_.shapes) {
+        auto& counts = line_count_[ci][dir][line_of_[dir][q]];
+        --counts[op];
+        ++counts[np];
+        potential_[ci] += kPotential[np] - kPotential[op];
+    }
+    const CellInfo& info = (*cells_)[cell_key(ci, q)];
+    if (tracking_.cells && info.combo != combo_[ci][q]) {
+        --combo_count_[ci][combo_[ci][q]];
+        ++combo_count_[ci][info.combo];
+        combo_[ci][q] = info.combo;
+    }
+    set_flags(ci, q, info.flags);
+}
+
+[[gnu::always_inline]] inline void Board::update_cell(Sq q, int dir, bool logged) {
     for (int ci = 0; ci < 2; ++ci) {
         const std::uint8_t np = (*table_)[key_[ci][dir][q]];
         const std::uint8_t op = pat_[ci][dir][q];
         if (np == op) continue;
-        pat_[ci][dir][q] = np;
-        if (tracking_.shapes) {
-            auto& counts = line_count_[ci][dir][line];
-            --counts[op];
-            ++counts[np];
-            potential_[ci] += kPotential[np] - kPotential[op];
-        }
-        const CellInfo& info = (*cells_)[cell_key(ci, q)];
-        if (tracking_.cells && info.combo != combo_[ci][q]) {
-            --combo_count_[ci][combo_[ci][q]];
-            ++combo_count_[ci][info.combo];
-            combo_[ci][q] = info.combo;
-        }
-        set_flags(ci, q, info.flags);
+        if (logged)
+            changes_.push_back(
+                {static_cast<std::int16_t>(q), static_cast<std::uint8_t>(ci * kDirs + dir), op});
+        set_pattern(ci, dir, q, np);
     }
 }
 
@@ -375,7 +384,7 @@ void Board::touch_near(Sq s, int delta) {
     }
 }
 
-void Board::place(Sq s, int color) {
+void Board::place(Sq s, int color, bool logged) {
     remove_cell(s);
     if (tracking_.cells) cand_set_.reset(s);
     cell_[s] = static_cast<std::uint8_t>(color);
@@ -393,7 +402,7 @@ void Board::place(Sq s, int color) {
                 const int p = kPow3[digit_of(-sign * k)];
                 key_[0][d][q] = static_cast<std::uint16_t>(key_[0][d][q] + add_black * p);
                 key_[1][d][q] = static_cast<std::uint16_t>(key_[1][d][q] + add_white * p);
-                if (cell_[q] == kEmpty) update_cell(q, d);
+                if (cell_[q] == kEmpty) update_cell(q, d, logged);
             }
         }
         if (tracking_.shapes) refresh_line(d, s);
@@ -401,7 +410,7 @@ void Board::place(Sq s, int color) {
     if (tracking_.cells) touch_near(s, +1);
 }
 
-void Board::lift(Sq s) {
+void Board::lift(Sq s, std::size_t mark) {
     const int color = cell_[s];
     cell_[s] = kEmpty;
     hash_ ^= zobrist().stone[color - 1][s];
@@ -417,9 +426,15 @@ void Board::lift(Sq s) {
                 const int p = kPow3[digit_of(-sign * k)];
                 key_[0][d][q] = static_cast<std::uint16_t>(key_[0][d][q] - add_black * p);
                 key_[1][d][q] = static_cast<std::uint16_t>(key_[1][d][q] - add_white * p);
-                if (cell_[q] == kEmpty) update_cell(q, d);
             }
         }
+    }
+    // The patterns the stone changed, back as they were (newest first): the
+    // others read the same from the keys before and after it.
+    while (changes_.size() > mark) {
+        const Change c = changes_.back();
+        changes_.pop_back();
+        set_pattern(c.line / kDirs, c.line % kDirs, c.sq, c.pattern);
     }
     // The patterns of s were frozen while it was occupied; the moves made
     // since have all been taken back, so they are current again.
@@ -437,20 +452,21 @@ void Board::lift(Sq s) {
 void Board::put(Sq s, int color) {
     const Tracking saved = tracking_;
     tracking_ = {};
-    place(s, color);
+    place(s, color, false);
     tracking_ = saved;
 }
 
 void Board::make(Sq s) {
+    marks_[history_len_] = changes_.size();
     history_[history_len_++] = s;
-    place(s, to_move_);
+    place(s, to_move_, true);
     to_move_ = other(to_move_);
     hash_ ^= zobrist().side;
 }
 
 void Board::unmake() {
     const Sq s = history_[--history_len_];
-    lift(s);
+    lift(s, marks_[history_len_]);
     to_move_ = other(to_move_);
     hash_ ^= zobrist().side;
 }

@@ -16,7 +16,8 @@
 // side because under exact5 a five only wins when the cells just beyond it
 // are not the same colour. Every stone updates the keys of the cells within
 // five steps along its four lines, and the patterns of the empty ones: the
-// only things a move can change.
+// only things a move can change. make() logs the patterns it changes, and
+// unmake() puts those back without looking any pattern up again.
 //
 // Shapes. The evaluation of the seed programs counts shapes (fives, open
 // fours, fours, open threes, threes, twos) line by line. Here a line's shape
@@ -31,7 +32,9 @@
 
 #include <array>
 #include <bit>
+#include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace arena::bots::gomoku {
 
@@ -220,9 +223,12 @@ class Board {
     [[nodiscard]] bool consistent() const;
 
   private:
-    void place(Sq s, int color);
-    void lift(Sq s);
-    void update_cell(Sq q, int dir);
+    // place() logs the patterns it changes when `logged` (make()); lift()
+    // restores those logged since `mark`.
+    void place(Sq s, int color, bool logged);
+    void lift(Sq s, std::size_t mark);
+    void update_cell(Sq q, int dir, bool logged);
+    void set_pattern(int ci, int dir, Sq q, std::uint8_t pattern);
     void set_flags(int ci, Sq q, std::uint8_t flags);
     void add_cell(Sq s);
     void remove_cell(Sq s);
@@ -278,6 +284,15 @@ class Board {
 
     std::array<Sq, kMaxMoves + 1> history_{};
     int history_len_ = 0;
+    // The patterns each move changed, as they were before it: line is
+    // colour * kDirs + direction. marks_[i]: the log's size before move i.
+    struct Change {
+        std::int16_t sq;
+        std::uint8_t line;
+        std::uint8_t pattern;
+    };
+    std::vector<Change> changes_;
+    std::array<std::size_t, kMaxMoves + 1> marks_{};
 };
 
 // Shape value of a line from its pattern counts.
