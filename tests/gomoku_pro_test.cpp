@@ -409,9 +409,10 @@ TEST(GomokuProEval, IsTheDotProductOfItsFeaturesAndWeights) {
                 for (std::size_t i = 0; i < x.size(); ++i)
                     dot += static_cast<long long>(x[i]) * v[i];
                 ASSERT_EQ(bots::gomoku::evaluate(*board, w), dot) << "game " << game;
-                // For the defender, the opponent's cell terms weigh 130 %:
-                // the "theirs" block when it is to move, the "mine" block
-                // when the opponent is.
+                // For the defender, the opponent's cell terms weigh 130 %
+                // (the "theirs" block when it is to move, the "mine" block
+                // when the opponent is), measured from a board of quiet
+                // cells.
                 const auto block = [&](std::size_t from) {
                     long long sum = 0;
                     for (std::size_t i = from; i < from + bots::gomoku::kCombos; ++i)
@@ -420,11 +421,15 @@ TEST(GomokuProEval, IsTheDotProductOfItsFeaturesAndWeights) {
                 };
                 const long long mine = block(0), theirs = block(bots::gomoku::kCombos);
                 const long long rest = dot - mine - theirs;
+                const long long empty = 15 * 15 - board->stones();
+                const long long quiet_mine = v[bots::gomoku::kQuietCombo] * empty;
+                const long long quiet_theirs =
+                    v[bots::gomoku::kCombos + bots::gomoku::kQuietCombo] * empty;
                 const int me = board->to_move();
                 ASSERT_EQ(bots::gomoku::evaluate(*board, w, me, 130),
-                          rest + mine + theirs * 130 / 100);
+                          rest + mine + theirs + (theirs - quiet_theirs) * 30 / 100);
                 ASSERT_EQ(bots::gomoku::evaluate(*board, w, bots::gomoku::other(me), 130),
-                          rest + mine * 130 / 100 + theirs);
+                          rest + mine + theirs + (mine - quiet_mine) * 30 / 100);
                 ASSERT_EQ(bots::gomoku::evaluate(*board, w, me, 100), dot);
             }
             for (const int color : {1, 2}) {

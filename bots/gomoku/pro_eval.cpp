@@ -40,15 +40,18 @@ int evaluate(const Board& b, const EvalWeights& w, int defender, int percent) {
     const int me = b.to_move();
     const auto& mine = b.combo_counts(me);
     const auto& theirs = b.combo_counts(other(me));
-    int a = 0, t = 0;
+    int a = 0, t = 0, empty = 0;
     for (int k = 0; k < kCombos; ++k) {
         a += w.mine[k] * mine[k];
         t += w.theirs[k] * theirs[k];
+        empty += mine[k];
     }
+    // The scaled block is measured from its value on a board of quiet
+    // cells: only what the cells make beyond that weighs `percent`.
     if (defender == me)
-        t = t * percent / 100;
+        t += (t - w.theirs[kQuietCombo] * empty) * (percent - 100) / 100;
     else if (defender == other(me))
-        a = a * percent / 100;
+        a += (a - w.mine[kQuietCombo] * empty) * (percent - 100) / 100;
     int value = w.bias + a + t;
     const auto terms = eval_terms(b);
     for (int i = 0; i < kEvalTerms; ++i)

@@ -26,6 +26,9 @@
 namespace arena::bots::gomoku {
 
 inline constexpr int kEvalTerms = 7;
+// The combination of a cell with nothing around it: one stone, open, in
+// every direction.
+inline constexpr int kQuietCombo = combo(kF1, kF1);
 inline constexpr int kEvalFeatures = 2 * kCombos + kEvalTerms + 1;
 
 struct EvalWeights {
@@ -42,9 +45,15 @@ struct EvalWeights {
 [[nodiscard]] std::array<int, kEvalTerms> eval_terms(const Board& board);
 // All the features, in the order mine, theirs, terms, constant: evaluate()
 // is their dot product with the weights in that order. With a `defender`
-// (a colour), the cell terms of the defender's opponent are scaled to
-// `percent`: the "theirs" block when the defender is to move, the "mine"
-// block when its opponent is (gomoku-pro --defence).
+// (a colour), the cell terms of the defender's opponent weigh `percent`: the
+// "theirs" block when the defender is to move, the "mine" block when its
+// opponent is (gomoku-pro --defence). What is scaled is the block's excess
+// over a board whose empty cells are all quiet (kQuietCombo: one stone in
+// every direction, nothing more). Each empty cell counts once in either
+// block, so the fit leaves a constant per cell free between the two (here
+// about 230, "mine" below and "theirs" above); scaling the whole block would
+// scale that constant too, a term of about 70 a stone for one side that
+// says nothing about threats.
 [[nodiscard]] std::vector<int> eval_features(const Board& board);
 [[nodiscard]] int evaluate(const Board& board, const EvalWeights& weights, int defender = -1,
                            int percent = 100);
