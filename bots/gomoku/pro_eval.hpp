@@ -26,8 +26,8 @@
 namespace arena::bots::gomoku {
 
 inline constexpr int kEvalTerms = 7;
-// The combination of a cell with nothing around it: one stone, open, in
-// every direction.
+// The combination of a cell with nothing near it: a stone played there would
+// stand alone, open, in every direction.
 inline constexpr int kQuietCombo = combo(kF1, kF1);
 inline constexpr int kEvalFeatures = 2 * kCombos + kEvalTerms + 1;
 
@@ -48,12 +48,11 @@ struct EvalWeights {
 // (a colour), the cell terms of the defender's opponent weigh `percent`: the
 // "theirs" block when the defender is to move, the "mine" block when its
 // opponent is (gomoku-pro --defence). What is scaled is the block's excess
-// over a board whose empty cells are all quiet (kQuietCombo: one stone in
-// every direction, nothing more). Each empty cell counts once in either
-// block, so the fit leaves a constant per cell free between the two (here
-// about 230, "mine" below and "theirs" above); scaling the whole block would
-// scale that constant too, a term of about 70 a stone for one side that
-// says nothing about threats.
+// over a board whose empty cells are all quiet (kQuietCombo). Each empty
+// cell counts once in either block, so the fit leaves a constant per cell
+// free between the two (here about 230, "mine" below and "theirs" above);
+// scaling the whole block would scale that constant too, a term of about 70
+// a stone for one side that says nothing about threats.
 [[nodiscard]] std::vector<int> eval_features(const Board& board);
 [[nodiscard]] int evaluate(const Board& board, const EvalWeights& weights, int defender = -1,
                            int percent = 100);
