@@ -431,6 +431,18 @@ TEST(GomokuProEval, IsTheDotProductOfItsFeaturesAndWeights) {
                 ASSERT_EQ(bots::gomoku::evaluate(*board, w, bots::gomoku::other(me), 130),
                           rest + mine + theirs + (mine - quiet_mine) * 30 / 100);
                 ASSERT_EQ(bots::gomoku::evaluate(*board, w, me, 100), dot);
+                // Every empty cell counts once in either block, so moving a
+                // constant from one block's weights to the other's changes
+                // nothing, for the defender too.
+                bots::gomoku::EvalWeights shifted = w;
+                for (int k = 0; k < bots::gomoku::kCombos; ++k) {
+                    shifted.mine[k] += 230;
+                    shifted.theirs[k] -= 230;
+                }
+                for (const int defender : {me, bots::gomoku::other(me)}) {
+                    ASSERT_EQ(bots::gomoku::evaluate(*board, shifted, defender, 130),
+                              bots::gomoku::evaluate(*board, w, defender, 130));
+                }
             }
             for (const int color : {1, 2}) {
                 int cells = 0;

@@ -64,7 +64,7 @@ int main(int argc, char** argv) {
         ("null-reduction", po::value<int>(&null_reduction), "null-move pruning with a reduction of N plies (default 0: none)")
         ("late-moves", po::value<int>(&late_moves), "quiet moves searched at depth 1, two more a ply up to depth 3 (default 0: all)")
         ("log-reductions", po::bool_switch(&log_reductions), "late move reductions growing with depth and move number, not of one or two plies")
-        ("defence", po::value<int>(&defence), "as the second player, the opponent's cells weigh N percent in the fitted evaluation (default 130)")
+        ("defence", po::value<int>(&defence), "as the second player, what the opponent's cells make beyond quiet cells weighs N percent in the fitted evaluation (default 130)")
         ("verify-share", po::value<double>(&verify_share), "against a threat, share of the time kept to check the chosen move against a VCT (0: none)");
     // clang-format on
     const auto options = [&](const CommonFlags& common, bool bench) {
