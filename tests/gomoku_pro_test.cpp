@@ -6,8 +6,9 @@
 // VCF line refutes, and plays by the rules through the arena. Its fitted
 // evaluation is the dot product of its features and weights, and judges
 // double threats as they are; gomoku-pro-tune fits it on an arena export.
-// It plays a win that its table proved, and checks the move it chose against
-// the opponent's VCT.
+// It plays a win that its table proved, checks the move it chose against
+// the opponent's VCT, and ranks the root moves that failed low by the nodes
+// their search took.
 
 #include <gtest/gtest.h>
 
@@ -189,6 +190,50 @@ int searched_score(ProEngine& e) {
     std::vector<std::string> infos;
     (void)e.think_untimed([&](std::string_view line) { infos.emplace_back(line); });
     return last_score(infos);
+}
+
+// The root moves of an iteration, ranked for the next: the ones that raised
+// alpha by their value, above every one that failed low. gomoku-pro ranks
+// those by the nodes their search took, most first, so that an iteration cut
+// short after its first move fails low tries the hardest to refute next;
+// gomoku-vcf keeps the order its ladder runs were measured with, the last
+// searched first.
+TEST(GomokuProSearch, RanksTheRootMovesThatFailLowByTheNodesTheyTook) {
+    using bots::gomoku::FailLowOrder;
+    using bots::gomoku::kWinScore;
+    using bots::gomoku::root_rank;
+    struct Searched {
+        Sq move;
+        bool raised;
+        int value;
+        std::uint64_t nodes;
+    };
+    // In search order: the previous best (a loss, searched first), then moves
+    // that failed low with their nodes, one that raised alpha, and one whose
+    // search took more nodes than a rank can hold.
+    const std::vector<Searched> iteration = {
+        {10, true, -(kWinScore - 7), 50},
+        {11, false, 0, 900},
+        {12, false, 0, 40'000},
+        {13, true, -120, 70'000},
+        {14, false, 0, 10},
+        {15, false, 0, 2'000},
+        {16, false, 0, std::uint64_t{1} << 40},
+    };
+    const auto ranked = [&](FailLowOrder order) {
+        bots::gomoku::MoveList root;
+        for (std::size_t i = 0; i < iteration.size(); ++i) {
+            const auto& m = iteration[i];
+            root.add(m.move, root_rank(order, m.raised, m.value, static_cast<int>(i), m.nodes));
+        }
+        root.sort();
+        return std::vector<Sq>(root.sq.begin(), root.sq.begin() + root.size);
+    };
+    EXPECT_EQ(ranked(FailLowOrder::kByNodes), (std::vector<Sq>{13, 10, 16, 12, 15, 11, 14}));
+    EXPECT_EQ(ranked(FailLowOrder::kLastFirst), (std::vector<Sq>{13, 10, 16, 15, 14, 12, 11}));
+    // gomoku-pro's: below the lowest value a search returns, whatever the
+    // nodes and the place.
+    EXPECT_LT(root_rank(FailLowOrder::kByNodes, false, 0, 200, ~std::uint64_t{0}), -kWinScore);
 }
 
 // A proven loss needs every move searched: once all the moves that the width

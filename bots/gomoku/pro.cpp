@@ -36,6 +36,7 @@ ProEngine::ProEngine(ProOptions options)
     for (auto& h : history_)
         h.assign(kMaxSquares, 0);
     soft_fraction_ = 0.6;
+    fail_low_order_ = FailLowOrder::kByNodes;
     // The fitted evaluation reads no line shapes, and the threat searches
     // neither shapes nor cells: neither is kept where it is not read.
     board_.set_tracking({.shapes = !options.learned, .cells = true});

@@ -11,6 +11,9 @@
 // keep only the moves that stop the opponent's VCT; then iterative deepening
 // of a principal variation search until the soft limit (optionally keeping a
 // share of the time to check the chosen move against the opponent's VCT).
+// Each iteration tries the last one's best moves first, then the others by
+// the nodes their refutation took, most first: when the best move fails low
+// in an iteration cut short, the alternatives hardest to refute get the time.
 //
 // The search keeps a transposition table (Zobrist keys, kept from move to
 // move within a game, depth-preferred with ageing), two killer moves per ply

@@ -1,5 +1,6 @@
 #include "bots/gomoku/threat_engine.hpp"
 
+#include <algorithm>
 #include <array>
 
 namespace arena::bots::gomoku {
@@ -9,6 +10,16 @@ namespace {
 constexpr std::array<int, kPatterns> kDefend = {0, 1, 2, 3, 8, 10, 30, 40, 600, 10000};
 
 }  // namespace
+
+int root_rank(FailLowOrder order, bool raised, int value, int place, std::uint64_t nodes) {
+    if (raised) return value;
+    // gomoku-vcf's ranks start at -kInfinity, and so from a few places on
+    // are above the value of a proven loss (it then stops deepening anyway);
+    // gomoku-pro's are below every value.
+    if (order == FailLowOrder::kLastFirst) return -kInfinity + place;
+    constexpr auto kCap = static_cast<std::uint64_t>(kInfinity - 1);
+    return -2 * kInfinity + static_cast<int>(std::min(nodes, kCap));
+}
 
 bool put_first(const Board& board, MoveList& moves, Sq tt_move, bool forced) {
     if (tt_move == kNoSq || !board.is_empty(tt_move)) return false;
@@ -197,6 +208,7 @@ void ThreatEngine::search_root(MoveList& root, int depth, Sq& best, int& best_va
     const int beta = kInfinity;
     Sq iter_best = kNoSq;
     for (int i = 0; i < root.size; ++i) {
+        const std::uint64_t before = nodes_ + solver_.nodes();
         board_.make(root.sq[i]);
         int value;
         if (i == 0) {
@@ -207,7 +219,8 @@ void ThreatEngine::search_root(MoveList& root, int depth, Sq& best, int& best_va
         }
         board_.unmake();
         if (aborted_) break;
-        root.score[i] = value > alpha || i == 0 ? value : -kInfinity + i;
+        root.score[i] = root_rank(fail_low_order_, value > alpha || i == 0, value, i,
+                                  nodes_ + solver_.nodes() - before);
         if (value > alpha) {
             alpha = value;
             iter_best = root.sq[i];

@@ -63,6 +63,21 @@ template <class Options>
     return score;
 }
 
+// How search_root ranks, for the next iteration, the root moves that did not
+// raise alpha: below every move that did (those rank by their value), either
+// by their place in the iteration, the last first (gomoku-vcf, as its ladder
+// runs measured it: this reverses their order every iteration), or by the
+// nodes their search took, the most first (gomoku-pro: the moves hardest to
+// refute, which an iteration cut short after a fail low should try first).
+enum class FailLowOrder { kLastFirst, kByNodes };
+
+// The score by which search_root ranks the root move searched at `place` in
+// an iteration (sorted high to low): `value` when it `raised` alpha (or was
+// searched first), else by `order`, from its place or from the `nodes` its
+// search took.
+[[nodiscard]] int root_rank(FailLowOrder order, bool raised, int value, int place,
+                            std::uint64_t nodes);
+
 // Puts `tt_move` (when it is an empty cell of `board`) first in `moves`, the
 // others keeping their order; a move not in the list is added, unless the
 // list is `forced` (a defence). True when `tt_move` is now first.
@@ -132,9 +147,9 @@ class ThreatEngine : public GomokuEngine {
     // one, were it to move).
     void defend_vct(MoveList& root, const InfoSink& info);
     // One iteration of principal variation search over `root` at `depth`:
-    // the root scores are set, and `best` and `best_value` once a move is
-    // searched fully (an iteration cut short still counts once its first
-    // move, the previous best, is searched).
+    // the root scores are set (root_rank(), by fail_low_order_), and `best`
+    // and `best_value` once a move is searched fully (an iteration cut short
+    // still counts once its first move, the previous best, is searched).
     void search_root(MoveList& root, int depth, Sq& best, int& best_value);
     // Iterative deepening of search_root over `root` (in order) up to
     // `max_depth`, until a proven result; past the soft limit no iteration
@@ -148,6 +163,7 @@ class ThreatEngine : public GomokuEngine {
 
     ThreatLimits limits_;
     ThreatSolver solver_;
+    FailLowOrder fail_low_order_ = FailLowOrder::kLastFirst;
     // Whether the last defend_vct() found a VCT of the opponent.
     bool vct_threat_ = false;
     std::uint64_t solver_base_ = 0;
