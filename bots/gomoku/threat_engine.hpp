@@ -64,11 +64,12 @@ template <class Options>
 }
 
 // How search_root ranks, for the next iteration, the root moves that did not
-// raise alpha: below every move that did (those rank by their value), either
+// raise alpha, below the moves that did (those rank by their value): either
 // by their place in the iteration, the last first (gomoku-vcf, as its ladder
-// runs measured it: this reverses their order every iteration), or by the
-// nodes their search took, the most first (gomoku-pro: the moves hardest to
-// refute, which an iteration cut short after a fail low should try first).
+// runs measured it: this reverses their order every iteration, and can rank
+// them above a proven loss, see root_rank()), or by the nodes their search
+// took, the most first (gomoku-pro: the moves hardest to refute, which an
+// iteration cut short after a fail low should try first).
 enum class FailLowOrder { kLastFirst, kByNodes };
 
 // The score by which search_root ranks the root move searched at `place` in
