@@ -63,6 +63,9 @@
 //                       works, writes `misbehave: took the terminal` to it
 //                       and answers `hello arena` (a protocol fault), else
 //                       plays normally
+//     escape-move       writes a stderr line and answers a move line, both
+//                       holding terminal escapes (ESC ]0;TITLE BEL ESC[1;31m):
+//                       what an arena must never print raw
 //   --at-ply N     misbehave on the first `go` of each game whose position has
 //                  at least N moves (default 0); earlier moves are normal. The
 //                  handshake modes and ignore-quit do not use it.
@@ -142,6 +145,7 @@ enum class Mode : std::uint8_t {
     kTouchMemoryChild,
     kForkCount,
     kTty,
+    kEscapeMove,
 };
 
 constexpr std::pair<std::string_view, Mode> kModes[] = {
@@ -176,6 +180,7 @@ constexpr std::pair<std::string_view, Mode> kModes[] = {
     {"touch-memory-child", Mode::kTouchMemoryChild},
     {"fork-count", Mode::kForkCount},
     {"tty", Mode::kTty},
+    {"escape-move", Mode::kEscapeMove},
 };
 
 struct Options {
@@ -383,6 +388,10 @@ class MisbehaveEngine : public arena::bots::Engine {
             case Mode::kTty:
                 if (!take_terminal()) return move;
                 write_all(STDOUT_FILENO, "hello arena\n");
+                return arena::bots::kNoMove;
+            case Mode::kEscapeMove:
+                write_all(STDERR_FILENO, "misbehave: \x1b]0;TITLE\x07\x1b[1;31m\n");
+                write_all(STDOUT_FILENO, "move \x1b]0;TITLE\x07\x1b[1;31m\n");
                 return arena::bots::kNoMove;
         }
         return move;
@@ -633,7 +642,7 @@ int main(int argc, char** argv) {
          "flood-info, flood-stderr, endless-line, close-stdout, handshake-exit, handshake-hang, "
          "crash-after-move, fork-child, ignore-quit, daemon, setsid, close-stdin, stop-self, "
          "ponder, memory-hog, fork-bomb, big-file, touch-memory, touch-memory-child, fork-count, "
-         "tty")
+         "tty, escape-move")
         ("at-ply", po::value<std::uint64_t>(&options.at_ply)->default_value(0),
          "misbehave on the first go of each game at ply >= N (sleep: every go from then on)")
         ("sleep-ms", po::value<std::uint64_t>(&options.sleep_ms)->default_value(1000), "delay of --mode sleep")
