@@ -308,10 +308,11 @@ int games_command(const std::vector<std::string>& args, std::ostream& out, std::
             << "  detail\n";
         for (const auto& g : store.games(t->id, a.bot, ending)) {
             out << std::setw(7) << g.id << std::setw(7) << g.slot.index + 1 << "  " << std::left
-                << std::setw(16) << g.first << std::setw(16) << g.second << std::setw(9) << g.result
-                << std::setw(10) << g.termination << std::right << std::setw(6) << g.plies
-                << std::setw(10) << std::fixed << std::setprecision(2)
-                << static_cast<double>(g.duration_us) / 1e6 << "  " << g.detail << "\n";
+                << std::setw(16) << match::escape_controls(g.first) << std::setw(16)
+                << match::escape_controls(g.second) << std::setw(9) << g.result << std::setw(10)
+                << g.termination << std::right << std::setw(6) << g.plies << std::setw(10)
+                << std::fixed << std::setprecision(2) << static_cast<double>(g.duration_us) / 1e6
+                << "  " << match::escape_controls(g.detail) << "\n";
         }
         return kExitOk;
     } catch (const std::exception& e) {
