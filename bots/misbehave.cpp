@@ -66,10 +66,14 @@
 //     escape-move       writes a stderr line and answers a move line, both
 //                       holding terminal escapes (ESC ]0;TITLE BEL ESC[1;31m):
 //                       what an arena must never print raw
+//     double-move       answers every go from --at-ply on with its move line
+//                       twice, in two writes (one `move` too many: the second
+//                       is stale by the time the arena reads it)
 //   --at-ply N     misbehave on the first `go` of each game whose position has
 //                  at least N moves (default 0); earlier moves are normal. The
 //                  handshake modes and ignore-quit do not use it.
-//                  Exception: --mode sleep delays every move from then on.
+//                  Exception: --mode sleep delays every move from then on, and
+//                  --mode double-move doubles every move from then on.
 //   --sleep-ms N   the delay of --mode sleep, the pause of touch-memory
 //                  (default 1000)
 //   --touch-mb N   MiB touched by the touch-memory modes (default 100)
@@ -146,6 +150,7 @@ enum class Mode : std::uint8_t {
     kForkCount,
     kTty,
     kEscapeMove,
+    kDoubleMove,
 };
 
 constexpr std::pair<std::string_view, Mode> kModes[] = {
@@ -181,6 +186,7 @@ constexpr std::pair<std::string_view, Mode> kModes[] = {
     {"fork-count", Mode::kForkCount},
     {"tty", Mode::kTty},
     {"escape-move", Mode::kEscapeMove},
+    {"double-move", Mode::kDoubleMove},
 };
 
 struct Options {
@@ -298,7 +304,8 @@ class MisbehaveEngine : public arena::bots::Engine {
         std::mt19937_64 rng(arena::bots::position_seed(options_.seed, state));
         const Move move = moves[static_cast<std::size_t>(rng() % moves.size())];
         if (done_ || static_cast<std::uint64_t>(state.ply()) < options_.at_ply) return move;
-        done_ = options_.mode != Mode::kSleep && options_.mode != Mode::kPonder;
+        done_ = options_.mode != Mode::kSleep && options_.mode != Mode::kPonder &&
+                options_.mode != Mode::kDoubleMove;
         return misbehave(state, move);
     }
 
@@ -392,6 +399,10 @@ class MisbehaveEngine : public arena::bots::Engine {
             case Mode::kEscapeMove:
                 write_all(STDERR_FILENO, "misbehave: \x1b]0;TITLE\x07\x1b[1;31m\n");
                 write_all(STDOUT_FILENO, "move \x1b]0;TITLE\x07\x1b[1;31m\n");
+                return arena::bots::kNoMove;
+            case Mode::kDoubleMove:
+                write_all(STDOUT_FILENO, move_line + '\n');
+                write_all(STDOUT_FILENO, move_line + '\n');
                 return arena::bots::kNoMove;
         }
         return move;
@@ -642,7 +653,7 @@ int main(int argc, char** argv) {
          "flood-info, flood-stderr, endless-line, close-stdout, handshake-exit, handshake-hang, "
          "crash-after-move, fork-child, ignore-quit, daemon, setsid, close-stdin, stop-self, "
          "ponder, memory-hog, fork-bomb, big-file, touch-memory, touch-memory-child, fork-count, "
-         "tty, escape-move")
+         "tty, escape-move, double-move")
         ("at-ply", po::value<std::uint64_t>(&options.at_ply)->default_value(0),
          "misbehave on the first go of each game at ply >= N (sleep: every go from then on)")
         ("sleep-ms", po::value<std::uint64_t>(&options.sleep_ms)->default_value(1000), "delay of --mode sleep")
