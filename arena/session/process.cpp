@@ -495,7 +495,10 @@ Process::Process(const ProcessOptions& options)
         // Dies with the arena, even a kill -9 of it: a frozen bot would never
         // see the end of its input. (Forked on the spawner thread, see reaper.hpp.)
         ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (::getppid() != arena_pid) ::_exit(127);
+        // Born in the bots' PID namespace (reaper.hpp), it sees its parent,
+        // outside it, as 0; orphaned, it would see the keeper (1) instead.
+        const pid_t parent = ::getppid();
+        if (parent != arena_pid && parent != 0) ::_exit(127);
         for (const Rlimit* r = rlimits_begin; r != rlimits_end; ++r) {
             // CPU: SIGXCPU at the limit, SIGKILL a second later.
             const rlimit value{r->value, r->resource == RLIMIT_CPU ? r->value + 1 : r->value};
@@ -827,6 +830,12 @@ std::optional<Clock::time_point> Process::write_line_then(std::string_view line,
     if (!ok) return std::nullopt;
     if (transcript_limit_ > 0) keep(reachable.value_or(Clock::now()), false, line);
     return reachable;
+}
+
+std::size_t Process::unread_input() const {
+    int pending = 0;
+    if (stdin_fd_ < 0 || ::ioctl(stdin_fd_, FIONREAD, &pending) != 0 || pending < 0) return 0;
+    return static_cast<std::size_t>(pending);
 }
 
 bool Process::wait_writable(Clock::time_point deadline) {

@@ -204,6 +204,11 @@ class Process final : public IdleBot {
     [[nodiscard]] std::optional<Clock::time_point> write_line_and_thaw(std::string_view line,
                                                                        Clock::time_point deadline);
 
+    // How many bytes written to the child's stdin it has not read yet (0
+    // when stdin is closed). A line read while some of the last request is
+    // still unread was written before the child read that request.
+    [[nodiscard]] std::size_t unread_input() const;
+
     // Non-blocking: has the child exited? Reaps it if so.
     [[nodiscard]] std::optional<ExitStatus> poll_exit();
     // Waits for the child to exit until `deadline`; reaps it if so.
