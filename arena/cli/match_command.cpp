@@ -406,18 +406,27 @@ std::string seconds(std::chrono::microseconds us) {
 // piped into a file, keeps every line of the games it played.
 void print_game(std::ostream& out, int index, int total, std::int64_t stored_id,
                 const match::GameRecord& g, const std::string& suffix) {
-    out << "game " << index << "/" << total;
-    if (stored_id > 0) out << " (#" << stored_id << ")";
-    out << ": " << g.players[0] << " vs " << g.players[1] << "  " << match::score_text(g.outcome)
-        << "  " << match::to_string(g.termination) << "  " << g.moves.size() << " plies  "
+    // A stored game is numbered by its id (what `arena games` lists and
+    // `show` and `log` take), the count after it being progress; an unstored
+    // one by its place in the match.
+    if (stored_id > 0) {
+        out << "game #" << stored_id << " (" << index << "/" << total << " stored)";
+    } else {
+        out << "game " << index << "/" << total;
+    }
+    out << ": " << match::escape_controls(g.players[0]) << " vs "
+        << match::escape_controls(g.players[1]) << "  " << match::score_text(g.outcome) << "  "
+        << match::to_string(g.termination) << "  " << g.moves.size() << " plies  "
         << seconds(g.duration);
     if (!g.detail.empty()) {
-        out << "  (" << g.detail;
+        // The detail and stderr tails quote what the bot sent.
+        out << "  (" << match::escape_controls(g.detail);
         if (g.fault_after.count() > 0)
             out << "; verdict " << std::fixed << std::setprecision(1)
                 << static_cast<double>(g.fault_after.count()) / 1000.0 << " ms after go";
         const std::string fault = match::fault_description(g);
-        if (fault.size() > g.detail.size()) out << fault.substr(g.detail.size());
+        if (fault.size() > g.detail.size())
+            out << match::escape_controls(std::string_view(fault).substr(g.detail.size()));
         out << ")";
     }
     out << suffix << std::endl;
@@ -516,7 +525,7 @@ class StoredMatch {
 void print_summary(std::ostream& out, const match::Tally& tally) {
     std::size_t width = 4;
     for (const auto& b : tally.bots())
-        width = std::max(width, b.name.size());
+        width = std::max(width, match::escape_controls(b.name).size());
     out << "\n"
         << std::left << std::setw(static_cast<int>(width)) << "bot" << std::right
         << "  games   wins  draws losses   score";
@@ -524,10 +533,10 @@ void print_summary(std::ostream& out, const match::Tally& tally) {
         if (t != Termination::kNormal) out << std::setw(9) << match::to_string(t);
     out << "\n";
     for (const auto& b : tally.bots()) {
-        out << std::left << std::setw(static_cast<int>(width)) << b.name << std::right
-            << std::setw(7) << b.games() << std::setw(7) << b.wins << std::setw(7) << b.draws
-            << std::setw(7) << b.losses << std::setw(7) << std::fixed << std::setprecision(1)
-            << 100.0 * b.score() << "%";
+        out << std::left << std::setw(static_cast<int>(width)) << match::escape_controls(b.name)
+            << std::right << std::setw(7) << b.games() << std::setw(7) << b.wins << std::setw(7)
+            << b.draws << std::setw(7) << b.losses << std::setw(7) << std::fixed
+            << std::setprecision(1) << 100.0 * b.score() << "%";
         for (auto t : match::kAllTerminations)
             if (t != Termination::kNormal) out << std::setw(9) << b.lost(t);
         out << "\n";
@@ -755,7 +764,7 @@ int match_command(const std::vector<std::string>& args, std::ostream& out, std::
         }
     }
     if (!failure.empty()) {
-        err << "arena match: " << failure << "\n";
+        err << "arena match: " << match::escape_controls(failure) << "\n";
         return kExitFailure;
     }
     if (interrupted) {

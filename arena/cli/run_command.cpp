@@ -31,6 +31,7 @@
 #include "arena/cli/sprt_report.hpp"
 #include "arena/cli/stop_signal.hpp"
 #include "arena/match/close_calls.hpp"
+#include "arena/match/escape.hpp"
 #include "arena/session/cgroup.hpp"
 #include "arena/store/run_lock.hpp"
 #include "arena/tournament/config.hpp"
@@ -401,6 +402,16 @@ void write_passed_checks(const std::filesystem::path& file,
     std::filesystem::rename(temporary, file);
 }
 
+// "12 of 20 games stored in results/t.db; run the same command again to
+// play the other 8", for a run that stops early.
+std::string stopped_text(const tournament::RunOutcome& outcome, const tournament::Config& config) {
+    const auto left = std::max<std::int64_t>(0, outcome.total - outcome.stored);
+    return std::to_string(outcome.stored) + " of " + std::to_string(outcome.total) +
+           " games stored in " + config.database.string() +
+           "; run the same command again to play the other " + std::to_string(left) +
+           " (it resumes where this run stopped)";
+}
+
 check::CheckOptions check_options(const tournament::Config& config,
                                   const tournament::BotConfig& bot) {
     check::CheckOptions options;
@@ -420,13 +431,28 @@ check::CheckOptions check_options(const tournament::Config& config,
     return options;
 }
 
+// A submission that fails the checks, and where its check log is.
+struct LeftOut {
+    std::string bot;
+    std::filesystem::path log;
+};
+
+// Under the standings: the submissions this run left out, with their logs.
+void print_left_out(const std::vector<LeftOut>& left_out, std::ostream& out) {
+    if (left_out.empty()) return;
+    out << "\nleft out, failing the checks (fix them and run again):\n";
+    for (const auto& l : left_out)
+        out << "  " << match::escape_controls(l.bot) << "  (log: " << l.log.string() << ")\n";
+}
+
 // `check: true`: runs the arena check-bot checks on each bot of bots_dir
 // whose program did not pass them before (a new name, or a changed
-// bot_sha256). One that fails is reported with its log, which is also kept
-// in a file next to the database, and is left out of `config` for this run:
-// it enters as a late entrant once a later run finds it fixed. False after
-// saying why the run cannot go on.
-bool check_submissions(tournament::Config& config, std::ostream& err) {
+// bot_sha256). One that fails is reported in one line naming its log, which
+// is kept in a file next to the database, is added to `left_out`, and is left
+// out of `config` for this run: it enters as a late entrant once a later run
+// finds it fixed. False after saying why the run cannot go on.
+bool check_submissions(tournament::Config& config, std::vector<LeftOut>& left_out,
+                       std::ostream& err) {
     if (!config.check) return true;
     std::error_code ec;
     if (!config.database.parent_path().empty())
@@ -445,7 +471,8 @@ bool check_submissions(tournament::Config& config, std::ostream& err) {
         if (const auto it = passed.find(bot.name);
             it != passed.end() && !now.sha256.empty() && it->second == now)
             continue;
-        err << "arena run: checking bot '" << bot.name << "' (" << bot.manifest.string() << ")...\n"
+        err << "arena run: checking bot '" << match::escape_controls(bot.name) << "' ("
+            << bot.manifest.string() << ")...\n"
             << std::flush;
         std::vector<check::CheckResult> results;
         std::string problem;
@@ -456,7 +483,7 @@ bool check_submissions(tournament::Config& config, std::ostream& err) {
         }
         const auto log_file = check_log_file(config, bot.name);
         if (problem.empty() && check::all_passed(results)) {
-            err << "arena run: bot '" << bot.name << "' passes the checks ("
+            err << "arena run: bot '" << match::escape_controls(bot.name) << "' passes the checks ("
                 << check::summary_text(results) << ")\n";
             passed[bot.name] = now;
             changed = true;
@@ -473,10 +500,21 @@ bool check_submissions(tournament::Config& config, std::ostream& err) {
             std::ofstream out(log_file, std::ios::trunc);
             out << log;
         }
-        err << log << "arena run: bot '" << bot.name
-            << "' FAILS the checks and does not play in this run; fix it and run again "
-               "(this log is in "
+        // One line: the log (a page or more for one debug print) is in its file.
+        std::string why;
+        if (problem.empty()) {
+            std::string names;
+            for (const auto& r : results)
+                if (r.status == check::Status::kFail) names += (names.empty() ? "" : ", ") + r.name;
+            why = "failed: " + names + "; " + check::summary_text(results);
+        } else {
+            why = "the checks could not run: " + problem;
+        }
+        err << "arena run: bot '" << match::escape_controls(bot.name) << "' FAILS the checks ("
+            << match::escape_controls(why)
+            << ") and does not play in this run; fix it and run again (its check log: "
             << log_file.string() << ")\n";
+        left_out.push_back({bot.name, log_file});
         if (passed.erase(bot.name) > 0) changed = true;
         failed.push_back(bot.name);
     }
@@ -559,8 +597,9 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     if (concurrency == 0) concurrency = config.concurrency;
     if (concurrency == 0)
         concurrency = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    std::vector<LeftOut> left_out;
     try {
-        if (!check_submissions(config, err)) return kExitFailure;
+        if (!check_submissions(config, left_out, err)) return kExitFailure;
     } catch (const std::exception& e) {
         err << "arena run: " << e.what() << "\n";
         return kExitFailure;
@@ -647,6 +686,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
             tournament::RunOptions options;
             options.concurrency = concurrency;
             if (shard) options.schedule_games = static_cast<std::int64_t>(scheduled_games);
+            options.messages = &err;
             if (server) options.observer = &watch;
             options.live = isatty(STDOUT_FILENO) != 0;
             if (winsize size{}; options.live && ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0)
@@ -659,39 +699,41 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
             store.set_status(id, "finished");
             report_standings(store, *store.find_tournament(config.name), out, config.anchors);
             print_gauntlet_sprt(config, lineup, outcome, out);
+            print_left_out(left_out, out);
             if (outcome.stored > 0) warn_close_calls(store, id, config.time, err);
             return kExitOk;
         }
         if (!outcome.error.empty()) {
             // Storage may be what failed (a full disk): report the cause and
             // stop, touching the database no more than to note the stop.
-            err << "arena run: " << outcome.error << "\n";
+            err << "arena run: " << match::escape_controls(outcome.error) << "\n";
             try {
                 store.set_status(id, "interrupted");
             } catch (const std::exception&) {
                 // The same failure again; the status is only informative.
             }
-            err << "arena run: stopped with " << outcome.stored << " of " << outcome.total
-                << " games stored; run the same command again to play the rest\n";
+            err << "arena run: stopped: " << stopped_text(outcome, config) << "\n";
             return kExitFailure;
         }
         if (!outcome.given_up.empty() && !signals_stopped) {
             store.set_status(id, "interrupted");
             if (const auto row = store.find_tournament(config.name); row && outcome.stored > 0)
                 report_standings(store, *row, out, config.anchors);
+            print_left_out(left_out, out);
             for (const auto& g : outcome.given_up) {
-                err << "arena run: " << g.bot.describe() << ", so its " << g.missing_games
+                err << "arena run: " << match::escape_controls(g.bot.describe()) << ", so its "
+                    << g.missing_games
                     << " remaining games were not played: fix it and run the same command again\n";
             }
             return kExitFailure;
         }
         store.set_status(id, "interrupted");
-        err << "arena run: stopped with " << outcome.stored << " of " << outcome.total
-            << " games stored; run the same command again to play the rest\n";
+        err << "arena run: interrupted: " << stopped_text(outcome, config) << "\n";
         if (const auto row = store.find_tournament(config.name); row && outcome.stored > 0) {
             report_standings(store, *row, out, config.anchors);
             print_gauntlet_sprt(config, lineup, outcome, out);
         }
+        print_left_out(left_out, out);
         return 130;
     } catch (const std::exception& e) {
         err << "arena run: " << e.what() << "\n";

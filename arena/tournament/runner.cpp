@@ -139,13 +139,18 @@ class Progress {
         if (live_) {
             print_live();
         } else {
-            out_ << "game " << f.pairing.index + 1 << "/"
-                 << (schedule_games_ > 0 ? schedule_games_ : total_) << " (#" << game_id
-                 << "): " << r.players[0] << " vs " << r.players[1] << "  "
-                 << match::score_text(r.outcome) << "  " << match::to_string(r.termination) << "  "
-                 << r.moves.size() << " plies";
+            // The game's number is its stored id, the one `arena games`
+            // lists and `show`, `log` and the web pages take; the count
+            // after it is progress, not a number of a game.
+            out_ << "game #" << game_id << " (" << done_ << "/" << total_
+                 << " stored): " << match::escape_controls(r.players[0]) << " vs "
+                 << match::escape_controls(r.players[1]) << "  " << match::score_text(r.outcome)
+                 << "  " << match::to_string(r.termination) << "  " << r.moves.size() << " plies";
+            if (schedule_games_ > 0)
+                out_ << "  (schedule position " << f.pairing.index + 1 << " of " << schedule_games_
+                     << ")";
             if (const auto fault = match::fault_description(r); !fault.empty())
-                out_ << "  (" << fault << ")";
+                out_ << "  (" << match::escape_controls(fault) << ")";
             out_ << "\n";
         }
     }
@@ -395,6 +400,20 @@ RunOutcome Runner::run(const RunOptions& options, std::ostream& out, std::stop_t
     Progress progress(config_, out, options.live, options.width, outcome.total,
                       static_cast<std::int64_t>(done.size()));
     progress.set_schedule_games(options.schedule_games);
+    if (options.messages != nullptr && !done.empty()) {
+        const auto stored_now = static_cast<std::int64_t>(done.size());
+        const auto left = std::max<std::int64_t>(0, outcome.total - stored_now);
+        auto& m = *options.messages;
+        if (left > 0) {
+            m << "arena run: resuming tournament '" << match::escape_controls(config_.name)
+              << "': " << stored_now << " of " << outcome.total << " games stored, " << left
+              << " left to play\n";
+        } else {
+            m << "arena run: tournament '" << match::escape_controls(config_.name) << "': all "
+              << stored_now << " games stored, nothing left to play\n";
+        }
+        m << std::flush;
+    }
     if (sprt) progress.sprt_update(sprt_summary(lineup_, *sprt), outcome.total, "");
     if (ladder) progress.sprt_update(ladder_summary(), outcome.total, "");
 

@@ -25,6 +25,12 @@ namespace arena::tournament {
 // Told of the games as they are played (arena run --serve shows them).
 // Called from the games' threads and the storage writer: each call must be
 // quick and thread-safe.
+//
+// A game's number, for people, is its stored id (game_stored()'s `game_id`:
+// what `arena games` lists and `show`, `log` and the web pages take). A game
+// in progress has none yet: `index` is its 0-based place in the schedule,
+// which is shown, if at all, as "schedule position index + 1", never as a
+// bare game number (it would clash with the stored ids).
 class GameObserver {
   public:
     virtual ~GameObserver() = default;
@@ -43,9 +49,12 @@ struct RunOptions {
     int width = 0;        // the terminal's columns, to which the live line is cut; 0: unknown
     GameObserver* observer = nullptr;  // none: nobody watches the games
     // The games of the whole schedule when the run plays a part of it (a
-    // shard): each game's line numbers it "game i/N" among them; 0: the games
-    // this run needs.
+    // shard): each game's line also gives its "schedule position i of N"
+    // among them; 0: not a part.
     std::int64_t schedule_games = 0;
+    // Where the run says that it resumes a tournament with games stored, and
+    // how many are left (arena run: stderr); none: it says nothing.
+    std::ostream* messages = nullptr;
 };
 
 struct RunOutcome {
