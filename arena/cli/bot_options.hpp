@@ -4,16 +4,32 @@
 // protocol, its directory, and the options of how it runs (resource limits,
 // freezing, the sandbox, the environment, the start-up limit, line length).
 
+#include <boost/program_options.hpp>
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "arena/session/session.hpp"
 
-namespace boost::program_options {
-class options_description;
-}
-
 namespace arena::cli {
+
+// An integer option checked against [lo, hi] (the bounds of
+// tournament::bounds, as configs are) and stored into `store` when the
+// options are notified; a value out of range or not an integer makes
+// po::notify throw std::invalid_argument with the message a config gets:
+// "--move-ms must be at most 1000000000, got 10000000000000". Read as text,
+// so that "-1" for a count is refused rather than wrapped around.
+[[nodiscard]] boost::program_options::typed_value<std::string>* bounded_integer(
+    const std::string& option, std::int64_t lo, std::int64_t hi, std::int64_t default_value,
+    std::function<void(std::int64_t)> store);
+
+// The same into a variable of any integer type.
+template <class T>
+[[nodiscard]] boost::program_options::typed_value<std::string>* bounded_integer(
+    const std::string& option, std::int64_t lo, std::int64_t hi, T* target) {
+    return bounded_integer(option, lo, hi, static_cast<std::int64_t>(*target),
+                           [target](std::int64_t value) { *target = static_cast<T>(value); });
+}
 
 // The options of how bots run, registered on a command's options and then
 // applied to the bots' isolation and session options.

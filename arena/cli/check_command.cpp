@@ -19,6 +19,7 @@
 #include "arena/match/escape.hpp"
 #include "arena/session/cgroup.hpp"
 #include "arena/session/command_line.hpp"
+#include "arena/tournament/config.hpp"
 #include "arena/tournament/tsinghua_so.hpp"
 
 namespace arena::cli {
@@ -105,8 +106,8 @@ std::optional<CheckArgs> parse_args(const std::vector<std::string>& args, std::o
         ("help,h", "show this help")
         ("game", po::value<std::string>(&o.game), "connect4, gomoku or reversi (default: the one the protocol plays, if only one)")
         ("protocol", po::value<std::string>(&protocol)->default_value(protocol), "the protocol the bot speaks: arena1, gomocup, nboard or tsinghua-so")
-        ("move-ms", po::value<std::int64_t>(&move_ms)->default_value(move_ms), "time per move in ms")
-        ("tolerance-ms", po::value<std::int64_t>(&tolerance_ms)->default_value(tolerance_ms), "extra time before a move is lost on time")
+        ("move-ms", bounded_integer("move-ms", 1, tournament::bounds::kMaxMillis, &move_ms), "time per move in ms")
+        ("tolerance-ms", bounded_integer("tolerance-ms", 0, tournament::bounds::kMaxMillis, &tolerance_ms), "extra time before a move is lost on time")
         ("seed", po::value<std::uint64_t>(&o.seed)->default_value(1), "seed of the arena's moves and openings")
         ("dir", po::value<std::string>(&dir), "directory the bot starts in, from which its command is taken (default: the current one)")
         ("json", po::bool_switch(&c.json), "print the checks as one JSON array on stdout");

@@ -279,17 +279,17 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
         ("variant", po::value<std::string>(), "connect4: 'tsinghua' (9..12 x 9..12, one blocked cell, drawn per game pair)")
         ("size", po::value<int>(), "gomoku: board size (default 15)")
         ("rule", po::value<std::string>(), "gomoku: freestyle (default) or exact5")
-        ("games", po::value<int>(&m.games)->default_value(2), "number of games (with --sprt: the most, default 20000)")
+        ("games", bounded_integer("games", 1, tournament::bounds::kMaxGames, &m.games), "number of games (with --sprt: the most, default 20000)")
         ("sprt", po::value<std::string>(&sprt_text), "elo0=E0,elo1=E1[,alpha=A,beta=B,model=M]: play colour-swapped pairs until the GSPRT accepts H0 or H1")
-        ("move-ms", po::value<std::int64_t>(&move_ms)->default_value(3000), "time per move in ms")
-        ("tolerance-ms", po::value<std::int64_t>(&tolerance_ms)->default_value(tolerance_ms), "extra time before a move is lost on time")
-        ("game-ms", po::value<std::int64_t>(&game_ms)->default_value(0), "game clock per player in ms (0: none)")
-        ("inc-ms", po::value<std::int64_t>(&inc_ms)->default_value(0), "increment per move in ms (with --game-ms)");
+        ("move-ms", bounded_integer("move-ms", 0, tournament::bounds::kMaxMillis, &move_ms), "time per move in ms")
+        ("tolerance-ms", bounded_integer("tolerance-ms", 0, tournament::bounds::kMaxMillis, &tolerance_ms), "extra time before a move is lost on time")
+        ("game-ms", bounded_integer("game-ms", 0, tournament::bounds::kMaxMillis, &game_ms), "game clock per player in ms (0: none)")
+        ("inc-ms", bounded_integer("inc-ms", 0, tournament::bounds::kMaxMillis, &inc_ms), "increment per move in ms (with --game-ms)");
     run_options.add_startup_options(opts);
     opts.add_options()
         ("seed", po::value<std::uint64_t>(&m.seed)->default_value(1), "seed for boards and openings")
         ("openings", po::value<std::string>(&openings_text), "FILE: start each colour-swapped pair from an opening of this file; none: from the empty board (default: the game's balanced suite, when one is shipped for the board)")
-        ("random-plies", po::value<int>(&m.random_plies)->default_value(0), "random opening plies instead of a suite, shared by each colour-swapped pair")
+        ("random-plies", bounded_integer("random-plies", 0, tournament::bounds::kMaxPlies, &m.random_plies), "random opening plies instead of a suite, shared by each colour-swapped pair")
         ("json", po::bool_switch(&m.json), "print the summary as one JSON object on stdout")
         ("db", po::value<std::string>(&m.db), "also store the match in this results database")
         ("transcript", po::bool_switch(&m.session.transcript), "with --db: also store every line between the arena and the bots (arena log --transcript)")

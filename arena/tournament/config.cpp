@@ -36,12 +36,10 @@ constexpr std::string_view kRoundRobin = "round-robin";
 constexpr std::string_view kGauntlet = "gauntlet";
 constexpr std::string_view kLadder = "ladder";
 constexpr int kMinBots = 2;
-// Generous ceilings: they only stop typos (an extra digit or three) and
-// overflow further down (milliseconds become nanoseconds in the clock).
-constexpr std::int64_t kMaxMillis = 1'000'000'000;
-constexpr std::int64_t kMaxConcurrency = 4096;
-constexpr std::int64_t kMaxGames = 1'000'000;
-constexpr std::int64_t kMaxPlies = 10'000;
+using bounds::kMaxConcurrency;
+using bounds::kMaxGames;
+using bounds::kMaxMillis;
+using bounds::kMaxPlies;
 // Used when PATH is unset, as execvp does.
 constexpr std::string_view kDefaultPath = "/usr/local/bin:/usr/bin:/bin";
 
@@ -80,11 +78,47 @@ const std::initializer_list<std::string_view> kBotKeys = {
 constexpr std::string_view kManifestName = "bot.yaml";
 const std::initializer_list<std::string_view> kManifestKeys = {"command", "protocol", "name",
                                                                "author", "library"};
-// Ceilings that only stop typos.
-constexpr std::int64_t kMaxMegabytes = std::int64_t{1} << 30;
-constexpr std::int64_t kMaxCount = 1 << 24;
-constexpr std::int64_t kMinLineBytes = 64;
-constexpr std::int64_t kMaxFreezeGraceMs = 60'000;
+using bounds::kMaxCount;
+using bounds::kMaxFreezeGraceMs;
+using bounds::kMaxLineBytes;
+using bounds::kMaxMegabytes;
+using bounds::kMinLineBytes;
+
+}  // namespace
+
+std::int64_t parse_bounded_integer(const std::string& name, const std::string& text,
+                                   std::int64_t lo, std::int64_t hi) {
+    std::int64_t value = 0;
+    const char* end = text.data() + text.size();
+    const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+    const bool overflow = ec == std::errc::result_out_of_range && ptr == end;
+    if (text.empty() || ptr != end || (ec != std::errc() && !overflow)) {
+        // 'move_ms' from a config, --move-ms as typed on a command line.
+        std::string message = "expected an integer for ";
+        if (name.starts_with('-')) {
+            message += name;
+        } else {
+            message.append("'").append(name).append("'");
+        }
+        message.append(", got '").append(text).append("'");
+        throw std::invalid_argument(message);
+    }
+    const bool negative = text.front() == '-';
+    if (!overflow && value >= lo && value <= hi) return value;
+    std::string rule;
+    if (negative && lo == 0) {
+        rule = "must not be negative";
+    } else if (lo == 1 && (negative || value < 1)) {
+        rule = "must be positive";
+    } else if (negative || (!overflow && value < lo)) {
+        rule = "must be at least " + std::to_string(lo);
+    } else {
+        rule = "must be at most " + std::to_string(hi);
+    }
+    throw std::invalid_argument(name + " " + rule + ", got " + text);
+}
+
+namespace {
 
 bool is_valid_name(std::string_view name) {
     return !name.empty() && name.find_first_not_of(kNameChars) == std::string_view::npos;
@@ -344,30 +378,15 @@ class Parser {
     // A decimal integer in [lo, hi].
     [[nodiscard]] std::int64_t integer(const Field& f, std::int64_t lo, std::int64_t hi) const {
         require_value(f);
-        const std::string text = f.value.IsScalar() ? f.value.Scalar() : std::string();
-        std::int64_t value = 0;
-        const char* end = text.data() + text.size();
-        const auto [ptr, ec] = std::from_chars(text.data(), end, value);
-        const bool overflow = ec == std::errc::result_out_of_range && ptr == end;
-        if (!f.value.IsScalar() || ptr != end || (ec != std::errc() && !overflow)) {
-            fail(f.value.Mark(), "expected an integer for " + in_quotes(f.key) + ", got " +
-                                     (f.value.IsScalar() ? in_quotes(text) : describe(f.value)));
+        if (!f.value.IsScalar()) {
+            fail(f.value.Mark(),
+                 "expected an integer for " + in_quotes(f.key) + ", got " + describe(f.value));
         }
-        const bool negative = text.front() == '-';
-        if (overflow || value < lo || value > hi) {
-            std::string rule;
-            if (negative && lo == 0) {
-                rule = "must not be negative";
-            } else if (value < 1 && lo == 1) {
-                rule = "must be positive";
-            } else if (!negative) {
-                rule = "must be at most " + std::to_string(hi);
-            } else {
-                rule = "must be at least " + std::to_string(lo);
-            }
-            fail(f.value.Mark(), f.key + " " + rule + ", got " + text);
+        try {
+            return parse_bounded_integer(f.key, f.value.Scalar(), lo, hi);
+        } catch (const std::invalid_argument& e) {
+            fail(f.value.Mark(), e.what());
         }
-        return value;
     }
 
     [[nodiscard]] std::uint64_t unsigned_integer(const Field& f) const {
@@ -1217,9 +1236,9 @@ class Parser {
         } else if (f.key == "cpu_seconds") {
             limits.cpu_seconds = count(kMaxCount);
         } else if (f.key == "nice") {
-            limits.nice = static_cast<int>(integer(f, 0, 19));
+            limits.nice = static_cast<int>(integer(f, 0, bounds::kMaxNice));
         } else if (f.key == "max_line_bytes") {
-            bot.max_line_bytes = static_cast<std::size_t>(integer(f, kMinLineBytes, kMaxMegabytes));
+            bot.max_line_bytes = static_cast<std::size_t>(integer(f, kMinLineBytes, kMaxLineBytes));
         } else if (f.key == "freeze_when_idle") {
             bot.isolation.freeze_when_idle = boolean(f);
         } else if (f.key == "freeze_grace_ms") {

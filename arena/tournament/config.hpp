@@ -26,6 +26,35 @@ class ConfigError : public std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// The ranges of the numbers a config or a command line gives, in one place:
+// `load_config` and the command-line options (arena/cli/bot_options.hpp)
+// check against these. Generous ceilings: they only stop typos (an extra
+// digit or three) and overflow further down (milliseconds become
+// nanoseconds in the clock).
+namespace bounds {
+inline constexpr std::int64_t kMaxMillis = 1'000'000'000;  // any *_ms
+inline constexpr std::int64_t kMaxMegabytes = std::int64_t{1} << 30;
+inline constexpr std::int64_t kMaxCount = 1 << 24;  // open files, processes, CPU seconds
+inline constexpr std::int64_t kMinLineBytes = 64;
+inline constexpr std::int64_t kMaxLineBytes = kMaxMegabytes;
+inline constexpr std::int64_t kMaxFreezeGraceMs = 60'000;
+inline constexpr std::int64_t kMaxNice = 19;
+inline constexpr std::int64_t kMaxConcurrency = 4096;
+inline constexpr std::int64_t kMaxGames = 1'000'000;
+inline constexpr std::int64_t kMaxPlies = 10'000;
+// Bot and tournament names: a bot's name becomes part of file names (its
+// logs, its scratch directory), which the file system limits to 255 bytes.
+inline constexpr std::size_t kMaxNameLength = 64;
+}  // namespace bounds
+
+// `text`, a decimal integer that `name` must have in [lo, hi]. Otherwise
+// throws std::invalid_argument with the message configs and command lines
+// share: "<name> must be at most <hi>, got <text>" ("must be at least",
+// "must not be negative", "must be positive"), or "expected an integer for
+// <name>, got '<text>'".
+[[nodiscard]] std::int64_t parse_bounded_integer(const std::string& name, const std::string& text,
+                                                 std::int64_t lo, std::int64_t hi);
+
 enum class ScheduleType { kRoundRobin, kGauntlet, kLadder };
 
 struct BotConfig {
