@@ -290,5 +290,55 @@ TEST(Cli, UnknownCommandAndHelp) {
     EXPECT_NE(r.out.find("--move-ms"), std::string::npos);
 }
 
+// Issue 41 item 11: a bot's move line and stderr hold terminal escapes (a
+// window title, a colour). No text output lets them through raw: the game
+// lines of `arena match`, the stored game list (`arena games`), `show` and
+// `log`; each shows them as \xNN.
+TEST(Cli, TerminalEscapesOfABotAreNeverPrintedRaw) {
+    const std::string db = ::testing::TempDir() + "escape_" + unique_marker() + ".db";
+    const auto raw = [](const std::string& text) {
+        return text.find('\x1b') != std::string::npos || text.find('\x07') != std::string::npos;
+    };
+    const auto m =
+        arena("match --game connect4 --games 2 --move-ms " + scaled_ms(1000) + " --db " + db + " " +
+              random_bot("calm", 1) + " 'loud=" + bin("bots/misbehave") + " --mode escape-move'");
+    ASSERT_EQ(m.exit_code, 0) << m.err;
+    EXPECT_FALSE(raw(m.out)) << m.out;
+    EXPECT_FALSE(raw(m.err)) << m.err;
+    // The move text is shown, escaped, with the bot's stderr.
+    EXPECT_NE(m.out.find("'\\x1b]0;TITLE\\x07\\x1b[1;31m'"), std::string::npos) << m.out;
+    EXPECT_NE(m.out.find("loud's stderr: misbehave: \\x1b]0;TITLE"), std::string::npos) << m.out;
+    for (const std::string& command :
+         {"games --db " + db, "show " + db + " 1", "log " + db + " 1"}) {
+        const auto r = arena(command);
+        EXPECT_EQ(r.exit_code, 0) << command << "\n" << r.err;
+        EXPECT_FALSE(raw(r.out)) << command << "\n" << r.out;
+        EXPECT_FALSE(raw(r.err)) << command << "\n" << r.err;
+        EXPECT_NE(r.out.find("\\x1b]0;TITLE"), std::string::npos) << command << "\n" << r.out;
+    }
+    std::remove(db.c_str());
+}
+
+// Issue 41 item 17: a stored game's line gives the number `arena games`
+// lists and `show` and `log` take (its id), and only that one, as "#N";
+// the count after it is progress.
+TEST(Cli, StoredMatchGameLinesGiveTheIdThatShowTakes) {
+    const std::string db = ::testing::TempDir() + "ids_" + unique_marker() + ".db";
+    // A first match, so that the second one's ids differ from its places.
+    ASSERT_EQ(arena("match --game connect4 --games 2 --db " + db + " " + random_bot("a", 1) + " " +
+                    random_bot("b", 2))
+                  .exit_code,
+              0);
+    const auto m = arena("match --game connect4 --games 2 --db " + db + " " +
+                         random_bot("alpha", 3) + " " + random_bot("beta", 4));
+    ASSERT_EQ(m.exit_code, 0) << m.err;
+    EXPECT_NE(m.out.find("game #3 (1/2 stored): alpha vs beta"), std::string::npos) << m.out;
+    EXPECT_NE(m.out.find("game #4 (2/2 stored): beta vs alpha"), std::string::npos) << m.out;
+    const auto shown = arena("show " + db + " 4");
+    ASSERT_EQ(shown.exit_code, 0) << shown.err;
+    EXPECT_TRUE(shown.out.starts_with("game 4: beta (first) vs alpha")) << shown.out;
+    std::remove(db.c_str());
+}
+
 }  // namespace
 }  // namespace arena

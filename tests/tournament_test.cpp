@@ -726,18 +726,76 @@ TEST_F(RunTest, CtrlCStopsCleanlyAndTheRestIsPlayedLater) {
     ASSERT_EQ(kill(pid, SIGINT), 0);
     const auto r = finish(pid);
     EXPECT_EQ(r.status, 130) << r.err;
-    EXPECT_NE(r.err.find("run the same command again"), std::string::npos) << r.err;
     EXPECT_EQ(survivors(marker_), std::vector<int>{});
+    std::size_t stored = 0;
     {
         store::ResultsStore store(db);
         const auto t = store.find_tournament("interrupted");
         ASSERT_TRUE(t.has_value());
         EXPECT_EQ(t->status, "interrupted");
-        EXPECT_LT(store.games(t->id).size(), 60u);
+        stored = store.games(t->id).size();
+        EXPECT_LT(stored, 60u);
     }
+    // It says how many games are stored, where, and that the same command
+    // resumes (issue 41 item 16).
+    const auto left = std::to_string(60 - stored);
+    EXPECT_NE(
+        r.err.find("arena run: interrupted: " + std::to_string(stored) + " of 60 games stored in " +
+                   db.string() + "; run the same command again to play the other " + left),
+        std::string::npos)
+        << r.err;
     const auto again = run({"run", config.string(), "--concurrency", "2"});
     ASSERT_EQ(again.status, 0) << again.err;
     EXPECT_EQ(stored_games(db).size(), 60u);
+    // The resumed run says so, and how many games are left.
+    EXPECT_NE(
+        again.err.find("arena run: resuming tournament 'interrupted': " + std::to_string(stored) +
+                       " of 60 games stored, " + left + " left to play"),
+        std::string::npos)
+        << again.err;
+    const auto done = run({"run", config.string()});
+    ASSERT_EQ(done.status, 0) << done.err;
+    EXPECT_NE(done.err.find("all 60 games stored, nothing left to play"), std::string::npos)
+        << done.err;
+}
+
+// Issue 41 items 11 and 17: each game line of `arena run` gives the game's
+// stored id (what `arena games` lists and `show` and `log` take) as its one
+// number, and what the bots sent (here terminal escapes as move text and
+// on stderr) only escaped.
+TEST_F(RunTest, GameLinesGiveTheStoredIdAndEscapeWhatTheBotsSent) {
+    const auto config = write_config("lines", 3, 2, "--mode escape-move --at-ply 3");
+    const auto r = run({"run", config.string(), "--concurrency", "2"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    for (const auto* text : {&r.out, &r.err}) {
+        EXPECT_EQ(text->find('\x1b'), std::string::npos) << *text;
+        EXPECT_EQ(text->find('\x07'), std::string::npos) << *text;
+    }
+    EXPECT_NE(r.out.find("not a move of this game: '\\x1b]0;TITLE\\x07\\x1b[1;31m'"),
+              std::string::npos)
+        << r.out;
+    store::ResultsStore store(dir_ / "lines.db");
+    const auto t = store.find_tournament("lines");
+    ASSERT_TRUE(t.has_value());
+    std::map<std::int64_t, std::string> players;
+    for (const auto& g : store.games(t->id))
+        players[g.id] = g.first + " vs " + g.second;
+    ASSERT_EQ(players.size(), 6u);
+    std::set<std::int64_t> seen;
+    int stored = 0;
+    for (std::size_t at = 0; (at = r.out.find("game #", at)) != std::string::npos; ++at) {
+        ASSERT_TRUE(at == 0 || r.out[at - 1] == '\n') << r.out;
+        const auto id = std::stoll(r.out.substr(at + 6));
+        ASSERT_TRUE(players.contains(id)) << r.out;
+        seen.insert(id);
+        ++stored;
+        const auto line = r.out.substr(at, r.out.find('\n', at) - at);
+        // The count is progress: the n-th line says n of 6 stored.
+        EXPECT_NE(line.find(" (" + std::to_string(stored) + "/6 stored): " + players[id] + "  "),
+                  std::string::npos)
+            << line;
+    }
+    EXPECT_EQ(seen.size(), 6u) << r.out;
 }
 
 }  // namespace
