@@ -739,14 +739,46 @@ TEST(Session, StderrFloodIsBoundedAndHarmless) {
         << log.substr(0, 60);
 }
 
-TEST(Session, LineWhileNotOnMove) {
+// Two moves in one write: the second is already there when the first is
+// read, and is judged with it (issue 41 item 8).
+TEST(Session, ASecondMoveRightBehindTheMoveIsJudgedWithIt) {
     auto s = started("read pos; read go; printf 'move 1\\nmove 2\\n'; sleep 10");
     const auto first = s->request_move(position(), go(), 2s);
+    EXPECT_EQ(first.fault, Fault::kProtocol);
+    EXPECT_EQ(first.detail,
+              "a second line after its move '1': 'move 2' (exactly one `move` per `go`: a second "
+              "one would be taken for the answer to the next `go`)");
+    EXPECT_FALSE(s->alive());
+}
+
+TEST(Session, LineWhileNotOnMove) {
+    auto s = started("read pos; read go; echo 'move 1'; read x; echo 'move 2'; sleep 10");
+    const auto first = s->request_move(position(), go(), 2s);
     ASSERT_EQ(first.fault, Fault::kNone) << first.detail;
+    s->end_game(protocol::End{});  // read by `read x`
     std::this_thread::sleep_for(50ms);
     const auto second = s->request_move(position(), go(), 2s);
     EXPECT_EQ(second.fault, Fault::kProtocol);
     EXPECT_EQ(second.detail, "line while not on move: 'move 2'");
+}
+
+// A second `move` to the previous `go` that comes after the check before the
+// next `go` (the bot was slow to write it), while that `go` still waits
+// unread in the bot's input: stale, never the answer (issue 41 item 8; a
+// stale move used to be taken, and judged against the next position).
+TEST(Session, AMoveWrittenBeforeTheBotReadItsGoIsNotTheAnswer) {
+    const std::string pause = std::to_string(scaled(300ms).count() / 1000.0);
+    auto s =
+        started("read pos; read go; echo 'move 1'; sleep " + pause + "; echo 'move 1'; sleep " +
+                pause + "; read pos; read go; echo 'move 2'; sleep 10");
+    const auto first = s->request_move(position(), go(), 2s);
+    ASSERT_EQ(first.fault, Fault::kNone) << first.detail;
+    const auto second = s->request_move(position(), go(), scaled(3s));
+    EXPECT_EQ(second.fault, Fault::kProtocol) << "taken as the answer: " << second.move;
+    EXPECT_EQ(second.detail,
+              "line while not on move: 'move 1' (written before it had read its `go`: a late "
+              "line, such as a second `move` to the `go` before, is never taken as the answer)");
+    EXPECT_FALSE(s->alive());
 }
 
 // The out-of-turn line comes after the reply was read, in a later write.

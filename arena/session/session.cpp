@@ -113,6 +113,15 @@ std::string keyword_hint(std::string_view line) {
     return {};
 }
 
+// Said of a line found while part of the move request was still unread.
+constexpr std::string_view kBeforeGoNote =
+    " (written before it had read its `go`: a late line, such as a second `move` to the "
+    "`go` before, is never taken as the answer)";
+// Said of a line that came right behind a move.
+constexpr std::string_view kOneMoveNote =
+    " (exactly one `move` per `go`: a second one would be taken for the answer to the next "
+    "`go`)";
+
 // Said of a bot that wrote nothing at all on stdout before a deadline.
 constexpr std::string_view kSilentHint =
     " (nothing at all came on stdout: a bot must flush stdout after each line, e.g. "
@@ -346,6 +355,16 @@ MoveReply Session::request_move(const protocol::Position& position, const protoc
         if (read.at > deadline)
             return fail_move(reply, Fault::kTimeout, "no move within " + millis(limit));
         BotLine line = protocol::parse_bot_line(read.line);
+        // A reply line read while part of `position`/`go` still waits in the
+        // bot's input was written before the bot had read its `go`: a line
+        // sent while not on move (a second `move` to the previous `go` that
+        // came after the drain above), never this move's answer.
+        if (line.kind != BotLine::Kind::kInfo && line.kind != BotLine::Kind::kDebug &&
+            process_->unread_input() > 0) {
+            return fail_move(
+                reply, Fault::kProtocol,
+                "line while not on move: " + quote(read.line) + std::string(kBeforeGoNote));
+        }
         switch (line.kind) {
             case BotLine::Kind::kInfo:
             case BotLine::Kind::kDebug:
@@ -357,6 +376,11 @@ MoveReply Session::request_move(const protocol::Position& position, const protoc
                 break;
             case BotLine::Kind::kMove:
                 if (line.text.empty()) return fail_move(reply, Fault::kProtocol, "empty move");
+                if (std::string extra = line_after_move(); !extra.empty()) {
+                    return fail_move(reply, Fault::kProtocol,
+                                     "a second line after its move " + quote(line.text) + ": " +
+                                         quote(extra) + std::string(kOneMoveNote));
+                }
                 return accept_move(reply, std::move(line.text), read.at);
             case BotLine::Kind::kInvalid:
                 return fail_move(reply, Fault::kProtocol,
@@ -366,6 +390,20 @@ MoveReply Session::request_move(const protocol::Position& position, const protoc
                                  "unexpected line on move: " + quote(read.line));
         }
     }
+}
+
+std::string Session::line_after_move() {
+    // One read of what is there already: it costs the bot nothing (its move
+    // was timed when read) and a non-blocking read of an empty pipe is cheap.
+    const auto now = Clock::now();
+    for (int i = 0; i < kMaxDrainLines; ++i) {
+        auto read = read_line(now);
+        // An exit or a too-long line is judged at the next request, as before.
+        if (read.status != ReadStatus::kLine) return {};
+        const auto kind = protocol::parse_bot_line(read.line).kind;
+        if (kind != BotLine::Kind::kInfo && kind != BotLine::Kind::kDebug) return read.line;
+    }
+    return {};
 }
 
 void Session::end_game(const protocol::End& end) {

@@ -309,7 +309,10 @@ class Session final : public ProcessSession {
     // tolerance). Lines printed meanwhile never extend the deadline.
     // Lines already pending when it is called (printed while not on move) are
     // checked first: info/debug lines are discarded, anything else is a
-    // kProtocol fault. Info and debug lines both count against
+    // kProtocol fault. So is a reply line read while the request is not yet
+    // all read by the bot (Process::unread_input: it was written before the
+    // `go`), and a line other than info/debug already there right behind the
+    // move. Info and debug lines both count against
     // max_info_lines_per_move; only info lines are kept.
     [[nodiscard]] MoveReply request_move(const protocol::Position& position, const protocol::Go& go,
                                          Clock::duration limit, IdleBot* idle = nullptr) override;
@@ -320,6 +323,11 @@ class Session final : public ProcessSession {
     // Sends `quit`, waits up to the grace period, then kills the group.
     // (A frozen bot is thawed first.)
     void quit() override;
+
+  private:
+    // Right after a move is read, without waiting: the first line already
+    // there that is neither info nor debug (a second `move`), or "".
+    [[nodiscard]] std::string line_after_move();
 };
 
 }  // namespace arena::session
