@@ -207,8 +207,9 @@ TEST_F(ShardRun, FourShardsMergedEqualTheWholeRunGameForGame) {
             arena({"run", config.string(), "--shard", std::to_string(k) + "/4", "-j", "2"});
         ASSERT_EQ(r.status, 0) << r.err;
         EXPECT_NE(r.err.find("shard " + std::to_string(k) + " of 4"), std::string::npos) << r.err;
-        // Its games are numbered by their place in the whole schedule.
-        EXPECT_NE(r.out.find("game " + std::to_string(6 * (k - 1) + 1) + "/24 "), std::string::npos)
+        // Its game lines give each game's place in the whole schedule.
+        EXPECT_NE(r.out.find("(schedule position " + std::to_string(6 * (k - 1) + 1) + " of 24)"),
+                  std::string::npos)
             << r.out;
     }
     const auto shards = shard_files(dir_.path(), "rr", 4);

@@ -62,8 +62,8 @@ TEST(SprtMatch, StrongerBotIsAcceptedAsStrongerWithinAFewDozenPairs) {
         << r.out;
     // Every game's line shows the LLR.
     const int game_lines = occurrences(r.out, "\ngame ") + (r.out.starts_with("game ") ? 1 : 0);
-    EXPECT_EQ(occurrences(r.out, "/20000 (#"), game_lines) << r.out;
-    EXPECT_EQ(occurrences(r.out, "/20000 (#"), occurrences(r.out, "  LLR ")) << r.out;
+    EXPECT_EQ(occurrences(r.out, "/20000 stored): "), game_lines) << r.out;
+    EXPECT_EQ(occurrences(r.out, "/20000 stored): "), occurrences(r.out, "  LLR ")) << r.out;
 
     const long games = last_games_count(r.out);
     ASSERT_GT(games, 0) << r.out;
