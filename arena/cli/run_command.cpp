@@ -712,7 +712,8 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
             } catch (const std::exception&) {
                 // The same failure again; the status is only informative.
             }
-            err << "arena run: stopped: " << stopped_text(outcome, config) << "\n";
+            err << "arena run: stopped with " << outcome.stored << " of " << outcome.total
+                << " games stored; run the same command again to play the rest\n";
             return kExitFailure;
         }
         if (!outcome.given_up.empty() && !signals_stopped) {
