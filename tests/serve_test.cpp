@@ -7,9 +7,11 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sqlite3.h>
+#include <sys/resource.h>
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -346,10 +348,25 @@ TEST(Serve, ConnectionsBeyondTheLimitAreClosed) {
     EXPECT_EQ(status_of(r), 200);
 }
 
+const std::vector<std::string> kAllGames = {"connect4", "gomoku", "reversi"};
+
+// A /play bot of `command` (a program of build/, then its arguments) that
+// plays `games` (empty: not known, tried by the manager).
+serve::PlayBot play_bot(const std::string& name, std::vector<std::string> argv,
+                        std::vector<std::string> games) {
+    serve::PlayBot bot;
+    bot.label = name;
+    bot.games = std::move(games);
+    bot.entry = {name, argv[0], "arena1", ""};
+    bot.spec = {name, std::move(argv), {}};
+    return bot;
+}
+
 serve::PlayConfig play_config(const std::filesystem::path& db, const std::string& marker) {
     serve::PlayConfig config;
     serve::PlayBot bot;
     bot.label = "random";
+    bot.games = kAllGames;
     bot.spec = {"random", {bin("bots/random"), "--seed", marker}, {}};
     bot.entry = {"random", bin("bots/random"), "arena1", ""};
     config.bots.push_back(bot);
@@ -359,6 +376,7 @@ serve::PlayConfig play_config(const std::filesystem::path& db, const std::string
     config.bots.push_back(c4only);
     serve::PlayBot instant;
     instant.label = "instant";
+    instant.games = kAllGames;
     instant.spec = {"instant", {bin("bots/instant"), "--seed", marker}, {}};
     instant.entry = {"instant", bin("bots/instant"), "arena1", ""};
     config.bots.push_back(instant);
@@ -531,6 +549,280 @@ TEST(ServePlay, GamesAreBoundedAndAnAbandonedPageEndsItsGame) {
     EXPECT_EQ(status_of(server.post("/api/play", start)), 201);
 }
 
+// Thread stacks mapped in this process (the server's, in these tests):
+// read-write mappings of the default stack size (RLIMIT_STACK). A thread's
+// stack stays mapped until the thread is joined; joined threads' stacks are
+// reused for new threads. -1 when the limit is not finite.
+int thread_stacks() {
+    rlimit limit{};
+    if (getrlimit(RLIMIT_STACK, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return -1;
+    const auto size = static_cast<unsigned long>(limit.rlim_cur);
+    std::ifstream maps("/proc/self/maps");
+    std::string range, perms, rest;
+    int n = 0;
+    while (maps >> range >> perms && std::getline(maps, rest)) {
+        const auto dash = range.find('-');
+        const unsigned long from = std::stoul(range.substr(0, dash), nullptr, 16);
+        const unsigned long to = std::stoul(range.substr(dash + 1), nullptr, 16);
+        if (perms == "rw-p" && to - from >= size - 65536 && to - from <= size + 65536) ++n;
+    }
+    return n;
+}
+
+// A bot that hangs on its move (move_ms 20 s): leaving the page, and the
+// idle limit, kill it at once, free the slot and store nothing.
+TEST(ServePlay, LeavingWhileTheBotThinksKillsItAtOnceAndStoresNothing) {
+    TempDir dir("serve");
+    const auto db = hostile_database(dir);
+    const std::string marker = unique_marker();
+    serve::PlayConfig config;
+    config.bots.push_back(play_bot(
+        "hang", {bin("bots/misbehave"), "--mode", "hang", "--seed", marker}, {"connect4"}));
+    config.db = db;
+    config.max_sessions = 1;
+    config.idle_timeout = 1500ms;
+    TestServer server({db}, config);
+    const json start{{"game", "connect4"}, {"bot", "0"}, {"color", "second"}, {"move_ms", 20000}};
+    for (const bool by_leaving : {true, false}) {
+        const std::string r = server.post("/api/play", start);
+        ASSERT_EQ(status_of(r), 201) << r;
+        const std::string id = json::parse(body_of(r))["id"];
+        auto state =
+            wait_state(server, id, [](const json& s) { return s["phase"] == "bot-thinking"; });
+        ASSERT_EQ(state["phase"], "bot-thinking") << state;
+        EXPECT_EQ(processes_with_arg(marker).size(), 1u);
+        const auto left = std::chrono::steady_clock::now();
+        if (by_leaving) {
+            EXPECT_EQ(status_of(server.post("/api/play/" + id + "/leave", json::object())), 200);
+        }
+        // The page goes quiet when not leaving: the idle limit (1.5 s) ends it.
+        json now;
+        while (std::chrono::steady_clock::now() - left < 10s) {
+            std::this_thread::sleep_for(50ms);
+            if (by_leaving) {
+                now = json::parse(body_of(server.get("/api/play/" + id)));
+                if (now["phase"] != "bot-thinking") break;
+            } else if (server.manager->playing() == 0) {
+                now = json::parse(body_of(server.get("/api/play/" + id)));
+                break;
+            }
+        }
+        const auto took = std::chrono::steady_clock::now() - left;
+        EXPECT_EQ(now["phase"], "left") << now;
+        EXPECT_FALSE(now.contains("result")) << now;
+        EXPECT_FALSE(now.contains("stored")) << now;
+        // At once (well within the bot's 20 s), with margin for a loaded machine.
+        EXPECT_LT(took, by_leaving ? 5s : 8s) << (by_leaving ? "leaving" : "idle");
+        EXPECT_TRUE(survivors(marker).empty());
+        EXPECT_EQ(server.manager->playing(), 0u);
+    }
+    // The slot is free, and nothing was stored.
+    const std::string r = server.post("/api/play", start);
+    EXPECT_EQ(status_of(r), 201) << r;
+    server.manager->leave(json::parse(body_of(r))["id"]);
+    EXPECT_EQ(query_one(db, "SELECT count(*) FROM tournaments"), "1");
+    EXPECT_EQ(query_one(db, "SELECT count(*) FROM games"), "4");
+}
+
+// A bot that cannot start, or that fails before its first move, is a failed
+// start: the page says what happened, and it is neither a result nor stored.
+TEST(ServePlay, ABotThatFailsBeforeItsFirstMoveIsAFailedStartNotAResult) {
+    TempDir dir("serve");
+    const auto db = hostile_database(dir);
+    serve::PlayConfig config;
+    config.bots.push_back(
+        play_bot("nostart", {bin("bots/misbehave"), "--mode", "handshake-exit"}, {"connect4"}));
+    config.bots.push_back(
+        play_bot("crasher", {bin("bots/misbehave"), "--mode", "crash"}, {"connect4"}));
+    config.db = db;
+    TestServer server({db}, config);
+    struct Case {
+        std::string bot, color, says;
+    };
+    for (const auto& c :
+         std::vector<Case>{{"0", "second", "nostart did not start"},
+                           {"1", "second", "crasher failed before its first move"},
+                           {"1", "first", "crasher failed before its first move"}}) {
+        const std::string r = server.post(
+            "/api/play",
+            {{"game", "connect4"}, {"bot", c.bot}, {"color", c.color}, {"move_ms", 1000}});
+        ASSERT_EQ(status_of(r), 201) << r;
+        const std::string id = json::parse(body_of(r))["id"];
+        auto state = wait_state(server, id, [](const json& s) {
+            return s["phase"] == "your-move" || s["phase"] == "over" || s["phase"] == "failed";
+        });
+        if (state["phase"] == "your-move") {
+            ASSERT_EQ(status_of(server.post("/api/play/" + id + "/move", {{"move", "4"}})), 200);
+            state = wait_state(server, id, [](const json& s) {
+                return s["phase"] == "over" || s["phase"] == "failed";
+            });
+        }
+        EXPECT_EQ(state["phase"], "failed") << c.bot << " " << c.color << ": " << state;
+        EXPECT_NE(state.value("failure", "").find(c.says), std::string::npos) << state;
+        EXPECT_FALSE(state.contains("result")) << state;
+        EXPECT_FALSE(state.contains("stored")) << state;
+    }
+    EXPECT_EQ(query_one(db, "SELECT count(*) FROM games"), "4");
+    EXPECT_EQ(server.manager->playing(), 0u);
+}
+
+// Bots whose games are not known are tried on each: only the games they
+// play are offered, and a start of another is refused.
+TEST(ServePlay, OnlyTheGamesABotPlaysAreOfferedForIt) {
+    TempDir dir("serve");
+    const auto db = hostile_database(dir);
+    serve::PlayConfig config;
+    config.bots.push_back(play_bot("random", {bin("bots/random")}, {}));
+    config.bots.push_back(play_bot("c4", {bin("bots/c4-alphabeta"), "--level", "1"}, {}));
+    config.bots.push_back(
+        play_bot("nostart", {bin("bots/misbehave"), "--mode", "handshake-exit"}, {}));
+    config.db = db;
+    TestServer server({db}, config);
+    json choices;
+    const auto deadline = std::chrono::steady_clock::now() + 40s;
+    for (;;) {
+        choices = json::parse(body_of(server.get("/api/play")));
+        bool checking = false;
+        for (const auto& b : choices["bots"])
+            checking = checking || b["checking"].get<bool>();
+        if (!checking || std::chrono::steady_clock::now() > deadline) break;
+        // While a bot is tried it is not offered.
+        if (choices["bots"][2]["checking"]) {
+            EXPECT_TRUE(choices["bots"][2]["games"].empty());
+        }
+        std::this_thread::sleep_for(100ms);
+    }
+    const auto& bots = choices["bots"];
+    EXPECT_EQ(bots[0]["games"], json(kAllGames)) << bots;
+    EXPECT_EQ(bots[1]["games"], json::array({"connect4"})) << bots;
+    EXPECT_EQ(bots[2]["games"], json::array()) << bots;
+    EXPECT_NE(bots[2].value("problem", "").find("startup"), std::string::npos) << bots;
+    auto r = server.post("/api/play",
+                         {{"game", "gomoku"}, {"bot", "1"}, {"color", "first"}, {"move_ms", 500}});
+    EXPECT_EQ(status_of(r), 400) << r;
+    EXPECT_EQ(json::parse(body_of(r))["error"], "this bot does not play gomoku");
+    r = server.post("/api/play",
+                    {{"game", "connect4"}, {"bot", "2"}, {"color", "first"}, {"move_ms", 500}});
+    EXPECT_EQ(status_of(r), 400) << r;
+    r = server.post("/api/play",
+                    {{"game", "connect4"}, {"bot", "1"}, {"color", "first"}, {"move_ms", 500}});
+    EXPECT_EQ(status_of(r), 201) << r;
+}
+
+// A finished game gives its thread back when it ends, not 10 minutes later:
+// game after game, the server does not keep one more thread stack (8 MB of
+// virtual memory) for each.
+TEST(ServePlay, FinishedGamesGiveBackTheirThreads) {
+    TempDir dir("serve");
+    const auto db = hostile_database(dir);
+    TestServer server({db}, play_config(db, unique_marker()));
+    if (thread_stacks() < 0) GTEST_SKIP() << "no finite RLIMIT_STACK";
+    const json start{{"game", "connect4"}, {"bot", "0"}, {"color", "first"}, {"move_ms", 500}};
+    int before = 0;
+    for (int game = 0; game < 10; ++game) {
+        if (game == 2) before = thread_stacks();
+        const std::string r = server.post("/api/play", start);
+        ASSERT_EQ(status_of(r), 201) << r;
+        const std::string id = json::parse(body_of(r))["id"];
+        (void)wait_state(server, id, [](const json& s) { return s["phase"] == "your-move"; });
+        ASSERT_EQ(status_of(server.post("/api/play/" + id + "/leave", json::object())), 200);
+        const auto state =
+            wait_state(server, id, [](const json& s) { return s["phase"] == "left"; });
+        ASSERT_EQ(state["phase"], "left");
+        // The page of a finished game still works.
+        EXPECT_EQ(status_of(server.get("/play/" + id)), 200);
+    }
+    std::this_thread::sleep_for(300ms);
+    const int grown = thread_stacks() - before;
+    // 8 games that kept their threads would hold 8 more stacks.
+    EXPECT_LE(grown, 3) << grown << " more thread stacks after 8 games";
+}
+
+// The report page is built once, and again only when a game is added.
+TEST(Serve, TheReportPageIsKeptUntilTheDatabaseChanges) {
+    TempDir dir("serve");
+    const auto db = hostile_database(dir);
+    // 2,000 more games: copies of the four.
+    std::string sql =
+        "CREATE TEMP TABLE g AS SELECT * FROM games; CREATE TEMP TABLE m AS SELECT * FROM "
+        "moves;";
+    for (int k = 0; k < 500; ++k) {
+        sql +=
+            "UPDATE g SET id = id + 10000, game_index = game_index + 4; INSERT INTO games SELECT * "
+            "FROM g; UPDATE m SET game = game + 10000; INSERT INTO moves SELECT * FROM m;";
+    }
+    sql += "UPDATE tournaments SET total_games = (SELECT count(*) FROM games);";
+    exec_sql(db, sql);
+    TestServer server({db});
+    const std::string tid = query_one(db, "SELECT id FROM tournaments");
+    const auto cpu_s = [] {
+        rusage u{};
+        getrusage(RUSAGE_SELF, &u);
+        return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+               static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+    };
+    const auto report = [&] {
+        const std::string r = server.get("/t/0/" + tid + "/report");
+        EXPECT_EQ(status_of(r), 200);
+        return body_of(r);
+    };
+    double t0 = cpu_s();
+    const std::string first = report();
+    const double built = cpu_s() - t0;
+    t0 = cpu_s();
+    for (int i = 0; i < 5; ++i)
+        EXPECT_EQ(report(), first);
+    const double kept = cpu_s() - t0;
+    std::printf("the report of 2,004 games: built in %.3f s of CPU, then 5 more for %.3f s\n",
+                built, kept);
+    EXPECT_LT(kept, built) << "built " << built << " s, 5 more " << kept << " s";
+    // A game added (as a running arena run adds them) is in the next one.
+    exec_sql(db,
+             "CREATE TEMP TABLE a AS SELECT * FROM games WHERE id = (SELECT min(id) FROM games); "
+             "UPDATE a SET id = (SELECT max(id) + 1 FROM games), game_index = (SELECT "
+             "max(game_index) + 1 FROM games), detail = 'the added game'; INSERT INTO games "
+             "SELECT * FROM a;");
+    const std::string after = report();
+    EXPECT_TRUE(after != first);
+    EXPECT_TRUE(after.find("the added game") != std::string::npos);
+}
+
+// The navigation offers only what is there: no "Play against a bot" without
+// /play (as under arena run --serve).
+TEST(Serve, TheNavigationOffersOnlyWhatExists) {
+    TempDir dir("serve");
+    const auto db = hostile_database(dir);
+    const std::string tid = query_one(db, "SELECT id FROM tournaments");
+    const std::string game = query_one(db, "SELECT min(id) FROM games");
+    {
+        TestServer server({db});
+        for (const std::string& page :
+             std::vector<std::string>{"/", "/t/0/" + tid, "/g/0/" + game}) {
+            const std::string body = body_of(server.get(page));
+            EXPECT_EQ(body.find("href=\"/play\""), std::string::npos) << page;
+            EXPECT_NE(body.find("href=\"/\""), std::string::npos) << page;
+        }
+    }
+    TestServer server({db}, play_config(db, unique_marker()));
+    EXPECT_NE(body_of(server.get("/")).find("href=\"/play\""), std::string::npos);
+}
+
+// One game number on every page: the stored game's id (what `arena games`
+// lists and `arena show DB N` takes); no schedule position beside it.
+TEST(Serve, GamesAreNumberedByTheirStoredIdOnly) {
+    TempDir dir("serve");
+    const auto db = hostile_database(dir);
+    TestServer server({db});
+    const std::string tid = query_one(db, "SELECT id FROM tournaments");
+    const std::string page = body_of(server.get("/t/0/" + tid));
+    EXPECT_NE(page.find("<thead><tr><th>game</th><th>first</th>"), std::string::npos) << page;
+    const std::string report = body_of(server.get("/t/0/" + tid + "/report"));
+    EXPECT_NE(report.find("<th data-key=\"id\">game</th><th data-key=\"first\">"),
+              std::string::npos);
+    EXPECT_EQ(report.find("data-key=\"index\""), std::string::npos);
+    EXPECT_EQ(report.find("schedule #"), std::string::npos);
+}
+
 // `arena serve` as a command: its start line, a page, Ctrl-C.
 TEST(ServeCommand, ServesUntilInterrupted) {
     TempDir dir("serve");
@@ -612,10 +904,33 @@ TEST(ServeCommand, ARunServesItsGamesInProgress) {
         plies = std::max(plies, now);
     }
     EXPECT_TRUE(grew) << "no game was seen growing move by move";
-    EXPECT_EQ(status_of(http_exchange(port, request("GET", "/live/" + key))), 200);
+    // A game in progress has no number yet: its key is not one, and neither
+    // the list nor its page shows a schedule position.
+    EXPECT_TRUE(serve::is_live_key(key)) << key;
+    const std::string live_page = http_exchange(port, request("GET", "/live/" + key));
+    EXPECT_EQ(status_of(live_page), 200);
+    EXPECT_EQ(live_page.find("of the schedule"), std::string::npos);
+    const auto listed = json::parse(body_of(http_exchange(port, request("GET", "/api/index"))));
+    for (const auto& g : listed["live"])
+        EXPECT_FALSE(g.contains("index")) << g;
+    // Once stored, it is known by the stored game's id, the number `arena
+    // show DB N` takes.
+    json ended;
+    for (int i = 0; i < 400; ++i) {
+        ended = json::parse(body_of(http_exchange(port, request("GET", "/api/live/" + key))));
+        if (ended.contains("stored")) break;
+        std::this_thread::sleep_for(50ms);
+    }
+    ASSERT_TRUE(ended.contains("stored")) << ended;
+    const auto stored = ended["stored"]["game"].get<std::int64_t>();
+    EXPECT_EQ(ended["game"]["id"], stored);
+    EXPECT_EQ(query_one(db, "SELECT count(*) FROM games WHERE id = " + std::to_string(stored)),
+              "1");
     EXPECT_EQ(status_of(http_exchange(port, request("GET", "/api/t/0/1"))), 200);
-    // No /play in a run.
+    // No /play in a run, and no page offers it.
     EXPECT_EQ(status_of(http_exchange(port, request("GET", "/play"))), 404);
+    EXPECT_EQ(body_of(http_exchange(port, request("GET", "/"))).find("href=\"/play\""),
+              std::string::npos);
     ::kill(arena.pid(), SIGINT);
     const auto r = arena.wait();
     EXPECT_EQ(r.status, 130) << r.err;

@@ -764,7 +764,7 @@ class Page {
             out_ << "<option>" << match::to_string(t) << "</option>";
         out_ << "</select></label> <span id=\"game-count\"></span></div>\n"
                 "<table id=\"game-list\" class=\"numbers games\"><thead><tr>"
-                "<th data-key=\"id\">id</th><th data-key=\"index\">#</th>"
+                "<th data-key=\"id\">game</th>"
                 "<th data-key=\"first\">first</th><th data-key=\"second\">second</th>"
                 "<th data-key=\"result\">result</th><th data-key=\"ending\">ending</th>"
                 "<th data-key=\"plies\">plies</th><th data-key=\"seconds\">seconds</th>"

@@ -1,5 +1,6 @@
 #include "arena/serve/live_games.hpp"
 
+#include <algorithm>
 #include <utility>
 
 #include "arena/report/html_report.hpp"
@@ -8,6 +9,28 @@
 namespace arena::serve {
 
 using nlohmann::json;
+
+namespace {
+
+// "g" and 14 letters, from a serial number (one-to-one: 26^14 > 2^64; and far from
+// sequential-looking).
+std::string live_key(std::int64_t serial) {
+    auto x = static_cast<std::uint64_t>(serial) * 0x9E3779B97F4A7C15ull;
+    x ^= x >> 29;
+    std::string key = "g";
+    for (int i = 0; i < 14; ++i) {
+        key += static_cast<char>('a' + x % 26);
+        x /= 26;
+    }
+    return key;
+}
+
+}  // namespace
+
+bool is_live_key(std::string_view text) {
+    return text.size() == 15 && text[0] == 'g' &&
+           std::all_of(text.begin() + 1, text.end(), [](char c) { return c >= 'a' && c <= 'z'; });
+}
 
 LiveGames::Live* LiveGames::find(const std::string& tournament, std::int64_t index) {
     const auto k = keys_.find({tournament, index});
@@ -35,7 +58,10 @@ void LiveGames::begin(const std::string& tournament, std::int64_t index, const s
     forget_old();
     if (const auto old = keys_.find({tournament, index}); old != keys_.end())
         games_.erase(old->second);  // played again (a resumed or retried game)
-    const std::string key = std::to_string(++serial_);
+    // Not a number: a game in progress has no game number yet (it gets one,
+    // the id `arena show` takes, when it is stored), and its key must not
+    // read as one.
+    const std::string key = live_key(++serial_);
     keys_[{tournament, index}] = key;
     Live& g = games_[key];
     g.tournament = tournament;
@@ -100,7 +126,6 @@ json LiveGames::list(const std::optional<std::string>& tournament) {
         if (g.over || (tournament && g.tournament != *tournament)) continue;
         out.push_back({{"key", key},
                        {"tournament", g.tournament},
-                       {"index", g.index},
                        {"first", g.first},
                        {"second", g.second},
                        {"game", g.game},

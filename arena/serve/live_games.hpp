@@ -15,12 +15,19 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "arena/match/game_record.hpp"
 #include "arena/tournament/runner.hpp"
 
 namespace arena::serve {
+
+// A game in progress is known by a key of "g" and 14 lowercase letters,
+// never by a number: the only game number the pages show is the stored
+// game's id, which `arena games` lists and `arena show DB N` takes, and a
+// game has it only once it is stored.
+[[nodiscard]] bool is_live_key(std::string_view text);
 
 class LiveGames {
   public:
@@ -39,7 +46,7 @@ class LiveGames {
     // It was stored as game `stored_id`.
     void stored(const std::string& tournament, std::int64_t index, std::int64_t stored_id);
 
-    // [{key, tournament, index, first, second, game, plies}], the games not
+    // [{key, tournament, first, second, game, plies}], the games not
     // ended, of `tournament` only when given.
     [[nodiscard]] nlohmann::json list(const std::optional<std::string>& tournament = {});
     // {key, version, over, stored: {db, game}?, game: <replay viewer's form>};
@@ -64,7 +71,7 @@ class LiveGames {
     int db_;
     std::chrono::milliseconds keep_;
     std::mutex mutex_;
-    std::map<std::string, Live> games_;  // by key: a serial number, as text
+    std::map<std::string, Live> games_;  // by key (is_live_key), one per serial number
     std::map<std::pair<std::string, std::int64_t>, std::string>
         keys_;  // (tournament, index) -> key
     std::int64_t serial_ = 0;

@@ -1,7 +1,12 @@
 #include "arena/serve/play_session.hpp"
 
+#include <signal.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
+#include <functional>
 #include <random>
 #include <set>
 #include <utility>
@@ -35,6 +40,45 @@ std::string params_text(const games::Params& params) {
     return text;
 }
 
+// The person's side when a bot is tried: leaves when asked for a move.
+class Leaver : public match::HumanInput {
+  public:
+    std::optional<std::string> next_move(const games::State&, std::string_view,
+                                         std::optional<TimePoint>, std::stop_token) override {
+        return std::nullopt;
+    }
+};
+
+// Empty when `bot` plays `game_name`: it starts, takes the game (its
+// default board) and answers a legal first move; else what went wrong.
+std::string try_game(const PlayBot& bot, const std::string& game_name, const PlayConfig& config,
+                     match::Millis move, const std::stop_token& stop) {
+    const auto params = games::realize(game_name, {}, 1);
+    const auto game = games::make_game(game_name, params);
+    if (const auto problem = session::protocol_problem(bot.spec.protocol, game_name, params);
+        !problem.empty())
+        return problem;
+    Leaver leaver;
+    match::Player person("person", leaver);
+    match::Player player(bot.spec, config.session);
+    match::TimeControl time;
+    time.move = move;
+    time.tolerance = config.tolerance;
+    match::GameRecord record;
+    try {
+        record = match::play_game(*game, player, person, time, {}, stop);
+    } catch (const std::exception& e) {
+        return e.what();
+    }
+    if (record.abandoned) return record.moves.empty() ? "not tried" : "";
+    // Slow is not unable: a bot that took the game and thought too long plays it.
+    if (record.termination == match::Termination::kTimeout) return "";
+    std::string text = std::string(match::to_string(record.termination)) + ": " + record.detail;
+    if (const auto tail = match::stderr_tail(record.stderr_logs[0]); !tail.empty())
+        text += "; its stderr: " + tail;
+    return text;
+}
+
 std::string new_token() {
     std::random_device rd;
     static constexpr char kHex[] = "0123456789abcdef";
@@ -57,7 +101,7 @@ class PlaySession : public match::HumanMoveQueue {
   public:
     PlaySession(std::string id, std::unique_ptr<games::Game> game, int human_side, PlayBot bot,
                 std::string person, match::TimeControl time, session::SessionOptions options,
-                PlayStore* store)
+                PlayStore* store, std::function<void()> on_end)
         : id_(std::move(id)),
           game_(std::move(game)),
           human_side_(human_side),
@@ -66,10 +110,11 @@ class PlaySession : public match::HumanMoveQueue {
           time_(time),
           options_(options),
           store_(store),
+          on_end_(std::move(on_end)),
           last_seen_(Clock::now()) {}
 
     ~PlaySession() override {
-        leave();
+        quit();
         if (thread_.joinable()) {
             thread_.request_stop();
             thread_.join();
@@ -78,6 +123,26 @@ class PlaySession : public match::HumanMoveQueue {
 
     void begin() {
         thread_ = std::jthread([this](std::stop_token stop) { run(stop); });
+    }
+
+    // The person leaves (or the page went quiet): the game is abandoned, and
+    // the bot's process is killed now, even in the middle of its move, so
+    // that the game's thread ends (the slot is free) without waiting for the
+    // bot's deadline.
+    void quit() {
+        leave();
+        // Only through a pidfd: a plain kill() could reach another process
+        // once the game's thread has reaped the bot and its pid is reused.
+        // Without pidfds (Linux before 5.3) the bot ends at its deadline.
+        std::lock_guard lock(mutex_);
+        if (bot_pidfd_ >= 0)
+            (void)::syscall(SYS_pidfd_send_signal, bot_pidfd_, SIGKILL, nullptr, 0);
+    }
+
+    // Joins the game's thread once the game is over (its stack is then
+    // given back at once rather than when the session is dropped).
+    void release() {
+        if (over() && thread_.joinable()) thread_.join();
     }
 
     void touch() { last_seen_ = Clock::now(); }
@@ -98,7 +163,7 @@ class PlaySession : public match::HumanMoveQueue {
             phase = !failure_.empty() ? "failed" : abandoned_ ? "left" : "over";
         } else if (waiting()) {
             phase = "your-move";
-        } else if (moves_.empty() && !asked_) {
+        } else if (!bot_ready_) {
             phase = "starting";
         } else {
             phase = "bot-thinking";
@@ -147,18 +212,74 @@ class PlaySession : public match::HumanMoveQueue {
     }
 
   private:
+    // The bot's process, for quit() on another thread; a pidfd where the
+    // kernel has them, so that a signal can never reach a reused pid.
+    // Called on the game's thread, which alone reaps the bot, while it runs.
+    void publish_bot(pid_t pid) {
+        const int fd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+        std::lock_guard lock(mutex_);
+        bot_pidfd_ = fd;
+        bot_ready_ = true;
+        ++version_;
+    }
+    void unpublish_bot() {
+        std::lock_guard lock(mutex_);
+        if (bot_pidfd_ >= 0) ::close(bot_pidfd_);
+        bot_pidfd_ = -1;
+    }
+
     void run(const std::stop_token& stop) {
         match::Player human(person_, *this);
         match::Player bot(bot_.spec, options_);
         match::GameRecord record;
         std::string failure;
+        const int bot_side = 3 - human_side_;
         try {
-            record = human_side_ == 1 ? match::play_game(*game_, human, bot, time_, {}, stop)
-                                      : match::play_game(*game_, bot, human, time_, {}, stop);
+            // The bot starts here rather than inside play_game, so that its
+            // process is known before its first move and leaving can kill it.
+            const auto ready = bot.ensure_ready();
+            if (ready.fault != session::Fault::kNone) {
+                const std::string tail = match::stderr_tail(bot.take_stderr_log());
+                failure = bot_.spec.name + " did not start: " + ready.detail +
+                          (tail.empty() ? "" : "; its stderr: " + tail);
+            } else {
+                publish_bot(bot.session().pid());
+                if (left()) {
+                    record.abandoned = true;
+                } else {
+                    record = human_side_ == 1
+                                 ? match::play_game(*game_, human, bot, time_, {}, stop)
+                                 : match::play_game(*game_, bot, human, time_, {}, stop);
+                }
+            }
         } catch (const std::exception& e) {
             failure = e.what();
         }
+        unpublish_bot();
         bot.retire();
+        if (left()) {
+            // Leaving ends the game unless the rules had ended it: a bot
+            // killed because the person left has not lost.
+            if (record.abandoned || record.termination != match::Termination::kNormal ||
+                record.outcome == games::Outcome::kOngoing)
+                record.abandoned = true;
+            failure.clear();
+        } else if (failure.empty() && !record.abandoned &&
+                   record.termination != match::Termination::kNormal &&
+                   record.termination != match::Termination::kTimeout &&
+                   record.winner() == human_side_) {
+            // A bot that fails before its first move cannot play this game
+            // (or cannot run at all): a failed start, not a result.
+            const bool moved = std::any_of(
+                record.moves.begin(), record.moves.end(),
+                [&](const match::MoveRecord& m) { return m.player == bot_side && !m.by_arena; });
+            if (!moved) {
+                const std::string tail = match::stderr_tail(record.stderr_logs[bot_side - 1]);
+                failure = bot_.spec.name + " failed before its first move (" +
+                          std::string(match::to_string(record.termination)) +
+                          "): " + record.detail + (tail.empty() ? "" : "; its stderr: " + tail);
+            }
+        }
         std::optional<StoredPlay> stored;
         std::string store_problem;
         if (failure.empty() && !record.abandoned && store_ != nullptr) {
@@ -168,15 +289,18 @@ class PlaySession : public match::HumanMoveQueue {
                 store_problem = e.what();
             }
         }
-        std::lock_guard lock(mutex_);
-        record_ = std::move(record);
-        abandoned_ = record_.abandoned;
-        failure_ = std::move(failure);
-        stored_ = std::move(stored);
-        store_problem_ = std::move(store_problem);
-        finished_ = true;
-        ended_ = Clock::now();
-        ++version_;
+        {
+            std::lock_guard lock(mutex_);
+            record_ = std::move(record);
+            abandoned_ = record_.abandoned;
+            failure_ = std::move(failure);
+            stored_ = std::move(stored);
+            store_problem_ = std::move(store_problem);
+            finished_ = true;
+            ended_ = Clock::now();
+            ++version_;
+        }
+        if (on_end_) on_end_();
     }
 
     // The game so far in the replay viewer's form (report::replay_game_json).
@@ -207,7 +331,10 @@ class PlaySession : public match::HumanMoveQueue {
             g.stderr_logs[1] = record_.stderr_logs[1];
         }
         g.summary.plies = ply;
-        return report::replay_game_json(g);
+        json j = report::replay_game_json(g);
+        // A person has no stderr: the viewer shows no box for it.
+        j["logs"][static_cast<std::size_t>(human_side_ - 1)] = nullptr;
+        return j;
     }
 
     const std::string id_;
@@ -218,6 +345,7 @@ class PlaySession : public match::HumanMoveQueue {
     const match::TimeControl time_;
     const session::SessionOptions options_;
     PlayStore* const store_;
+    const std::function<void()> on_end_;  // tells the manager (from the game's thread)
     std::atomic<Clock::time_point> last_seen_;
 
     mutable std::mutex mutex_;
@@ -233,23 +361,69 @@ class PlaySession : public match::HumanMoveQueue {
     std::string failure_;
     std::optional<StoredPlay> stored_;
     std::string store_problem_;
+    int bot_pidfd_ = -1;      // the bot's process while the game runs (quit())
+    bool bot_ready_ = false;  // the bot has started (its handshake is done)
 
     std::jthread thread_;  // last: joined before the members above go
 };
 
 PlayManager::PlayManager(PlayConfig config) : config_(std::move(config)) {
     if (!config_.db.empty()) store_.emplace(config_.db);
+    tried_.resize(config_.bots.size());
+    for (std::size_t i = 0; i < config_.bots.size(); ++i) {
+        if (!config_.bots[i].games.empty()) continue;
+        tried_[i].checking = true;
+        probers_.emplace_back([this, i](std::stop_token stop) { try_bot(i, stop); });
+    }
     sweeper_ = std::jthread([this](std::stop_token stop) {
-        std::mutex m;
-        std::unique_lock lock(m);
+        std::unique_lock lock(wake_mutex_);
         while (!stop.stop_requested()) {
-            wake_.wait_for(lock, stop, std::chrono::seconds(1), [] { return false; });
-            if (!stop.stop_requested()) sweep();
+            // Every second, and at once when a game has ended (to join its
+            // thread).
+            wake_.wait_for(lock, stop, std::chrono::seconds(1),
+                           [this] { return std::exchange(ended_, false); });
+            if (stop.stop_requested()) break;
+            lock.unlock();
+            sweep();
+            lock.lock();
         }
     });
 }
 
+void PlayManager::try_bot(std::size_t index, const std::stop_token& stop) {
+    const PlayBot& bot = config_.bots[index];
+    const auto move = match::Millis{
+        std::clamp<std::int64_t>(1000, config_.min_move_ms.count(), config_.max_move_ms.count())};
+    std::vector<std::string> plays;
+    std::vector<std::string> problems;
+    for (const auto& [name, keys] : board_keys()) {
+        if (stop.stop_requested()) break;
+        std::string problem;
+        try {
+            problem = try_game(bot, name, config_, move, stop);
+        } catch (const std::exception& e) {
+            problem = e.what();
+        }
+        if (problem.empty()) {
+            plays.push_back(name);
+        } else {
+            problems.push_back(name + ": " + problem);
+        }
+    }
+    std::lock_guard lock(mutex_);
+    auto& t = tried_[index];
+    t.games = std::move(plays);
+    if (t.games.empty()) {
+        for (const auto& p : problems)
+            t.problem += (t.problem.empty() ? "" : "; ") + p;
+    }
+    t.checking = false;
+}
+
 PlayManager::~PlayManager() {
+    for (auto& p : probers_)
+        p.request_stop();
+    probers_.clear();  // joins them
     sweeper_.request_stop();
     if (sweeper_.joinable()) sweeper_.join();
     std::map<std::string, std::shared_ptr<PlaySession>> sessions;
@@ -258,18 +432,23 @@ PlayManager::~PlayManager() {
         sessions.swap(sessions_);
     }
     for (auto& [id, s] : sessions)
-        s->leave();
+        s->quit();
     sessions.clear();  // joins each game's thread
 }
 
 json PlayManager::choices() const {
     json bots = json::array();
+    std::lock_guard lock(mutex_);
     for (std::size_t i = 0; i < config_.bots.size(); ++i) {
         const auto& b = config_.bots[i];
-        bots.push_back({{"key", std::to_string(i)},
-                        {"name", b.spec.name},
-                        {"label", b.label},
-                        {"games", b.games}});
+        const auto& t = tried_[i];
+        json j{{"key", std::to_string(i)},
+               {"name", b.spec.name},
+               {"label", b.label},
+               {"games", b.games.empty() ? t.games : b.games},
+               {"checking", t.checking}};
+        if (!t.problem.empty()) j["problem"] = t.problem;
+        bots.push_back(std::move(j));
     }
     const auto number = [](const char* name, int min, int max, int default_value) {
         return json{{"name", name}, {"min", min}, {"max", max}, {"default", default_value}};
@@ -340,9 +519,18 @@ std::string PlayManager::start(const json& request) {
     }
     if (index >= config_.bots.size()) throw PlayError(400, "no such bot");
     const PlayBot& bot = config_.bots[index];
-    if (!bot.games.empty() &&
-        std::find(bot.games.begin(), bot.games.end(), game_name) == bot.games.end())
-        throw PlayError(400, "this bot does not play " + game_name);
+    {
+        std::lock_guard lock(mutex_);
+        const auto& t = tried_[index];
+        const auto& plays = bot.games.empty() ? t.games : bot.games;
+        if (std::find(plays.begin(), plays.end(), game_name) == plays.end()) {
+            if (t.checking)
+                throw PlayError(503,
+                                "this bot is still being tried on each game; try again in "
+                                "a moment");
+            throw PlayError(400, "this bot does not play " + game_name);
+        }
+    }
     if (const auto problem = session::protocol_problem(bot.spec.protocol, game_name, params);
         !problem.empty())
         throw PlayError(400, problem);
@@ -378,7 +566,13 @@ std::string PlayManager::start(const json& request) {
     std::string id = new_token();
     auto session =
         std::make_shared<PlaySession>(id, std::move(game), color == "first" ? 1 : 2, bot, person,
-                                      time, config_.session, store_ ? &*store_ : nullptr);
+                                      time, config_.session, store_ ? &*store_ : nullptr, [this] {
+                                          {
+                                              std::lock_guard wake(wake_mutex_);
+                                              ended_ = true;
+                                          }
+                                          wake_.notify_all();
+                                      });
     session->begin();
     sessions_.emplace(id, std::move(session));
     return id;
@@ -406,7 +600,7 @@ void PlayManager::move(const std::string& id, const std::string& text) {
 }
 
 void PlayManager::leave(const std::string& id) {
-    if (const auto s = find(id)) s->leave();
+    if (const auto s = find(id)) s->quit();
 }
 
 std::size_t PlayManager::playing() const {
@@ -419,23 +613,27 @@ std::size_t PlayManager::playing() const {
 
 void PlayManager::sweep() {
     const auto now = Clock::now();
-    std::vector<std::shared_ptr<PlaySession>> dropped;
+    std::vector<std::shared_ptr<PlaySession>> dropped, ended;
     {
         std::lock_guard lock(mutex_);
         for (auto it = sessions_.begin(); it != sessions_.end();) {
             auto& s = it->second;
             if (!s->over()) {
-                if (now - s->last_seen() > config_.idle_timeout) s->leave();
+                if (now - s->last_seen() > config_.idle_timeout) s->quit();
                 ++it;
             } else if (now - s->ended() > config_.keep_finished) {
                 dropped.push_back(std::move(s));
                 it = sessions_.erase(it);
             } else {
+                ended.push_back(s);
                 ++it;
             }
         }
     }
-    // Their threads have ended; joined here, outside the lock.
+    // Their threads have ended (or are ending); joined here, outside the
+    // lock: a finished game keeps its page for keep_finished, not its thread.
+    for (auto& s : ended)
+        s->release();
     dropped.clear();
 }
 

@@ -34,8 +34,10 @@ namespace arena::serve {
 
 // A bot the page may choose.
 struct PlayBot {
-    std::string label;               // how the page lists it (its name, where it comes from)
-    std::vector<std::string> games;  // the games it plays; empty: every game
+    std::string label;  // how the page lists it (its name, where it comes from)
+    // The games it plays; empty: not known, and the manager finds out by
+    // trying it (see PlayManager).
+    std::vector<std::string> games;
     session::BotSpec spec;
     store::BotEntry entry;  // as stored with its games
 };
@@ -63,6 +65,12 @@ class PlayError : public std::runtime_error {
 
 class PlaySession;
 
+// A bot whose games are not known (PlayBot::games empty, as for a command
+// given on the command line) is tried on each game in the background when
+// the manager starts: it must start, take the game and answer a legal first
+// move on the default board within the default move time (a bot that only
+// runs out of time is taken to play it). Until that is done it is not
+// offered; afterwards only for the games it passed.
 class PlayManager {
   public:
     // Opens the database when one is given (throws store::StoreError).
@@ -72,7 +80,9 @@ class PlayManager {
     PlayManager& operator=(const PlayManager&) = delete;
 
     // What the page may choose: {games: {connect4: [{name, min, max,
-    // default} or {name, values}], ...}, bots: [{key, label, name, games}],
+    // default} or {name, values}], ...}, bots: [{key, label, name, games,
+    // checking, problem?}] (games: those it is offered for; checking: being
+    // tried; problem: why it plays none),
     // move_ms: {min, max, default}, max_sessions, stored: bool}.
     [[nodiscard]] nlohmann::json choices() const;
 
@@ -100,12 +110,24 @@ class PlayManager {
   private:
     [[nodiscard]] std::shared_ptr<PlaySession> find(const std::string& id) const;
 
+    // Tries bot `index` on every game (a thread of probers_).
+    void try_bot(std::size_t index, const std::stop_token& stop);
+
     PlayConfig config_;
     std::optional<PlayStore> store_;
     mutable std::mutex mutex_;
     std::map<std::string, std::shared_ptr<PlaySession>> sessions_;
+    struct Tried {
+        bool checking = false;
+        std::vector<std::string> games;  // passed
+        std::string problem;             // it plays none: why
+    };
+    std::vector<Tried> tried_;  // per bot, for those with no games given (mutex_)
+    std::mutex wake_mutex_;
+    bool ended_ = false;  // a game ended since the sweeper last looked (wake_mutex_)
     std::condition_variable_any wake_;
     std::jthread sweeper_;
+    std::vector<std::jthread> probers_;
 };
 
 }  // namespace arena::serve

@@ -67,7 +67,7 @@ ServedDatabase::ServedDatabase(int index, std::filesystem::path path, AnchorsOf 
       path_(std::move(path)),
       anchors_of_(std::move(anchors_of)),
       reader_(open_reader(path_)),
-      store_(path_, reader_waiting()) {}
+      store_(path_, store::Access::kReadOnly, reader_waiting()) {}
 
 std::int64_t ServedDatabase::data_version() {
     return reader_.query_int("PRAGMA data_version");
@@ -187,9 +187,31 @@ std::optional<std::pair<std::int64_t, std::string>> ServedDatabase::tournament_o
     return std::make_pair(q.column_int64(0), q.column_text(1));
 }
 
-std::optional<std::string> ServedDatabase::report(std::int64_t tournament) {
+std::array<bool, 2> ServedDatabase::people(std::int64_t game_id) {
+    std::lock_guard lock(mutex_);
+    auto stmt = reader_.prepare(
+        "SELECT f.protocol, s.protocol FROM games g JOIN bots f ON f.id = g.first_bot JOIN bots s "
+        "ON s.id = g.second_bot WHERE g.id = ?");
+    auto q = stmt.use();
+    q.bind(game_id);
+    if (!q.step()) return {false, false};
+    return {q.column_text(0) == kHumanProtocol, q.column_text(1) == kHumanProtocol};
+}
+
+std::shared_ptr<const std::string> ServedDatabase::report(std::int64_t tournament) {
+    std::lock_guard building(report_mutex_);
+    std::int64_t version = 0;
+    {
+        std::lock_guard lock(mutex_);
+        version = data_version();
+    }
+    if (const auto it = report_cache_.find(tournament);
+        it != report_cache_.end() && it->second.version == version) {
+        it->second.used = ++report_uses_;
+        return it->second.page;
+    }
     const auto row = find(tournament);
-    if (!row) return std::nullopt;
+    if (!row) return nullptr;
     report::ReportOptions options;
     try {
         if (anchors_of_) options.anchors = anchors_of_(row->spec.config_text);
@@ -206,7 +228,15 @@ std::optional<std::string> ServedDatabase::report(std::int64_t tournament) {
         page.str("");
         report::write_report(store_, *row, options, page);
     }
-    return page.str();
+    auto built = std::make_shared<const std::string>(page.str());
+    report_cache_[tournament] = {version, ++report_uses_, built};
+    while (report_cache_.size() > kReportsKept) {
+        auto oldest = report_cache_.begin();
+        for (auto it = report_cache_.begin(); it != report_cache_.end(); ++it)
+            if (it->second.used < oldest->second.used) oldest = it;
+        report_cache_.erase(oldest);
+    }
+    return built;
 }
 
 std::vector<TournamentBot> ServedDatabase::bots() {

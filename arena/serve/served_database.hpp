@@ -7,10 +7,12 @@
 // to the file. A database that another process is writing (a running
 // `arena run`, WAL mode) reads as of its last committed game.
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -64,8 +66,14 @@ class ServedDatabase {
     [[nodiscard]] std::optional<std::pair<std::int64_t, std::string>> tournament_of(
         std::int64_t game_id);
 
-    // The page `arena report` writes; nullopt: no such tournament.
-    [[nodiscard]] std::optional<std::string> report(std::int64_t tournament);
+    // Which sides of game `game_id` are people (arena play, /play), not
+    // bots: {first, second}.
+    [[nodiscard]] std::array<bool, 2> people(std::int64_t game_id);
+
+    // The page `arena report` writes; nullopt: no such tournament. Kept
+    // until the file changes (another connection commits), so asking again
+    // costs nothing while no game is added.
+    [[nodiscard]] std::shared_ptr<const std::string> report(std::int64_t tournament);
 
     // Every bot of every tournament (people's rows left out).
     [[nodiscard]] std::vector<TournamentBot> bots();
@@ -86,6 +94,17 @@ class ServedDatabase {
         nlohmann::json standings;
     };
     std::map<std::int64_t, Cached> standings_cache_;
+    // The report pages, rebuilt only when the file changed (data_version);
+    // the last kReportsKept asked for.
+    static constexpr std::size_t kReportsKept = 4;
+    struct CachedReport {
+        std::int64_t version = -1;
+        std::uint64_t used = 0;
+        std::shared_ptr<const std::string> page;
+    };
+    std::mutex report_mutex_;  // held while a report is built: one build at a time
+    std::map<std::int64_t, CachedReport> report_cache_;
+    std::uint64_t report_uses_ = 0;
 };
 
 }  // namespace arena::serve

@@ -41,7 +41,7 @@ std::string page_policy() {
 // A page of kind `kind` (serve.js's dispatch): the header, the main part,
 // the data for the script, and the scripts.
 Response page(const std::string& kind, const std::string& title, const std::string& header,
-              const std::string& main, const json& data) {
+              const std::string& main, const json& data, bool play) {
     std::ostringstream out;
     out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -50,8 +50,8 @@ Response page(const std::string& kind, const std::string& title, const std::stri
         << "<style>" << report::report_css() << "\n"
         << serve_css() << "</style>\n</head>\n"
         << "<body data-page=\"" << html_escape(kind) << "\">\n"
-        << "<header class=\"top\">" << header
-        << "<nav><a href=\"/\">Tournaments</a> <a href=\"/play\">Play against a bot</a></nav>"
+        << "<header class=\"top\">" << header << "<nav><a href=\"/\">Tournaments</a>"
+        << (play ? " <a href=\"/play\">Play against a bot</a>" : "") << "</nav>"
         << "</header>\n<main>\n"
         << main << "\n</main>\n"
         << "<script type=\"application/json\" id=\"serve-data\">" << report::script_json(data)
@@ -193,7 +193,8 @@ Response Site::get(const std::vector<std::string>& path,
                     header_title(options_.title,
                                  "results databases served live <span id=\"live\" "
                                  "class=\"live-dot\" title=\"live\"></span>"),
-                    "<div id=\"databases\"></div>\n<section id=\"live-games\"></section>", data);
+                    "<div id=\"databases\"></div>\n<section id=\"live-games\"></section>", data,
+                    options_.play != nullptr);
     }
     if (api && p.size() == 1 && p[0] == "index") return json_response(200, index_json());
     // Browsers ask for it on pages without an icon (the report's): nothing.
@@ -210,10 +211,10 @@ Response Site::get(const std::vector<std::string>& path,
         const auto id = parse_id(p[2]);
         if (db == nullptr || !id) return not_found("no such tournament");
         if (p.size() == 4) {
-            auto report = db->report(*id);
+            const auto report = db->report(*id);
             if (!report) return not_found("no such tournament");
             Response r;
-            r.body = std::move(*report);
+            r.body = *report;
             r.headers.emplace_back(
                 "Content-Security-Policy",
                 report::content_security_policy({report::replay_js(), report::report_js()}));
@@ -250,12 +251,12 @@ Response Site::get(const std::vector<std::string>& path,
             "</thead><tbody></tbody></table></div></section>\n"
             "<section><h2>Games</h2><p class=\"note\">newest first</p><p id=\"earlier\" "
             "class=\"note\"></p><div class=\"scroll\"><table id=\"games\" class=\"numbers "
-            "games\"><thead><tr><th>id</th><th>#</th><th>first</th><th>second</th><th>result</"
+            "games\"><thead><tr><th>game</th><th>first</th><th>second</th><th>result</"
             "th><th>ending</th><th>plies</th><th>s</th><th>detail</th></tr></thead><tbody></"
             "tbody></table></div></section>";
         const json data{{"db", db->index()}, {"id", *id}, {"tournament", *t}};
         return page("tournament", name + " — arena serve", header_title(name, sub.str()), main,
-                    data);
+                    data, options_.play != nullptr);
     }
 
     // /g/DB/GAME, /api/g/DB/GAME
@@ -265,7 +266,11 @@ Response Site::get(const std::vector<std::string>& path,
         if (db == nullptr || !id) return not_found("no such game");
         const auto game = db->game(*id);
         if (!game) return not_found("no such game");
-        const json replay = report::replay_game_json(*game);
+        json replay = report::replay_game_json(*game);
+        // A person (arena play, /play) has no stderr: no box for it.
+        const auto people = db->people(*id);
+        for (std::size_t side = 0; side < 2; ++side)
+            if (people[side]) replay["logs"][side] = nullptr;
         if (api) return json_response(200, replay);
         const auto tournament = db->tournament_of(*id);
         std::string sub = html_escape(game->game) + " " + html_escape(game->params);
@@ -280,12 +285,12 @@ Response Site::get(const std::vector<std::string>& path,
                                      " vs " + game->summary.second,
                                  sub),
                     "<section><div class=\"replay\" id=\"replay\"></div></section>",
-                    {{"game", replay}});
+                    {{"game", replay}}, options_.play != nullptr);
     }
 
     // /live/KEY, /api/live/KEY
     if (p[0] == "live" && p.size() == 2) {
-        if (options_.live == nullptr || !all_digits(p[1])) return not_found("no such game");
+        if (options_.live == nullptr || !is_live_key(p[1])) return not_found("no such game");
         const auto live = options_.live->game(p[1]);
         if (!live) return not_found("no such game in progress");
         if (api) return json_response(200, *live);
@@ -294,14 +299,14 @@ Response Site::get(const std::vector<std::string>& path,
             g["first"].get<std::string>() + " vs " + g["second"].get<std::string>();
         return page(
             "live", title + " — in progress",
-            header_title(title, html_escape((*live)["tournament"].get<std::string>()) + ", game " +
-                                    std::to_string(g["index"].get<std::int64_t>() + 1) +
-                                    " of the schedule · <span id=\"live\" "
+            header_title(title, html_escape((*live)["tournament"].get<std::string>()) +
+                                    " · <span id=\"game-number\">in progress: its game "
+                                    "number comes when it is stored</span> · <span id=\"live\" "
                                     "class=\"live-dot\"></span>"),
             "<p id=\"game-status\" class=\"play-status\"></p><section><div "
             "class=\"live-game\"><div class=\"replay\" id=\"replay\"></div></div>"
             "</section>",
-            {{"key", p[1]}, {"live", *live}});
+            {{"key", p[1]}, {"live", *live}}, options_.play != nullptr);
     }
 
     // /play, /play/ID, /api/play, /api/play/ID
@@ -324,13 +329,14 @@ Response Site::get(const std::vector<std::string>& path,
                 "<label>board</label><div id=\"board-options\" class=\"board-options\"></div>"
                 "<label for=\"bot\">bot</label><select id=\"bot\" name=\"bot\"></select>"
                 "<label for=\"color\">you play</label><select id=\"color\" name=\"color\">"
-                "<option value=\"first\">first (X)</option>"
-                "<option value=\"second\">second (O)</option></select>"
+                "<option value=\"first\">first</option>"
+                "<option value=\"second\">second</option></select>"
                 "<label for=\"move_ms\">the bot's time per move (ms)</label>"
                 "<input id=\"move_ms\" name=\"move_ms\" type=\"number\">"
                 "<div class=\"actions\"><button class=\"start\" type=\"submit\">Start the "
                 "game</button> <span id=\"play-problem\" class=\"problem\"></span></div></form>"
                 "<p id=\"no-bot\" class=\"note\" hidden>No bot here plays this game.</p>"
+                "<p id=\"checking\" class=\"note\" hidden></p>"
                 "<p class=\"note\">The bot is judged as in any match: its clock, its faults. "
                 "You have no time limit; a move the rules refuse is refused and you choose "
                 "another. Leaving the page ends the game. " +
@@ -338,7 +344,7 @@ Response Site::get(const std::vector<std::string>& path,
             return page(
                 "play-form", "play — arena serve",
                 header_title("Play against a bot", "choose the game, the bot and your side"), main,
-                {{"choices", choices}});
+                {{"choices", choices}}, true);
         }
         if (!session_id(p[1])) return not_found("no such game");
         auto state = options_.play->state(p[1]);
@@ -361,7 +367,7 @@ Response Site::get(const std::vector<std::string>& path,
             "play", title + " — arena serve",
             header_title(title, html_escape((*state)["game"]["game"].get<std::string>()) + " " +
                                     html_escape((*state)["game"]["params"].get<std::string>())),
-            main, {{"id", p[1]}, {"state", *state}});
+            main, {{"id", p[1]}, {"state", *state}}, true);
     }
     if (api && !p.empty() && p[0] == "play") return api_error(405, "this takes POST");
     return not_found("no such page");

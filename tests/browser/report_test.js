@@ -200,14 +200,21 @@ async function checkTournament(browser, name, dir) {
   await page.waitForFunction((n) => document.querySelector('#replay .rv-ply').textContent === n + ' / ' + n,
     { timeout: 60000 }, longest.plies);
 
+  // One number per game, the stored id (what `arena show DB N` takes): the
+  // list's first column, and no schedule position beside it.
+  const heads = await page.$$eval('#game-list thead th', (ths) => ths.map((t) => t.textContent));
+  assert.deepEqual(heads.slice(0, 3), ['game', 'first', 'second'], 'the game list\'s columns');
+  const shownIds = await page.$$eval('#game-list tbody tr', (trs) => trs.map((tr) => [tr.dataset.id, tr.cells[0].textContent]));
+  assert.ok(shownIds.every(([id, text]) => id === text), 'the first column is the stored id');
+
   // Sorting by plies puts the shortest game first; filtering by a bot keeps its games.
   await page.click('#game-list th[data-key="plies"]');
-  const firstPlies = await page.$eval('#game-list tbody tr td:nth-child(7)', (td) => Number(td.textContent));
+  const firstPlies = await page.$eval('#game-list tbody tr td:nth-child(6)', (td) => Number(td.textContent));
   assert.equal(firstPlies, Math.min(...games.map((g) => g.plies)), 'sorted by plies');
 
   const bot = (await pageStandings(page))[0].bot;
   await page.type('#game-filter', bot);
-  const rows = await page.$$eval('#game-list tbody tr', (trs) => trs.map((tr) => [tr.children[2].textContent, tr.children[3].textContent]));
+  const rows = await page.$$eval('#game-list tbody tr', (trs) => trs.map((tr) => [tr.children[1].textContent, tr.children[2].textContent]));
   assert.ok(rows.length > 0 && rows.every(([f, s]) => f === bot || s === bot), 'the filter keeps the games of ' + bot);
   await page.$eval('#game-filter', (e) => { e.value = ''; e.dispatchEvent(new Event('input')); e.blur(); });
 

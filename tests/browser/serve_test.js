@@ -101,6 +101,12 @@ async function liveCount(newPage, base, dbIndex) {
   assert.equal(await page.evaluate(() => window.__sameDocument), true, 'the page was reloaded');
   const rows = await page.$$eval('#games tbody tr', (trs) => trs.length);
   assert.ok(rows >= later, `the game list has ${rows} rows for ${later} games`);
+  // One number per game: the stored id, which `arena show DB N` takes.
+  const heads = await page.$$eval('#games thead th', (ths) => ths.map((t) => t.textContent));
+  assert.equal(heads[0], 'game');
+  assert.ok(!heads.includes('#') && !heads.includes('id'), 'the game list\'s columns: ' + heads);
+  const row = await page.$eval('#games tbody tr', (tr) => ({ id: tr.dataset.id, first: tr.cells[0].textContent }));
+  assert.equal(row.first, row.id, 'the first column is the stored id');
   await lib.screenshot(page, 'serve-live-tournament');
   assert.deepEqual(problems(page, base), [], 'problems on the live tournament page');
   console.log(`ok: the live game count went from ${first} to ${later}`);
@@ -122,6 +128,11 @@ async function playConnect4(page, base, playDb) {
     await page.waitForFunction(() => ['your-move', 'over', 'left', 'failed'].includes(document.querySelector('#play-status').dataset.phase), { timeout: 30000 });
     const phase = await page.$eval('#play-status', (e) => e.dataset.phase);
     if (phase !== 'your-move') break;
+    if (clicks === 0) {
+      // The status names the colour the board draws the person's discs in.
+      const status = await page.$eval('#play-status', (e) => e.textContent);
+      assert.match(status, /you play red, first/, 'the status line: ' + status);
+    }
     const plies = await page.$$eval('#replay .rv-moves li', (l) => l.length);
     // The first legal cell in the page's order is in the leftmost open column.
     await page.click('#replay .rv-board .cell.legal');
@@ -141,6 +152,9 @@ async function playConnect4(page, base, playDb) {
   }));
   const row = lib.run('sqlite3', [playDb, `SELECT f.name, s.name, g.result, g.termination, g.plies FROM games g JOIN bots f ON f.id = g.first_bot JOIN bots s ON s.id = g.second_bot WHERE g.id = ${Number(shown.game)}`]).trim();
   assert.equal(row, `human|random|${shown.result}|normal|${shown.plies}`, 'the stored game');
+  // Only the bot has a stderr box; a person has none.
+  const logs = await page.$$eval('#replay .rv-logs h4', (hs) => hs.map((h) => h.textContent));
+  assert.deepEqual(logs, ["random's stderr (its end)"], 'the stderr boxes');
   await lib.screenshot(page, 'serve-play-connect4-over');
   console.log(`ok: a Connect-4 game by ${clicks} clicks, ${shown.status}, stored as game ${shown.game}`);
   return shown;
@@ -156,12 +170,17 @@ async function playScreenshots(page, base) {
     await page.waitForSelector('#play-form select[name=bot] option');
     await page.select('#play-form select[name=game]', game);
     if (game === 'gomoku') await page.$eval('#board-options input[name=size]', (e) => { e.value = '11'; });
+    const colours = await page.$$eval('#play-form select[name=color] option', (os) => os.map((o) => o.textContent));
+    const names = game === 'connect4' ? ['red', 'yellow'] : ['black', 'white'];
+    assert.deepEqual(colours, [`first (${names[0]})`, `second (${names[1]})`], game + ': the sides offered');
     await Promise.all([page.waitForNavigation(), page.click('#play-form button.start')]);
     await page.waitForFunction(() => document.querySelector('#play-status').dataset.phase === 'your-move', { timeout: 30000 });
     const legal = await page.$$('#replay .rv-board .cell.legal');
     await legal[Math.floor(legal.length / 2)].click();
     await page.waitForFunction(() => document.querySelector('#play-status').dataset.phase === 'your-move' &&
       document.querySelectorAll('#replay .rv-moves li').length >= 2, { timeout: 30000 });
+    const status = await page.$eval('#play-status', (e) => e.textContent);
+    assert.ok(status.includes(`you play ${names[0]}, first`), game + ': the status line: ' + status);
     await lib.screenshot(page, 'serve-play-' + game);
     // Leaving the page ends the game on the server.
     const id = page.url().split('/').pop();

@@ -150,7 +150,7 @@
         close.addEventListener('click', () => { this.stop(); this.options.onClose(); });
         head.append(close);
       }
-      const meta = el('p', 'rv-meta', [g.game + ' ' + g.params, 'schedule #' + (g.index + 1),
+      const meta = el('p', 'rv-meta', [g.game + ' ' + g.params,
         resultText(g), g.termination + (g.detail ? ': ' + g.detail : '')].join(' · '));
       root.append(head, meta);
       root.classList.remove('connect4', 'gomoku', 'reversi');
@@ -232,6 +232,8 @@
 
       const logs = el('div', 'rv-logs');
       [g.first, g.second].forEach((name, k) => {
+        // null: a player with no stderr at all (a person): no box.
+        if (g.logs && g.logs[k] === null) return;
         const box = el('div');
         box.append(el('h4', null, name + "'s stderr (its end)"));
         const text = g.logs && g.logs[k];

@@ -80,7 +80,7 @@
     shown = games.filter((g) => {
       if (ending && g.ending !== ending) return false;
       if (!words.length) return true;
-      const hay = [g.id, g.index + 1, g.first, g.second, g.result, g.ending, g.detail].join(' ').toLowerCase();
+      const hay = [g.id, g.first, g.second, g.result, g.ending, g.detail].join(' ').toLowerCase();
       return words.every((w) => hay.includes(w));
     });
     const key = keyOf[sortKey];
@@ -107,7 +107,6 @@
       tr.dataset.id = g.id;
       if (g.id === openId) tr.className = 'open';
       cell(tr, g.id);
-      cell(tr, g.index + 1);
       cell(tr, g.first, 'name');
       cell(tr, g.second, 'name');
       cell(tr, g.result);

@@ -77,12 +77,14 @@
 
   function seconds(us) { return (us / 1e6).toFixed(2); }
 
+  // Games in progress have no game number yet (they get the stored game's
+  // id, the number `arena show` takes, when they end): no number is shown.
   function liveTable(games) {
-    const t = table('numbers live-games', ['game', 'tournament', 'first', 'second', 'plies']);
+    const t = table('numbers live-games', ['', 'tournament', 'first', 'second', 'plies']);
     const body = t.tBodies[0];
     for (const g of games) {
       const tr = el('tr');
-      cell(tr, link('/live/' + g.key, g.key), 'name');
+      cell(tr, link('/live/' + g.key, 'watch'), 'name');
       cell(tr, g.tournament, 'name');
       cell(tr, g.first, 'name');
       cell(tr, g.second, 'name');
@@ -159,7 +161,6 @@
         const tr = el('tr', fresh ? 'fresh' : null);
         tr.dataset.id = g.id;
         cell(tr, link('/g/' + data.db + '/' + g.id, g.id));
-        cell(tr, g.index + 1);
         cell(tr, g.first, 'name');
         cell(tr, g.second, 'name');
         cell(tr, g.result);
@@ -202,11 +203,16 @@
       root.parentElement.classList.toggle('live-game', !d.over);
       d.game.id = d.stored ? d.stored.game : '(in progress)';
       viewer.show(d.game);
+      const number = document.getElementById('game-number');
+      if (number && d.stored) {
+        number.textContent = '';
+        number.append(link('/g/' + d.stored.db + '/' + d.stored.game, 'game ' + d.stored.game));
+      }
       status.textContent = d.over ? 'This game has ended' + (d.stored ? '' : '.')
         : 'In progress: ' + d.game.moves.length + ' plies so far';
       if (d.over && d.stored) {
         status.textContent = 'This game has ended: ';
-        status.append(link('/g/' + d.stored.db + '/' + d.stored.game, 'the stored game'));
+        status.append(link('/g/' + d.stored.db + '/' + d.stored.game, 'game ' + d.stored.game));
       }
       return !d.over;
     }
@@ -220,6 +226,10 @@
       }
     });
   }
+
+  // The colours the board draws each side in.
+  const COLOURS = { connect4: ['', 'red', 'yellow'], gomoku: ['', 'black', 'white'], reversi: ['', 'black', 'white'] };
+  function colour(game, side) { return (COLOURS[game] || ['', 'first', 'second'])[side]; }
 
   // --- /play: the choice ---------------------------------------------------
   function playForm() {
@@ -256,25 +266,43 @@
       return label;
     }
 
+    const color = form.querySelector('[name=color]');
+    const checking = document.getElementById('checking');
+    // The bots that play game `g` (those still being tried are not offered yet).
+    function bots() {
+      const g = game.value;
+      const previous = bot.value;
+      bot.textContent = '';
+      for (const b of c.bots) if (b.games.includes(g)) bot.append(new Option(b.label, b.key));
+      if ([...bot.options].some((o) => o.value === previous)) bot.value = previous;
+      const pending = c.bots.filter((b) => b.checking).length;
+      checking.hidden = pending === 0;
+      checking.textContent = pending ? 'Trying ' + pending + (pending === 1 ? ' bot' : ' bots') + ' to see which games they play…' : '';
+      document.getElementById('no-bot').hidden = bot.options.length > 0 || pending > 0;
+      form.querySelector('button.start').disabled = bot.options.length === 0;
+    }
     function refresh() {
       const g = game.value;
       options.textContent = '';
       const specs = c.games[g] || [];
       for (const s of specs) options.append(s.values ? choice(s) : number(s));
       if (!specs.length) options.append(el('span', 'note', '8 × 8'));
-      const previous = bot.value;
-      bot.textContent = '';
-      for (const b of c.bots) {
-        if (b.games.length && !b.games.includes(g)) continue;
-        bot.append(new Option(b.label, b.key));
-      }
-      if ([...bot.options].some((o) => o.value === previous)) bot.value = previous;
-      document.getElementById('no-bot').hidden = bot.options.length > 0;
-      form.querySelector('button.start').disabled = bot.options.length === 0;
+      color.options[0].textContent = 'first (' + colour(g, 1) + ')';
+      color.options[1].textContent = 'second (' + colour(g, 2) + ')';
+      bots();
     }
     for (const g of Object.keys(c.games)) game.append(new Option(g, g));
     game.addEventListener('change', refresh);
     refresh();
+    // While bots are being tried, the list follows.
+    if (c.bots.some((b) => b.checking)) {
+      poll(1000, async () => {
+        const fresh = await getJson('/api/play');
+        c.bots = fresh.bots;
+        bots();
+        return c.bots.some((b) => b.checking);
+      });
+    }
 
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
@@ -306,7 +334,6 @@
     const stored = document.getElementById('play-stored');
     const leave = document.getElementById('play-leave');
     let current = null, version = -1, sending = false, over = false;
-    const MARK = ['', 'X', 'O'];
 
     function moveText(c) {
       return current.game.board.game === 'connect4' ? c.dataset.col : c.dataset.col + c.dataset.row;
@@ -328,12 +355,12 @@
       for (const c of root.querySelectorAll('.rv-board .cell')) c.classList.toggle('legal', mine && legal.has(moveText(c)));
       status.dataset.phase = s.phase;
       status.className = 'play-status ' + s.phase;
-      const you = 'you play ' + MARK[s.you] + (s.you === 1 ? ', first' : ', second');
+      const you = 'you play ' + colour(g.board.game, s.you) + (s.you === 1 ? ', first' : ', second');
       if (s.phase === 'starting') status.textContent = 'Starting ' + s.bot + '…';
       else if (mine) status.textContent = 'Your move (' + you + '): click a ' + (g.board.game === 'connect4' ? 'column' : 'cell');
       else if (s.phase === 'bot-thinking') status.textContent = s.bot + ' is thinking (at most ' + s.move_ms + ' ms)…';
       else if (s.phase === 'left') status.textContent = 'You left this game; it is not a result and was not stored.';
-      else if (s.phase === 'failed') { status.textContent = 'The game could not be played: ' + s.failure; status.classList.add('problem'); }
+      else if (s.phase === 'failed') { status.textContent = 'The game could not be played (not a result, not stored): ' + s.failure; status.classList.add('problem'); }
       else if (s.result) {
         const r = s.result;
         const who = r.winner === 0 ? 'A draw' : r.winner === s.you ? 'You win' : s.bot + ' wins';
