@@ -69,13 +69,16 @@
 //     double-move       answers every go from --at-ply on with its move line
 //                       twice, in two writes (one `move` too many: the second
 //                       is stale by the time the arena reads it)
+//     late-double-move  the same, with a pause of --sleep-ms before the second
+//                       line and another before it reads its input again: the
+//                       second line comes while the next `go` waits unread
 //   --at-ply N     misbehave on the first `go` of each game whose position has
 //                  at least N moves (default 0); earlier moves are normal. The
 //                  handshake modes and ignore-quit do not use it.
 //                  Exception: --mode sleep delays every move from then on, and
-//                  --mode double-move doubles every move from then on.
-//   --sleep-ms N   the delay of --mode sleep, the pause of touch-memory
-//                  (default 1000)
+//                  the double-move modes double every move from then on.
+//   --sleep-ms N   the delay of --mode sleep, the pauses of touch-memory and
+//                  late-double-move (default 1000)
 //   --touch-mb N   MiB touched by the touch-memory modes (default 100)
 //   --reserve-gb N GiB reserved by --mode touch-memory (default 0)
 //   --flood-mb N   MiB written by --mode flood-stderr (default 64)
@@ -151,6 +154,7 @@ enum class Mode : std::uint8_t {
     kTty,
     kEscapeMove,
     kDoubleMove,
+    kLateDoubleMove,
 };
 
 constexpr std::pair<std::string_view, Mode> kModes[] = {
@@ -187,6 +191,7 @@ constexpr std::pair<std::string_view, Mode> kModes[] = {
     {"tty", Mode::kTty},
     {"escape-move", Mode::kEscapeMove},
     {"double-move", Mode::kDoubleMove},
+    {"late-double-move", Mode::kLateDoubleMove},
 };
 
 struct Options {
@@ -305,7 +310,7 @@ class MisbehaveEngine : public arena::bots::Engine {
         const Move move = moves[static_cast<std::size_t>(rng() % moves.size())];
         if (done_ || static_cast<std::uint64_t>(state.ply()) < options_.at_ply) return move;
         done_ = options_.mode != Mode::kSleep && options_.mode != Mode::kPonder &&
-                options_.mode != Mode::kDoubleMove;
+                options_.mode != Mode::kDoubleMove && options_.mode != Mode::kLateDoubleMove;
         return misbehave(state, move);
     }
 
@@ -403,6 +408,12 @@ class MisbehaveEngine : public arena::bots::Engine {
             case Mode::kDoubleMove:
                 write_all(STDOUT_FILENO, move_line + '\n');
                 write_all(STDOUT_FILENO, move_line + '\n');
+                return arena::bots::kNoMove;
+            case Mode::kLateDoubleMove:
+                write_all(STDOUT_FILENO, move_line + '\n');
+                std::this_thread::sleep_for(std::chrono::milliseconds(options_.sleep_ms));
+                write_all(STDOUT_FILENO, move_line + '\n');
+                std::this_thread::sleep_for(std::chrono::milliseconds(options_.sleep_ms));
                 return arena::bots::kNoMove;
         }
         return move;
@@ -653,7 +664,7 @@ int main(int argc, char** argv) {
          "flood-info, flood-stderr, endless-line, close-stdout, handshake-exit, handshake-hang, "
          "crash-after-move, fork-child, ignore-quit, daemon, setsid, close-stdin, stop-self, "
          "ponder, memory-hog, fork-bomb, big-file, touch-memory, touch-memory-child, fork-count, "
-         "tty, escape-move, double-move")
+         "tty, escape-move, double-move, late-double-move")
         ("at-ply", po::value<std::uint64_t>(&options.at_ply)->default_value(0),
          "misbehave on the first go of each game at ply >= N (sleep: every go from then on)")
         ("sleep-ms", po::value<std::uint64_t>(&options.sleep_ms)->default_value(1000), "delay of --mode sleep")

@@ -202,6 +202,11 @@ INSTANTIATE_TEST_SUITE_P(
         Misbehaviour{{"--mode", "illegal", "--at-ply", "4"}, Termination::kIllegal, "move"},
         Misbehaviour{{"--mode", "bad-notation"}, Termination::kIllegal, "zz99"},
         Misbehaviour{{"--mode", "garbage"}, Termination::kProtocol, "hello arena"},
+        // A second `move` that comes while the next `go` waits unread (issue
+        // 41 item 8): it used to be taken as the answer to that `go`.
+        Misbehaviour{{"--mode", "late-double-move", "--sleep-ms", "100"},
+                     Termination::kProtocol,
+                     "written before it had read its `go`"},
         Misbehaviour{{"--mode", "endless-line"}, Termination::kProtocol, ""},
         Misbehaviour{{"--mode", "close-stdout"}, Termination::kCrash, ""},
         Misbehaviour{{"--mode", "handshake-exit"}, Termination::kStartup, "exit 3"},
