@@ -206,12 +206,44 @@ TEST_F(SlurmCommand, DryRunPrintsBothScriptsAndWritesNothing) {
           std::string("#SBATCH --time=10:00\n"), std::string("#SBATCH --cpus-per-task=2\n"),
           std::string("#SBATCH --qos=low\n"),
           "job=$(sbatch '--parsable' '" + (job_dir / "shards.sbatch").string() + "')\n",
-          "sbatch '--parsable' '--dependency=afterany:$job' '" +
+          "sbatch '--parsable' '--dependency=afterany:'\"${job%%;*}\" '" +
               (job_dir / "merge.sbatch").string() + "'\n",
           " run '" + path("rr.yaml").string() + "' --shard \"$shard/4\""})
         EXPECT_TRUE(has(r.out, part)) << part << "\n" << r.out;
     EXPECT_FALSE(fs::exists(job_dir));
     EXPECT_FALSE(fs::exists(path("fake/calls.txt")));
+}
+
+// Issue 41 item 20: the sbatch commands --dry-run prints work when pasted
+// into bash: the merge job depends on the id the first sbatch printed (with
+// --parsable, "ID" or "ID;CLUSTER"), not on the text '$job'.
+TEST_F(SlurmCommand, DryRunCommandsWorkWhenPastedIntoBash) {
+    config();
+    const auto r = arena("slurm rr.yaml --shards 4 --dry-run");
+    ASSERT_EQ(r.status, 0) << r.out;
+    const auto at = r.out.find("# submitted with:\n");
+    ASSERT_NE(at, std::string::npos) << r.out;
+    std::string commands = r.out.substr(at);
+    // Up to the last sbatch line (a note may follow on stderr, merged here).
+    commands = commands.substr(0, commands.find('\n', commands.rfind("\nsbatch ") + 1) + 1);
+    for (const std::string printed : {"7001", "7002;cluster-a"}) {
+        // An sbatch that only records its arguments and prints a job id.
+        const auto bin_dir = path("record-" + printed.substr(0, 4));
+        fs::create_directories(bin_dir);
+        std::ofstream(bin_dir / "sbatch")
+            << "#!/bin/bash\necho \"$*\" >> " << shell_quote((bin_dir / "calls.txt").string())
+            << "\necho '" << printed << "'\n";
+        fs::permissions(bin_dir / "sbatch", fs::perms::owner_all);
+        write("pasted.sh", commands);
+        const auto pasted = run_shell("cd " + shell_quote(dir_.path().string()) + " && PATH=" +
+                                      shell_quote(bin_dir.string()) + ":\"$PATH\" bash pasted.sh");
+        EXPECT_EQ(pasted.status, 0) << pasted.out;
+        const auto calls = testing::slurp((bin_dir / "calls.txt").string());
+        EXPECT_TRUE(has(calls, "--parsable --dependency=afterany:" + printed.substr(0, 4) + " " +
+                                   path("results/rr.slurm/merge.sbatch").string() + "\n"))
+            << commands << "\n"
+            << calls;
+    }
 }
 
 TEST_F(SlurmCommand, BadArgumentsAndConfigsGetOneMessage) {

@@ -53,6 +53,25 @@ std::string joined(const std::vector<std::string>& args) {
     return s;
 }
 
+// The merge job's sbatch command as --dry-run prints it, to be pasted into
+// bash after `job=$(sbatch --parsable ...)`: the dependency in double quotes,
+// so that bash puts in the job id (--parsable prints "ID" or "ID;CLUSTER").
+std::string merge_command_line(const cluster::SlurmJob& job) {
+    constexpr std::string_view kJob = "\x01";
+    std::string s = "sbatch";
+    for (const auto& a : cluster::merge_submission(job, std::string(kJob))) {
+        const auto at = a.find(kJob);
+        if (at == std::string::npos) {
+            s += " " + cluster::shell_quote(a);
+        } else {
+            s += " " + cluster::shell_quote(a.substr(0, at)) + "\"${job%%;*}\"" +
+                 (at + kJob.size() < a.size() ? cluster::shell_quote(a.substr(at + kJob.size()))
+                                              : "");
+        }
+    }
+    return s;
+}
+
 void write_file(const fs::path& path, const std::string& text) {
     const auto part = fs::path(path.string() + ".part");
     {
@@ -146,7 +165,7 @@ int slurm_command(const std::vector<std::string>& args, std::ostream& out, std::
             << scripts.merge << "\n# submitted with:\n"
             << "mkdir -p " << cluster::shell_quote((job.job_dir / "logs").string()) << "\n"
             << "job=$(" << joined(shards_args) << ")\n"
-            << joined(cluster::merge_submission(job, "$job")) << "\n";
+            << merge_command_line(job) << "\n";
         return kExitOk;
     }
 
@@ -172,7 +191,7 @@ int slurm_command(const std::vector<std::string>& args, std::ostream& out, std::
         err << "arena slurm: the shards are submitted as job " << array_job
             << ", but the merge job is not: " << e.what() << "\n"
             << "(submit it by hand: sbatch --dependency=afterany:" << array_job << " "
-            << cluster::merge_script_path(job).string() << ")\n";
+            << cluster::shell_quote(cluster::merge_script_path(job).string()) << ")\n";
         return kExitFailure;
     }
     const std::string shown_tasks = tasks.empty() ? "1-" + std::to_string(job.shards) : tasks;
