@@ -247,6 +247,129 @@ TEST_F(CliErrorsTest, ReadCommandsUnreadableDatabase) {
         << line;
 }
 
+// A database the user may read but not write: the file 0644 in a
+// directory of another user (root's, read by nobody). The commands that
+// only read open it read-only and work; nothing appears next to it.
+class ReadOnlyDatabaseTest : public CliErrorsTest {
+  protected:
+    // `db` in its own directory, both root's and 0755/0644, with one game
+    // stored; the output directory `out_` is writable by anyone.
+    void SetUp() override {
+        CliErrorsTest::SetUp();
+        if (geteuid() != 0) GTEST_SKIP() << "needs root to run the arena as another user";
+        fs::create_directories(dir_ / "ro");
+        db_ = dir_ / "ro" / "r.db";
+        out_ = dir_ / "out";
+        fs::create_directories(out_);
+        fs::permissions(out_, fs::perms::all);
+        const auto cfg =
+            write("t.yaml", "name: t\ngame: { name: connect4 }\ndatabase: " + db_.string() +
+                                "\nschedule: { type: round-robin, games_per_pair: 2 }\nbots:\n"
+                                "  - { name: a, command: " +
+                                bin("bots/random") +
+                                " }\n  - { name: b, command: " + bin("bots/random") + " }\n");
+        const auto run = arena({"run", cfg.string()});
+        ASSERT_EQ(run.status, 0) << run.err;
+        fs::remove(db_.string() + ".lock");
+        fs::permissions(db_, fs::perms::owner_read | fs::perms::owner_write |
+                                 fs::perms::group_read | fs::perms::others_read);
+    }
+
+    // Every read command, as nobody: each succeeds and says something.
+    void read_everything() {
+        for (const auto& args : std::vector<std::vector<std::string>>{
+                 {"standings", db_.string()},
+                 {"standings", db_.string(), "--anchor", "a=1500"},
+                 {"games", db_.string()},
+                 {"show", db_.string(), "1"},
+                 {"log", db_.string(), "1"},
+                 {"export", db_.string(), "--format", "csv"},
+                 {"report", db_.string(), "-o", (out_ / "r.html").string()}}) {
+            const auto r = arena_unprivileged(args);
+            EXPECT_EQ(r.status, 0) << args[0] << ": " << r.err;
+            EXPECT_EQ(r.err.find("readonly"), std::string::npos) << args[0] << ": " << r.err;
+        }
+        EXPECT_TRUE(fs::exists(out_ / "r.html"));
+    }
+
+    fs::path db_, out_;
+};
+
+TEST_F(ReadOnlyDatabaseTest, ReadCommandsReadWithoutWriteAccess) {
+    // No -wal and no -shm: SQLite cannot make the shared memory it would
+    // read a WAL file through, in a directory nobody may write.
+    ASSERT_FALSE(fs::exists(db_.string() + "-wal"));
+    const auto before = fs::file_size(db_);
+    read_everything();
+    EXPECT_FALSE(fs::exists(db_.string() + "-shm"));
+    EXPECT_FALSE(fs::exists(db_.string() + "-wal"));
+    EXPECT_EQ(fs::file_size(db_), before);
+}
+
+TEST_F(ReadOnlyDatabaseTest, ReadCommandsReadWhileAWriterHoldsTheLog) {
+    // A writer (root) has the file open, with a -wal and a -shm of its own
+    // that nobody may write: the readers read through them, and see the
+    // game stored last.
+    store::ResultsStore writer(db_);
+    const auto t = writer.find_tournament("t");
+    ASSERT_TRUE(t.has_value());
+    writer.set_status(t->id, "interrupted");
+    ASSERT_TRUE(fs::exists(db_.string() + "-wal"));
+    ASSERT_TRUE(fs::exists(db_.string() + "-shm"));
+    read_everything();
+    const auto games = arena_unprivileged({"games", db_.string()});
+    EXPECT_EQ(games.status, 0) << games.err;
+}
+
+TEST_F(ReadOnlyDatabaseTest, AnOlderSchemaThatCannotBeUpgradedIsNamed) {
+    {
+        sqlite3* db = nullptr;
+        ASSERT_EQ(sqlite3_open(db_.c_str(), &db), SQLITE_OK);
+        EXPECT_EQ(sqlite3_exec(db, "PRAGMA user_version = 6", nullptr, nullptr, nullptr),
+                  SQLITE_OK);
+        sqlite3_close(db);
+    }
+    const auto line = one_line(arena_unprivileged({"standings", db_.string()}), kFailure);
+    EXPECT_TRUE(line.starts_with("arena standings: " + db_.string() +
+                                 ": results database schema version 6 is older than this "
+                                 "arena's (version " +
+                                 std::to_string(store::kSchemaVersion) +
+                                 "), and upgrading it needs write access"))
+        << line;
+}
+
+TEST_F(CliErrorsTest, StandingsAnchoredDoesNotStoreRatings) {
+    const auto db = results_db();
+    {
+        store::ResultsStore store(db);
+        store.save_ratings(store.find_tournament("t")->id, {{"a", 1234.0, 5.0}, {"b", -7.0, 5.0}});
+    }
+    const auto r = arena({"standings", db.string(), "--anchor", "a=1500"});
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("1500"), std::string::npos) << r.out;
+    store::ResultsStore store(db);
+    const auto stored = store.ratings(store.find_tournament("t")->id);
+    ASSERT_EQ(stored.size(), 2u);
+    EXPECT_EQ(stored[0].bot, "a");
+    EXPECT_EQ(stored[0].elo, 1234.0);
+    EXPECT_EQ(stored[1].elo, -7.0);
+}
+
+TEST_F(CliErrorsTest, ReadCommandsRefuseAnEmptyFileAndLeaveItEmpty) {
+    const auto db = write("empty.db", "");
+    for (const std::string command : {"standings", "games"}) {
+        EXPECT_EQ(one_line(arena({command, db.string()}), kFailure),
+                  "arena " + command + ": " + db.string() +
+                      ": an empty file (0 bytes), not a results database: nothing is stored in it")
+            << command;
+    }
+    EXPECT_EQ(one_line(arena({"report", db.string(), "-o", (dir_ / "r.html").string()}), kFailure),
+              "arena report: " + db.string() +
+                  ": an empty file (0 bytes), not a results database: nothing is stored in it");
+    EXPECT_EQ(fs::file_size(db), 0u);
+    EXPECT_FALSE(fs::exists(db.string() + "-wal"));
+}
+
 TEST_F(CliErrorsTest, UnknownTournament) {
     const auto db = results_db();
     EXPECT_EQ(one_line(arena({"standings", db.string(), "--tournament", "nope"}), kUsage),

@@ -68,7 +68,7 @@ int export_command(const std::vector<std::string>& args, std::ostream& out, std:
     std::string text;
     std::vector<std::pair<std::string, std::string>> files;  // name, content
     try {
-        store::ResultsStore store(a.db);
+        store::ResultsStore store(a.db, store::Access::kReadOnly);
         const auto all = store.tournaments();
         std::vector<store::TournamentRow> chosen;
         if (a.tournament) {

@@ -54,7 +54,7 @@ int log_command(const std::vector<std::string>& args, std::ostream& out, std::os
     // clang-format on
     if (auto code = parse_db_args("log", kUsage, args, opts, true, a, out, err)) return *code;
     try {
-        store::ResultsStore store(a.db);
+        store::ResultsStore store(a.db, store::Access::kReadOnly);
         const auto g = store.load_game(a.game_id);
         if (!g) {
             err << "arena log: no game " << a.game_id << " in " << a.db << "\n";

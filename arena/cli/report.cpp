@@ -156,8 +156,9 @@ void report_standings(store::ResultsStore& store, const store::TournamentRow& to
     std::vector<store::RatingRow> rows;
     for (std::size_t i = 0; i < n; ++i)
         rows.push_back({names[i], fit.ratings[i], fit.errors[i]});
-    // The stored ratings are those of every game.
-    if (!active_only) store.save_ratings(tournament.id, rows);
+    // The stored ratings are those of every game, as `arena run` leaves
+    // them; a read-only store (`arena standings`) computes and prints only.
+    if (!active_only && !store.read_only()) store.save_ratings(tournament.id, rows);
 
     const auto& order = t.order;
 

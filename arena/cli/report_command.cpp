@@ -130,7 +130,7 @@ int report_command(const std::vector<std::string>& args, std::ostream& out, std:
         "anchors of the tournament's config, else mean 0");
     if (auto code = parse_db_args("report", kUsage, args, opts, false, a, out, err)) return *code;
     try {
-        store::ResultsStore store(a.db);
+        store::ResultsStore store(a.db, store::Access::kReadOnly);
         const auto t = pick(store, a.tournament, a.db, err);
         if (!t) return kExitUsage;
         report::ReportOptions options;

@@ -241,7 +241,7 @@ int standings_command(const std::vector<std::string>& args, std::ostream& out, s
         return kExitUsage;
     }
     try {
-        store::ResultsStore store(a.db);
+        store::ResultsStore store(a.db, store::Access::kReadOnly);
         const auto t = pick_tournament(store, a.tournament, "standings", a.db, err);
         if (!t) return kExitUsage;
         if (!vs.empty()) {
@@ -297,7 +297,7 @@ int games_command(const std::vector<std::string>& args, std::ostream& out, std::
     std::optional<std::string> ending;
     if (!termination.empty()) ending = termination;
     try {
-        store::ResultsStore store(a.db);
+        store::ResultsStore store(a.db, store::Access::kReadOnly);
         const auto t = pick_tournament(store, a.tournament, "games", a.db, err);
         if (!t) return kExitUsage;
         if (a.bot && !check_bot(store, *t, *a.bot, "games", a.db, err)) return kExitUsage;
@@ -333,7 +333,7 @@ int show_command(const std::vector<std::string>& args, std::ostream& out, std::o
                           args, opts, true, a, out, err))
         return *code;
     try {
-        store::ResultsStore store(a.db);
+        store::ResultsStore store(a.db, store::Access::kReadOnly);
         const auto g = store.load_game(a.game_id);
         if (!g) {
             err << "arena show: no game " << a.game_id << " in " << a.db << "\n";

@@ -578,6 +578,32 @@ void migrate(Database& db) {
     txn.commit();
 }
 
+// Opens (with `open_mode`), sets the pragmas and brings the schema up to
+// date. SQLite's errors come out as SqliteError.
+Database connect_and_migrate(const std::filesystem::path& path, Database::Mode open_mode) {
+    Database db(path, open_mode);
+    db.set_busy_timeout(kBusyTimeout);
+    // The first read of the file: a file that is not a SQLite database fails here.
+    check_identity(db, db.query_int("PRAGMA user_version"));
+    // 2 KB pages for a new file (an existing one keeps its own): every
+    // commit appends each page it touched to the WAL, whole, and a game
+    // touches about nine pages for about a kilobyte of rows. Half the
+    // page halves the bytes written, checksummed and later fsynced per
+    // game, and cuts the CPU of storing one by about 15 %; reads such as
+    // `arena standings` over a million games are no slower.
+    db.exec("PRAGMA page_size = 2048");
+    db.exec("PRAGMA foreign_keys = ON");
+    // WAL: readers (reports, the sqlite3 shell) never block the writer, nor it them.
+    // synchronous=NORMAL in WAL mode: a commit survives a crash of the arena; a power
+    // loss may lose the last transactions, never corrupts the file.
+    const auto mode = db.query_text("PRAGMA journal_mode = WAL");
+    if (mode != "wal") refuse(path, "cannot switch to WAL journal mode (got '" + mode + "')");
+    db.exec("PRAGMA synchronous = NORMAL");
+    db.exec("PRAGMA wal_autocheckpoint = 10000");
+    migrate(db);
+    return db;
+}
+
 Database open_database(const std::filesystem::path& path) {
     // SQLite would say only "unable to open database file".
     std::error_code ec;
@@ -591,26 +617,62 @@ Database open_database(const std::filesystem::path& path) {
         }
     }
     try {
-        Database db(path);
+        return connect_and_migrate(path, Database::Mode::kReadWriteCreate);
+    } catch (const BusyError&) {
+        throw;  // locked by another connection: the caller waits and tries again
+    } catch (const SqliteError& e) {
+        throw StoreError("cannot open results database: " + std::string(e.what()));
+    }
+}
+
+bool is_permission_error(const SqliteError& e) {
+    const int primary = e.primary_code();
+    return primary == SQLITE_READONLY || primary == SQLITE_CANTOPEN || primary == SQLITE_PERM ||
+           primary == SQLITE_AUTH;
+}
+
+// The connection of a read-only store (see Access): SQLITE_OPEN_READONLY,
+// and nothing written, except the upgrade of an older schema by a user who
+// may write the file.
+Database open_read_only(const std::filesystem::path& path) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        refuse(path, "is a directory, not a results database");
+    if (!std::filesystem::exists(path, ec)) refuse(path, "no such results database");
+    if (const auto size = std::filesystem::file_size(path, ec); !ec && size == 0)
+        refuse(path, "an empty file (0 bytes), not a results database: nothing is stored in it");
+    try {
+        std::int64_t version = 0;
+        {
+            Database db(path, Database::Mode::kReadOnly);
+            db.set_busy_timeout(kBusyTimeout);
+            // The first read of the file: a file that is not a SQLite database fails here.
+            version = db.query_int("PRAGMA user_version");
+            check_identity(db, version);
+            if (version == 0) {
+                refuse(path,
+                       "an empty SQLite database, not a results database: nothing is stored "
+                       "in it");
+            }
+            if (version == kSchemaVersion) return db;
+        }
+        // An older schema: this arena's statements need the current one.
+        try {
+            static_cast<void>(connect_and_migrate(path, Database::Mode::kReadWrite));
+        } catch (const BusyError&) {
+            throw;
+        } catch (const SqliteError& e) {
+            if (!is_permission_error(e)) throw;
+            refuse(path,
+                   "results database schema version " + std::to_string(version) +
+                       " is older than this arena's (version " + std::to_string(kSchemaVersion) +
+                       "), and upgrading it needs write access to the file and its "
+                       "directory, which this user does not have (" +
+                       e.what() + "); open it once with this arena as a user who can write it");
+        }
+        Database db(path, Database::Mode::kReadOnly);
         db.set_busy_timeout(kBusyTimeout);
-        // The first read of the file: a file that is not a SQLite database fails here.
         check_identity(db, db.query_int("PRAGMA user_version"));
-        // 2 KB pages for a new file (an existing one keeps its own): every
-        // commit appends each page it touched to the WAL, whole, and a game
-        // touches about nine pages for about a kilobyte of rows. Half the
-        // page halves the bytes written, checksummed and later fsynced per
-        // game, and cuts the CPU of storing one by about 15 %; reads such as
-        // `arena standings` over a million games are no slower.
-        db.exec("PRAGMA page_size = 2048");
-        db.exec("PRAGMA foreign_keys = ON");
-        // WAL: readers (reports, the sqlite3 shell) never block the writer, nor it them.
-        // synchronous=NORMAL in WAL mode: a commit survives a crash of the arena; a power
-        // loss may lose the last transactions, never corrupts the file.
-        const auto mode = db.query_text("PRAGMA journal_mode = WAL");
-        if (mode != "wal") refuse(path, "cannot switch to WAL journal mode (got '" + mode + "')");
-        db.exec("PRAGMA synchronous = NORMAL");
-        db.exec("PRAGMA wal_autocheckpoint = 10000");
-        migrate(db);
         return db;
     } catch (const BusyError&) {
         throw;  // locked by another connection: the caller waits and tries again
@@ -763,9 +825,12 @@ struct ResultsStore::Impl {
         "WHERE tournament = ? ORDER BY first_bot, second_bot, result, termination, moves_hash");
     Statement bot_ids = db.prepare("SELECT id FROM bots WHERE tournament = ? ORDER BY id");
     LockWaiting waiting;
+    bool read_only = false;
 
-    Impl(const std::filesystem::path& path, LockWaiting how)
-        : db(open_database(path)), waiting(std::move(how)) {}
+    Impl(const std::filesystem::path& path, LockWaiting how, Access access)
+        : db(access == Access::kReadOnly ? open_read_only(path) : open_database(path)),
+          waiting(std::move(how)),
+          read_only(access == Access::kReadOnly) {}
 
     static Impl& of(const std::unique_ptr<Impl>& impl) {
         if (!impl) throw StoreError("use of a moved-from ResultsStore");
@@ -773,6 +838,11 @@ struct ResultsStore::Impl {
     }
 
     [[noreturn]] void fail(const std::string& problem) const { refuse(db.path(), problem); }
+
+    // Before every call that writes.
+    void check_writable(const char* what) const {
+        if (read_only) fail(std::string("opened read-only: cannot ") + what);
+    }
 
     // The tournament's bot ids, in the order of bots().
     std::vector<std::int64_t> bot_ids_of(std::int64_t tournament) {
@@ -873,16 +943,23 @@ struct ResultsStore::Impl {
     }
 };
 
-ResultsStore::ResultsStore(const std::filesystem::path& path, LockWaiting waiting) {
+ResultsStore::ResultsStore(const std::filesystem::path& path, LockWaiting waiting)
+    : ResultsStore(path, Access::kReadWrite, std::move(waiting)) {}
+
+ResultsStore::ResultsStore(const std::filesystem::path& path, Access access, LockWaiting waiting) {
     impl_ = retry_while_locked(path, waiting, "cannot open results database: ", [&] {
         try {
-            return std::make_unique<Impl>(path, waiting);
+            return std::make_unique<Impl>(path, waiting, access);
         } catch (const BusyError&) {
             throw;
         } catch (const SqliteError& e) {  // a statement that does not prepare
             throw StoreError(e.what());
         }
     });
+}
+
+bool ResultsStore::read_only() const {
+    return Impl::of(impl_).read_only;
 }
 
 void ResultsStore::set_lock_waiting(LockWaiting waiting) {
@@ -920,6 +997,7 @@ std::int64_t ResultsStore::create_tournament(const TournamentSpec& spec,
                                              const std::vector<BotEntry>& bots,
                                              const std::optional<SegmentRow>& first_segment) {
     auto& s = Impl::of(impl_);
+    s.check_writable("store a tournament");
     return s.run([&] {
         Transaction txn(s.db);
         try {
@@ -1002,6 +1080,7 @@ std::vector<SegmentRow> ResultsStore::segments(std::int64_t tournament) {
 
 void ResultsStore::change_tournament(std::int64_t tournament, const TournamentChange& change) {
     auto& s = Impl::of(impl_);
+    s.check_writable("change a tournament");
     s.run([&] {
         Transaction txn(s.db);
         const auto name = s.name_of(tournament);
@@ -1042,6 +1121,7 @@ void ResultsStore::change_tournament(std::int64_t tournament, const TournamentCh
 
 void ResultsStore::set_status(std::int64_t tournament, const std::string& status) {
     auto& s = Impl::of(impl_);
+    s.check_writable("set a tournament's status");
     s.run([&] {
         s.set_status.use().bind(tournament).bind(status).exec();
         if (s.db.changes() == 0) s.fail("no tournament with id " + std::to_string(tournament));
@@ -1063,6 +1143,7 @@ std::vector<std::int64_t> ResultsStore::recorded_indices(std::int64_t tournament
 std::int64_t ResultsStore::record_game(std::int64_t tournament, const GameSlot& slot,
                                        const match::GameRecord& game) {
     auto& s = Impl::of(impl_);
+    s.check_writable("store a game");
     return s.run([&] {
         const auto result = match::score_text(game.outcome);
         if (game.outcome == games::Outcome::kOngoing) {
@@ -1215,6 +1296,7 @@ std::optional<StoredGame> ResultsStore::load_game(std::int64_t game_id) {
 
 void ResultsStore::save_ratings(std::int64_t tournament, const std::vector<RatingRow>& ratings) {
     auto& s = Impl::of(impl_);
+    s.check_writable("store ratings");
     s.run([&] {
         Transaction txn(s.db);
         s.delete_ratings.use().bind(tournament).exec();

@@ -177,6 +177,19 @@ struct RatingRow {
     double elo = 0, error = 0;  // error: half-width of the 95 % interval
 };
 
+// How a store opens its file.
+//  kReadWrite: created when missing (with its directory), upgraded to this
+//      arena's schema, written to.
+//  kReadOnly: for the commands that only read (`standings`, `games`, `show`,
+//      `log`, `export`, `report`, `serve`). The file is opened with
+//      SQLITE_OPEN_READONLY and nothing is written to it: it must exist and
+//      be an arena results database (an empty or a 0-byte file is refused),
+//      the calls that write throw StoreError, and the user needs only read
+//      access to the file. The one exception: a file of an older schema is
+//      upgraded in place first when the user can write to it (refused, with
+//      a message saying so, when not).
+enum class Access { kReadWrite, kReadOnly };
+
 // Calls may come from any thread; one store serializes them on its single
 // connection. Other processes may read the file at any time.
 class ResultsStore {
@@ -187,9 +200,13 @@ class ResultsStore {
     // this one included, waits for a database locked by another connection
     // as `waiting` says; the default gives up after 5 s.
     explicit ResultsStore(const std::filesystem::path& path, LockWaiting waiting = {});
+    // As above with Access::kReadWrite, or read-only (see Access).
+    ResultsStore(const std::filesystem::path& path, Access access, LockWaiting waiting = {});
     ~ResultsStore();
     ResultsStore(ResultsStore&&) noexcept;
     ResultsStore& operator=(ResultsStore&&) noexcept;
+
+    [[nodiscard]] bool read_only() const;
 
     // How the calls from now on wait for a locked database.
     void set_lock_waiting(LockWaiting waiting);

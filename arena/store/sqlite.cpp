@@ -92,6 +92,30 @@ bool only_space(const char* text) {
     return true;
 }
 
+// `file:<path>?immutable=1`: the path made absolute, with every byte other
+// than an unreserved one or '/' percent-encoded (RFC 3986, as SQLite's URI
+// filenames read it).
+std::string immutable_uri(const std::filesystem::path& path) {
+    std::error_code ec;
+    auto absolute = std::filesystem::absolute(path, ec);
+    if (ec) absolute = path;
+    std::string uri = "file:";
+    for (const char c : absolute.string()) {
+        const auto b = static_cast<unsigned char>(c);
+        if ((b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || (b >= '0' && b <= '9') ||
+            b == '-' || b == '.' || b == '_' || b == '~' || b == '/') {
+            uri += c;
+        } else {
+            constexpr char kHex[] = "0123456789ABCDEF";
+            uri += '%';
+            uri += kHex[b >> 4];
+            uri += kHex[b & 15];
+        }
+    }
+    uri += "?immutable=1";
+    return uri;
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------- Database
@@ -109,9 +133,35 @@ Database::Database(const std::filesystem::path& path, Mode mode) : path_(path) {
             flags |= SQLITE_OPEN_READONLY;
             break;
     }
-    const int rc = sqlite3_open_v2(path.c_str(), &db_, flags, nullptr);
+    open(path.c_str(), flags);
+    if (mode != Mode::kReadOnly) return;
+    // A WAL file read by a user who cannot write to its directory: SQLite
+    // needs `<file>-shm` to read through the log, and cannot create it
+    // (SQLITE_READONLY_DIRECTORY, or SQLITE_READONLY_CANTINIT, at the first
+    // read: a read-only connection never creates the file). Without a `-wal` file,
+    // or with an empty one, the database file holds every committed
+    // transaction, and `immutable=1` reads it without the shared memory.
+    const int rc = sqlite3_exec(db_, "PRAGMA user_version", nullptr, nullptr, nullptr);
+    if ((rc & 0xff) != SQLITE_READONLY) return;
+    std::error_code ec;
+    const auto wal_size = std::filesystem::file_size(path.string() + "-wal", ec);
+    if (!ec && wal_size > 0) {
+        close();
+        throw_error(path.string() + ": cannot read its write-ahead log " + path.string() +
+                        "-wal without writing " + path.string() +
+                        "-shm next to it; open the database once as a user who can write to "
+                        "its directory (any arena command that writes, or sqlite3), which "
+                        "folds the log into the file",
+                    rc);
+    }
+    close();
+    open(immutable_uri(path).c_str(), SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_READONLY | SQLITE_OPEN_URI);
+}
+
+void Database::open(const char* name, int flags) {
+    const int rc = sqlite3_open_v2(name, &db_, flags, nullptr);
     if (rc != SQLITE_OK) {
-        std::string message = path.string() + ": cannot open: ";
+        std::string message = path_.string() + ": cannot open: ";
         message += db_ != nullptr ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
         close();
         throw_error(std::move(message), rc);

@@ -54,6 +54,11 @@ class Statement;
 
 class Database {
   public:
+    // kReadOnly never writes, not even SQLite's `-shm` file: a WAL database
+    // in a directory the user cannot write, with no `-wal` file (or an empty
+    // one), is read as immutable; with a `-wal` file that holds transactions
+    // and no `-shm` it cannot be read, and the constructor throws
+    // SqliteError (SQLITE_READONLY_...) saying so.
     enum class Mode { kReadWriteCreate, kReadWrite, kReadOnly };
 
     Database() = default;  // not open
@@ -89,6 +94,7 @@ class Database {
     [[nodiscard]] bool autocommit() const;
 
   private:
+    void open(const char* name, int flags);
     void close() noexcept;
 
     sqlite3* db_ = nullptr;
