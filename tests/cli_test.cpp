@@ -340,5 +340,21 @@ TEST(Cli, StoredMatchGameLinesGiveTheIdThatShowTakes) {
     std::remove(db.c_str());
 }
 
+// Issue 41 item 20: the memory figure of a strategy library says what it
+// measures (the host's cgroup charge, or resident sets), not a bare "peak".
+TEST(Cli, CheckBotSaysWhatItsMemoryFigureMeasures) {
+    const auto r = arena("check-bot " + bin("bots/tsinghua/submissions/alice/strategy.so"));
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+    const auto at = r.out.find("memory: peak ");
+    ASSERT_NE(at, std::string::npos) << r.out;
+    const auto line = r.out.substr(at, r.out.find('\n', at) - at);
+    EXPECT_TRUE(line.find("; measured: the memory charged to the bot's cgroup") !=
+                    std::string::npos ||
+                line.find("; measured: the sum of the resident sets") != std::string::npos)
+        << line;
+    EXPECT_NE(line.find("for arena-so-host with the strategy library loaded"), std::string::npos)
+        << line;
+}
+
 }  // namespace
 }  // namespace arena

@@ -79,8 +79,17 @@ struct MoveTime {
 // The memory check from the peak of the bot's processes (nullopt: not
 // known) and the limit in MiB (0: none): fail when a process was ended by
 // the memory limit (`limit_hit`, what happened), warn above 80 % of the
-// limit, else ok. Pure, for tests.
+// limit, else ok. `measured`, when given, says what the peak is of, after
+// "peak X MiB (limit Y MiB)". Pure, for tests.
 [[nodiscard]] CheckResult judge_memory(std::optional<std::uint64_t> peak_bytes,
-                                       std::uint64_t limit_mb, const std::string& limit_hit);
+                                       std::uint64_t limit_mb, const std::string& limit_hit,
+                                       const std::string& measured = "");
+
+// What the memory check's peak is of: the memory charged to the bot's cgroup
+// (`in_cgroup`: what the limit counts, which leaves out program and library
+// pages already in memory) or the largest sum of its processes' resident
+// sets (the /proc poll); for a strategy library (`so_host`), that of
+// arena-so-host with the library loaded, not of the library alone.
+[[nodiscard]] std::string memory_measured(bool in_cgroup, bool so_host);
 
 }  // namespace arena::check

@@ -22,6 +22,7 @@
 #include "arena/match/escape.hpp"
 #include "arena/match/game_record.hpp"
 #include "arena/match/opening.hpp"
+#include "arena/session/cgroup.hpp"
 
 namespace arena::check {
 namespace {
@@ -92,10 +93,6 @@ std::string move_expectation(const CheckOptions& o, const games::Params& params)
     // With a game clock, each `go` says how long its move may take.
     const std::string limit = o.time.move.count() > 0 ? std::to_string(o.time.move.count()) + " ms"
                                                       : "the move_ms of its `go`";
-    const auto param = [&](std::string_view key) {
-        const std::string* v = games::find_param(params, key);
-        return v != nullptr ? *v : std::string("?");
-    };
     switch (o.kind) {
         case BotKind::kGomocup:
             return "an answer `x,y` (0-based, a free cell) within " + limit +
@@ -107,14 +104,7 @@ std::string move_expectation(const CheckOptions& o, const games::Params& params)
         case BotKind::kArena1:
             break;
     }
-    std::string move;
-    if (o.game == "connect4") {
-        move = "`move <column>` (1.." + param("cols") + ", not full)";
-    } else if (o.game == "gomoku") {
-        move = "`move <cell>` (a free cell such as h8: columns from a, rows from 1 at the bottom)";
-    } else {
-        move = "`move <cell>` (a legal cell such as d3: rows from 1 at the top; never `move pass`)";
-    }
+    const std::string move = session::move_form(session::BotProtocol::kArena1, o.game, params);
     return "only info/debug lines, then exactly one " + move + " within " + limit + " of each `go`";
 }
 
@@ -202,7 +192,10 @@ class Checker {
         emit(check_flush(started));
         emit(judge_time_use(ev_.think, ev_.timeouts));
         emit(check_stdin_only(started));
-        emit(judge_memory(ev_.peak, o_.bot.isolation.limits.memory_mb, ev_.memory_hit));
+        emit(judge_memory(
+            ev_.peak, o_.bot.isolation.limits.memory_mb, ev_.memory_hit,
+            memory_measured(o_.bot.isolation.cgroup && session::cgroup::support().version != 0,
+                            o_.kind == BotKind::kTsinghuaSo)));
         return std::move(results_);
     }
 
@@ -805,8 +798,16 @@ CheckResult judge_time_use(std::vector<MoveTime> moves, int timeouts) {
     return r;
 }
 
+std::string memory_measured(bool in_cgroup, bool so_host) {
+    std::string text = in_cgroup ? "the memory charged to the bot's cgroup, as the limit counts it "
+                                   "(program and library pages already in memory are not charged)"
+                                 : "the sum of the resident sets of the bot's processes";
+    if (so_host) text += ", for arena-so-host with the strategy library loaded";
+    return text;
+}
+
 CheckResult judge_memory(std::optional<std::uint64_t> peak_bytes, std::uint64_t limit_mb,
-                         const std::string& limit_hit) {
+                         const std::string& limit_hit, const std::string& measured) {
     CheckResult r;
     r.name = "memory";
     const std::string limit = limit_mb > 0 ? std::to_string(limit_mb) + " MiB" : "none";
@@ -827,6 +828,7 @@ CheckResult judge_memory(std::optional<std::uint64_t> peak_bytes, std::uint64_t 
         r.status = Status::kWarn;
         r.detail += ": above 80 % of the limit";
     }
+    if (!measured.empty()) r.detail += "; measured: " + measured;
     return r;
 }
 
