@@ -252,11 +252,14 @@ TEST(Process, NiceLimitLowersTheBotsPriority) {
 
 // Its own process group (freezing and killing use it), but the arena's
 // session: a session of its own would be a scheduling group of its own.
+// Seen from the arena: inside the bots' PID namespace (reaper.hpp) the bot
+// sees other numbers.
 TEST(Process, OwnProcessGroupInTheArenasSession) {
-    Process p(sh_process("cut -d' ' -f5,6 /proc/self/stat"));
+    Process p(sh_process("echo started; read wait"));
     auto r = p.read_line(Clock::now() + 5s);
     ASSERT_EQ(r.status, ReadStatus::kLine);
-    EXPECT_EQ(r.line, std::to_string(p.pid()) + " " + std::to_string(::getsid(0)));
+    EXPECT_EQ(::getpgid(p.pid()), p.pid());
+    EXPECT_EQ(::getsid(p.pid()), ::getsid(0));
 }
 
 // Whether this process may use real-time priority at all (tried on a
@@ -413,10 +416,11 @@ TEST(Process, SpawnErrorNotFound) {
                       "cannot start '" + command + "': No such file or directory" + hint);
         }
     }
-    // The failed child was reaped: no zombie is left (and no child at all).
+    // The failed child was reaped: no zombie is left. (The arena's keeper
+    // process, reaper.hpp, may be a live child.)
     errno = 0;
-    EXPECT_EQ(::waitpid(-1, nullptr, WNOHANG), -1);
-    EXPECT_EQ(errno, ECHILD);
+    const pid_t zombie = ::waitpid(-1, nullptr, WNOHANG);
+    EXPECT_TRUE(zombie == 0 || (zombie == -1 && errno == ECHILD)) << zombie;
 }
 
 TEST(Process, SpawnErrorNotExecutable) {

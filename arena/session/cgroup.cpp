@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -182,6 +183,10 @@ void remove_stale(const std::string& base) {
     }
     ::closedir(dir);
     for (const auto& group : stale) {
+        // Whatever the killed arena's bots left running in its groups goes
+        // first: a group with processes in it cannot be removed.
+        for (int round = 0; round < 50 && kill_tree(group.c_str()); ++round)
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
         if (DIR* sub = ::opendir(group.c_str())) {
             std::vector<std::string> bots;
             while (const dirent* e = ::readdir(sub)) {
@@ -193,6 +198,63 @@ void remove_stale(const std::string& base) {
                 ::rmdir(bot.c_str());  // fails while processes are in it: then it stays
         }
         ::rmdir(group.c_str());
+    }
+}
+
+// ---- async-signal-safe helpers (kill_tree runs in a forked child) -----------
+
+// `a` + "/" + `b` into `out` (of `size` bytes); false when it does not fit.
+bool join_path(char* out, std::size_t size, const char* a, const char* b) {
+    const std::size_t la = std::strlen(a), lb = std::strlen(b);
+    if (la + 1 + lb + 1 > size) return false;
+    std::memcpy(out, a, la);
+    out[la] = '/';
+    std::memcpy(out + la + 1, b, lb + 1);
+    return true;
+}
+
+// SIGKILL to every pid listed in `dir`/cgroup.procs; true when any was listed.
+bool kill_listed(const char* dir) {
+    char path[4096];
+    if (!join_path(path, sizeof path, dir, "cgroup.procs")) return false;
+    const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return false;
+    bool any = false;
+    char buf[4096];
+    long pid = 0;
+    bool in_number = false;
+    for (;;) {
+        const ssize_t n = ::read(fd, buf, sizeof buf);
+        if (n <= 0) break;
+        for (ssize_t i = 0; i < n; ++i) {
+            if (buf[i] >= '0' && buf[i] <= '9') {
+                pid = pid * 10 + (buf[i] - '0');
+                in_number = true;
+            } else if (in_number) {
+                if (pid > 0) ::kill(static_cast<pid_t>(pid), SIGKILL);
+                any = true;
+                pid = 0;
+                in_number = false;
+            }
+        }
+    }
+    if (in_number && pid > 0) {
+        ::kill(static_cast<pid_t>(pid), SIGKILL);
+        any = true;
+    }
+    ::close(fd);
+    return any;
+}
+
+// Freezes (v1 freezer.state, v2 cgroup.freeze) or thaws `dir`, best effort.
+void set_frozen_at(const char* dir, bool frozen) {
+    char path[4096];
+    if (join_path(path, sizeof path, dir, "freezer.state")) {
+        const int fd = ::open(path, O_WRONLY | O_CLOEXEC);
+        if (fd >= 0) {
+            (void)!::write(fd, frozen ? "FROZEN" : "THAWED", 6);
+            ::close(fd);
+        }
     }
 }
 
@@ -330,8 +392,11 @@ class State {
     std::vector<std::string> pending_;  // bot groups not yet removed
 };
 
+std::atomic<State*> made_state{nullptr};  // once state() has run
+
 State& state() {
     static State s;
+    made_state.store(&s);
     return s;
 }
 
@@ -502,6 +567,78 @@ void Group::reset_peak() {
         // again from the current usage. Older ones refuse the write.
         (void)::pwrite(peak_fd_, "reset", 5, 0);
     }
+}
+
+std::vector<std::string> arena_dirs() {
+    std::vector<std::string> dirs;
+    const State* st = made_state.load();  // none made: no detection for this
+    if (st == nullptr) return dirs;
+    for (const auto* dir : {&st->memory_base(), &st->pids_base(), &st->freezer_base()}) {
+        if (!dir->empty()) dirs.push_back(*dir);
+    }
+    return dirs;
+}
+
+bool kill_tree(const char* dir) {
+    // v2: one write kills the whole tree, the kernel's way (Linux >= 5.14).
+    char path[4096];
+    if (join_path(path, sizeof path, dir, "cgroup.kill")) {
+        const int fd = ::open(path, O_WRONLY | O_CLOEXEC);
+        if (fd >= 0) {
+            const bool done = ::write(fd, "1", 1) == 1;
+            ::close(fd);
+            if (done) {
+                // Dying processes leave the groups' lists shortly.
+                bool any = false;
+                const int d = ::open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+                if (d >= 0) {
+                    char entries[4096];
+                    for (;;) {
+                        const long n = ::syscall(SYS_getdents64, d, entries, sizeof entries);
+                        if (n <= 0) break;
+                        for (long at = 0; at < n;) {
+                            const auto* e = reinterpret_cast<const dirent64*>(entries + at);
+                            at += e->d_reclen;
+                            if (std::strncmp(e->d_name, "bot-", 4) != 0) continue;
+                            char sub[4096];
+                            if (!join_path(sub, sizeof sub, dir, e->d_name)) continue;
+                            char procs[4096];
+                            if (!join_path(procs, sizeof procs, sub, "cgroup.procs")) continue;
+                            const int p = ::open(procs, O_RDONLY | O_CLOEXEC);
+                            if (p < 0) continue;
+                            char c = 0;
+                            if (::read(p, &c, 1) == 1) any = true;
+                            ::close(p);
+                        }
+                    }
+                    ::close(d);
+                }
+                return any;
+            }
+        }
+    }
+    // v1 (or v2 without cgroup.kill): each bot's group, frozen meanwhile
+    // where it has a freezer, so that nothing forks between list and kill.
+    bool any = false;
+    const int d = ::open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (d < 0) return false;
+    char entries[4096];
+    for (;;) {
+        const long n = ::syscall(SYS_getdents64, d, entries, sizeof entries);
+        if (n <= 0) break;
+        for (long at = 0; at < n;) {
+            const auto* e = reinterpret_cast<const dirent64*>(entries + at);
+            at += e->d_reclen;
+            if (std::strncmp(e->d_name, "bot-", 4) != 0) continue;
+            char sub[4096];
+            if (!join_path(sub, sizeof sub, dir, e->d_name)) continue;
+            set_frozen_at(sub, true);
+            if (kill_listed(sub)) any = true;
+            set_frozen_at(sub, false);
+        }
+    }
+    ::close(d);
+    return any;
 }
 
 void remove_pending() {

@@ -10,9 +10,9 @@
 // v1 (separate memory, pids and, when mounted, freezer hierarchies). Groups
 // are made under the arena's own group of each hierarchy (/proc/self/cgroup),
 // as <own>/arena-<arena pid>/bot-<n>, and removed when the bot is gone; the
-// groups of an arena that was killed (-9) are removed by the next arena that
-// starts beside it. Where nothing can be made (not root, no delegation), the
-// Process falls back to rlimits and the reaper's /proc poll.
+// groups of an arena that was killed (-9) are emptied (every process left in
+// them killed) and removed by the next arena that starts beside it. Where nothing can be made (not
+// root, no delegation), the Process falls back to rlimits and the reaper's /proc poll.
 
 #include <sys/types.h>
 
@@ -87,6 +87,15 @@ class Group {
     int peak_fd_ = -1;  // v2 memory.peak, held: a reset is local to its descriptor
     bool frozen_ = false;
 };
+
+// The arena's own groups (<own>/arena-<pid>, one per hierarchy), for the
+// keeper process (reaper.hpp) to empty if the arena dies.
+[[nodiscard]] std::vector<std::string> arena_dirs();
+
+// SIGKILL to every process in the groups below `dir` (cgroup.kill where the
+// kernel has it); true when a process was signalled or may have been.
+// Async-signal-safe: the keeper calls it in a forked child.
+bool kill_tree(const char* dir);
 
 // Retries removing groups whose processes were still dying (the reaper's
 // periodic sweep calls it).

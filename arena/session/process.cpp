@@ -19,6 +19,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -470,8 +471,13 @@ Process::Process(const ProcessOptions& options)
     const int* const join_end = join_begin + (group_ ? group_->join_fds().size() : 0);
 
     // Runs in the forked child: async-signal-safe calls only.
+    // Born in the bots' PID namespace (reaper.hpp), the bot gets a /proc of
+    // that namespace, in a mount namespace of its own: the numbers it knows
+    // itself by (getpid(), $$) then name its own /proc entries, and it sees
+    // no process of the host.
+    const bool own_proc = reaper::bots_in_namespace();
     auto child_setup = [chdir_to, env, rlimits_begin, rlimits_end, arena_pid, nice, join_begin,
-                        join_end](auto& exec) {
+                        join_end, own_proc](auto& exec) {
         // Into the bot's cgroups first, so that everything it starts or
         // allocates from here on is counted there.
         for (const int* fd = join_begin; fd != join_end; ++fd) {
@@ -495,6 +501,11 @@ Process::Process(const ProcessOptions& options)
         // Dies with the arena, even a kill -9 of it: a frozen bot would never
         // see the end of its input. (Forked on the spawner thread, see reaper.hpp.)
         ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (own_proc && ::unshare(CLONE_NEWNS) == 0) {
+            // Best effort: without it the bot sees the host's /proc.
+            if (::mount(nullptr, "/", nullptr, MS_REC | MS_SLAVE, nullptr) == 0)
+                ::mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, nullptr);
+        }
         // Born in the bots' PID namespace (reaper.hpp), it sees its parent,
         // outside it, as 0; orphaned, it would see the keeper (1) instead.
         const pid_t parent = ::getppid();

@@ -2,6 +2,9 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <linux/close_range.h>
+#include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -13,6 +16,7 @@
 #include <cstring>
 #include <deque>
 #include <exception>
+#include <string>
 #include <thread>
 #include <unordered_map>
 #include <unordered_set>
@@ -96,6 +100,81 @@ std::uint64_t resident_bytes(pid_t pid) {
     return std::strtoull(cursor, nullptr, 10) * static_cast<std::uint64_t>(page);
 }
 
+// ---- the keeper process (see the header) ---------------------------------------
+
+// One record on the keeper's pipe: a bot's process group to kill if the
+// arena dies (kAdd), or no longer (kRemove). 8 bytes: a write is atomic.
+struct Record {
+    std::int32_t op = 0;
+    std::int32_t pid = 0;
+};
+constexpr std::int32_t kAdd = 1;
+constexpr std::int32_t kRemove = 2;
+// Process groups the keeper remembers at most (more than any run starts at once).
+constexpr int kMaxGroups = 4096;
+// How often the keeper reaps the orphans of its namespace.
+constexpr int kKeeperPollMs = 50;
+
+// The keeper's life, in the forked child: async-signal-safe calls only (the
+// arena is multithreaded). `fd` is the read end of the pipe whose write end
+// only the arena holds: end of file is the arena's death, whatever killed it.
+// `cgroups` (null-terminated) are the arena's cgroup directories.
+[[noreturn]] void keeper_main(int fd, bool init, const char* const* cgroups) {
+    ::prctl(PR_SET_NAME, "arena-keeper", 0, 0, 0);
+    // Nothing of the arena's but the pipe: a descriptor held here would
+    // keep a bot's pipe (or the run's lock) open after the arena is gone.
+    if (fd > 0) ::close_range(0, static_cast<unsigned>(fd) - 1, 0);
+    ::close_range(static_cast<unsigned>(fd) + 1, ~0U, 0);
+    sigset_t none;
+    sigemptyset(&none);
+    ::sigprocmask(SIG_SETMASK, &none, nullptr);
+    static pid_t groups[kMaxGroups];
+    int count = 0;
+    for (;;) {
+        pollfd p{fd, POLLIN, 0};
+        const int ready = ::poll(&p, 1, init ? kKeeperPollMs : -1);
+        if (init) {
+            // The init of the bots' namespace: their orphans come here.
+            while (::waitpid(-1, nullptr, WNOHANG) > 0) {
+            }
+        }
+        if (ready <= 0) continue;
+        Record records[64];
+        const ssize_t n = ::read(fd, records, sizeof records);
+        if (n < 0) continue;
+        if (n == 0) break;  // the arena is gone
+        for (ssize_t i = 0; i < n / static_cast<ssize_t>(sizeof(Record)); ++i) {
+            const Record& r = records[i];
+            if (r.op == kAdd && count < kMaxGroups) {
+                groups[count++] = r.pid;
+            } else if (r.op == kRemove) {
+                for (int j = 0; j < count; ++j) {
+                    if (groups[j] == r.pid) {
+                        groups[j] = groups[--count];
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    // As the namespace's init, exiting kills every process in it. Else every
+    // bot's process group, and each group in the arena's cgroups, until
+    // nothing is left (a group signal reaches a forking process and its
+    // child alike).
+    if (init) ::_exit(0);
+    for (int round = 0; round < 50; ++round) {
+        bool any = false;
+        for (int j = 0; j < count; ++j)
+            if (::kill(-groups[j], SIGKILL) == 0) any = true;
+        for (const char* const* dir = cgroups; dir != nullptr && *dir != nullptr; ++dir)
+            if (cgroup::kill_tree(*dir)) any = true;
+        if (!any) break;
+        const timespec pause{0, 10'000'000};
+        ::nanosleep(&pause, nullptr);
+    }
+    ::_exit(0);
+}
+
 class Keeper {
   public:
     ~Keeper() {
@@ -120,10 +199,14 @@ class Keeper {
             // Orphans of bots come to us, not to init: see the header.
             ::prctl(PR_SET_CHILD_SUBREAPER, 1);
             started_flag_ = true;
-            thread_ = std::thread([this] { run(); });
             spawner_ = std::thread([this] { spawn_loop(); });
+            on_spawner([this] { start_keeper(); });
+            thread_ = std::thread([this] { run(); });
         });
     }
+
+    [[nodiscard]] bool in_namespace() const { return namespace_; }
+    [[nodiscard]] pid_t keeper_pid() const { return keeper_pid_; }
 
     void on_spawner(const std::function<void()>& task) {
         std::exception_ptr error;
@@ -147,11 +230,14 @@ class Keeper {
 
     std::mutex& mutex() { return mutex_; }
 
-    void add(pid_t pid, const Watch& watch) { bots_[pid] = watch; }
+    void add(pid_t pid, const Watch& watch) {
+        bots_[pid] = watch;
+        tell_keeper(kAdd, pid);
+    }
 
     void remove(pid_t pid) {
         const std::lock_guard lock(mutex_);
-        bots_.erase(pid);
+        if (bots_.erase(pid) > 0) tell_keeper(kRemove, pid);
     }
 
     void sweep() {
@@ -160,6 +246,54 @@ class Keeper {
     }
 
   private:
+    // On the spawner thread, once: the bots' PID namespace where the arena
+    // may make one, and the keeper process (see the header).
+    void start_keeper() {
+        int fds[2];
+        if (::pipe2(fds, O_CLOEXEC) != 0) return;
+        // Later children of this thread (the bots) are born in a new PID
+        // namespace, whose init is the first of them: the keeper.
+        namespace_ = ::unshare(CLONE_NEWPID) == 0;
+        // The cgroup directories, prepared here: the child must not allocate.
+        cgroup_dirs_ = cgroup::arena_dirs();
+        std::vector<const char*> dirs;
+        for (const auto& d : cgroup_dirs_)
+            dirs.push_back(d.c_str());
+        dirs.push_back(nullptr);
+        const bool init = namespace_;
+        const pid_t arena = ::getpid();
+        const pid_t pid = ::fork();
+        if (pid == 0) {
+            if (init) {
+                // Dies with the arena (with this thread, which lives as long),
+                // taking every process of the namespace with it.
+                ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+                if (::getppid() != 0) ::_exit(0);  // the arena is already gone
+            } else {
+                // Outlives the arena, out of reach of the signals of its
+                // terminal and its process group.
+                ::setsid();
+                if (::getppid() != arena) ::_exit(0);
+            }
+            keeper_main(fds[0], init, dirs.data());
+        }
+        ::close(fds[0]);
+        if (pid < 0) {
+            ::close(fds[1]);
+            return;
+        }
+        keeper_pid_ = pid;
+        keeper_fd_ = fds[1];
+        ::fcntl(keeper_fd_, F_SETFL, O_NONBLOCK);
+    }
+
+    // Best effort: a full pipe (a keeper that stalls) loses the record.
+    void tell_keeper(std::int32_t op, pid_t pid) const {
+        if (keeper_fd_ < 0 || namespace_) return;  // the namespace needs no list
+        const Record r{op, static_cast<std::int32_t>(pid)};
+        (void)!::write(keeper_fd_, &r, sizeof r);
+    }
+
     void spawn_loop() {
         std::unique_lock lock(task_mutex_);
         for (;;) {
@@ -193,10 +327,15 @@ class Keeper {
         // one)? Adopted processes are our children outside our process group
         // (bots have their own groups in our session; a group never spans
         // sessions, so this also covers a child that called setsid).
+        // The orphans of the bots' PID namespace are its init's, the
+        // keeper's, children; the keeper itself is never ours.
+        const pid_t keeper = keeper_pid_;
         auto ours = [&](const ProcInfo& p) {
             const ProcInfo* at = &p;
             for (int depth = 0; depth < kMaxDepth && at != nullptr; ++depth) {
+                if (at->pid == keeper) return false;
                 if (bots_.contains(at->pid)) return true;
+                if (at->ppid == keeper && keeper > 0) return true;
                 if (at->ppid == self) return at->pgid != self_pgid;
                 const auto it = by_pid.find(at->ppid);
                 at = it == by_pid.end() ? nullptr : it->second;
@@ -261,6 +400,11 @@ class Keeper {
     bool stopping_ = false;
     std::unordered_map<pid_t, Watch> bots_;
 
+    bool namespace_ = false;  // bots are born in a PID namespace of their own
+    pid_t keeper_pid_ = -1;   // the keeper process, -1: none
+    int keeper_fd_ = -1;      // the write end of its pipe (held until the arena exits)
+    std::vector<std::string> cgroup_dirs_;
+
     std::mutex task_mutex_;
     std::condition_variable task_wake_, task_done_;
     std::deque<std::function<void()>> tasks_;
@@ -297,6 +441,10 @@ void remove_bot(pid_t pid) {
 
 void sweep() {
     keeper().sweep();
+}
+
+bool bots_in_namespace() {
+    return keeper().in_namespace();
 }
 
 std::vector<pid_t> tree_of(pid_t leader) {

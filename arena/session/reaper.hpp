@@ -21,6 +21,27 @@
 // Adopted processes are the arena's children that are not bot leaders and
 // have left the arena's process group or session; the arena's own non-bot
 // children (they stay in its group) are never touched.
+//
+// Whatever ends the arena (kill -9, a crash, the out-of-memory killer), no
+// process of a bot outlives it by more than a moment. A bot leader has
+// PR_SET_PDEATHSIG, which covers it alone; for everything it starts:
+//  - where the arena may make a PID namespace (root, or CAP_SYS_ADMIN), the
+//    bots are born in one of their own, whose init is a small keeper process
+//    forked from the arena (on the spawner thread, with PR_SET_PDEATHSIG).
+//    When the arena dies the keeper dies, and the kernel kills every process
+//    of the namespace: helpers, daemons, setsid() escapes and fork bombs
+//    alike, at once. The keeper also reaps the namespace's orphans (which
+//    the sweep kills as adopted ones);
+//  - elsewhere (a normal user), the keeper is a process of its own session
+//    that outlives the arena: it holds the read end of a pipe only the arena
+//    can write, and the arena tells it each bot's process group. At end of
+//    file (the arena is gone) it SIGKILLs every bot's process group, and
+//    every process in the arena's cgroups, until none is left, then exits.
+//    What left its bot's process group (setsid) without a cgroup to hold it
+//    is killed by the arena's sweep within 100 ms while the arena lives; one
+//    that did so in the last 100 ms before the arena died can survive.
+// The cgroups of a killed arena are emptied and removed by the next arena
+// that starts beside it (cgroup.hpp).
 
 #include <sys/types.h>
 
@@ -78,6 +99,9 @@ void remove_bot(pid_t pid);
 
 // One sweep now.
 void sweep();
+
+// Whether bots are born in the arena's PID namespace (see above); after start().
+[[nodiscard]] bool bots_in_namespace();
 
 // CPU time (user + system) of one process, in clock ticks; -1 if it is gone.
 [[nodiscard]] long long cpu_ticks(pid_t pid);
