@@ -465,6 +465,11 @@ TEST(ServePlay, AWholeConnect4GameIsPlayedThroughTheApiAndStored) {
     // The stored game is served like any other, and the play tournament is
     // listed with the others.
     EXPECT_EQ(status_of(server.get("/g/0/" + game)), 200);
+    // The person (second) has no stderr: no log, not an empty one.
+    const auto replay = json::parse(body_of(server.get("/api/g/0/" + game)));
+    EXPECT_TRUE(replay["logs"][0].is_string()) << replay["logs"];
+    EXPECT_TRUE(replay["logs"][1].is_null()) << replay["logs"];
+    EXPECT_TRUE(state["game"]["logs"][1].is_null()) << state["game"]["logs"];
     const auto index = json::parse(body_of(server.get("/api/index")));
     EXPECT_EQ(index["databases"][0]["tournaments"].size(), 2u);
 }
