@@ -72,6 +72,7 @@
 //     late-double-move  the same, with a pause of --sleep-ms before the second
 //                       line and another before it reads its input again: the
 //                       second line comes while the next `go` waits unread
+//     no-keyword        answers its move without the keyword (`4`, not `move 4`)
 //   --at-ply N     misbehave on the first `go` of each game whose position has
 //                  at least N moves (default 0); earlier moves are normal. The
 //                  handshake modes and ignore-quit do not use it.
@@ -155,6 +156,7 @@ enum class Mode : std::uint8_t {
     kEscapeMove,
     kDoubleMove,
     kLateDoubleMove,
+    kNoKeyword,
 };
 
 constexpr std::pair<std::string_view, Mode> kModes[] = {
@@ -192,6 +194,7 @@ constexpr std::pair<std::string_view, Mode> kModes[] = {
     {"escape-move", Mode::kEscapeMove},
     {"double-move", Mode::kDoubleMove},
     {"late-double-move", Mode::kLateDoubleMove},
+    {"no-keyword", Mode::kNoKeyword},
 };
 
 struct Options {
@@ -408,6 +411,9 @@ class MisbehaveEngine : public arena::bots::Engine {
             case Mode::kDoubleMove:
                 write_all(STDOUT_FILENO, move_line + '\n');
                 write_all(STDOUT_FILENO, move_line + '\n');
+                return arena::bots::kNoMove;
+            case Mode::kNoKeyword:
+                write_all(STDOUT_FILENO, state.format_move(move) + '\n');
                 return arena::bots::kNoMove;
             case Mode::kLateDoubleMove:
                 write_all(STDOUT_FILENO, move_line + '\n');
@@ -664,7 +670,7 @@ int main(int argc, char** argv) {
          "flood-info, flood-stderr, endless-line, close-stdout, handshake-exit, handshake-hang, "
          "crash-after-move, fork-child, ignore-quit, daemon, setsid, close-stdin, stop-self, "
          "ponder, memory-hog, fork-bomb, big-file, touch-memory, touch-memory-child, fork-count, "
-         "tty, escape-move, double-move, late-double-move")
+         "tty, escape-move, double-move, late-double-move, no-keyword")
         ("at-ply", po::value<std::uint64_t>(&options.at_ply)->default_value(0),
          "misbehave on the first go of each game at ply >= N (sleep: every go from then on)")
         ("sleep-ms", po::value<std::uint64_t>(&options.sleep_ms)->default_value(1000), "delay of --mode sleep")
