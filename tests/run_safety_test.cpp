@@ -229,6 +229,42 @@ TEST_F(RunSafetyTest, ASecondRunOfTheSameTournamentIsRefusedWhileTheFirstPlays) 
     EXPECT_EQ(testing::survivors(marker_), std::vector<int>{});
 }
 
+// The lock is the database file's, not its path's: a second run that
+// reaches the same file through a symlink or another relative path is
+// refused at once, before it plays anything.
+TEST_F(RunSafetyTest, ASecondRunThroughAnotherPathToTheSameFileIsRefused) {
+    use_db("shared.db");
+    const auto config = write_config("shared", 3, 10, "--mode sleep --sleep-ms 20");
+    ArenaProcess first(dir_, {"run", config.string(), "--concurrency", "2"});
+    ASSERT_TRUE(wait_for_a_game(db_, 30s));
+
+    fs::create_directories(dir_ / "links");
+    fs::create_symlink(db_, dir_ / "links" / "via-symlink.db");
+    const std::string expected_tail =
+        " is being played by another arena process (pid " + std::to_string(first.pid()) + ")\n";
+    for (const std::string path : {(dir_ / "links" / "via-symlink.db").string(),
+                                   (dir_ / "links" / ".." / "shared.db").string()}) {
+        const auto second = run_arena(dir_, {"run", config.string(), "--db", path});
+        EXPECT_EQ(second.status, 1) << second.err;
+        EXPECT_EQ(second.err, "arena run: tournament 'shared' in " + path + expected_tail) << path;
+    }
+    // A relative path from another working directory.
+    ArenaOptions in_links;
+    in_links.cwd = dir_ / "links";
+    const auto relative =
+        run_arena(dir_, {"run", config.string(), "--db", "../shared.db"}, in_links);
+    EXPECT_EQ(relative.status, 1) << relative.err;
+    EXPECT_EQ(relative.err, "arena run: tournament 'shared' in ../shared.db" + expected_tail);
+
+    const auto r = first.wait();
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto stored = stored_games();
+    ASSERT_EQ(stored.size(), 30u);
+    for (const auto& [index, n] : stored)
+        EXPECT_EQ(n, 1) << "game " << index;
+    EXPECT_EQ(testing::survivors(marker_), std::vector<int>{});
+}
+
 // The kernel drops the lock with the process: kill -9 never leaves the
 // tournament locked, whatever the lock file still says.
 TEST_F(RunSafetyTest, TheLockDiesWithTheArena) {

@@ -30,7 +30,14 @@ std::string read_holder(int fd) {
 }  // namespace
 
 std::filesystem::path RunLock::lock_path(const std::filesystem::path& database) {
-    return database.string() + ".lock";
+    // The file's one name: every symlink resolved and the path made
+    // absolute, so that two runs that reach one file by different paths
+    // (a symlink, "../x.db" from elsewhere) take the same lock.
+    std::error_code ec;
+    auto file = std::filesystem::canonical(database, ec);
+    if (ec) file = std::filesystem::weakly_canonical(database, ec);
+    if (ec) file = database;
+    return file.string() + ".lock";
 }
 
 RunLock::RunLock(const std::filesystem::path& database, const std::string& tournament) {

@@ -5,9 +5,11 @@
 // games missing and play them twice (the second store would be refused, but
 // the games would have been played). A RunLock is an exclusive flock(2) on
 // `<db>.lock`, taken before the run reads what is stored and held until it
-// ends. The kernel drops it when the process dies in any way, kill -9
-// included, so a stale lock file never blocks a resume; the file itself is
-// left in place (removing it would race with a process about to lock it).
+// ends. `<db>` is the database's canonical path (symlinks resolved, made
+// absolute): the lock is the file's, however a run names it. Two hard
+// links to one file are two names; the lock does not see through them. The kernel drops it when the
+// process dies in any way, kill -9 included, so a stale lock file never blocks a resume; the file
+// itself is left in place (removing it would race with a process about to lock it).
 //
 // The lock file holds the holder's pid and tournament, so the refusal can
 // say who holds it. The descriptor is close-on-exec: bots never inherit it,
@@ -29,7 +31,7 @@ class LockedError : public std::runtime_error {
 
 class RunLock {
   public:
-    // Locks `<database>.lock` (created when missing) for `tournament`.
+    // Locks lock_path(database) (created when missing) for `tournament`.
     // Throws LockedError when another process holds it, and StoreError
     // (results_store.hpp) when the lock file cannot be opened or locked.
     RunLock(const std::filesystem::path& database, const std::string& tournament);
@@ -37,6 +39,7 @@ class RunLock {
     RunLock(const RunLock&) = delete;
     RunLock& operator=(const RunLock&) = delete;
 
+    // `<canonical path of database>.lock`.
     [[nodiscard]] static std::filesystem::path lock_path(const std::filesystem::path& database);
 
   private:
