@@ -138,5 +138,59 @@ TEST(ReportPage, BotTextIsEscapedEverywhere) {
     EXPECT_NE(html.find("Content-Security-Policy"), std::string::npos);
 }
 
+// Issue 41 item 20: in a gauntlet's SPRT table, a test that counted every
+// pair its games_per_pair allows stopped there without a decision; one that
+// can still play says it continues.
+TEST(ReportPage, SprtTableSaysATestStoppedAtItsLimitWithoutADecision) {
+    testing::TempDir dir("report_sprt");
+    store::ResultsStore store(dir.path() / "r.db");
+    store::TournamentSpec spec{"g",
+                               "connect4",
+                               "game: { name: connect4 }\ntime: { move_ms: 50 }\n"
+                               "schedule: { type: gauntlet, challenger: c, games_per_pair: 4, "
+                               "sprt: { elo0: 0, elo1: 10 } }\n",
+                               "fp",
+                               1,
+                               8};
+    const auto id = store.create_tournament(
+        spec, {{"c", "cmd", "arena1", ""}, {"o", "cmd", "arena1", ""}, {"p", "cmd", "arena1", ""}});
+    std::int64_t index = 0;
+    // Each pair: both games won by the first mover, one win each.
+    const auto pair = [&](const std::string& opponent, int number) {
+        for (int k = 0; k < 2; ++k) {
+            match::GameRecord game;
+            game.game = "connect4";
+            game.params = {{"rows", "6"}, {"cols", "7"}, {"connect", "4"}};
+            game.players[0] = k == 0 ? "c" : opponent;
+            game.players[1] = k == 0 ? opponent : "c";
+            for (int m = 0; m < 7; ++m)
+                game.moves.push_back(
+                    {m % 2 == 0 ? "1" : "2", m % 2 + 1, std::chrono::microseconds(100), false, {}});
+            game.outcome = games::Outcome::kWin1;
+            store.record_game(id, {index++, 0, number, k, ""}, game);
+        }
+    };
+    pair("o", 0);
+    pair("o", 1);  // o: both of its 2 pairs played, no decision
+    pair("p", 2);  // p: 1 of 2
+    const auto t = store.find_tournament("g");
+    ASSERT_TRUE(t);
+    std::ostringstream page;
+    report::write_report(store, *t, {}, page);
+    const std::string html = page.str();
+    const auto table = html.find("id=\"sprt-table\"");
+    ASSERT_NE(table, std::string::npos) << html;
+    const std::string rows = html.substr(table, html.find("</table>", table) - table);
+    const auto row = [&](const std::string& name) {
+        const auto at = rows.find("<td class=\"name\">" + name + "</td>");
+        return at == std::string::npos ? std::string()
+                                       : rows.substr(at, rows.find("</tr>", at) - at);
+    };
+    EXPECT_NE(row("o").find("<td>none: stopped at the limit of 2 pairs</td>"), std::string::npos)
+        << rows;
+    EXPECT_NE(row("p").find("<td>none yet (continues)</td>"), std::string::npos) << rows;
+    EXPECT_EQ(rows.find(">continue<"), std::string::npos) << rows;
+}
+
 }  // namespace
 }  // namespace arena

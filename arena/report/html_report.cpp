@@ -174,6 +174,9 @@ TimeControl time_control(const std::string& config_text) {
 struct GauntletTest {
     std::string challenger;
     rating::SprtOptions options;
+    // The most colour-swapped pairs a test can count: games_per_pair / 2
+    // times the rounds; 0: not known.
+    std::int64_t most_pairs = 0;
 };
 
 std::optional<GauntletTest> gauntlet_test(const std::string& config_text) {
@@ -197,6 +200,10 @@ std::optional<GauntletTest> gauntlet_test(const std::string& config_text) {
             test.options.model = *model;
         }
         if (!rating::sprt_options_problem(test.options).empty()) return std::nullopt;
+        const std::int64_t games_per_pair =
+            schedule["games_per_pair"] ? schedule["games_per_pair"].as<std::int64_t>() : 2;
+        const std::int64_t rounds = schedule["rounds"] ? schedule["rounds"].as<std::int64_t>() : 1;
+        if (games_per_pair > 0 && rounds > 0) test.most_pairs = games_per_pair / 2 * rounds;
         return test;
     } catch (const YAML::Exception&) {
         return std::nullopt;
@@ -682,8 +689,18 @@ class Page {
         for (const auto& [name, count, result] : rows) {
             out_ << "<tr><td class=\"name\">" << html_escape(name) << "</td><td>" << count
                  << "</td><td>" << fixed(result.llr, 2) << "</td><td>" << fixed(result.lower, 2)
-                 << " … " << fixed(result.upper, 2) << "</td><td>"
-                 << rating::decision_name(result.decision) << "</td></tr>";
+                 << " … " << fixed(result.upper, 2) << "</td><td>";
+            // An undecided test that counted every pair it may play stopped
+            // there: it does not go on.
+            if (result.decision == rating::SprtDecision::continue_testing && test->most_pairs > 0 &&
+                count >= test->most_pairs) {
+                out_ << "none: stopped at the limit of " << test->most_pairs << " pairs";
+            } else if (result.decision == rating::SprtDecision::continue_testing) {
+                out_ << "none yet (continues)";
+            } else {
+                out_ << rating::decision_name(result.decision);
+            }
+            out_ << "</td></tr>";
         }
         out_ << "</tbody></table>\n";
     }
