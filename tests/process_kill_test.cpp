@@ -156,12 +156,19 @@ int kill_rounds() {
     return env != nullptr && std::atoi(env) > 0 ? std::atoi(env) : kSuiteKills;
 }
 
-// 6 bots, a round-robin of 2 games a pair: 30 games.
+// Games enough for `kills` kills 0.3 to 1.5 s apart (a game takes about
+// 0.1 s), a pair playing `per_pair`.
+int games_per_pair(int kills) {
+    return kills <= kSuiteKills ? 2 : 14;
+}
+
+// 6 bots, a round-robin: 15 pairs.
 TEST_F(KilledArena, NoBotProcessOutlivesAKillAndEveryGameIsStoredOnce) {
-    const auto config = write_config(2, true);
+    const int per_pair = games_per_pair(kill_rounds());
+    const auto config = write_config(per_pair, true);
     ArenaOptions options;
     options.cwd = dir_;
-    const auto t = kill_and_resume(config, kill_rounds(), options, 30);
+    const auto t = kill_and_resume(config, kill_rounds(), options, 15 * per_pair);
     std::cout << "[ figures  ] " << t.kills << " kills, " << t.clean
               << " with no bot process left at 2 s (most left: " << t.most_left << "), "
               << t.resumes << " resume(s) to the end\n";
@@ -175,14 +182,68 @@ TEST_F(KilledArena, NoBotProcessOutlivesAKillAndEveryGameIsStoredOnce) {
 // is out of its reach: docs/security.md.)
 TEST_F(KilledArena, AsANormalUserToo) {
     if (::geteuid() != 0) GTEST_SKIP() << "runs the arena as nobody, which needs root";
-    const auto config = write_config(2, false);
+    const int kills = std::max(2, kill_rounds() / 2);
+    const int per_pair = games_per_pair(kills);
+    const auto config = write_config(per_pair, false);
     auto options = ArenaOptions::unprivileged();
     options.cwd = dir_;
-    const auto t = kill_and_resume(config, std::max(2, kill_rounds() / 2), options, 12);
+    const auto t = kill_and_resume(config, kills, options, 6 * per_pair);
     std::cout << "[ figures  ] " << t.kills << " kills as nobody, " << t.clean
               << " with no bot process left at 2 s (most left: " << t.most_left << ")\n";
     EXPECT_GT(t.kills, 0);
     EXPECT_EQ(t.clean, t.kills);
+}
+
+// ---- the sandbox -------------------------------------------------------------
+
+// `sandbox: true` without `dir:`: the bot starts in the arena's directory,
+// which holds the results, the config and another bot's folder. A probing
+// bot tries every path it can think of (its directory and the parents, what
+// they list, the database, the config, the other bot's weights,
+// /proc/<pid>/cwd and /proc/<pid>/root of every process it sees); it reads
+// none of them, and still plays.
+TEST(SandboxedRun, ABotReadsNothingOfTheArenasDirectory) {
+    if (::geteuid() != 0 && ::access("/usr/bin/bwrap", X_OK) != 0)
+        GTEST_SKIP() << "no bubblewrap here";
+    const auto ok = testing::run_shell("bwrap --ro-bind / / --unshare-pid --die-with-parent true");
+    if (ok.status != 0) GTEST_SKIP() << "bubblewrap cannot create a sandbox here: " << ok.out;
+    const fs::path dir = fs::temp_directory_path() / ("arena-sandbox-" + testing::unique_marker());
+    fs::create_directories(dir / "bots" / "bob");
+    fs::create_directories(dir / "results");
+    std::ofstream(dir / "bots" / "bob" / "weights.txt") << "bob's secret weights\n";
+    const fs::path db = dir / "results" / "x.db";
+    const fs::path config = dir / "sandbox.yaml";
+    const std::string probe = "/usr/bin/python3 " + source("tests/data/hostile/helper_bot.py") +
+                              " --probe --try=" + db.string() +
+                              " --try=" + (dir / "bots" / "bob" / "weights.txt").string() +
+                              " --try=" + config.string() +
+                              " --try=results/x.db --try=bots/bob/weights.txt";
+    std::ofstream(config) << "name: sandbox\n"
+                          << "game: { name: connect4 }\n"
+                          << "time: { move_ms: 2000 }\n"
+                          << "schedule: { type: round-robin, games_per_pair: 2 }\n"
+                          << "database: results/x.db\n"
+                          << "bots:\n"
+                          << "  - { name: probe, command: " << probe << ", sandbox: true }\n"
+                          << "  - { name: bob, command: " << bin("bots/misbehave")
+                          << " --seed 1, dir: bots/bob }\n";
+    ArenaOptions options;
+    options.cwd = dir;
+    const auto r = ArenaProcess(dir, {"run", config.string()}, options).wait();
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto logs = testing::query(db, "SELECT stderr FROM bot_logs");
+    std::string all;
+    for (const auto& row : logs)
+        all += row.at(0);
+    EXPECT_NE(all.find("PROBED "), std::string::npos) << all;  // it ran
+    EXPECT_EQ(testing::query(db, "SELECT termination FROM games"),
+              (testing::Rows{{"normal"}, {"normal"}}));
+    // Nothing of the results, the config or the other bot: neither read nor
+    // even seen in a listing.
+    for (const char* secret : {"x.db", "weights.txt", "sandbox.yaml", "results", "bots"})
+        EXPECT_EQ(all.find(secret), std::string::npos) << secret << " in:\n" << all;
+    EXPECT_EQ(all.find("READ "), std::string::npos) << all;
+    fs::remove_all(dir);
 }
 
 }  // namespace

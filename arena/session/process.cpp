@@ -177,26 +177,55 @@ std::vector<std::string> sandbox_args(const SandboxOptions& sandbox, const std::
         }
     }
     out.insert(out.end(), {"--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"});
-    // The working directory, the program's directory, and those of arguments
-    // naming existing files (a script, a weights file): read-only.
+    // What the bot may read of the host besides the system: its own
+    // program's files. A directory is shown whole (read-only) unless it is
+    // the arena's working directory or one of its parents, which hold the
+    // results, the configs and the other bots' folders: from those only
+    // the file named (the program, a script, a weights file) is shown.
     const fs::path base = dir.empty() ? fs::current_path() : dir;
-    std::vector<fs::path> visible = sandbox.read_only;
-    visible.push_back(base);
-    visible.push_back(fs::path(exe).parent_path());
+    std::error_code cwd_ec;
+    const std::string arena_dir = fs::weakly_canonical(fs::current_path(), cwd_ec).string();
+    const auto holds_arena_dir = [&](const std::string& p) {
+        return p == "/" || p == arena_dir || arena_dir.starts_with(p + "/");
+    };
+    const auto canonical = [](const fs::path& path) {
+        std::error_code ec;
+        return fs::weakly_canonical(path, ec).string();
+    };
+    std::vector<std::string> binds;
+    for (const auto& path : sandbox.read_only)  // named by the config: shown as asked
+        binds.push_back(canonical(path));
+    const auto show = [&](const fs::path& path) {
+        std::error_code ec;
+        const bool is_dir = fs::is_directory(path, ec);
+        const std::string folder = canonical(is_dir ? path : path.parent_path());
+        if (folder.empty()) return;
+        if (!holds_arena_dir(folder)) {
+            binds.push_back(folder);
+        } else if (!is_dir) {
+            binds.push_back(canonical(path));
+        }
+    };
+    const std::string start_dir = canonical(base);
+    const bool start_shown = !start_dir.empty() && !holds_arena_dir(start_dir);
+    // The working directory itself, when it is not shown, exists inside as
+    // an empty directory (holding only what is shown below it).
+    if (!start_shown && !start_dir.empty() && start_dir != "/")
+        out.insert(out.end(), {"--dir", start_dir});
+    if (start_shown) binds.push_back(start_dir);
+    show(fs::path(exe));
     for (const auto& arg : args) {
         std::error_code ec;
         if (arg.find('/') == std::string::npos) continue;
         const fs::path path = base / arg;  // an absolute arg replaces the base
-        if (!fs::exists(path, ec)) continue;
-        visible.push_back(fs::is_directory(path, ec) ? path : path.parent_path());
+        if (fs::exists(path, ec)) show(path);
     }
-    for (const auto& path : visible) {
-        std::error_code ec;
-        const std::string p = fs::weakly_canonical(path, ec).string();
+    for (const auto& p : binds) {
         if (!p.empty() && p != "/") out.insert(out.end(), {"--ro-bind-try", p, p});
     }
     if (!scratch.empty()) out.insert(out.end(), {"--bind", scratch.string(), scratch.string()});
-    out.insert(out.end(), {"--chdir", base.string(), "--", exe});
+    out.insert(out.end(),
+               {"--chdir", start_dir.empty() ? base.string() : start_dir, "--", exe});
     return out;
 }
 

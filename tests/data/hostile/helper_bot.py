@@ -9,10 +9,12 @@ column, and misbehaves in ways that concern its processes:
                    play one game does
   --probe          at the handshake, tries to read every file it can think of
                    outside its own folder (the arena's working directory and
-                   its parents, the paths given with --try, /proc/<pid>/cwd of
-                   every process it can see, ...) and names each one it could
-                   read on stderr as "READ <path>", then plays normally
-  --try PATH       a path for --probe to try (repeatable)
+                   its parents, the paths given with --try=, /proc/<pid>/cwd of
+                   every process it can see, ...), names on stderr each file
+                   it could read and lists each directory it could list, then
+                   plays normally
+  --try=PATH       a path for --probe to try (repeatable; written this way so
+                   that the arena does not take it for a file the bot needs)
 
 Other arguments are ignored (a test passes a marker to find its processes).
 """
@@ -40,19 +42,9 @@ def fork_bomb():
             time.sleep(0.001)
 
 
-def readable(path):
-    try:
-        if os.path.isdir(path):
-            os.listdir(path)
-            return True
-        with open(path, "rb") as f:
-            f.read(16)
-        return True
-    except OSError:
-        return False
-
-
 def probe(extra):
+    """Names on stderr each file it could read ("READ <path>") and lists each
+    directory it could list ("LIST <path>: <names>")."""
     me = os.path.dirname(os.path.abspath(__file__))
     tried = set()
 
@@ -61,8 +53,18 @@ def probe(extra):
         if path in tried:
             return
         tried.add(path)
-        if readable(path):
-            print("READ " + path, file=sys.stderr)
+        if os.path.abspath(path) == me or os.path.abspath(path).startswith(me + os.sep):
+            return  # its own folder is its own
+        try:
+            if os.path.isdir(path):
+                print("LIST %s: %s" % (path, " ".join(sorted(os.listdir(path)))),
+                      file=sys.stderr)
+            else:
+                with open(path, "rb") as f:
+                    head = f.read(16)
+                print("READ %s: %r" % (path, head), file=sys.stderr)
+        except OSError:
+            pass
 
     cwd = os.getcwd()
     paths = [cwd, os.path.dirname(cwd), "..", "../..", "."]
@@ -72,24 +74,19 @@ def probe(extra):
                 paths.append(os.path.join(d, name))
         except OSError:
             pass
-    paths += list(extra)
-    for p in list(extra):
-        paths.append(os.path.dirname(p))
+    for p in extra:
+        paths += [p, os.path.dirname(p) or "."]
     try:
         for pid in os.listdir("/proc"):
             if pid.isdigit():
-                for what in ("cwd", "root", "environ", "cmdline"):
+                for what in ("cwd", "root"):
                     paths.append("/proc/%s/%s" % (pid, what))
+                    paths.append("/proc/%s/%s/%s" % (pid, what, os.path.relpath(cwd, "/")))
     except OSError:
         pass
     for p in paths:
-        if os.path.abspath(p).startswith(me + os.sep) or os.path.abspath(p) == me:
-            continue  # its own folder is its own
-        if p.startswith("/proc/") and p.endswith(("/environ", "/cmdline")):
-            # Its own processes' are its own.
-            if readable(p) and p.split("/")[2] in (str(os.getpid()), "self"):
-                continue
         attempt(p)
+    print("PROBED %d paths" % len(tried), file=sys.stderr)
     sys.stderr.flush()
 
 
@@ -109,9 +106,8 @@ def main():
             exit_after_end = True
         elif args[i] == "--probe":
             do_probe = True
-        elif args[i] == "--try":
-            extra.append(args[i + 1])
-            i += 1
+        elif args[i].startswith("--try="):
+            extra.append(args[i][len("--try="):])
         i += 1
     children = []
     for _ in range(helpers):
