@@ -503,9 +503,18 @@ bool check_submissions(tournament::Config& config, std::vector<LeftOut>& left_ou
         // One line: the log (a page or more for one debug print) is in its file.
         std::string why;
         if (problem.empty()) {
+            // The first three failed checks by name: the log has them all.
             std::string names;
-            for (const auto& r : results)
-                if (r.status == check::Status::kFail) names += (names.empty() ? "" : ", ") + r.name;
+            int shown = 0, more = 0;
+            for (const auto& r : results) {
+                if (r.status != check::Status::kFail) continue;
+                if (shown == 3) {
+                    ++more;
+                    continue;
+                }
+                names += (shown++ == 0 ? "" : ", ") + r.name;
+            }
+            if (more > 0) names += " and " + std::to_string(more) + " more";
             why = "failed: " + names + "; " + check::summary_text(results);
         } else {
             why = "the checks could not run: " + problem;
