@@ -190,6 +190,101 @@ TEST_F(CliErrorsTest, RunDatabaseOfAnotherApplication) {
                   "results database");
 }
 
+// A config of bots a and b (random) on `game` with the database in dir_,
+// `bot_a` added to a's entry and `tail` at the end.
+std::string two_bot_config(const fs::path& dir, const std::string& game, const std::string& bot_a,
+                           const std::string& tail = "", const std::string& name_a = "a") {
+    return "name: t\ngame: " + game + "\ndatabase: " + (dir / "t.db").string() +
+           "\nbots:\n  - { name: " + name_a + ", command: " + bin("bots/random") + bot_a +
+           " }\n  - { name: b, command: " + bin("bots/random") + " }\n" + tail;
+}
+
+// Numbers, names, documents and boards a config cannot have: one line
+// naming the file, line and problem, before any database is made.
+TEST_F(CliErrorsTest, RunConfigProblemsAreNamedBeforeTheDatabaseIsMade) {
+    const std::string connect4 = "{ name: connect4 }";
+    const auto refused = [&](const std::string& text, const std::string& expected) {
+        const auto cfg = write("t.yaml", text);
+        const auto line = one_line(arena({"run", cfg.string()}), kUsage);
+        EXPECT_TRUE(line.starts_with(cfg.string() + ":")) << line;
+        EXPECT_NE(line.find(expected), std::string::npos) << line;
+        EXPECT_FALSE(fs::exists(dir_ / "t.db")) << line;
+    };
+    // The lower bound, not the upper one.
+    refused(two_bot_config(dir_, connect4, ", max_line_bytes: 1"),
+            "max_line_bytes must be at least 64, got 1");
+    refused(two_bot_config(dir_, connect4, "", "", std::string(5000, 'x')),
+            "bot name 'xxxxxxxxxxxxxxxxxxxxxxxx...' is 5000 characters long; at most 100 are "
+            "allowed");
+    refused(two_bot_config(dir_, connect4, "", "---\nconcurrency: 3\n"),
+            ":8:1: a second YAML document (after '---'), which the arena would not read");
+    std::string every_cell;
+    for (int col = 1; col <= 4; ++col)
+        for (int row = 1; row <= 4; ++row)
+            every_cell +=
+                (every_cell.empty() ? "" : ",") + std::to_string(col) + ":" + std::to_string(row);
+    refused(two_bot_config(
+                dir_, "{ name: connect4, rows: 4, cols: 4, blocked: '" + every_cell + "' }", ""),
+            "connect4: the blocked cells leave no line of 4 open cells on the board, so every "
+            "game would be a draw without a move (every cell is blocked)");
+}
+
+// The command line gets the config's ranges and the same kind of message.
+TEST_F(CliErrorsTest, MatchNumbersOutOfRangeAreRefused) {
+    const auto match = [&](const std::string& option, const std::string& value) {
+        return arena(
+            {"match", "--game", "connect4", option, value, bin("bots/random"), bin("bots/random")});
+    };
+    usage_error(match("--move-ms", "10000000000000"),
+                "arena match: --move-ms must be at most 1000000000, got 10000000000000", "match");
+    usage_error(match("--startup-ms", "9223372036854775807"),
+                "arena match: --startup-ms must be at most 1000000000, got 9223372036854775807",
+                "match");
+    usage_error(match("--memory-mb", "-1"), "arena match: --memory-mb must not be negative, got -1",
+                "match");
+    usage_error(match("--memory-mb", "2000000000"),
+                "arena match: --memory-mb must be at most 1073741824, got 2000000000", "match");
+    usage_error(match("--max-line-bytes", "1"),
+                "arena match: --max-line-bytes must be at least 64, got 1", "match");
+    usage_error(match("--games", "0"), "arena match: --games must be positive, got 0", "match");
+    usage_error(match("--tolerance-ms", "many"),
+                "arena match: expected an integer for --tolerance-ms, got 'many'", "match");
+}
+
+// A merge refused before it merged anything leaves no OUT.db behind.
+TEST_F(CliErrorsTest, ARefusedMergeLeavesNoOutput) {
+    const auto bad = garbage_db();
+    const auto out = dir_ / "out.db";
+    const auto r = arena({"merge", out.string(), bad.string()});
+    EXPECT_EQ(r.status, kFailure) << r.err;
+    EXPECT_FALSE(testing::looks_like_a_crash(r.err)) << r.err;
+    EXPECT_FALSE(fs::exists(out));
+    EXPECT_FALSE(fs::exists(out.string() + ".merging"));
+}
+
+// A game whose bot row was deleted by hand (sqlite3, foreign keys off):
+// the reports name the database and the id.
+TEST_F(CliErrorsTest, AGameOfADeletedBotIsNamed) {
+    const auto cfg = write("t.yaml", two_bot_config(dir_, "{ name: connect4 }", ""));
+    const auto run = arena({"run", cfg.string()});
+    ASSERT_EQ(run.status, 0) << run.err;
+    const auto db = dir_ / "t.db";
+    {
+        sqlite3* handle = nullptr;
+        ASSERT_EQ(sqlite3_open(db.c_str(), &handle), SQLITE_OK);
+        EXPECT_EQ(
+            sqlite3_exec(handle, "DELETE FROM bots WHERE name = 'b'", nullptr, nullptr, nullptr),
+            SQLITE_OK);
+        sqlite3_close(handle);
+    }
+    const std::string problem = db.string() +
+                                ": a game of tournament 't' names bot id 2, which is not one of "
+                                "the tournament's bots (was its row deleted?)";
+    EXPECT_EQ(one_line(arena({"standings", db.string()}), kFailure), "arena standings: " + problem);
+    EXPECT_EQ(one_line(arena({"report", db.string(), "-o", (dir_ / "r.html").string()}), kFailure),
+              "arena report: " + problem);
+}
+
 // ---- arena standings / games / show ---------------------------------------------
 
 TEST_F(CliErrorsTest, ReadCommandsMissingDatabase) {

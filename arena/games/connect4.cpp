@@ -1,9 +1,11 @@
 #include "arena/games/connect4.hpp"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace arena::games {
 namespace {
@@ -90,6 +92,38 @@ Connect4Game::Connect4Game(Connect4Config config) : config_(std::move(config)) {
     if (const auto dup = std::adjacent_find(blocked.begin(), blocked.end()); dup != blocked.end()) {
         throw GameError(std::string(kName) + ": blocked cell " + cell_text(*dup) +
                         " is listed twice");
+    }
+    // A board on which no line of `connect` open cells fits (every cell
+    // blocked, at the extreme) would make every game a draw, without a move.
+    std::vector<bool> is_blocked(static_cast<std::size_t>(config_.rows * config_.cols), false);
+    for (const auto& cell : blocked)
+        is_blocked[static_cast<std::size_t>(cell.row * config_.cols + cell.col)] = true;
+    const auto open = [&](int col, int row) {
+        return col >= 0 && col < config_.cols && row >= 0 && row < config_.rows &&
+               !is_blocked[static_cast<std::size_t>(row * config_.cols + col)];
+    };
+    static constexpr std::array<std::pair<int, int>, 4> kLines{{{1, 0}, {0, 1}, {1, 1}, {1, -1}}};
+    bool line_fits = false;
+    for (int col = 0; col < config_.cols && !line_fits; ++col) {
+        for (int row = 0; row < config_.rows && !line_fits; ++row) {
+            for (const auto& [dc, dr] : kLines) {
+                int k = 0;
+                while (k < config_.connect && open(col + k * dc, row + k * dr))
+                    ++k;
+                if (k == config_.connect) {
+                    line_fits = true;
+                    break;
+                }
+            }
+        }
+    }
+    if (!line_fits) {
+        throw GameError(std::string(kName) + ": the blocked cells leave no line of " +
+                        std::to_string(config_.connect) +
+                        " open cells on the board, so every game would be a draw" +
+                        (blocked.size() == static_cast<std::size_t>(config_.rows * config_.cols)
+                             ? " without a move (every cell is blocked)"
+                             : ""));
     }
 }
 

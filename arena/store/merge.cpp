@@ -335,7 +335,12 @@ class Merger {
             summary = merge_into(output.path(), true, inputs);
         } catch (const MergeError&) {
             // The inputs merged before the one refused stay merged, as in
-            // an OUT.db that existed.
+            // an OUT.db that existed. With none merged, no OUT.db is made:
+            // the new file goes with `output`.
+            if (inputs_merged_ == 0) {
+                db_ = Database();
+                throw;
+            }
             publish(output);
             throw;
         }
@@ -436,6 +441,7 @@ class Merger {
         MergeSummary summary;
         std::set<std::string> touched;
         const auto done = [&](MergedInput merged) {
+            ++inputs_merged_;
             for (const auto& entry : input_headers_[merged.file.string()])
                 touched.insert(entry.first);
             if (options_.merged) options_.merged(merged);
@@ -784,7 +790,8 @@ class Merger {
 
     std::filesystem::path out_;
     const MergeOptions& options_;
-    std::string src_ = "src";  // the schema name of the input being merged
+    std::string src_ = "src";        // the schema name of the input being merged
+    std::size_t inputs_merged_ = 0;  // committed to the output so far
     Database db_;
     Columns games_;
     std::vector<std::pair<GameTable, Columns>> per_game_;

@@ -839,6 +839,16 @@ struct ResultsStore::Impl {
 
     [[noreturn]] void fail(const std::string& problem) const { refuse(db.path(), problem); }
 
+    // The position in bots() of bot `id`, which a game of `tournament`
+    // names: a game whose bot row is gone (deleted by hand) is named.
+    int position_of(const std::unordered_map<std::int64_t, int>& index, std::int64_t id,
+                    std::int64_t tournament) {
+        const auto found = index.find(id);
+        if (found != index.end()) return found->second;
+        fail("a game of tournament " + name_of(tournament) + " names bot id " + std::to_string(id) +
+             ", which is not one of the tournament's bots (was its row deleted?)");
+    }
+
     // Before every call that writes.
     void check_writable(const char* what) const {
         if (read_only) fail(std::string("opened read-only: cannot ") + what);
@@ -1357,8 +1367,8 @@ std::vector<ResultCount> ResultsStore::result_counts(std::int64_t tournament) {
                 termination = termination_now;
                 hash.reset();
                 ResultCount c;
-                c.first = index.at(first);
-                c.second = index.at(second);
+                c.first = s.position_of(index, first, tournament);
+                c.second = s.position_of(index, second, tournament);
                 c.outcome = result == "1-0"   ? games::Outcome::kWin1
                             : result == "0-1" ? games::Outcome::kWin2
                                               : games::Outcome::kDraw;

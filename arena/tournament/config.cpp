@@ -124,6 +124,14 @@ bool is_valid_name(std::string_view name) {
     return !name.empty() && name.find_first_not_of(kNameChars) == std::string_view::npos;
 }
 
+// "" when `name` is short enough; else the message, the name shortened.
+std::string name_length_problem(const std::string& what, const std::string& name) {
+    if (name.size() <= bounds::kMaxNameLength) return "";
+    return what + " '" + name.substr(0, 24) + "...' is " + std::to_string(name.size()) +
+           " characters long; at most " + std::to_string(bounds::kMaxNameLength) +
+           " are allowed (it becomes part of file names)";
+}
+
 // How a value that has the wrong type is shown in a message.
 std::string describe(const YAML::Node& node) {
     if (node.IsMap()) return "a map";
@@ -213,7 +221,16 @@ class Parser {
     Config parse() {
         YAML::Node root;
         try {
-            root = YAML::Load(config_.text);
+            auto documents = YAML::LoadAll(config_.text);
+            // A config is one document: a second one (after '---') would be
+            // read by nothing.
+            for (std::size_t i = 1; i < documents.size(); ++i) {
+                if (documents[i].IsNull()) continue;
+                fail(documents[i].Mark(),
+                     "a second YAML document (after '---'), which the arena would not read: a "
+                     "config is one document (merge its settings into the first, or remove it)");
+            }
+            if (!documents.empty()) root = documents.front();
         } catch (const YAML::Exception& e) {
             fail(e.mark, "YAML syntax error: " + e.msg);
         }
@@ -417,6 +434,8 @@ class Parser {
 
     void parse_name(const Field& f) {
         config_.name = string_value(f);
+        if (const auto problem = name_length_problem("name", config_.name); !problem.empty())
+            fail(f.value.Mark(), problem);
         if (!is_valid_name(config_.name)) {
             fail(f.value.Mark(), "name " + in_quotes(config_.name) +
                                      " is not valid: it names the results file (use only "
@@ -711,6 +730,8 @@ class Parser {
             const Field* name = find(fields, "name");
             if (name == nullptr) missing(node, "name", which);
             bot.name = string_value(*name);
+            if (const auto problem = name_length_problem("bot name", bot.name); !problem.empty())
+                fail(name->value.Mark(), problem);
             if (!is_valid_name(bot.name)) {
                 fail(name->value.Mark(),
                      "bot name " + in_quotes(bot.name) +
@@ -849,6 +870,8 @@ class Parser {
         const Field* name = find(fields, "name");
         bot.name = name != nullptr ? string_value(*name) : folder.filename().string();
         const YAML::Mark name_mark = name != nullptr ? name->value.Mark() : root.Mark();
+        if (const auto problem = name_length_problem("bot name", bot.name); !problem.empty())
+            fail(name_mark, problem);
         if (!is_valid_name(bot.name)) {
             fail(name_mark, "bot name " + in_quotes(bot.name) +
                                 (name != nullptr ? std::string() : " (the folder's name)") +
@@ -1102,6 +1125,8 @@ class Parser {
             }
             const YAML::Mark mark =
                 name != nullptr && library != nullptr ? name->value.Mark() : where.value.Mark();
+            if (const auto problem = name_length_problem("bot name", b.name); !problem.empty())
+                fail(mark, problem);
             if (!is_valid_name(b.name)) {
                 fail(mark, "bot name " + in_quotes(b.name) +
                                (library != nullptr ? std::string() : " (from " + written + ")") +

@@ -44,7 +44,7 @@ inline constexpr std::int64_t kMaxGames = 1'000'000;
 inline constexpr std::int64_t kMaxPlies = 10'000;
 // Bot and tournament names: a bot's name becomes part of file names (its
 // logs, its scratch directory), which the file system limits to 255 bytes.
-inline constexpr std::size_t kMaxNameLength = 64;
+inline constexpr std::size_t kMaxNameLength = 100;
 }  // namespace bounds
 
 // `text`, a decimal integer that `name` must have in [lo, hi]. Otherwise
