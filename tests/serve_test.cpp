@@ -319,35 +319,6 @@ TEST(Serve, MalformedAndHugeRequestsGet4xxAndTheServerGoesOn) {
     EXPECT_EQ(status_of(server.get("/")), 200);
 }
 
-TEST(Serve, ConnectionsBeyondTheLimitAreClosed) {
-    TempDir dir("serve");
-    const auto db = hostile_database(dir);
-    TestServer server({db}, std::nullopt, 3);
-    std::vector<int> held;
-    for (int i = 0; i < 3; ++i) {
-        held.push_back(connect_local(server.port));
-        ASSERT_GE(held.back(), 0);
-    }
-    // Once the three are accepted (soon; a loaded machine may take a while),
-    // a fourth is closed without an answer.
-    std::string refused;
-    for (int attempt = 0; attempt < 100; ++attempt) {
-        std::this_thread::sleep_for(50ms);
-        refused = http_exchange(server.port, request("GET", "/api/index"), 5s);
-        if (refused.empty()) break;
-    }
-    EXPECT_EQ(refused, "") << "answered beyond the connection limit";
-    for (const int fd : held)
-        ::close(fd);
-    // Their slots come back.
-    std::string r;
-    for (int attempt = 0; attempt < 50 && status_of(r) != 200; ++attempt) {
-        std::this_thread::sleep_for(50ms);
-        r = server.get("/api/index");
-    }
-    EXPECT_EQ(status_of(r), 200);
-}
-
 const std::vector<std::string> kAllGames = {"connect4", "gomoku", "reversi"};
 
 // A /play bot of `command` (a program of build/, then its arguments) that
