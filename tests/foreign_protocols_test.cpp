@@ -710,6 +710,45 @@ TEST(CloseCalls, ArenaMatchAndRunWarnAboutABotThatUsesItsWholeTime) {
     EXPECT_EQ(run.err.find("warning: fast"), std::string::npos) << run.err;
 }
 
+// A reply that is not a move gets the hint `arena check-bot` gives, in the
+// game lines of `arena match` and `arena run` (issue 41 item 18): the `move`
+// keyword, what a move of the game looks like, where debug output goes.
+TEST(MoveHints, ArenaMatchAndRunSayWhatAMoveLooksLike) {
+    TempDir dir("foreign_test");
+    const std::string misbehave = bin("bots/misbehave");
+    const std::string move_ms = scaled_ms(500);
+    const std::string keyword =
+        "': the `move` keyword is missing; a move is `move <column>` (1..9, "
+        "not full)";
+    const std::string notation =
+        "not a move of this game: 'zz99'; a move is `move <column>` (1..9, not full)";
+    const std::string debug =
+        "invalid line: 'hello arena': only `info`, `debug` and `move` lines may come on stdout; "
+        "write debug output to stderr, or start such lines with `debug`";
+    const auto match = testing::run_arena(
+        dir.path(), {"match", "--game", "connect4", "--cols", "9", "--games", "2", "--move-ms",
+                     move_ms, "nokw=" + misbehave + " --mode no-keyword",
+                     "notation=" + misbehave + " --mode bad-notation"});
+    ASSERT_EQ(match.status, 0) << match.out << match.err;
+    EXPECT_NE(match.out.find("(nokw: invalid line: '"), std::string::npos) << match.out;
+    EXPECT_NE(match.out.find(keyword), std::string::npos) << match.out;
+    EXPECT_NE(match.out.find("(notation: " + notation + ")"), std::string::npos) << match.out;
+
+    const fs::path config = dir.write(
+        "t.yaml", "name: hints\ngame: { name: connect4, cols: 9 }\ntime: { move_ms: " + move_ms +
+                      " }\nconcurrency: 1\ndatabase: " + (dir.path() / "r.db").string() +
+                      "\nbots:\n  - { name: notation, "
+                      "command: " +
+                      misbehave +
+                      " --mode bad-notation }\n  - { name: "
+                      "chatty, command: " +
+                      misbehave + " --mode garbage }\n");
+    const auto run = testing::run_arena(dir.path(), {"run", config.string()});
+    ASSERT_EQ(run.status, 0) << run.out << run.err;
+    EXPECT_NE(run.out.find("(notation: " + notation + ")"), std::string::npos) << run.out;
+    EXPECT_NE(run.out.find("(chatty: " + debug), std::string::npos) << run.out;
+}
+
 // A foreign protocol that cannot play the game is refused before anything runs.
 TEST(ForeignCli, ProtocolForTheWrongGameIsAUsageError) {
     TempDir dir("foreign_test");

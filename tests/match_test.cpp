@@ -200,8 +200,18 @@ INSTANTIATE_TEST_SUITE_P(
         Misbehaviour{{"--mode", "no-newline", "--at-ply", "2"}, Termination::kTimeout, ""},
         Misbehaviour{{"--mode", "flood-info"}, Termination::kTimeout, ""},
         Misbehaviour{{"--mode", "illegal", "--at-ply", "4"}, Termination::kIllegal, "move"},
-        Misbehaviour{{"--mode", "bad-notation"}, Termination::kIllegal, "zz99"},
-        Misbehaviour{{"--mode", "garbage"}, Termination::kProtocol, "hello arena"},
+        // Each with the hint `arena check-bot` gives (issue 41 item 18).
+        Misbehaviour{{"--mode", "bad-notation"},
+                     Termination::kIllegal,
+                     "not a move of this game: 'zz99'; a move is `move <column>` (1..7, not full)"},
+        Misbehaviour{{"--mode", "garbage"},
+                     Termination::kProtocol,
+                     "invalid line: 'hello arena': only `info`, `debug` and `move` lines may come "
+                     "on stdout; write debug output to stderr, or start such lines with `debug`"},
+        Misbehaviour{
+            {"--mode", "no-keyword"},
+            Termination::kProtocol,
+            "': the `move` keyword is missing; a move is `move <column>` (1..7, not full)"},
         // A second `move` that comes while the next `go` waits unread (issue
         // 41 item 8): it used to be taken as the answer to that `go`.
         Misbehaviour{{"--mode", "late-double-move", "--sleep-ms", "100"},

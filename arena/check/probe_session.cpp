@@ -185,6 +185,7 @@ session::HandshakeResult ProbeSession::handshake() {
 
 bool ProbeSession::start_game(const protocol::GameStart& game) {
     if (!alive_) return false;
+    note_game(game);
     std::vector<std::string> lines = probes_.unknown_lines;
     lines.push_back(protocol::format(game));
     if (!process_->write_line(join_lines(lines), Clock::now() + kCommandWriteLimit)) {
@@ -283,7 +284,7 @@ session::MoveReply ProbeSession::request_move(const protocol::Position& position
                 return accept_move(reply, std::move(line.text), read.at);
             }
             case BotLine::Kind::kInvalid:
-                return fail_move(reply, Fault::kProtocol, "invalid line: " + quote(read.line));
+                return fail_move(reply, Fault::kProtocol, invalid_line(read.line));
             default:
                 return fail_move(reply, Fault::kProtocol,
                                  "unexpected line on move: " + quote(read.line));

@@ -7,6 +7,8 @@
 #include <string>
 #include <utility>
 
+#include "arena/session/bot_protocol.hpp"
+
 namespace arena::match {
 namespace {
 
@@ -218,9 +220,17 @@ class GameRun {
             return;
         }
         const auto move = state_->parse_move(reply.move);
-        if (!move || !state_->is_legal(*move)) {
+        if (!move) {
+            // What a move looks like, as `arena check-bot` says it.
             lose(p, Termination::kIllegal,
-                 (move ? "illegal move '" : "not a move of this game: '") + reply.move + "'");
+                 "not a move of this game: '" + reply.move + "'; a move is " +
+                     session::move_form(players_[p - 1]->spec().protocol, record_.game,
+                                        record_.params));
+            players_[p - 1]->discard();
+            return;
+        }
+        if (!state_->is_legal(*move)) {
+            lose(p, Termination::kIllegal, "illegal move '" + reply.move + "'");
             players_[p - 1]->discard();
             return;
         }

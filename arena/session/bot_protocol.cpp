@@ -1,7 +1,11 @@
 #include "arena/session/bot_protocol.hpp"
 
+#include <algorithm>
 #include <array>
+#include <charconv>
 #include <utility>
+
+#include "arena/games/registry.hpp"
 
 namespace arena::session {
 namespace {
@@ -58,6 +62,41 @@ std::string bot_protocol_names() {
         out += quoted(kProtocols[i].name);
     }
     return out;
+}
+
+std::string move_form(BotProtocol protocol, std::string_view game, const games::Params& params) {
+    // A parameter's value, or its default when it is not given (or not a number).
+    const auto number = [&](std::string_view key, int fallback) {
+        const std::string* text = games::find_param(params, key);
+        int value = fallback;
+        if (text == nullptr) return fallback;
+        const auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), value);
+        return ec == std::errc{} && end == text->data() + text->size() && value > 0 ? value
+                                                                                    : fallback;
+    };
+    switch (protocol) {
+        case BotProtocol::kGomocup:
+            return "an answer `x,y` (0-based, 0.." + std::to_string(number("size", 15) - 1) +
+                   ", a free cell)";
+        case BotProtocol::kNboard:
+            return "`=== <move>` (a legal cell A1..H8, row 1 at the top)";
+        case BotProtocol::kArena1:
+            break;
+    }
+    if (game == "connect4") {
+        return "`move <column>` (1.." + std::to_string(number("cols", 7)) + ", not full)";
+    }
+    if (game == "gomoku") {
+        const int size = std::min(number("size", 15), 26);
+        const std::string last(1, static_cast<char>('a' + size - 1));
+        return "`move <cell>` (a free cell a1.." + last + std::to_string(size) +
+               " such as h8: columns from a, rows from 1 at the bottom)";
+    }
+    if (game == "reversi") {
+        return "`move <cell>` (a legal cell a1..h8 such as d3: rows from 1 at the top; never "
+               "`move pass`)";
+    }
+    return "`move <move>`";
 }
 
 std::string protocol_problem(BotProtocol protocol, std::string_view game,

@@ -32,4 +32,11 @@ enum class BotProtocol : std::uint8_t {
 [[nodiscard]] std::string protocol_problem(BotProtocol protocol, std::string_view game,
                                            const games::Params& params);
 
+// What a move of `game` (with `params`, realized or a config's) looks like
+// on a bot's stdout in `protocol`, for people: "`move <column>` (1..7, not
+// full)", "`move <cell>` (a free cell a1..o15 such as h8: ...)". The hint
+// after a reply that is not a move, in `arena check-bot`, `match` and `run`.
+[[nodiscard]] std::string move_form(BotProtocol protocol, std::string_view game,
+                                    const games::Params& params);
+
 }  // namespace arena::session

@@ -122,6 +122,20 @@ constexpr std::string_view kOneMoveNote =
     " (exactly one `move` per `go`: a second one would be taken for the answer to the next "
     "`go`)";
 
+// Why a line on move is not the protocol's (PROTOCOL.md sections 5 and 6),
+// given what a move looks like (`form`): ": the `move` keyword is missing; ...".
+std::string invalid_line_hint(std::string_view line, std::string_view form) {
+    const auto words = protocol::split_words(line);
+    if (words.empty()) return ": an empty line; stdout is for protocol lines only";
+    if (words.front() == "move") {
+        return ": `move` takes exactly one word; a move is " + std::string(form);
+    }
+    if (std::string hint = keyword_hint(line); !hint.empty()) return hint;
+    if (words.size() == 1) return ": the `move` keyword is missing; a move is " + std::string(form);
+    return ": only `info`, `debug` and `move` lines may come on stdout; write debug output to "
+           "stderr, or start such lines with `debug`";
+}
+
 // Said of a bot that wrote nothing at all on stdout before a deadline.
 constexpr std::string_view kSilentHint =
     " (nothing at all came on stdout: a bot must flush stdout after each line, e.g. "
@@ -295,8 +309,17 @@ HandshakeResult Session::handshake() {
     }
 }
 
+void ProcessSession::note_game(const protocol::GameStart& game) {
+    move_form_ = move_form(spec_.protocol, game.game, game.params);
+}
+
+std::string ProcessSession::invalid_line(std::string_view line) const {
+    return "invalid line: " + quote(line) + invalid_line_hint(line, move_form_);
+}
+
 bool Session::start_game(const protocol::GameStart& game) {
     if (!alive_) return false;
+    note_game(game);
     if (process_->write_line(protocol::format(game), Clock::now() + kCommandWriteLimit)) {
         return true;
     }
@@ -383,8 +406,7 @@ MoveReply Session::request_move(const protocol::Position& position, const protoc
                 }
                 return accept_move(reply, std::move(line.text), read.at);
             case BotLine::Kind::kInvalid:
-                return fail_move(reply, Fault::kProtocol,
-                                 "invalid line: " + quote(read.line) + keyword_hint(read.line));
+                return fail_move(reply, Fault::kProtocol, invalid_line(read.line));
             default:
                 return fail_move(reply, Fault::kProtocol,
                                  "unexpected line on move: " + quote(read.line));

@@ -245,6 +245,13 @@ class ProcessSession : public BotSession {
     // exit, then kills the group.
     void quit_with(std::string_view line);
 
+    // Remembers what a move of the game looks like (move_form), for hints.
+    void note_game(const protocol::GameStart& game);
+    // The detail of a line on move that is not the protocol's: "invalid
+    // line: '4'" with a hint (the `move` keyword and the move's form, or
+    // where debug output goes).
+    [[nodiscard]] std::string invalid_line(std::string_view line) const;
+
     // Crash detail after EOF: waits briefly for the exit status.
     // "exited<when>: signal 11 (SIGSEGV)" or "closed its stdout<when>".
     std::string describe_eof(std::string_view when = {});
@@ -289,7 +296,8 @@ class ProcessSession : public BotSession {
     Identity identity_;
     bool alive_ = true;
     std::optional<ExitStatus> exit_;
-    IdleBot* idle_ = nullptr;  // see IdleWatch
+    IdleBot* idle_ = nullptr;                  // see IdleWatch
+    std::string move_form_ = "`move <move>`";  // see note_game
 };
 
 // A bot that speaks the arena's protocol v1 (PROTOCOL.md).
