@@ -657,6 +657,7 @@ int match_command(const std::vector<std::string>& args, std::ostream& out, std::
         }
     }
     match::StartupGuard guard;
+    guard.set_notice([&err](const std::string& line) { err << "arena match: " << line << "\n"; });
     match::Player a(m.bots[0], m.session);
     match::Player b(m.bots[1], m.session);
     a.set_startup_guard(&guard);

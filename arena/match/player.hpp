@@ -20,6 +20,10 @@
 
 namespace arena::match {
 
+// How long the first reuse of a bot process waits for it to exit (a bot
+// that quits after `end` reads it only then, and may take a while to exit).
+inline constexpr std::chrono::milliseconds kExitAfterGameWait{100};
+
 class Player {
   public:
     Player(session::BotSpec spec, session::SessionOptions options);
@@ -44,9 +48,15 @@ class Player {
     void set_startup_guard(StartupGuard* guard) { guard_ = guard; }
 
     // A live session that has completed its handshake, starting one if
-    // needed (for a person: nothing to do, and no session). On a handshake fault the result says so
-    // and there is no session; a start refused by the guard is a start-up fault too. Throws
-    // session::SpawnError when the command cannot be started.
+    // needed. A process that exited between games (a bot that quits after
+    // `end`) has lost nothing: a fresh one starts, with no fault, and the
+    // guard says once that the bot exits after each game. Such a bot then
+    // gets a fresh process for every game. The first time a process is
+    // reused, it may run (thawed) to read the `end` of its last game, and an
+    // exit within kExitAfterGameWait counts as between games too. Otherwise (for a person: nothing
+    // to do, and no session). On a handshake fault the result says so and there is no session; a
+    // start refused by the guard is a start-up fault too. Throws session::SpawnError when the
+    // command cannot be started.
     [[nodiscard]] session::HandshakeResult ensure_ready();
 
     // The live session; only after ensure_ready() succeeded.
@@ -85,6 +95,15 @@ class Player {
     std::string stderr_kept_;                       // read from a failed start, not yet taken
     std::optional<std::uint64_t> peak_kept_;        // of a discarded process
     std::optional<session::ExitStatus> exit_kept_;  // of the last process, once dropped
+    // Since the current process was started: has it been asked to play
+    // (ensure_ready returned it for a game)? The next ensure_ready is a reuse.
+    bool played_ = false;
+    // A process of this bot exited between games once: every game starts a
+    // fresh one, without asking the old one (which is on its way out).
+    bool exits_between_games_ = false;
+    bool reuse_checked_ = false;  // the current process's first reuse waited for an exit
+    std::chrono::milliseconds last_startup_{0};  // of the current process
+    std::optional<std::string> pending_note_;    // how the last one exited, to say once
 };
 
 }  // namespace arena::match

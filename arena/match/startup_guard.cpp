@@ -1,5 +1,7 @@
 #include "arena/match/startup_guard.hpp"
 
+#include "arena/match/escape.hpp"
+
 namespace arena::match {
 
 bool StartupGuard::begin(const std::string& bot) {
@@ -60,6 +62,34 @@ std::string StartupGuard::GivenUp::describe() const {
 std::vector<StartupGuard::GivenUp> StartupGuard::given_up_bots() const {
     const std::lock_guard lock(mutex_);
     return given_up_;
+}
+
+void StartupGuard::set_notice(std::function<void(const std::string&)> sink) {
+    const std::lock_guard lock(mutex_);
+    notice_ = std::move(sink);
+}
+
+void StartupGuard::note_exits_between_games(const std::string& bot, const std::string& how,
+                                            std::chrono::milliseconds startup) {
+    std::function<void(const std::string&)> sink;
+    std::string line;
+    {
+        const std::lock_guard lock(mutex_);
+        if (exit_noted_[bot]) return;
+        exit_noted_[bot] = true;
+        line = "bot '" + escape_controls(bot) + "' exits after each game (" + how +
+               "): a fresh process starts for each of its games, which costs its start-up "
+               "time (" +
+               std::to_string(startup.count()) + " ms) each, not a fault";
+        notes_.push_back(line);
+        sink = notice_;
+    }
+    if (sink) sink(line);
+}
+
+std::vector<std::string> StartupGuard::notes() const {
+    const std::lock_guard lock(mutex_);
+    return notes_;
 }
 
 }  // namespace arena::match

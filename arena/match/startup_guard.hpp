@@ -6,8 +6,10 @@
 // executed at all) the bot is given up, and no process of it starts again.
 // Shared by the players of every game of a run; thread-safe.
 
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -41,6 +43,17 @@ class StartupGuard {
         // or "bot 'x' cannot be started (...)" for a command that cannot run.
         [[nodiscard]] std::string describe() const;
     };
+    // Where notes for people go (one line each, without the newline), for
+    // the run's output; none set: kept for notes().
+    void set_notice(std::function<void(const std::string&)> sink);
+    // A process of `bot` exited between two games (`how`: "exit 0"), which
+    // costs nothing but a fresh start, `startup` long. Said once per bot:
+    // "bot 'x' exits after each game (exit 0): a fresh process starts for
+    // each of its games, which costs its start-up time (12 ms) each".
+    void note_exits_between_games(const std::string& bot, const std::string& how,
+                                  std::chrono::milliseconds startup);
+    [[nodiscard]] std::vector<std::string> notes() const;
+
     [[nodiscard]] bool given_up(const std::string& bot) const;
     // Failed starts in a row of `bot` so far (0 once a start succeeds).
     [[nodiscard]] int failures(const std::string& bot) const;
@@ -60,6 +73,9 @@ class StartupGuard {
     std::condition_variable changed_;
     std::unordered_map<std::string, State> bots_;
     std::vector<GivenUp> given_up_;
+    std::function<void(const std::string&)> notice_;
+    std::vector<std::string> notes_;
+    std::unordered_map<std::string, bool> exit_noted_;
 };
 
 }  // namespace arena::match

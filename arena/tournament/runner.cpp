@@ -418,6 +418,13 @@ RunOutcome Runner::run(const RunOptions& options, std::ostream& out, std::stop_t
     if (ladder) progress.sprt_update(ladder_summary(), outcome.total, "");
 
     match::StartupGuard guard;
+    std::mutex notice_mutex;  // notes come from the workers
+    if (options.messages != nullptr) {
+        guard.set_notice([&options, &notice_mutex](const std::string& line) {
+            const std::lock_guard lock(notice_mutex);
+            *options.messages << "arena run: " << line << "\n" << std::flush;
+        });
+    }
     PlayerPool pool(config_, guard);
     // Of a config bot.
     const auto given_up = [&](int bot) { return guard.given_up(config_.bots[bot].name); };
