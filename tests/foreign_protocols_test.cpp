@@ -128,6 +128,11 @@ TEST(GomocupTranslation, RulesAndAbout) {
     EXPECT_EQ(id.version, "21.2");
     EXPECT_EQ(id.author, "Kai Sun, et al.");
     EXPECT_EQ(session::gomocup::parse_about("UNKNOWN ABOUT").name, "");
+    // Blanks around `=`, as AIWine writes its answer (issue 41 item 21).
+    const auto wine = session::gomocup::parse_about(R"(name = "Wine", version ="2.1")");
+    EXPECT_EQ(wine.name, "Wine");
+    EXPECT_EQ(wine.version, "2.1");
+    EXPECT_EQ(session::gomocup::parse_about(R"(x=1, name= "a=b", author	=	"c")").author, "c");
     // What protocol_problem refuses, with a clear message.
     EXPECT_EQ(session::protocol_problem(session::BotProtocol::kGomocup, "gomoku",
                                         {{"size", "20"}, {"rule", "exact5"}}),
@@ -269,7 +274,10 @@ TEST(GomocupSession, SpeaksTheProtocolAndReusesTheProcess) {
 
     // Times are announced short of the limit (90 of 100 ms, 59 of 60 s); no
     // game clock is timeout_match 0 and time_left 2^31 - 1.
-    const std::string memory = std::to_string(session::kDefaultMemoryMb * 1024 * 1024);
+    // Memory too: 768 MiB of the default 1024 MB (protocol/GOMOCUP.md).
+    const std::string memory =
+        std::to_string(session::gomocup::announced_memory_bytes(session::kDefaultMemoryMb));
+    EXPECT_EQ(memory, "805306368");
     const std::vector<std::string> expected = {
         "ABOUT\\r",
         "START 15\\r",
@@ -626,6 +634,24 @@ TEST(CommunityEngine, StatusLinesAreRecordedNotJudged) {
     EXPECT_EQ(query(db, "SELECT termination, detail FROM games WHERE termination != 'normal'"),
               testing::Rows{});
     EXPECT_NE(scalar(db, "SELECT count(*) FROM moves WHERE info LIKE '%ev +v13 nd %'"), "0");
+}
+
+// An NBoard engine that prints free-form lines while it searches, as NTest
+// does (` 12 (52 empty)\tB5/-7.60\t...`), which NBoard's GUI ignores: they
+// are stored with the move, never judged (issue 41 item 21).
+TEST(CommunityEngine, NboardFreeFormSearchLinesAreRecordedNotJudged) {
+    TempDir dir("foreign_test");
+    const auto r =
+        testing::run_arena(dir.path(), {"match", "--game", "reversi", "--games", "2", "--move-ms",
+                                        scaled_ms(300), "--protocol1", "nboard",
+                                        "engine=" + bin("bots/nboard-sample") + " --mode chatty",
+                                        "random=" + bin("bots/random") + " --game reversi", "--db",
+                                        (dir.path() / "m.db").string()});
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    const fs::path db = dir.path() / "m.db";
+    EXPECT_EQ(query(db, "SELECT termination, detail FROM games WHERE termination != 'normal'"),
+              testing::Rows{});
+    EXPECT_NE(scalar(db, "SELECT count(*) FROM moves WHERE info LIKE '%empty)%elapsed%'"), "0");
 }
 
 // ---- 6. close calls ---------------------------------------------------------------

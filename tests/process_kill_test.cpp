@@ -229,6 +229,35 @@ TEST(ExitsAfterEachGame, AFreshProcessEachGameNoFaultSaidOnce) {
     fs::remove_all(dir);
 }
 
+// ---- the memory a Gomocup engine is told ---------------------------------------
+
+// An engine that sizes its hash table to all of `INFO max_memory` (as Rapfi
+// does) fits its memory limit: the arena announces less than the limit, as
+// it announces less time than it gives.
+TEST(GomocupMemory, AnEngineThatTakesAllItIsToldFits) {
+    const fs::path dir = fs::temp_directory_path() / ("arena-fill-" + testing::unique_marker());
+    fs::create_directories(dir);
+    const fs::path db = dir / "fill.db";
+    const fs::path config = dir / "fill.yaml";
+    std::ofstream(config) << "name: fill\n"
+                          << "game: { name: gomoku, size: 15, rule: freestyle }\n"
+                          << "time: { move_ms: 2000 }\n"
+                          << "schedule: { type: round-robin, games_per_pair: 2 }\n"
+                          << "database: " << db.string() << "\n"
+                          << "bots:\n"
+                          << "  - { name: filler, command: /usr/bin/python3 "
+                          << source("tests/data/hostile/fill_memory_brain.py")
+                          << ", protocol: gomocup, memory_mb: 96 }\n"
+                          << "  - { name: sample, command: " << bin("bots/pbrain-sample")
+                          << ", protocol: gomocup }\n";
+    const auto r = testing::run_arena(dir, {"run", config.string()});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(testing::query(db, "SELECT termination, detail FROM games ORDER BY game_index"),
+              (testing::Rows{{"normal", ""}, {"normal", ""}}))
+        << r.out;
+    fs::remove_all(dir);
+}
+
 // ---- the sandbox -------------------------------------------------------------
 
 // `sandbox: true` without `dir:`: the bot starts in the arena's directory,

@@ -149,18 +149,29 @@ std::optional<int> rule_bitmask(std::string_view rule) {
 }
 
 Identity parse_about(std::string_view line) {
+    // key="value" pairs, with blanks allowed around the `=` (AIWine writes
+    // `name = "Wine", version ="2.1"`).
     Identity id;
     std::size_t at = 0;
     for (;;) {
-        const auto eq = line.find("=\"", at);
+        const auto eq = line.find('=', at);
         if (eq == std::string_view::npos) break;
-        const auto close = line.find('"', eq + 2);
+        const auto open = line.find_first_not_of(" \t", eq + 1);
+        if (open == std::string_view::npos) break;
+        if (line[open] != '"') {
+            at = eq + 1;
+            continue;
+        }
+        const auto close = line.find('"', open + 1);
         if (close == std::string_view::npos) break;
         std::string_view key = line.substr(at, eq - at);
+        if (const auto end = key.find_last_not_of(" \t"); end != std::string_view::npos) {
+            key = key.substr(0, end + 1);
+        }
         if (const auto cut = key.find_last_of(" \t,"); cut != std::string_view::npos) {
             key.remove_prefix(cut + 1);
         }
-        const std::string value(line.substr(eq + 2, close - eq - 2));
+        const std::string value(line.substr(open + 1, close - open - 1));
         const std::string name = upper(key);
         if (name == "NAME") id.name = value;
         if (name == "VERSION") id.version = value;
@@ -263,8 +274,8 @@ bool GomocupSession::command_ok(const std::string& command, Clock::time_point de
         const std::string_view text = trim(line.text);
         const std::string word = upper(first_word(text));
         if (text.empty() || is_message(text)) continue;
-        if (about_pending_ && (word == "UNKNOWN" || word == "ERROR" ||
-                               text.find("name=\"") != std::string_view::npos)) {
+        if (about_pending_ &&
+            (word == "UNKNOWN" || word == "ERROR" || !gomocup::parse_about(text).name.empty())) {
             about_pending_ = false;  // the late answer to ABOUT
             if (const Identity id = gomocup::parse_about(text); !id.name.empty()) identity_ = id;
             continue;

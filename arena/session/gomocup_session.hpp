@@ -65,6 +65,14 @@ inline constexpr std::int64_t kCommunityToleranceMs = 1'000;
 // deadline. kNoLimitMs and 0 stay as they are.
 [[nodiscard]] std::int64_t announced_ms(std::int64_t limit_ms);
 
+// The memory an engine is told it has (`INFO max_memory`, bytes) when the
+// bot's limit is `memory_mb` (the hard limit of its whole process tree):
+// the limit less a quarter, and less at least 64 MiB while that leaves
+// half, so that an engine that sizes its hash table to all it is told still
+// has room for its program, its stack, its other tables and its threads.
+// 0 (no limit) stays 0.
+[[nodiscard]] std::uint64_t announced_memory_bytes(std::uint64_t memory_mb);
+
 // A name usable as one directory name: characters other than letters,
 // digits and `_ . + -` become `_`; "" becomes "bot".
 [[nodiscard]] std::string folder_name(std::string_view bot);
