@@ -416,6 +416,25 @@ TEST_F(ReadOnlyDatabaseTest, ReadCommandsReadWhileAWriterHoldsTheLog) {
     EXPECT_EQ(games.status, 0) << games.err;
 }
 
+TEST_F(ReadOnlyDatabaseTest, ALogWithoutItsSharedMemoryIsNamedNotSkipped) {
+    // A -wal that holds a change, without the -shm to read it through (a
+    // copy taken while a writer had the file open): reading the file alone
+    // would be a wrong answer, so the reader says what to do.
+    store::ResultsStore writer(db_);
+    writer.set_status(writer.find_tournament("t")->id, "interrupted");
+    fs::create_directories(dir_ / "copy");
+    const auto copy = dir_ / "copy" / "r.db";
+    fs::copy_file(db_, copy);
+    fs::copy_file(db_.string() + "-wal", copy.string() + "-wal");
+    ASSERT_GT(fs::file_size(copy.string() + "-wal"), 0u);
+    const auto line = one_line(arena_unprivileged({"standings", copy.string()}), kFailure);
+    EXPECT_NE(line.find(copy.string() + ": cannot read its write-ahead log " + copy.string() +
+                        "-wal without writing " + copy.string() + "-shm"),
+              std::string::npos)
+        << line;
+    EXPECT_FALSE(fs::exists(copy.string() + "-shm"));
+}
+
 TEST_F(ReadOnlyDatabaseTest, AnOlderSchemaThatCannotBeUpgradedIsNamed) {
     {
         sqlite3* db = nullptr;

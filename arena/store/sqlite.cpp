@@ -142,7 +142,8 @@ Database::Database(const std::filesystem::path& path, Mode mode) : path_(path) {
     // or with an empty one, the database file holds every committed
     // transaction, and `immutable=1` reads it without the shared memory.
     const int rc = sqlite3_exec(db_, "PRAGMA user_version", nullptr, nullptr, nullptr);
-    if ((rc & 0xff) != SQLITE_READONLY) return;
+    // With a -wal and no -shm, the read-only open of the -shm fails: SQLITE_CANTOPEN.
+    if ((rc & 0xff) != SQLITE_READONLY && (rc & 0xff) != SQLITE_CANTOPEN) return;
     std::error_code ec;
     const auto wal_size = std::filesystem::file_size(path.string() + "-wal", ec);
     if (!ec && wal_size > 0) {
