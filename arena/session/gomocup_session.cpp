@@ -131,6 +131,14 @@ std::int64_t announced_ms(std::int64_t limit_ms) {
     return limit_ms - std::min(limit_ms / 10, kCommunityToleranceMs);
 }
 
+std::uint64_t announced_memory_bytes(std::uint64_t memory_mb) {
+    if (memory_mb == 0) return 0;
+    constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
+    const std::uint64_t limit = memory_mb * kMiB;
+    const std::uint64_t kept = std::min(std::max(limit / 4, 64 * kMiB), limit / 2);
+    return limit - kept;
+}
+
 std::string folder_name(std::string_view bot) {
     std::string out;
     for (const char c : bot) {
@@ -334,7 +342,7 @@ bool GomocupSession::start_game(const protocol::GameStart& game) {
         "INFO timeout_turn " +
             std::to_string(gomocup::announced_ms(move_ms > 0 ? move_ms : game_ms)),
         "INFO timeout_match " + std::to_string(gomocup::announced_ms(game_ms)),
-        "INFO max_memory " + std::to_string(memory_mb * 1024 * 1024),
+        "INFO max_memory " + std::to_string(gomocup::announced_memory_bytes(memory_mb)),
         "INFO game_type 1",
         "INFO rule " + std::to_string(rule),
     };
