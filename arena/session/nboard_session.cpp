@@ -14,13 +14,6 @@ std::string_view first_word(std::string_view line) {
     return line.substr(0, line.find_first_of(" \t"));
 }
 
-// What an NBoard engine may say besides its move; recorded, never judged.
-bool is_chatter(std::string_view word) {
-    static constexpr std::array kWords = {"status", "nodestats", "search", "set",
-                                          "pong",   "hint",      "learn",  "analysis"};
-    return std::find(kWords.begin(), kWords.end(), word) != kWords.end();
-}
-
 bool is_cell(std::string_view move) {
     return move.size() == 2 && std::tolower(static_cast<unsigned char>(move[0])) >= 'a' &&
            std::tolower(static_cast<unsigned char>(move[0])) <= 'h' && move[1] >= '1' &&
@@ -212,11 +205,10 @@ MoveReply NboardSession::request_move(const protocol::Position& position, const 
             // The engine plays it only when told: the next request sends it.
             return accept_move(reply, std::move(move), line.at);
         }
-        if (is_chatter(first_word(text))) {
-            record_info(reply, chatter, std::string(text));
-            continue;
-        }
-        return fail_move(reply, Fault::kProtocol, "invalid line: " + quote(line.text));
+        // status, nodestats, search, ... and any other line: engines such as
+        // NTest print free-form search lines, which NBoard's GUI ignores.
+        // Recorded, never judged.
+        record_info(reply, chatter, std::string(text));
     }
 }
 

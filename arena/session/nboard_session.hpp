@@ -60,8 +60,9 @@ class NboardSession final : public ProcessSession {
     // last one sent, `set game <GGF>` (or `move <mv>` for each move since the
     // last one the engine was told), `ping N` -> `pong N` (older lines
     // discarded), then `go`
-    // -> `=== <move>`; the clock starts when `go` is written. status,
-    // nodestats and search lines are kept as info.
+    // -> `=== <move>`; the clock starts when `go` is written. Every other
+    // line (status, nodestats, search, free-form search output) is kept as
+    // info, never judged.
     [[nodiscard]] MoveReply request_move(const protocol::Position& position, const protocol::Go& go,
                                          Clock::duration limit, IdleBot* idle = nullptr) override;
 

@@ -23,6 +23,8 @@
 //     garbage       answers `hello arena` instead of a move
 //     illegal       answers an occupied cell (a1..h8 order)
 //     pass          answers `=== PA` although it has a move
+//     chatty        prints free-form search lines before its answer, as
+//                   NTest does (` 1 (60 empty)\tF5/0.00\t...\t0.001s elapsed`)
 //   --at-ply N  misbehave (crash, hang, garbage, illegal, pass) only from the
 //               N-th move of the game on (moves and passes counted; default 0)
 //   --tag X     ignored (tests find their processes by it)
@@ -174,6 +176,11 @@ void go() {
         }
     }
     send("status thinking");
+    if (g_mode == "chatty") {
+        send(" 1 (" + std::to_string(60 - g_ply) + " empty)\tsearching\t0.001s elapsed");
+        send("");
+        send("depth 1 done");
+    }
     send("nodestats 64 0.001");
     if (best < 0) return send("=== PA");
     if (g_mode == "spaced") {
