@@ -59,7 +59,8 @@ class KilledArena : public ::testing::Test {
 
     // Bots that fork: Python helpers (multiprocessing), a fork bomb on
     // every move, a forked child, a setsid() escape and a daemon, beside a
-    // well-behaved one. Every process carries the marker.
+    // well-behaved one that takes 20 ms a move (so that games last long
+    // enough to be killed in). Every process carries the marker.
     // `escapes`: with the fork bomb, the setsid() and the daemon bots, whose
     // escapes only a PID namespace or a cgroup holds at the moment of the
     // kill (without a cgroup a fork bomb also grows for up to 100 ms between
@@ -81,8 +82,8 @@ class KilledArena : public ::testing::Test {
 
             << "  - { name: child, command: " << mis
             << " --seed 2 --mode fork-child, args: [--log, " << marker_ << "] }\n"
-            << "  - { name: plain, command: " << mis << " --seed 5, args: [--log, " << marker_
-            << "] }\n";
+            << "  - { name: plain, command: " << mis
+            << " --seed 5 --mode sleep --sleep-ms 20, args: [--log, " << marker_ << "] }\n";
         if (escapes) {
             out << "  - { name: bomb, command: " << py << " --fork-bomb, args: [" << marker_
                 << "] }\n"
@@ -117,7 +118,7 @@ class KilledArena : public ::testing::Test {
                           int expected_games) {
         Tally t;
         std::mt19937 rng(std::random_device{}());
-        std::uniform_int_distribution<int> moment_ms(300, 1500);
+        std::uniform_int_distribution<int> moment_ms(200, 900);
         for (int round = 0; round < kills; ++round) {
             ArenaProcess run(dir_, {"run", config.string()}, options);
             std::this_thread::sleep_for(std::chrono::milliseconds(moment_ms(rng)));
@@ -160,10 +161,10 @@ int kill_rounds() {
     return env != nullptr && std::atoi(env) > 0 ? std::atoi(env) : kSuiteKills;
 }
 
-// Games enough for `kills` kills 0.3 to 1.5 s apart (a game takes about
-// 0.1 s), a pair playing `per_pair`.
+// Games a pair plays, enough for `kills` kills 0.2 to 0.9 s apart (a game
+// takes about 0.1 s).
 int games_per_pair(int kills) {
-    return kills <= kSuiteKills ? 2 : 14;
+    return kills <= kSuiteKills ? 4 : 14;
 }
 
 // 6 bots, a round-robin: 15 pairs.
@@ -187,7 +188,7 @@ TEST_F(KilledArena, NoBotProcessOutlivesAKillAndEveryGameIsStoredOnce) {
 TEST_F(KilledArena, AsANormalUserToo) {
     if (::geteuid() != 0) GTEST_SKIP() << "runs the arena as nobody, which needs root";
     const int kills = std::max(2, kill_rounds() / 2);
-    const int per_pair = games_per_pair(kills);
+    const int per_pair = 3 * games_per_pair(kills);  // 3 bots: fewer pairs
     const auto config = write_config(per_pair, false);
     auto options = ArenaOptions::unprivileged();
     options.cwd = dir_;
