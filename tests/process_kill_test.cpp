@@ -48,7 +48,8 @@ class KilledArena : public ::testing::Test {
         fs::create_directories(dir_);
         // Readable by nobody, for the unprivileged run.
         fs::permissions(dir_, fs::perms::all);
-        marker_ = testing::unique_marker();
+        // A path in the test's folder: misbehave --log writes there.
+        marker_ = (dir_ / testing::unique_marker()).string();
         db_ = dir_ / "kill.db";
     }
     void TearDown() override {

@@ -36,7 +36,8 @@ class RunSafetyTest : public ::testing::Test {
                 ::testing::UnitTest::GetInstance()->current_test_info()->name());
         fs::remove_all(dir_);
         fs::create_directories(dir_);
-        marker_ = testing::unique_marker();
+        // A path in the test's folder: misbehave --log writes there.
+        marker_ = (dir_ / testing::unique_marker()).string();
     }
     void TearDown() override { fs::remove_all(dir_); }
 
@@ -242,7 +243,7 @@ TEST_F(RunSafetyTest, ASecondRunThroughAnotherPathToTheSameFileIsRefused) {
     fs::create_symlink(db_, dir_ / "links" / "via-symlink.db");
     const std::string expected_tail =
         " is being played by another arena process (pid " + std::to_string(first.pid()) + ")\n";
-    for (const std::string path : {(dir_ / "links" / "via-symlink.db").string(),
+    for (const std::string& path : {(dir_ / "links" / "via-symlink.db").string(),
                                    (dir_ / "links" / ".." / "shared.db").string()}) {
         const auto second = run_arena(dir_, {"run", config.string(), "--db", path});
         EXPECT_EQ(second.status, 1) << second.err;

@@ -224,8 +224,7 @@ std::vector<std::string> sandbox_args(const SandboxOptions& sandbox, const std::
         if (!p.empty() && p != "/") out.insert(out.end(), {"--ro-bind-try", p, p});
     }
     if (!scratch.empty()) out.insert(out.end(), {"--bind", scratch.string(), scratch.string()});
-    out.insert(out.end(),
-               {"--chdir", start_dir.empty() ? base.string() : start_dir, "--", exe});
+    out.insert(out.end(), {"--chdir", start_dir.empty() ? base.string() : start_dir, "--", exe});
     return out;
 }
 
@@ -892,17 +891,26 @@ bool Process::wait_writable(Clock::time_point deadline) {
 
 std::optional<ExitStatus> Process::poll_exit() {
     if (exit_ || pid_ <= 0) return exit_;
-    int status = 0;
+    // Seen, not reaped (WNOWAIT): the leader's zombie keeps its pid, and so
+    // its process group's id, from being reused until kill() has signalled
+    // the group and reaped it. A group signal to a reaped leader's id could
+    // reach whatever process took that id meanwhile (a fork bomb among the
+    // bots goes through the pids quickly).
     for (;;) {
-        const pid_t r = ::waitpid(pid_, &status, WNOHANG);
-        if (r == pid_) {
+        siginfo_t info{};
+        if (::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) == 0) {
+            if (info.si_pid != pid_) break;  // still running
+            const int status = info.si_code == CLD_EXITED ? W_EXITCODE(info.si_status, 0)
+                                                          : W_EXITCODE(0, info.si_status);
             exit_ = decode(status);
-            forget();
             break;
         }
-        if (r == 0) break;
         if (errno == EINTR) continue;
-        exit_ = ExitStatus{};  // reaped elsewhere (e.g. SIGCHLD ignored): status unknown
+        // Reaped elsewhere (e.g. SIGCHLD ignored): status unknown, and the
+        // pid is no longer ours.
+        exit_ = ExitStatus{};
+        forget();
+        lost_pid_ = true;
         break;
     }
     return exit_;
@@ -928,7 +936,12 @@ std::optional<ExitStatus> Process::wait_exit(Clock::time_point deadline) {
 
 ExitStatus Process::kill() {
     if (pid_ <= 0) return exit_.value_or(ExitStatus{});
-    bool quit_cleanly = false;  // exited by itself, leaving an empty group
+    // The leader is not reaped before this (poll_exit only looks), so until
+    // the waitpid below its pid and its group's id are the bot's and nobody
+    // else's: the signals reach the bot and nothing else. A leader reaped
+    // behind our back (lost_pid_) is never signalled: its id may belong to
+    // another process by now.
+    const bool exited_first = exit_.has_value();  // by itself, before this
     if (!group_killed_) {
         group_killed_ = true;
         if (group_) {
@@ -938,39 +951,43 @@ ExitStatus Process::kill() {
             group_->kill_all();
             frozen_ = false;
         }
-        // The group outlives a reaped leader while grandchildren are in it,
-        // and its id cannot be reused until it is empty: always send this.
-        const bool group_empty = ::kill(-pid_, SIGKILL) != 0 && errno == ESRCH;
-        // An unreaped child's pid cannot be reused either.
-        if (!exit_) ::kill(pid_, SIGKILL);
-        // Processes that left the group (setsid, setpgid) but are still
-        // linked to it by parent. What escapes even this (a
-        // fork racing the kill) is adopted by the arena, and the sweep below
-        // or the next periodic one kills it. A leader that has exited and
-        // left an empty group (a bot that quit when asked) has no such
-        // links left: whatever it started is now the arena's child, and the
-        // periodic sweep (every 100 ms, and once more when the arena exits)
-        // kills it, without two walks over /proc for every clean quit.
-        quit_cleanly = exit_.has_value() && group_empty;
-        if (!quit_cleanly) {
-            for (const pid_t p : reaper::tree_of(pid_))
-                ::kill(p, SIGKILL);
+        if (!lost_pid_) {
+            ::kill(-pid_, SIGKILL);
+            // Processes that left the group (setsid, setpgid) but are still
+            // linked to the leader by parent. What escapes even this (a fork
+            // racing the kill) is adopted by the arena, and the sweep below
+            // or the next periodic one kills it. A leader that exited by
+            // itself has no such links left: what it started is already the
+            // arena's child.
+            if (!exited_first) {
+                ::kill(pid_, SIGKILL);
+                for (const pid_t p : reaper::tree_of(pid_))
+                    ::kill(p, SIGKILL);
+            }
         }
     }
-    if (!exit_) {
+    // Out of the reaper's list before the pid is given back to the kernel.
+    forget();
+    bool quit_cleanly = false;  // exited by itself, leaving an empty group
+    if (!lost_pid_) {
+        lost_pid_ = true;  // reaped below: never signalled again
         int status = 0;
         for (;;) {
             const pid_t r = ::waitpid(pid_, &status, 0);
             if (r == pid_) {
-                exit_ = decode(status);
+                if (!exit_) exit_ = decode(status);
                 break;
             }
             if (r < 0 && errno == EINTR) continue;
-            exit_ = ExitStatus{};
+            if (!exit_) exit_ = ExitStatus{};
             break;
         }
+        // A bot that quit when asked and left nothing in its group needs no
+        // walk over /proc: the periodic sweep (every 100 ms, and once more
+        // when the arena exits) kills whatever it started elsewhere. Signal
+        // 0 only asks; a reused id at worst costs one sweep.
+        quit_cleanly = exited_first && ::kill(-pid_, 0) != 0 && errno == ESRCH;
     }
-    forget();
     if (!swept_) {
         swept_ = true;
         if (!quit_cleanly) reaper::sweep();  // what the kill orphaned

@@ -285,6 +285,7 @@ class Process final : public IdleBot {
     bool child_exited_ = false;
     bool group_killed_ = false;
     bool reaped_ = false;               // and removed from the reaper
+    bool lost_pid_ = false;             // reaped: pid_ may name another process now
     bool swept_ = false;                // the sweep after the kill is done
     Clock::time_point last_read_at_{};  // when the newest buffered bytes were read
     std::string stderr_log_;
