@@ -553,8 +553,10 @@ INSTANTIATE_TEST_SUITE_P(
                            "illegal move '"},
                       Case{"nboard_pass_with_moves", "nboard", "pass --at-ply 3", 200, "illegal",
                            "illegal move 'pass'"},
-                      Case{"nboard_garbage", "nboard", "garbage", 200, "protocol",
-                           "invalid line: 'hello arena'"},
+                      // As for Gomocup: recorded, not judged (NBOARD.md).
+                      Case{"nboard_garbage", "nboard", "garbage", 200, "timeout",
+                           "no move within @MOVE@ ms (its last line was not a move: 'hello "
+                           "arena')"},
                       Case{"nboard_spaced_answers", "nboard", "spaced", 200, "normal", ""}),
     [](const auto& param_info) { return param_info.param.label; });
 

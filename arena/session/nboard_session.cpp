@@ -191,10 +191,14 @@ MoveReply NboardSession::request_move(const protocol::Position& position, const 
     if (!write_move_request("go", limit, reply)) return reply;
     const auto deadline = reply.go_written + limit;
     std::size_t chatter = 0;
+    std::string last_unknown;  // the last line that was neither a move nor a known message
     for (;;) {
         auto line = read_reply_line(deadline);
         if (line.fault == Fault::kTimeout) {
-            return fail_move(reply, Fault::kTimeout, "no move within " + millis(limit));
+            std::string detail = "no move within " + millis(limit);
+            if (!last_unknown.empty())
+                detail += " (its last line was not a move: " + quote(last_unknown) + ")";
+            return fail_move(reply, Fault::kTimeout, std::move(detail));
         }
         if (line.fault != Fault::kNone) return fail_move(reply, line.fault, line.detail);
         const std::string_view text = trim(line.text);
@@ -208,6 +212,10 @@ MoveReply NboardSession::request_move(const protocol::Position& position, const 
         // status, nodestats, search, ... and any other line: engines such as
         // NTest print free-form search lines, which NBoard's GUI ignores.
         // Recorded, never judged.
+        const std::string_view word = text.substr(0, text.find_first_of(" \t"));
+        if (word != "status" && word != "nodestats" && word != "search" && word != "set" &&
+            word != "pong" && word != "hint" && word != "learn" && word != "analysis")
+            last_unknown = std::string(text);
         record_info(reply, chatter, std::string(text));
     }
 }
