@@ -368,7 +368,8 @@ TEST(NboardSession, SetGameThenIncrementalMovesWithPings) {
     s->quit();
 
     const std::string start = "---------------------------O*------*O---------------------------";
-    // The depth follows the move time: 12 at start-up, 8 for 200 ms.
+    // The depth follows the move time: 12 at start-up, 8 for 200 ms; then 9,
+    // as the engine answered within a sixteenth of the time.
     const std::vector<std::string> expected = {
         "nboard 2",
         "set depth 12",
@@ -378,6 +379,7 @@ TEST(NboardSession, SetGameThenIncrementalMovesWithPings) {
             " *]B[C4]W[C3]B[E6]W[B4]B[A4]W[A5]B[B2]W[A3]B[PA]W[F4]B[G3];)",
         "ping 2",
         "go",
+        "set depth 9",
         "move " + session::nboard::to_nboard(moves[11]),
         "move " + session::nboard::to_nboard(moves[12]),
         "ping 3",
@@ -385,6 +387,40 @@ TEST(NboardSession, SetGameThenIncrementalMovesWithPings) {
         "quit",
     };
     EXPECT_EQ(lines_of(log), expected);
+}
+
+// NBoard has no clock: an engine that answers far inside its time is asked
+// one ply deeper at its next move, and one that takes over a third of it one
+// shallower. nboard-sample --mode deepening thinks 2^(depth - 8) ms: at 1 s
+// a move it starts at depth 10 (4 ms) and settles where a move takes a
+// sixteenth to a third of the time (depth 14: 64 ms; 13 takes 32 ms, under
+// 62.5 ms).
+TEST(NboardSession, TheDepthFollowsTheEngineSMeasuredTimes) {
+    TempDir dir("foreign_test");
+    const fs::path log = dir.path() / "engine.log";
+    session::BotSpec spec{
+        "engine", {bin("bots/nboard-sample"), "--mode", "deepening", "--log", log.string()}, {}};
+    spec.protocol = session::BotProtocol::kNboard;
+    auto s = session::make_session(spec, quick_options());
+    ASSERT_EQ(s->handshake().fault, session::Fault::kNone);
+    ASSERT_TRUE(s->start_game({"reversi", 1, {{"move_ms", "1000"}}}));
+    const protocol::Go go{.move_ms = 1000, .clock_ms = {}, .opp_clock_ms = {}};
+    for (int i = 0; i < 8; ++i) {
+        const auto r = s->request_move({{}}, go, std::chrono::milliseconds(1000) + kAnswerLimit);
+        ASSERT_EQ(r.fault, session::Fault::kNone) << r.detail;
+    }
+    s->quit();
+    std::vector<std::string> depths;
+    for (const auto& line : lines_of(log))
+        if (line.starts_with("set depth ")) depths.push_back(line.substr(10));
+    // On a loaded machine a move may take longer than it thinks, which can
+    // only hold the depth back: the first steps are certain, the end is not.
+    ASSERT_GE(depths.size(), 4U);
+    EXPECT_EQ(depths[0], "12");  // start-up
+    EXPECT_EQ(depths[1], "10");  // depth_for(1000)
+    EXPECT_EQ(depths[2], "11");
+    EXPECT_EQ(depths[3], "12");
+    EXPECT_LE(std::stoi(depths.back()), 14);
 }
 
 // ---- 3. tournaments --------------------------------------------------------------

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <chrono>
 #include <stdexcept>
 #include <utility>
 
@@ -146,8 +147,9 @@ MoveReply NboardSession::request_move(const protocol::Position& position, const 
     // whole game. Then a ping: every line before its pong is stale.
     const auto& moves = position.moves;
     std::string sync;
-    if (const int depth = depth_ > 0 ? depth_ : nboard::depth_for(go.move_ms);
-        depth != depth_sent_) {
+    const int depth =
+        depth_ > 0 ? depth_ : std::clamp(nboard::depth_for(go.move_ms) + depth_step_, 1, 60);
+    if (depth != depth_sent_) {
         sync += "set depth " + std::to_string(depth) + "\n";
         depth_sent_ = depth;
     }
@@ -207,6 +209,20 @@ MoveReply NboardSession::request_move(const protocol::Position& position, const 
             std::string move = nboard::parse_answer(text);
             if (move.empty()) return fail_move(reply, Fault::kProtocol, "empty move");
             // The engine plays it only when told: the next request sends it.
+            // NBoard has no clock and no way to stop a search: the time is
+            // told as a depth. Where the engine answers far inside its time
+            // it is asked one ply deeper next move; where it took over a
+            // third, one shallower (a ply costs a few times the one before,
+            // so a third leaves room for the next position being harder).
+            if (depth_ == 0) {
+                const auto took = line.at - reply.go_written;
+                const auto time = std::chrono::milliseconds(go.move_ms);
+                if (took < time / 16 && depth < 60) {
+                    ++depth_step_;
+                } else if (took > time / 3 && depth > 1) {
+                    --depth_step_;
+                }
+            }
             return accept_move(reply, std::move(move), line.at);
         }
         // status, nodestats, search, ... and any other line: engines such as

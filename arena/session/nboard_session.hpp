@@ -57,9 +57,10 @@ class NboardSession final : public ProcessSession {
     [[nodiscard]] bool start_game(const protocol::GameStart& game) override;
 
     // `set depth N` when the move's time asks for another depth than the
-    // last one sent, `set game <GGF>` (or `move <mv>` for each move since the
-    // last one the engine was told), `ping N` -> `pong N` (older lines
-    // discarded), then `go`
+    // last one sent (NBOARD.md section 3: nboard::depth_for, then one deeper
+    // after a move answered within a sixteenth of its time, one shallower
+    // after one that took over a third of it), `set game <GGF>` (or `move <mv>` for each move since
+    // the last one the engine was told), `ping N` -> `pong N` (older lines discarded), then `go`
     // -> `=== <move>`; the clock starts when `go` is written. Every other
     // line (status, nodestats, search, free-form search output) is kept as
     // info, never judged.
@@ -75,6 +76,7 @@ class NboardSession final : public ProcessSession {
   private:
     int depth_;           // fixed depth, or 0
     int depth_sent_ = 0;  // the last `set depth` sent
+    int depth_step_ = 0;  // added to depth_for(): follows the engine's measured times
     int player_ = 1;
     int ping_ = 0;                   // the last ping sent
     bool in_sync_ = false;           // told_ is the engine's current game

@@ -25,6 +25,8 @@
 //     pass          answers `=== PA` although it has a move
 //     chatty        prints free-form search lines before its answer, as
 //                   NTest does (` 1 (60 empty)\tF5/0.00\t...\t0.001s elapsed`)
+//     deepening     thinks 2^(depth - 8) ms before each answer (the last
+//                   `set depth`), as a search whose time grows with depth
 //   --at-ply N  misbehave (crash, hang, garbage, illegal, pass) only from the
 //               N-th move of the game on (moves and passes counted; default 0)
 //   --tag X     ignored (tests find their processes by it)
@@ -33,18 +35,22 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cctype>
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <thread>
 
 namespace {
 
 std::string g_mode = "none";
 int g_at_ply = 0;
+int g_depth = 12;  // the last `set depth`
 std::string g_log;
 
 // cells[row * 8 + col], row 0 at the top (row 1), col 0 = a; 0 empty, 1 black, 2 white.
@@ -176,6 +182,8 @@ void go() {
         }
     }
     send("status thinking");
+    if (g_mode == "deepening" && g_depth > 8)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1LL << std::min(g_depth - 8, 20)));
     if (g_mode == "chatty") {
         send(" 1 (" + std::to_string(60 - g_ply) + " empty)\tsearching\t0.001s elapsed");
         send("");
@@ -227,7 +235,9 @@ int main(int argc, char** argv) {
             send("set myname nboard-sample");
         } else if (command == "set") {
             if (rest.rfind("game ", 0) == 0) set_game(rest.substr(5));
-            // `set depth N`, `set contempt N`: a greedy engine needs neither.
+            // `set depth N` matters only to --mode deepening; `set contempt
+            // N`: a greedy engine needs neither.
+            if (rest.rfind("depth ", 0) == 0) g_depth = std::atoi(rest.c_str() + 6);
         } else if (command == "move") {
             play(parse_move(rest));
         } else if (command == "ping") {
