@@ -198,6 +198,27 @@ TEST(ConfigError, YamlSyntax) {
     EXPECT_EQ(error_of("name: t\n  game: x\n"), "t.yaml:2:7: YAML syntax error: illegal map value");
 }
 
+// A config is one YAML document. Markers that open or close that one
+// document are fine; content after a marker that ended it is refused where
+// it starts. (yaml-cpp's LoadAll looped forever on the last input here,
+// which fuzz_config found.)
+TEST(ConfigError, OneYamlDocument) {
+    EXPECT_EQ(error_of("%YAML 1.2\n---\n" + with("") + "...\n---\n# only a comment\n"),
+              "<no error>");
+    EXPECT_EQ(error_of("--- # the config\n" + with("")), "<no error>");
+    EXPECT_EQ(error_of(with("") + "---\n\n  concurrency: 3\n"),
+              "t.yaml:8:3: a second YAML document (after '---'), which the arena would not read: "
+              "a config is one document (merge its settings into the first, or remove it)");
+    EXPECT_NE(error_of(with("") + "...\nconcurrency: 3\n").find("t.yaml:7:1: a second YAML"),
+              std::string::npos);
+    EXPECT_NE(error_of(with("") + "--- {concurrency: 3}\n").find("t.yaml:6:5: a second YAML"),
+              std::string::npos);
+    const std::string looped =
+        "# Gomoku on a 15x15 board\n,\n# with a game clock\ngame: { name: gomoku, size: 15 }\n"
+        "te gomoku --seed 1 }\n  - { name: ra\n";
+    EXPECT_NE(error_of(looped).find("t.yaml:"), std::string::npos);
+}
+
 TEST(ConfigError, MissingFile) {
     EXPECT_EQ(
         [] {

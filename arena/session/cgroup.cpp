@@ -579,6 +579,31 @@ std::vector<std::string> arena_dirs() {
     return dirs;
 }
 
+namespace {
+
+// Calls `f` with the path of each bot-<n> group under `dir`. Allocates
+// nothing: kill_tree runs in a forked child of a threaded process.
+template <typename F>
+void for_each_bot_group(const char* dir, F&& f) {
+    const int d = ::open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (d < 0) return;
+    char entries[4096];
+    for (;;) {
+        const long n = ::syscall(SYS_getdents64, d, entries, sizeof entries);
+        if (n <= 0) break;
+        for (long at = 0; at < n;) {
+            const auto* e = reinterpret_cast<const dirent64*>(entries + at);
+            at += e->d_reclen;
+            if (std::strncmp(e->d_name, "bot-", 4) != 0) continue;
+            char sub[4096];
+            if (join_path(sub, sizeof sub, dir, e->d_name)) f(static_cast<const char*>(sub));
+        }
+    }
+    ::close(d);
+}
+
+}  // namespace
+
 bool kill_tree(const char* dir) {
     // v2: one write kills the whole tree, the kernel's way (Linux >= 5.14).
     char path[4096];
@@ -590,29 +615,15 @@ bool kill_tree(const char* dir) {
             if (done) {
                 // Dying processes leave the groups' lists shortly.
                 bool any = false;
-                const int d = ::open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-                if (d >= 0) {
-                    char entries[4096];
-                    for (;;) {
-                        const long n = ::syscall(SYS_getdents64, d, entries, sizeof entries);
-                        if (n <= 0) break;
-                        for (long at = 0; at < n;) {
-                            const auto* e = reinterpret_cast<const dirent64*>(entries + at);
-                            at += e->d_reclen;
-                            if (std::strncmp(e->d_name, "bot-", 4) != 0) continue;
-                            char sub[4096];
-                            if (!join_path(sub, sizeof sub, dir, e->d_name)) continue;
-                            char procs[4096];
-                            if (!join_path(procs, sizeof procs, sub, "cgroup.procs")) continue;
-                            const int p = ::open(procs, O_RDONLY | O_CLOEXEC);
-                            if (p < 0) continue;
-                            char c = 0;
-                            if (::read(p, &c, 1) == 1) any = true;
-                            ::close(p);
-                        }
-                    }
-                    ::close(d);
-                }
+                for_each_bot_group(dir, [&](const char* sub) {
+                    char procs[4096];
+                    if (!join_path(procs, sizeof procs, sub, "cgroup.procs")) return;
+                    const int p = ::open(procs, O_RDONLY | O_CLOEXEC);
+                    if (p < 0) return;
+                    char c = 0;
+                    if (::read(p, &c, 1) == 1) any = true;
+                    ::close(p);
+                });
                 return any;
             }
         }
@@ -620,24 +631,11 @@ bool kill_tree(const char* dir) {
     // v1 (or v2 without cgroup.kill): each bot's group, frozen meanwhile
     // where it has a freezer, so that nothing forks between list and kill.
     bool any = false;
-    const int d = ::open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (d < 0) return false;
-    char entries[4096];
-    for (;;) {
-        const long n = ::syscall(SYS_getdents64, d, entries, sizeof entries);
-        if (n <= 0) break;
-        for (long at = 0; at < n;) {
-            const auto* e = reinterpret_cast<const dirent64*>(entries + at);
-            at += e->d_reclen;
-            if (std::strncmp(e->d_name, "bot-", 4) != 0) continue;
-            char sub[4096];
-            if (!join_path(sub, sizeof sub, dir, e->d_name)) continue;
-            set_frozen_at(sub, true);
-            if (kill_listed(sub)) any = true;
-            set_frozen_at(sub, false);
-        }
-    }
-    ::close(d);
+    for_each_bot_group(dir, [&](const char* sub) {
+        set_frozen_at(sub, true);
+        if (kill_listed(sub)) any = true;
+        set_frozen_at(sub, false);
+    });
     return any;
 }
 
