@@ -62,6 +62,18 @@ class RunSafetyTest : public ::testing::Test {
         return path;
     }
 
+    // `run` ends well with all `games` of its schedule stored once each, and
+    // no bot process left.
+    void expect_run_ends_with_each_game_once(ArenaProcess& run, std::size_t games) {
+        const auto r = run.wait();
+        ASSERT_EQ(r.status, 0) << r.err;
+        const auto stored = stored_games();
+        ASSERT_EQ(stored.size(), games);
+        for (const auto& [index, n] : stored)
+            EXPECT_EQ(n, 1) << "game " << index;
+        EXPECT_EQ(testing::survivors(marker_), std::vector<int>{});
+    }
+
     // Schedule index -> count of stored games, and a check that every stored
     // game is whole: as many moves as its plies.
     std::map<std::int64_t, int> stored_games() {
@@ -221,13 +233,7 @@ TEST_F(RunSafetyTest, ASecondRunOfTheSameTournamentIsRefusedWhileTheFirstPlays) 
     const auto games = run_arena(dir_, {"games", db_.string()});
     EXPECT_EQ(games.status, 0) << games.err;
 
-    const auto r = first.wait();
-    ASSERT_EQ(r.status, 0) << r.err;
-    const auto stored = stored_games();
-    ASSERT_EQ(stored.size(), 30u);
-    for (const auto& [index, n] : stored)
-        EXPECT_EQ(n, 1) << "game " << index;
-    EXPECT_EQ(testing::survivors(marker_), std::vector<int>{});
+    expect_run_ends_with_each_game_once(first, 30);
 }
 
 // The lock is the database file's, not its path's: a second run that
@@ -244,7 +250,7 @@ TEST_F(RunSafetyTest, ASecondRunThroughAnotherPathToTheSameFileIsRefused) {
     const std::string expected_tail =
         " is being played by another arena process (pid " + std::to_string(first.pid()) + ")\n";
     for (const std::string& path : {(dir_ / "links" / "via-symlink.db").string(),
-                                   (dir_ / "links" / ".." / "shared.db").string()}) {
+                                    (dir_ / "links" / ".." / "shared.db").string()}) {
         const auto second = run_arena(dir_, {"run", config.string(), "--db", path});
         EXPECT_EQ(second.status, 1) << second.err;
         EXPECT_EQ(second.err, "arena run: tournament 'shared' in " + path + expected_tail) << path;
@@ -257,13 +263,7 @@ TEST_F(RunSafetyTest, ASecondRunThroughAnotherPathToTheSameFileIsRefused) {
     EXPECT_EQ(relative.status, 1) << relative.err;
     EXPECT_EQ(relative.err, "arena run: tournament 'shared' in ../shared.db" + expected_tail);
 
-    const auto r = first.wait();
-    ASSERT_EQ(r.status, 0) << r.err;
-    const auto stored = stored_games();
-    ASSERT_EQ(stored.size(), 30u);
-    for (const auto& [index, n] : stored)
-        EXPECT_EQ(n, 1) << "game " << index;
-    EXPECT_EQ(testing::survivors(marker_), std::vector<int>{});
+    expect_run_ends_with_each_game_once(first, 30);
 }
 
 // The kernel drops the lock with the process: kill -9 never leaves the

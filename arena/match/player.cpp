@@ -1,13 +1,7 @@
 #include "arena/match/player.hpp"
 
-#include <sys/wait.h>
-
-#include <cerrno>
 #include <csignal>
-#include <fstream>
-#include <iterator>
 #include <string>
-#include <thread>
 #include <utility>
 
 namespace arena::match {
@@ -24,54 +18,17 @@ Player::~Player() {
     retire();
 }
 
-namespace {
-
-// Has the child `pid` exited (without reaping it), waiting up to `wait`?
-bool exited(pid_t pid, std::chrono::milliseconds wait) {
-    const auto until = std::chrono::steady_clock::now() + wait;
-    for (;;) {
-        siginfo_t info{};
-        if (::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) != 0)
-            return errno == ECHILD;  // reaped already: gone
-        if (info.si_pid == pid) return true;
-        if (std::chrono::steady_clock::now() >= until) return false;
-        std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    }
-}
-
-// The state letter of process `pid` (proc(5): 'T' stopped, ...); '?' if gone.
-char process_state(pid_t pid) {
-    std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    const auto close = text.rfind(')');
-    return close == std::string::npos || close + 2 >= text.size() ? '?' : text[close + 2];
-}
-
-// Between games a bot is stopped (freeze_when_idle) with the `end` of its
-// last game unread: lets it run to read it, and waits up to `wait` for it to
-// exit; stops it again if it is still there.
-bool exits_when_woken(pid_t pid, std::chrono::milliseconds wait) {
-    const bool stopped = process_state(pid) == 'T';
-    if (stopped) ::kill(-pid, SIGCONT);
-    const bool gone = exited(pid, wait);
-    if (!gone && stopped) ::kill(-pid, SIGSTOP);
-    return gone;
-}
-
-}  // namespace
-
 session::HandshakeResult Player::ensure_ready() {
     drop_if_dead();
     if (session_ && human_ == nullptr && played_) {
         // A reuse. The process may have exited after its last game.
         bool gone = exits_between_games_;
         if (!gone) {
-            if (reuse_checked_) {
-                gone = exited(session_->pid(), std::chrono::milliseconds{0});
-            } else {
-                reuse_checked_ = true;
-                gone = exits_when_woken(session_->pid(), kExitAfterGameWait);
-            }
+            // Only the process's first reuse waits; later ones only look.
+            const bool first = !reuse_checked_;
+            reuse_checked_ = true;
+            gone = session_->exits_when_woken(first ? session::Clock::duration(kExitAfterGameWait)
+                                                    : session::Clock::duration::zero());
         }
         if (gone) {
             if (exits_between_games_) {

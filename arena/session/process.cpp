@@ -1039,6 +1039,16 @@ ExitStatus Process::decode(int status) const {
     return s;
 }
 
+bool Process::exits_when_woken(Clock::duration wait) {
+    if (poll_exit()) return true;
+    if (wait <= Clock::duration::zero()) return false;
+    const bool was_frozen = frozen_;
+    if (was_frozen) thaw();
+    const bool gone = wait_exit(Clock::now() + wait).has_value();
+    if (!gone && was_frozen) freeze();
+    return gone;
+}
+
 void Process::freeze() {
     freeze_due_.reset();
     if (pid_ <= 0 || frozen_ || exit_) return;

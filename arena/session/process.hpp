@@ -224,6 +224,10 @@ class Process final : public IdleBot {
     // cancels a pending freeze.
     void freeze();
     void thaw();
+    // Between games a bot is frozen with the `end` of its last game unread:
+    // lets it run for up to `wait` and says whether it exited (seen, not
+    // reaped); one that stays is frozen again as it was.
+    [[nodiscard]] bool exits_when_woken(Clock::duration wait);
     // Freezes once `when` has passed, carried out by freeze_if_due (from a
     // read waiting on the other bot, see read_line): a bot that answers
     // again before then is never stopped, which spares two signals and two

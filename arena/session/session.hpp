@@ -165,6 +165,9 @@ class BotSession : public IdleBot {
     [[nodiscard]] virtual std::string take_stderr_log() = 0;
     // The exit status once the process has ended, for crash reports.
     [[nodiscard]] virtual std::optional<ExitStatus> exit_status() const = 0;
+    // Has the process exited between games (after `end`)? Lets it run for up
+    // to `wait` to find out; see Process::exits_when_woken.
+    [[nodiscard]] virtual bool exits_when_woken(Clock::duration wait) = 0;
     // With SessionOptions::transcript: the lines that passed since the last
     // call (and how many more were not kept); else nothing.
     [[nodiscard]] virtual std::vector<TranscriptLine> take_transcript(
@@ -201,6 +204,9 @@ class ProcessSession : public BotSession {
         return process_->take_transcript(dropped);
     }
     [[nodiscard]] std::optional<ExitStatus> exit_status() const override { return exit_; }
+    [[nodiscard]] bool exits_when_woken(Clock::duration wait) override {
+        return process_->exits_when_woken(wait);
+    }
     [[nodiscard]] std::optional<std::uint64_t> peak_memory() override {
         return process_->peak_memory();
     }
