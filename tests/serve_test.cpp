@@ -567,9 +567,14 @@ TEST(ServePlay, LeavingWhileTheBotThinksKillsItAtOnceAndStoresNothing) {
         for (int i = 0; i < 500 && processes_with_arg(marker).empty(); ++i)
             std::this_thread::sleep_for(10ms);
         EXPECT_EQ(processes_with_arg(marker).size(), 1u);
-        std::this_thread::sleep_for(300ms);
-        const auto state = json::parse(body_of(server.get("/api/play/" + id)));
-        EXPECT_EQ(state["phase"], "bot-thinking") << state;
+        // The handshake comes first; under load it can take a while.
+        json state;
+        for (int i = 0; i < 200; ++i) {
+            state = json::parse(body_of(server.get("/api/play/" + id)));
+            if (state["phase"] != "starting") break;
+            std::this_thread::sleep_for(50ms);
+        }
+        ASSERT_EQ(state["phase"], "bot-thinking") << state;
         const auto left = std::chrono::steady_clock::now();
         if (by_leaving) {
             EXPECT_EQ(status_of(server.post("/api/play/" + id + "/leave", json::object())), 200);

@@ -87,7 +87,8 @@ class GameRun {
         stop_ = stop;
         const auto started = SteadyClock::now();
         record_.started_at = std::chrono::system_clock::now();
-        if (start_players()) {
+        // Stopped before it began (a person who left meanwhile): nobody starts.
+        if (!stop.stop_requested() && start_players()) {
             for (games::Move m : opening)
                 play_by_arena(m);
             record_.opening_plies = static_cast<int>(opening.size());
@@ -302,12 +303,7 @@ class GameRun {
     void send_end() {
         const std::string reason{to_string(record_.termination)};
         for (int p = 1; p <= 2; ++p) {
-            Player& pl = *players_[p - 1];
-            pl.drop_if_dead();
-            if (!pl.has_session()) continue;
-            pl.session().end_game({result_for(record_.outcome, p), reason});
-            // Between games a bot waits frozen: a deferred freeze is due now.
-            pl.session().freeze_if_due(session::Clock::time_point::max());
+            players_[p - 1]->end_game({result_for(record_.outcome, p), reason});
         }
     }
 

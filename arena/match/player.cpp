@@ -45,10 +45,7 @@ session::HandshakeResult Player::ensure_ready() {
             pending_note_ = how;
         }
     }
-    if (session_ || human_ != nullptr) {
-        played_ = true;
-        return {};
-    }
+    if (session_ || human_ != nullptr) return {};
     if (guard_ != nullptr && !guard_->begin(spec_.name)) {
         session::HandshakeResult refused;
         refused.fault = session::Fault::kStartup;
@@ -70,8 +67,8 @@ session::HandshakeResult Player::ensure_ready() {
     auto result = fresh->handshake();
     last_startup_ = std::chrono::duration_cast<std::chrono::milliseconds>(
         std::chrono::steady_clock::now() - started);
-    played_ = result.fault == session::Fault::kNone;
-    if (played_ && pending_note_ && guard_ != nullptr)
+    played_ = false;
+    if (result.fault == session::Fault::kNone && pending_note_ && guard_ != nullptr)
         guard_->note_exits_between_games(spec_.name, *pending_note_, last_startup_);
     pending_note_.reset();
     if (guard_ != nullptr) {
@@ -87,6 +84,15 @@ session::HandshakeResult Player::ensure_ready() {
     session_ = std::move(fresh);
     exit_kept_.reset();
     return result;
+}
+
+void Player::end_game(const protocol::End& end) {
+    drop_if_dead();
+    if (!has_session()) return;
+    session_->end_game(end);
+    played_ = true;
+    // Between games a bot waits frozen: a deferred freeze is due now.
+    session_->freeze_if_due(session::Clock::time_point::max());
 }
 
 bool Player::stopped_by_job_signal() const {

@@ -78,6 +78,9 @@ class Player {
     // system (Slurm's scancel or time limit), a service manager or a
     // terminal sends to every process of a job at once, the arena's too.
     [[nodiscard]] bool stopped_by_job_signal() const;
+    // Tells the bot how its game ended (when it has a live session); the
+    // next ensure_ready is then a reuse of this process.
+    void end_game(const protocol::End& end);
     // Forgets a session that has died (after a fault it is already killed).
     void drop_if_dead();
     // Kills the process group now (e.g. after an illegal move).
@@ -95,8 +98,10 @@ class Player {
     std::string stderr_kept_;                       // read from a failed start, not yet taken
     std::optional<std::uint64_t> peak_kept_;        // of a discarded process
     std::optional<session::ExitStatus> exit_kept_;  // of the last process, once dropped
-    // Since the current process was started: has it been asked to play
-    // (ensure_ready returned it for a game)? The next ensure_ready is a reuse.
+    // Since the current process was started: has it been told a game's
+    // end (end_game)? The next ensure_ready is then a reuse, which looks for
+    // an exit; asking again before any game ended (a caller that starts the
+    // bot ahead of the game) is not.
     bool played_ = false;
     // A process of this bot exited between games once: every game starts a
     // fresh one, without asking the old one (which is on its way out).

@@ -131,6 +131,9 @@ class PlaySession : public match::HumanMoveQueue {
     // bot's deadline.
     void quit() {
         leave();
+        // A game not begun yet does not start its bot again (the stop token
+        // of play_game), whichever moment the kill below lands at.
+        thread_.request_stop();
         // Only through a pidfd: a plain kill() could reach another process
         // once the game's thread has reaped the bot and its pid is reused.
         // Without pidfds (Linux before 5.3) the bot ends at its deadline.
