@@ -262,54 +262,64 @@ TEST(GomocupMemory, AnEngineThatTakesAllItIsToldFits) {
 
 // ---- the sandbox -------------------------------------------------------------
 
-// `sandbox: true` without `dir:`: the bot starts in the arena's directory,
-// which holds the results, the config and another bot's folder. A probing
-// bot tries every path it can think of (its directory and the parents, what
-// they list, the database, the config, the other bot's weights,
-// /proc/<pid>/cwd and /proc/<pid>/root of every process it sees); it reads
-// none of them, and still plays.
+// A sandboxed bot in a project's directory, which holds the results, the
+// config and another bot's folder: without `dir:` (it starts in the arena's
+// directory) and with `dir: bots` (a folder holding the other bot's). A
+// probing bot tries every path it can think of (its directory and the
+// parents, what they list, the database, the config, the other bot's
+// weights, /proc/<pid>/cwd and /proc/<pid>/root of every process it sees);
+// it reads none of them, and still plays.
 TEST(SandboxedRun, ABotReadsNothingOfTheArenasDirectory) {
     if (::geteuid() != 0 && ::access("/usr/bin/bwrap", X_OK) != 0)
         GTEST_SKIP() << "no bubblewrap here";
     const auto ok = testing::run_shell("bwrap --ro-bind / / --unshare-pid --die-with-parent true");
     if (ok.status != 0) GTEST_SKIP() << "bubblewrap cannot create a sandbox here: " << ok.out;
-    const fs::path dir = fs::temp_directory_path() / ("arena-sandbox-" + testing::unique_marker());
-    fs::create_directories(dir / "bots" / "bob");
-    fs::create_directories(dir / "results");
-    std::ofstream(dir / "bots" / "bob" / "weights.txt") << "bob's secret weights\n";
-    const fs::path db = dir / "results" / "x.db";
-    const fs::path config = dir / "sandbox.yaml";
-    const std::string probe = "/usr/bin/python3 " + source("tests/data/hostile/helper_bot.py") +
-                              " --probe --try=" + db.string() +
-                              " --try=" + (dir / "bots" / "bob" / "weights.txt").string() +
-                              " --try=" + config.string() +
-                              " --try=results/x.db --try=bots/bob/weights.txt";
-    std::ofstream(config) << "name: sandbox\n"
-                          << "game: { name: connect4 }\n"
-                          << "time: { move_ms: 2000 }\n"
-                          << "schedule: { type: round-robin, games_per_pair: 2 }\n"
-                          << "database: results/x.db\n"
-                          << "bots:\n"
-                          << "  - { name: probe, command: " << probe << ", sandbox: true }\n"
-                          << "  - { name: bob, command: " << bin("bots/misbehave")
-                          << " --seed 1, dir: bots/bob }\n";
-    ArenaOptions options;
-    options.cwd = dir;
-    const auto r = ArenaProcess(dir, {"run", config.string()}, options).wait();
-    ASSERT_EQ(r.status, 0) << r.err;
-    const auto logs = testing::query(db, "SELECT stderr FROM bot_logs");
-    std::string all;
-    for (const auto& row : logs)
-        all += row.at(0);
-    EXPECT_NE(all.find("PROBED "), std::string::npos) << all;  // it ran
-    EXPECT_EQ(testing::query(db, "SELECT termination FROM games"),
-              (testing::Rows{{"normal"}, {"normal"}}));
-    // Nothing of the results, the config or the other bot: neither read nor
-    // even seen in a listing.
-    for (const char* secret : {"x.db", "weights.txt", "sandbox.yaml", "results", "bots"})
-        EXPECT_EQ(all.find(secret), std::string::npos) << secret << " in:\n" << all;
-    EXPECT_EQ(all.find("READ "), std::string::npos) << all;
-    fs::remove_all(dir);
+    for (const std::string probe_dir : {"", "bots"}) {
+        SCOPED_TRACE("dir: '" + probe_dir + "'");
+        const fs::path dir =
+            fs::temp_directory_path() / ("arena-sandbox-" + testing::unique_marker());
+        fs::create_directories(dir / "bots" / "bob");
+        fs::create_directories(dir / "results");
+        std::ofstream(dir / "bots" / "bob" / "weights.txt") << "bob's secret weights\n";
+        const fs::path db = dir / "results" / "x.db";
+        const fs::path config = dir / "sandbox.yaml";
+        const std::string probe =
+            "/usr/bin/python3 " + source("tests/data/hostile/helper_bot.py") +
+            " --probe --try=" + db.string() +
+            " --try=" + (dir / "bots" / "bob" / "weights.txt").string() +
+            " --try=" + config.string() +
+            " --try=results/x.db --try=bots/bob/weights.txt --try=../results/x.db"
+            " --try=bob/weights.txt --try=bob --try=../sandbox.yaml";
+        std::ofstream(config) << "name: sandbox\n"
+                              << "game: { name: connect4 }\n"
+                              << "time: { move_ms: 2000 }\n"
+                              << "schedule: { type: round-robin, games_per_pair: 2 }\n"
+                              << "database: results/x.db\n"
+                              << "bots:\n"
+                              << "  - { name: probe, command: " << probe << ", sandbox: true"
+                              << (probe_dir.empty() ? "" : ", dir: " + probe_dir) << " }\n"
+                              << "  - { name: bob, command: " << bin("bots/misbehave")
+                              << " --seed 1, dir: bots/bob }\n";
+        ArenaOptions options;
+        options.cwd = dir;
+        const auto r = ArenaProcess(dir, {"run", config.string()}, options).wait();
+        ASSERT_EQ(r.status, 0) << r.err;
+        const auto logs = testing::query(db, "SELECT stderr FROM bot_logs");
+        std::string all;
+        for (const auto& row : logs)
+            all += row.at(0);
+        EXPECT_NE(all.find("PROBED "), std::string::npos) << all;  // it ran
+        EXPECT_EQ(testing::query(db, "SELECT termination FROM games"),
+                  (testing::Rows{{"normal"}, {"normal"}}));
+        // Nothing of the results, the config or the other bot: neither read
+        // nor even seen in a listing (its own working directory, "bots",
+        // exists inside, empty).
+        for (const char* secret : {"x.db", "weights.txt", "sandbox.yaml", "results", "bob"})
+            EXPECT_EQ(all.find(secret), std::string::npos) << secret << " in:\n" << all;
+        EXPECT_EQ(all.find("READ "), std::string::npos) << all;
+        if (probe_dir.empty()) EXPECT_EQ(all.find("bots"), std::string::npos) << all;
+        fs::remove_all(dir);
+    }
 }
 
 }  // namespace

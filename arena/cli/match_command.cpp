@@ -2,6 +2,7 @@
 // with a line per finished game and a summary per bot; with --sprt, played
 // in colour-swapped pairs until the GSPRT decides (docs/ratings.md).
 
+#include <algorithm>
 #include <array>
 #include <boost/program_options.hpp>
 #include <cmath>
@@ -480,6 +481,28 @@ std::string match_config_text(const MatchArgs& m, const std::string& name) {
     return y.str();
 }
 
+// The session options of bot `i`: under the sandbox it must not see the
+// other bot's folder and program files, nor the database.
+session::SessionOptions sandboxed_options(const MatchArgs& m, int i) {
+    session::SessionOptions options = m.session;
+    if (!m.bots[i].isolation.sandbox) return options;
+    const auto& own = m.bots[i];
+    const auto& other = m.bots[1 - i];
+    const auto mine = tournament::program_files(own.argv, own.working_dir);
+    const auto theirs = tournament::program_files(other.argv, other.working_dir);
+    const auto hide = [&](const std::filesystem::path& path) {
+        if (path.empty() || path == mine.executable) return;
+        if (std::find(mine.files.begin(), mine.files.end(), path) != mine.files.end()) return;
+        options.sandbox_hidden.push_back(std::filesystem::absolute(path));
+    };
+    if (!m.db.empty()) hide(m.db);
+    if (other.working_dir != own.working_dir) hide(other.working_dir);
+    hide(theirs.executable);
+    for (const auto& file : theirs.files)
+        hide(file);
+    return options;
+}
+
 // The match as a tournament of its own in a results database: created
 // before the first game, each game stored the moment it ends.
 class StoredMatch {
@@ -658,8 +681,8 @@ int match_command(const std::vector<std::string>& args, std::ostream& out, std::
     }
     match::StartupGuard guard;
     guard.set_notice([&err](const std::string& line) { err << "arena match: " << line << "\n"; });
-    match::Player a(m.bots[0], m.session);
-    match::Player b(m.bots[1], m.session);
+    match::Player a(m.bots[0], sandboxed_options(m, 0));
+    match::Player b(m.bots[1], sandboxed_options(m, 1));
     a.set_startup_guard(&guard);
     b.set_startup_guard(&guard);
     match::Tally tally({a.name(), b.name()});

@@ -178,19 +178,23 @@ std::vector<std::string> sandbox_args(const SandboxOptions& sandbox, const std::
     }
     out.insert(out.end(), {"--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"});
     // What the bot may read of the host besides the system: its own
-    // program's files. A directory is shown whole (read-only) unless it is
-    // the arena's working directory or one of its parents, which hold the
-    // results, the configs and the other bots' folders: from those only
-    // the file named (the program, a script, a weights file) is shown.
+    // program's files. A directory is shown whole (read-only) unless it
+    // holds the arena's working directory or something hidden (other bots'
+    // folders and programs, the results, the config): from such a directory
+    // only the file named (the program, a script, a weights file) is shown.
     const fs::path base = dir.empty() ? fs::current_path() : dir;
-    std::error_code cwd_ec;
-    const std::string arena_dir = fs::weakly_canonical(fs::current_path(), cwd_ec).string();
-    const auto holds_arena_dir = [&](const std::string& p) {
-        return p == "/" || p == arena_dir || arena_dir.starts_with(p + "/");
-    };
     const auto canonical = [](const fs::path& path) {
         std::error_code ec;
         return fs::weakly_canonical(path, ec).string();
+    };
+    std::vector<std::string> guarded = {canonical(fs::current_path())};
+    for (const auto& path : sandbox.hidden)
+        guarded.push_back(canonical(path));
+    const auto holds_guarded = [&](const std::string& p) {
+        if (p == "/") return true;
+        return std::any_of(guarded.begin(), guarded.end(), [&](const std::string& g) {
+            return !g.empty() && (g == p || g.starts_with(p + "/"));
+        });
     };
     std::vector<std::string> binds;
     for (const auto& path : sandbox.read_only)  // named by the config: shown as asked
@@ -200,14 +204,14 @@ std::vector<std::string> sandbox_args(const SandboxOptions& sandbox, const std::
         const bool is_dir = fs::is_directory(path, ec);
         const std::string folder = canonical(is_dir ? path : path.parent_path());
         if (folder.empty()) return;
-        if (!holds_arena_dir(folder)) {
+        if (!holds_guarded(folder)) {
             binds.push_back(folder);
         } else if (!is_dir) {
             binds.push_back(canonical(path));
         }
     };
     const std::string start_dir = canonical(base);
-    const bool start_shown = !start_dir.empty() && !holds_arena_dir(start_dir);
+    const bool start_shown = !start_dir.empty() && !holds_guarded(start_dir);
     // The working directory itself, when it is not shown, exists inside as
     // an empty directory (holding only what is shown below it).
     if (!start_shown && !start_dir.empty() && start_dir != "/")

@@ -70,6 +70,11 @@ struct SandboxOptions {
     // working directory, and those of the program and of arguments naming
     // existing files, always are).
     std::vector<std::filesystem::path> read_only;
+    // What the bot must not see (absolute): other bots' folders and
+    // programs, the results database, the config. A directory holding one of
+    // them (or the arena's working directory) is never shown whole: only the
+    // files the bot's command names are shown from it.
+    std::vector<std::filesystem::path> hidden;
 };
 
 struct ProcessOptions {

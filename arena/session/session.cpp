@@ -195,6 +195,7 @@ ProcessSession::ProcessSession(BotSpec spec, SessionOptions options)
     process_options.limits = iso.limits;
     if (!iso.inherit_env) process_options.environment = bot_environment(scratch_dir_, iso);
     process_options.sandbox.enabled = iso.sandbox;
+    process_options.sandbox.hidden = options_.sandbox_hidden;
     process_options.cgroup = iso.cgroup;
     process_options.realtime_deadlines = options_.realtime_deadlines;
     if (options_.transcript) process_options.transcript_bytes = kTranscriptBytes;

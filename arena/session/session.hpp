@@ -77,6 +77,8 @@ struct SessionOptions {
     bool realtime_deadlines = true;
     // Keep a transcript of every line both ways (BotSession::take_transcript).
     bool transcript = false;
+    // Under the sandbox: what the bot must not see (SandboxOptions::hidden).
+    std::vector<std::filesystem::path> sandbox_hidden;
 };
 
 // The most transcript a session keeps between two take_transcript calls.

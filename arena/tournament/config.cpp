@@ -1418,7 +1418,42 @@ session::SessionOptions session_options(const Config& config, const BotConfig& b
     options.max_line_bytes = bot.max_line_bytes;
     options.realtime_deadlines = config.realtime_deadlines;
     options.transcript = config.transcript;
+    if (bot.isolation.sandbox) options.sandbox_hidden = sandbox_hidden(config, bot);
     return options;
+}
+
+std::vector<std::filesystem::path> sandbox_hidden(const Config& config, const BotConfig& bot) {
+    namespace fs = std::filesystem;
+    const auto absolute = [](const fs::path& path) {
+        std::error_code ec;
+        const fs::path a = fs::absolute(path, ec);
+        return ec ? path : a.lexically_normal();
+    };
+    std::vector<fs::path> own = {absolute(bot.executable)};
+    for (const auto& file : bot.files)
+        own.push_back(absolute(file));
+    std::vector<fs::path> hidden;
+    const auto hide = [&](const fs::path& path) {
+        if (path.empty()) return;
+        const fs::path a = absolute(path);
+        if (std::find(own.begin(), own.end(), a) == own.end()) hidden.push_back(a);
+    };
+    // The results (with SQLite's side files), the config, and the folder
+    // that later submissions arrive in.
+    hide(config.database);
+    hide(config.database.string() + "-wal");
+    hide(config.database.string() + "-journal");
+    hide(config.path);
+    hide(config.bots_dir);
+    // Every other bot's folder and program files (a bot's own are shown).
+    for (const BotConfig& other : config.bots) {
+        if (&other == &bot || other.name == bot.name) continue;
+        if (!other.dir.empty() && absolute(other.dir) != absolute(bot.dir)) hide(other.dir);
+        hide(other.executable);
+        for (const auto& file : other.files)
+            hide(file);
+    }
+    return hidden;
 }
 
 ProgramFiles program_files(const std::vector<std::string>& argv, const std::filesystem::path& dir) {

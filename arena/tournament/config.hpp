@@ -173,6 +173,11 @@ struct ProgramFiles {
 // What a session of `bot` is started with.
 [[nodiscard]] session::BotSpec bot_spec(const BotConfig& bot);
 [[nodiscard]] session::SessionOptions session_options(const Config& config, const BotConfig& bot);
+// What `bot`, when sandboxed, must not see (session::SandboxOptions::hidden):
+// the database, the config, bots_dir, and every other bot's folder and
+// program files, except those it shares with them.
+[[nodiscard]] std::vector<std::filesystem::path> sandbox_hidden(const Config& config,
+                                                                const BotConfig& bot);
 
 // Reads and validates. Relative paths inside the config (openings file,
 // database, a bot's `dir`) are taken relative to the current directory, as
