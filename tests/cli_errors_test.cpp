@@ -15,6 +15,7 @@
 
 #include "arena/store/results_store.hpp"
 #include "arena_process.hpp"
+#include "db_query.hpp"
 
 namespace arena::cli {
 namespace {
@@ -435,21 +436,75 @@ TEST_F(ReadOnlyDatabaseTest, ALogWithoutItsSharedMemoryIsNamedNotSkipped) {
     EXPECT_FALSE(fs::exists(copy.string() + "-shm"));
 }
 
-TEST_F(ReadOnlyDatabaseTest, AnOlderSchemaThatCannotBeUpgradedIsNamed) {
-    {
-        sqlite3* db = nullptr;
-        ASSERT_EQ(sqlite3_open(db_.c_str(), &db), SQLITE_OK);
-        EXPECT_EQ(sqlite3_exec(db, "PRAGMA user_version = 6", nullptr, nullptr, nullptr),
-                  SQLITE_OK);
-        sqlite3_close(db);
+// The whole file, to compare before and after.
+std::string file_bytes(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// Takes the database back to schema 6 (as arena wrote it before growing
+// tournaments), folded into the main file.
+void back_to_schema_6(const fs::path& db) {
+    sqlite3* handle = nullptr;
+    ASSERT_EQ(sqlite3_open(db.c_str(), &handle), SQLITE_OK);
+    EXPECT_EQ(sqlite3_exec(handle,
+                           "DROP TABLE segment_bots; DROP TABLE segments; "
+                           "ALTER TABLE bots DROP COLUMN retired; "
+                           "ALTER TABLE bots DROP COLUMN version; PRAGMA user_version = 6; "
+                           "PRAGMA wal_checkpoint(TRUNCATE)",
+                           nullptr, nullptr, nullptr),
+              SQLITE_OK)
+        << sqlite3_errmsg(handle);
+    sqlite3_close(handle);
+}
+
+// A file of an older schema is read, by a user who may write it and by one
+// who may not, without a byte of it changing: the reading commands upgrade a
+// copy in memory. `arena upgrade` upgrades the file itself, once.
+TEST_F(ReadOnlyDatabaseTest, AnOlderSchemaIsReadWithoutUpgradingTheFile) {
+    fs::permissions(db_, fs::perms::owner_write, fs::perm_options::add);
+    back_to_schema_6(db_);
+    const std::string before = file_bytes(db_);
+    read_everything();
+    for (const auto& args : std::vector<std::vector<std::string>>{
+             {"standings", db_.string()}, {"games", db_.string()}, {"show", db_.string(), "1"}}) {
+        const auto r = arena(args);  // root, who could write it
+        EXPECT_EQ(r.status, 0) << args[0] << ": " << r.err;
+        EXPECT_NE(r.out.find(args[0] == "show" ? "result" : "a"), std::string::npos) << r.out;
     }
-    const auto line = one_line(arena_unprivileged({"standings", db_.string()}), kFailure);
-    EXPECT_TRUE(line.starts_with("arena standings: " + db_.string() +
-                                 ": results database schema version 6 is older than this "
-                                 "arena's (version " +
-                                 std::to_string(store::kSchemaVersion) +
-                                 "), and upgrading it needs write access"))
-        << line;
+    EXPECT_TRUE(file_bytes(db_) == before) << "a reading command changed the file";
+    EXPECT_EQ(testing::query(db_, "PRAGMA user_version"), (testing::Rows{{"6"}}));
+    // arena serve refuses it, naming the command that upgrades it.
+    const auto served = arena({"serve", db_.string(), "--port", "0"});
+    EXPECT_EQ(served.status, 1);
+    EXPECT_NE(served.err.find("arena upgrade " + db_.string()), std::string::npos) << served.err;
+
+    // As nobody, the upgrade needs write access, and says so.
+    const auto refused = arena_unprivileged({"upgrade", db_.string()});
+    EXPECT_EQ(refused.status, 1) << refused.out;
+    EXPECT_NE(refused.err.find("readonly"), std::string::npos) << refused.err;
+    EXPECT_TRUE(file_bytes(db_) == before);
+    const auto upgraded = arena({"upgrade", db_.string()});
+    EXPECT_EQ(upgraded.status, 0) << upgraded.err;
+    EXPECT_EQ(upgraded.out, db_.string() + ": upgraded from schema version 6 to " +
+                                std::to_string(store::kSchemaVersion) + "\n");
+    EXPECT_EQ(testing::query(db_, "PRAGMA user_version"),
+              (testing::Rows{{std::to_string(store::kSchemaVersion)}}));
+    EXPECT_EQ(testing::query(db_, "SELECT count(*) FROM games"), (testing::Rows{{"2"}}));
+    const auto again = arena({"upgrade", db_.string()});
+    EXPECT_EQ(again.status, 0) << again.err;
+    EXPECT_NE(again.out.find("left as it is"), std::string::npos) << again.out;
+}
+
+TEST_F(CliErrorsTest, UpgradeRefusesWhatIsNotAResultsDatabase) {
+    const auto text = write("notes.txt", "not a database\n");
+    const auto r = arena({"upgrade", text.string(), (dir_ / "missing.db").string()});
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.err.find(text.string() + ": "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("missing.db: no such results database"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(dir_ / "missing.db"));
+    EXPECT_EQ(file_bytes(text), "not a database\n");
+    EXPECT_EQ(arena({"upgrade"}).status, 2);
 }
 
 TEST_F(CliErrorsTest, StandingsAnchoredDoesNotStoreRatings) {

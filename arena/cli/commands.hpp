@@ -34,6 +34,7 @@ int check_command(const std::vector<std::string>& args, std::ostream& out, std::
 int grade_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int merge_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int slurm_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int upgrade_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 // The first line of a command-line error, the same in every subcommand: what
 // Boost.Program_options reports, except that an unknown option names the

@@ -31,6 +31,7 @@ commands:
   grade      play a folder of submissions against references and print the grade table
   merge      merge results databases of the same tournament (the shards of run --shard)
   slurm      play a tournament on a Slurm cluster: a job array of shards, then a merge
+  upgrade    bring results databases of an older arena to this arena's schema
   help       show this text (arena <command> --help for a command's options)
 
 Bots are executables that speak protocol v1 (protocol/PROTOCOL.md).
@@ -60,6 +61,7 @@ constexpr Entry kCommands[] = {
     {"grade", arena::cli::grade_command},
     {"merge", arena::cli::merge_command},
     {"slurm", arena::cli::slurm_command},
+    {"upgrade", arena::cli::upgrade_command},
 };
 
 // SIGXFSZ (a write past RLIMIT_FSIZE) would kill the arena with a core dump;

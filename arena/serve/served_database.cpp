@@ -30,7 +30,7 @@ store::Database open_reader(const std::filesystem::path& path) {
                 path.string() + ": schema version " + std::to_string(version) +
                 (version < store::kSchemaVersion
                      ? ", older than this arena's " + std::to_string(store::kSchemaVersion) +
-                           " (arena serve does not upgrade a database; `arena standings " +
+                           " (arena serve does not upgrade a database; `arena upgrade " +
                            path.string() + "` does it once)"
                      : ", newer than this arena's " + std::to_string(store::kSchemaVersion)));
         }

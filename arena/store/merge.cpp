@@ -220,13 +220,11 @@ std::vector<Header> read_input(const std::filesystem::path& file) {
         if (app != 0x4152454E || version == 0)
             throw MergeError(file.string() + ": not an arena results database");
         if (version != kSchemaVersion) {
-            throw MergeError(file.string() + ": results database schema version " +
-                             std::to_string(version) + ", this arena's is " +
-                             std::to_string(kSchemaVersion) +
-                             (version < kSchemaVersion
-                                  ? " (open it once with this arena, e.g. arena standings, to "
-                                    "upgrade it)"
-                                  : " (use a newer arena)"));
+            throw MergeError(
+                file.string() + ": results database schema version " + std::to_string(version) +
+                ", this arena's is " + std::to_string(kSchemaVersion) +
+                (version < kSchemaVersion ? " (arena upgrade " + file.string() + " upgrades it)"
+                                          : " (use a newer arena)"));
         }
         Transaction read(db, Transaction::Mode::kDeferred);
         return read_headers(db, "main");

@@ -625,15 +625,10 @@ Database open_database(const std::filesystem::path& path) {
     }
 }
 
-bool is_permission_error(const SqliteError& e) {
-    const int primary = e.primary_code();
-    return primary == SQLITE_READONLY || primary == SQLITE_CANTOPEN || primary == SQLITE_PERM ||
-           primary == SQLITE_AUTH;
-}
-
 // The connection of a read-only store (see Access): SQLITE_OPEN_READONLY,
-// and nothing written, except the upgrade of an older schema by a user who
-// may write the file.
+// and nothing written. A file of an older schema is read through a copy in
+// memory, upgraded there: the file stays as it is (arena upgrade, or the
+// next arena run into it, upgrades the file itself).
 Database open_read_only(const std::filesystem::path& path) {
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec))
@@ -642,44 +637,48 @@ Database open_read_only(const std::filesystem::path& path) {
     if (const auto size = std::filesystem::file_size(path, ec); !ec && size == 0)
         refuse(path, "an empty file (0 bytes), not a results database: nothing is stored in it");
     try {
-        std::int64_t version = 0;
-        {
-            Database db(path, Database::Mode::kReadOnly);
-            db.set_busy_timeout(kBusyTimeout);
-            // The first read of the file: a file that is not a SQLite database fails here.
-            version = db.query_int("PRAGMA user_version");
-            check_identity(db, version);
-            if (version == 0) {
-                refuse(path,
-                       "an empty SQLite database, not a results database: nothing is stored "
-                       "in it");
-            }
-            if (version == kSchemaVersion) return db;
-        }
-        // An older schema: this arena's statements need the current one.
-        try {
-            static_cast<void>(connect_and_migrate(path, Database::Mode::kReadWrite));
-        } catch (const BusyError&) {
-            throw;
-        } catch (const SqliteError& e) {
-            if (!is_permission_error(e)) throw;
-            refuse(path,
-                   "results database schema version " + std::to_string(version) +
-                       " is older than this arena's (version " + std::to_string(kSchemaVersion) +
-                       "), and upgrading it needs write access to the file and its "
-                       "directory, which this user does not have (" +
-                       e.what() + "); open it once with this arena as a user who can write it");
-        }
         Database db(path, Database::Mode::kReadOnly);
         db.set_busy_timeout(kBusyTimeout);
-        check_identity(db, db.query_int("PRAGMA user_version"));
-        return db;
+        // The first read of the file: a file that is not a SQLite database fails here.
+        const auto version = db.query_int("PRAGMA user_version");
+        check_identity(db, version);
+        if (version == 0) {
+            refuse(path,
+                   "an empty SQLite database, not a results database: nothing is stored in it");
+        }
+        if (version == kSchemaVersion) return db;
+        // An older schema: this arena's statements need the current one.
+        Database copy = Database::copy_in_memory(db);
+        copy.exec("PRAGMA foreign_keys = ON");
+        migrate(copy);
+        return copy;
     } catch (const BusyError&) {
         throw;  // locked by another connection: the caller waits and tries again
     } catch (const SqliteError& e) {
         throw StoreError("cannot open results database: " + std::string(e.what()));
     }
 }
+
+}  // namespace
+
+std::int64_t stored_schema_version(const std::filesystem::path& path) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec)) refuse(path, "no such results database");
+    if (std::filesystem::file_size(path, ec) == 0 && !ec) return 0;
+    try {
+        Database db(path, Database::Mode::kReadOnly);
+        db.set_busy_timeout(kBusyTimeout);
+        const auto version = db.query_int("PRAGMA user_version");
+        check_identity(db, version);
+        return version;
+    } catch (const BusyError&) {
+        throw;
+    } catch (const SqliteError& e) {
+        throw StoreError("cannot open results database: " + std::string(e.what()));
+    }
+}
+
+namespace {
 
 constexpr const char* kTournamentColumns =
     "id, name, game, config, fingerprint, seed, total_games, status, created_at, "

@@ -185,10 +185,14 @@ struct RatingRow {
 //      SQLITE_OPEN_READONLY and nothing is written to it: it must exist and
 //      be an arena results database (an empty or a 0-byte file is refused),
 //      the calls that write throw StoreError, and the user needs only read
-//      access to the file. The one exception: a file of an older schema is
-//      upgraded in place first when the user can write to it (refused, with
-//      a message saying so, when not).
+//      access to the file. A file of an older schema is read through a copy
+//      in memory, upgraded there; the file itself is not upgraded.
 enum class Access { kReadWrite, kReadOnly };
+
+// The schema version of an arena results database, read without writing
+// anything. Throws StoreError for a missing file or one that is not an arena
+// results database (an empty SQLite file is one of version 0).
+[[nodiscard]] std::int64_t stored_schema_version(const std::filesystem::path& path);
 
 // Calls may come from any thread; one store serializes them on its single
 // connection. Other processes may read the file at any time.

@@ -170,6 +170,26 @@ void Database::open(const char* name, int flags) {
     sqlite3_extended_result_codes(db_, 1);
 }
 
+Database Database::copy_in_memory(Database& source) {
+    Database copy;
+    copy.path_ = source.path_;
+    copy.open(":memory:", SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX);
+    sqlite3_backup* backup = sqlite3_backup_init(copy.db_, "main", source.db_, "main");
+    if (backup == nullptr) {
+        throw_error(
+            source.path_.string() + ": cannot copy it into memory: " + sqlite3_errmsg(copy.db_),
+            sqlite3_extended_errcode(copy.db_));
+    }
+    const int step = sqlite3_backup_step(backup, -1);
+    const int rc = sqlite3_backup_finish(backup);
+    if (step != SQLITE_DONE || rc != SQLITE_OK) {
+        const int code = step != SQLITE_DONE ? step : rc;
+        throw_error(source.path_.string() + ": cannot copy it into memory: " + sqlite3_errstr(code),
+                    code);
+    }
+    return copy;
+}
+
 Database::~Database() {
     close();
 }

@@ -87,6 +87,11 @@ class Database {
 
     void set_busy_timeout(std::chrono::milliseconds timeout);
 
+    // A private, writable copy of `source` in memory (SQLite's backup API),
+    // which names source's file in its messages: changing it changes
+    // nothing on disk.
+    [[nodiscard]] static Database copy_in_memory(Database& source);
+
     [[nodiscard]] std::int64_t last_insert_rowid() const;
     // Rows changed by the most recent INSERT, UPDATE or DELETE.
     [[nodiscard]] std::int64_t changes() const;

@@ -1,0 +1,75 @@
+// `arena upgrade DB...`: brings results databases written by an older arena
+// to this arena's schema, in place. The commands that only read never write
+// to a file (an older one is read through an upgraded copy in memory), so
+// this, and `arena run` into the file, are the only upgrades.
+
+#include <boost/program_options.hpp>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "arena/cli/commands.hpp"
+#include "arena/store/results_store.hpp"
+
+namespace arena::cli {
+namespace {
+
+namespace po = boost::program_options;
+
+constexpr std::string_view kUsage =
+    "usage: arena upgrade DB...\n\n"
+    "Upgrades each results database written by an older arena to this arena's\n"
+    "schema, in place, keeping every stored game. A database of this schema is\n"
+    "left as it is. Reading commands (standings, games, report, ...) read an older\n"
+    "file without upgrading it; arena serve and arena merge need it upgraded.\n\n";
+
+}  // namespace
+
+int upgrade_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    std::vector<std::string> files;
+    po::options_description opts("options");
+    opts.add_options()("help,h", "show this help");
+    po::options_description all;
+    all.add(opts).add_options()("db", po::value<std::vector<std::string>>(&files));
+    po::positional_options_description positional;
+    positional.add("db", -1);
+    try {
+        po::variables_map vm;
+        po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
+        if (vm.count("help")) {
+            out << kUsage << opts;
+            return kExitOk;
+        }
+        po::notify(vm);
+        if (files.empty()) throw std::invalid_argument("missing DB");
+    } catch (const std::exception& e) {
+        err << "arena upgrade: " << usage_problem(e, opts)
+            << "\n(arena upgrade --help for usage)\n";
+        return kExitUsage;
+    }
+    int status = kExitOk;
+    for (const auto& file : files) {
+        try {
+            const auto before = store::stored_schema_version(file);
+            if (before == 0) {
+                err << "arena upgrade: " << file
+                    << ": an empty database, not a results database: nothing to upgrade\n";
+                status = kExitFailure;
+                continue;
+            }
+            if (before == store::kSchemaVersion) {
+                out << file << ": schema version " << before << ", this arena's: left as it is\n";
+                continue;
+            }
+            { store::ResultsStore upgraded(file); }  // upgrades it, or refuses a newer one
+            out << file << ": upgraded from schema version " << before << " to "
+                << store::kSchemaVersion << "\n";
+        } catch (const std::exception& e) {
+            err << "arena upgrade: " << e.what() << "\n";
+            status = kExitFailure;
+        }
+    }
+    return status;
+}
+
+}  // namespace arena::cli
