@@ -237,8 +237,8 @@ TEST_F(RunSafetyTest, ASecondRunOfTheSameTournamentIsRefusedWhileTheFirstPlays) 
 }
 
 // The lock is the database file's, not its path's: a second run that
-// reaches the same file through a symlink or another relative path is
-// refused at once, before it plays anything.
+// reaches the same file through a symlink, another relative path or a hard
+// link is refused at once, before it plays anything.
 TEST_F(RunSafetyTest, ASecondRunThroughAnotherPathToTheSameFileIsRefused) {
     use_db("shared.db");
     const auto config = write_config("shared", 3, 10, "--mode sleep --sleep-ms 20");
@@ -262,6 +262,13 @@ TEST_F(RunSafetyTest, ASecondRunThroughAnotherPathToTheSameFileIsRefused) {
         run_arena(dir_, {"run", config.string(), "--db", "../shared.db"}, in_links);
     EXPECT_EQ(relative.status, 1) << relative.err;
     EXPECT_EQ(relative.err, "arena run: tournament 'shared' in ../shared.db" + expected_tail);
+    // A hard link: another name of the same file, where the holder's lock
+    // file is not, so the message names no holder.
+    const auto hard = dir_ / "links" / "hard.db";
+    fs::create_hard_link(db_, hard);
+    const auto linked = run_arena(dir_, {"run", config.string(), "--db", hard.string()});
+    EXPECT_EQ(linked.status, 1) << linked.err;
+    EXPECT_EQ(linked.err, "arena run: " + hard.string() + " is in use by another arena process\n");
 
     expect_run_ends_with_each_game_once(first, 30);
 }

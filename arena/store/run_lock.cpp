@@ -27,6 +27,12 @@ std::string read_holder(int fd) {
     return text;
 }
 
+// The byte of the database file a run locks (an open-file-description
+// lock, fcntl F_OFD_SETLK): far past any byte SQLite locks (its locks lie
+// at 1 GiB), so the two never meet, and unlike flock(2) such a lock works
+// on NFS, where flock is emulated with byte-range locks of the whole file.
+constexpr off_t kLockOffset = off_t{1} << 62;
+
 }  // namespace
 
 std::filesystem::path RunLock::lock_path(const std::filesystem::path& database) {
@@ -42,13 +48,39 @@ std::filesystem::path RunLock::lock_path(const std::filesystem::path& database) 
 
 RunLock::RunLock(const std::filesystem::path& database, const std::string& tournament) {
     const auto path = lock_path(database);
-    fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
-    if (fd_ < 0) fail(path, "cannot open the lock file", errno);
-    if (flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+    // The database file's own lock first: it holds through hard links too.
+    db_fd_ = ::open(database.c_str(), O_RDWR | O_CLOEXEC);
+    if (db_fd_ < 0) fail(database, "cannot open it to lock it", errno);
+    struct flock range {};
+    range.l_type = F_WRLCK;
+    range.l_whence = SEEK_SET;
+    range.l_start = kLockOffset;
+    range.l_len = 1;
+    bool file_locked = ::fcntl(db_fd_, F_OFD_SETLK, &range) == 0;
+    if (!file_locked && errno != EAGAIN && errno != EACCES) {
         const int error = errno;
-        const std::string holder = read_holder(fd_);
+        ::close(db_fd_);
+        db_fd_ = -1;
+        fail(database, "cannot lock", error);
+    }
+    fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+    if (fd_ < 0) {
+        const int error = errno;
+        ::close(db_fd_);
+        db_fd_ = -1;
+        fail(path, "cannot open the lock file", error);
+    }
+    if (!file_locked || flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+        const int error = file_locked ? errno : EWOULDBLOCK;
+        // Who holds it, as the holder wrote it: only when it holds this
+        // name's lock file too. Else it reached the file by another name (a
+        // hard link), and what this lock file says is stale.
+        const bool holder_here = file_locked || flock(fd_, LOCK_SH | LOCK_NB) != 0;
+        const std::string holder = holder_here ? read_holder(fd_) : std::string();
         ::close(fd_);
         fd_ = -1;
+        ::close(db_fd_);
+        db_fd_ = -1;
         if (error != EWOULDBLOCK) fail(path, "cannot lock", error);
         // "pid tournament" as written below; anything else is shown as is.
         const auto space = holder.find(' ');
@@ -74,6 +106,8 @@ RunLock::RunLock(const std::filesystem::path& database, const std::string& tourn
         const int error = errno;
         ::close(fd_);
         fd_ = -1;
+        ::close(db_fd_);
+        db_fd_ = -1;
         fail(path, "cannot write the lock file", error);
     }
 }
@@ -84,6 +118,7 @@ RunLock::~RunLock() {
     // after a clean exit (after a crash it may: the lock is what counts).
     static_cast<void>(ftruncate(fd_, 0));
     ::close(fd_);
+    ::close(db_fd_);
 }
 
 }  // namespace arena::store

@@ -3,16 +3,19 @@
 //
 // Two runs of the same tournament on one database would both see the same
 // games missing and play them twice (the second store would be refused, but
-// the games would have been played). A RunLock is an exclusive flock(2) on
-// `<db>.lock`, taken before the run reads what is stored and held until it
-// ends. `<db>` is the database's canonical path (symlinks resolved, made
-// absolute): the lock is the file's, however a run names it. Two hard
-// links to one file are two names; the lock does not see through them. The kernel drops it when the
-// process dies in any way, kill -9 included, so a stale lock file never blocks a resume; the file
-// itself is left in place (removing it would race with a process about to lock it).
-//
-// The lock file holds the holder's pid and tournament, so the refusal can
-// say who holds it. The descriptor is close-on-exec: bots never inherit it,
+// the games would have been played). A RunLock is taken before the run reads
+// what is stored and held until it ends. It is the database file's own: a
+// write lock (fcntl F_OFD_SETLK) on one byte of the file far past the bytes
+// SQLite locks, so that every name of the file (a symlink, another relative
+// path, a hard link) meets the same lock. Beside it, an exclusive flock(2)
+// on `<db>.lock`, where `<db>` is the database's canonical path (symlinks
+// resolved, made absolute), holds the holder's pid and tournament, so the
+// refusal can say who holds it (through a hard link it cannot: the message
+// then names no holder). The kernel drops both when the process dies in any
+// way, kill -9 included, so a stale lock file never blocks a resume; the
+// file itself is left in place (removing it would race with a process about
+// to lock it).
+// The descriptor is close-on-exec: bots never inherit it,
 // so a bot that outlives the arena does not keep the database locked.
 // Readers (`arena standings`, the sqlite3 shell) take no lock: WAL lets them
 // read while a run writes.
@@ -31,7 +34,8 @@ class LockedError : public std::runtime_error {
 
 class RunLock {
   public:
-    // Locks lock_path(database) (created when missing) for `tournament`.
+    // Locks the database (which must exist) and lock_path(database)
+    // (created when missing) for `tournament`.
     // Throws LockedError when another process holds it, and StoreError
     // (results_store.hpp) when the lock file cannot be opened or locked.
     RunLock(const std::filesystem::path& database, const std::string& tournament);
@@ -43,7 +47,8 @@ class RunLock {
     [[nodiscard]] static std::filesystem::path lock_path(const std::filesystem::path& database);
 
   private:
-    int fd_ = -1;
+    int fd_ = -1;     // <db>.lock
+    int db_fd_ = -1;  // the database file, holding its lock
 };
 
 }  // namespace arena::store
