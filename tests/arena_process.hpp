@@ -119,6 +119,7 @@ class ArenaProcess {
     [[nodiscard]] pid_t pid() const { return pid_; }
     // Where its stdout goes, to watch it while it runs.
     [[nodiscard]] const std::filesystem::path& out_path() const { return out_; }
+    [[nodiscard]] const std::filesystem::path& err_path() const { return err_; }
 
     ArenaResult wait() {
         int status = 0;

@@ -7,10 +7,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "arena/tournament/config.hpp"
@@ -157,6 +159,48 @@ TEST_F(Submissions, BotsDirNeedsTwoBotsAndCheckNeedsBotsDir) {
 }
 
 // ---- check: true -------------------------------------------------------------
+
+// Ctrl-C while the submissions are checked: the check in progress stops
+// after its current step, the run says that nothing was played and how to go
+// on, and the checks already passed are remembered.
+TEST_F(Submissions, CtrlCDuringTheChecksSaysSoAndKeepsWhatPassed) {
+    submit("s1", random_manifest(1));
+    // Thinks most of its time on every move: its checks take seconds.
+    const std::string marker = testing::unique_marker();
+    submit("s2", "command: " + bin("bots/misbehave") + " --mode sleep --sleep-ms " +
+                     std::to_string(testing::scaled(std::chrono::milliseconds{150}).count()) +
+                     " --seed " + marker + "\n");
+    const std::string path = dir_.write("course.yaml", config("check: true\n"));
+    const fs::path db = dir_.path() / "results" / "course.db";
+    testing::ArenaProcess run(dir_.path(), {"run", path});
+    const auto seen = [&](const std::string& text) {
+        std::ifstream in(run.err_path());
+        const std::string err{std::istreambuf_iterator<char>(in), {}};
+        return err.find(text) != std::string::npos;
+    };
+    for (int i = 0; i < 600 && !seen("checking bot 's2'"); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    ASSERT_TRUE(seen("checking bot 's2'"));
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    const auto asked = std::chrono::steady_clock::now();
+    ASSERT_EQ(::kill(run.pid(), SIGINT), 0);
+    const auto r = run.wait();
+    EXPECT_LT(std::chrono::steady_clock::now() - asked, std::chrono::seconds(10));
+    EXPECT_EQ(r.status, 130) << r.err;
+    EXPECT_NE(r.err.find("arena run: bot 's1' passes the checks"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("arena run: interrupted while checking bot 's2': nothing was played; "
+                         "run the same command again to check the rest and play\n"),
+              std::string::npos)
+        << r.err;
+    EXPECT_EQ(r.err.find("FAILS"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(dir_.path() / "results" / "course.s2.check.txt"));
+    EXPECT_FALSE(fs::exists(db));
+    std::stringstream table;
+    table << std::ifstream(dir_.path() / "results" / "course.checked").rdbuf();
+    EXPECT_NE(table.str().find("s1\t"), std::string::npos) << table.str();
+    EXPECT_EQ(table.str().find("s2\t"), std::string::npos) << table.str();
+    EXPECT_EQ(testing::survivors(marker), std::vector<int>{});
+}
 
 TEST_F(Submissions, AFailingSubmissionIsReportedAndEntersLateOnceFixed) {
     for (int i = 1; i <= 5; ++i)

@@ -9,6 +9,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <stdexcept>
+#include <stop_token>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -53,6 +55,15 @@ struct CheckOptions {
     // Called with each check as soon as it is decided (for a report printed
     // step by step); may be empty.
     std::function<void(const CheckResult&)> on_result;
+    // Once a stop is requested, check_bot ends after the step in progress
+    // (a short game, a probe) by throwing Stopped.
+    std::stop_token stop;
+};
+
+// check_bot was stopped (CheckOptions::stop) before every check was decided.
+class Stopped : public std::runtime_error {
+  public:
+    using std::runtime_error::runtime_error;
 };
 
 // Runs every check in order and returns them all (also when the bot fails to

@@ -203,6 +203,10 @@ class Checker {
     void emit(CheckResult r) {
         if (o_.on_result) o_.on_result(r);
         results_.push_back(std::move(r));
+        if (o_.stop.stop_requested()) {
+            drop_session();
+            throw Stopped("stopped after " + std::to_string(results_.size()) + " checks");
+        }
     }
 
     static CheckResult skip(std::string name, std::string reason) {

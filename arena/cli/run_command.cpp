@@ -452,7 +452,7 @@ void print_left_out(const std::vector<LeftOut>& left_out, std::ostream& out) {
 // out of `config` for this run: it enters as a late entrant once a later run
 // finds it fixed. False after saying why the run cannot go on.
 bool check_submissions(tournament::Config& config, std::vector<LeftOut>& left_out,
-                       std::ostream& err) {
+                       std::ostream& err, const std::stop_token& stop, bool& interrupted) {
     if (!config.check) return true;
     std::error_code ec;
     if (!config.database.parent_path().empty())
@@ -477,7 +477,18 @@ bool check_submissions(tournament::Config& config, std::vector<LeftOut>& left_ou
         std::vector<check::CheckResult> results;
         std::string problem;
         try {
-            results = check::check_bot(check_options(config, bot));
+            if (stop.stop_requested()) throw check::Stopped("before its checks");
+            auto options = check_options(config, bot);
+            options.stop = stop;
+            results = check::check_bot(options);
+        } catch (const check::Stopped&) {
+            // What passed so far is remembered; this bot is checked afresh.
+            if (changed) write_passed_checks(table, passed);
+            err << "arena run: interrupted while checking bot '" << match::escape_controls(bot.name)
+                << "': nothing was played; run the same command again to check the rest and "
+                   "play\n";
+            interrupted = true;
+            return false;
         } catch (const std::exception& e) {
             problem = e.what();
         }
@@ -608,7 +619,11 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
         concurrency = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     std::vector<LeftOut> left_out;
     try {
-        if (!check_submissions(config, left_out, err)) return kExitFailure;
+        // Ctrl-C during the checks stops them after the step in progress.
+        StopOnSignal signals;
+        bool interrupted = false;
+        if (!check_submissions(config, left_out, err, signals.token(), interrupted))
+            return interrupted ? 130 : kExitFailure;
     } catch (const std::exception& e) {
         err << "arena run: " << e.what() << "\n";
         return kExitFailure;
