@@ -202,8 +202,9 @@ TEST(PeakMemory, IsStoredPerSideAndShown) {
     const auto shown = testing::run_arena(dir.path(), {"show", db.string(), rows[0][0]});
     ASSERT_EQ(shown.status, 0) << shown.err;
     EXPECT_TRUE(std::regex_search(
-        shown.out, std::regex("\npeak memory: (big|small) ([0-9]+\\.[0-9] MB|not known), "
-                              "(big|small) ([0-9]+\\.[0-9] MB|not known)\n")))
+        shown.out, std::regex("\npeak memory \\(as the memory limit counts it\\): (big|small) "
+                              "([0-9]+\\.[0-9] MiB|not known), "
+                              "(big|small) ([0-9]+\\.[0-9] MiB|not known)\n")))
         << shown.out;
 }
 

@@ -375,12 +375,14 @@ int show_command(const std::vector<std::string>& args, std::ostream& out, std::o
             << (s.detail.empty() ? "" : ": " + match::escape_controls(s.detail)) << ")\n";
         // Games stored before peak memory was recorded have none.
         if (g->peak_memory[0] || g->peak_memory[1]) {
-            out << "peak memory:";
+            // What the memory limit counts (docs/database.md): a cgroup's
+            // charge, or the sum of resident sets without one.
+            out << "peak memory (as the memory limit counts it):";
             for (int side = 1; side <= 2; ++side) {
                 out << (side == 1 ? " " : ", ") << (side == 1 ? s.first : s.second) << " ";
                 if (const auto& bytes = g->peak_memory[side - 1]) {
                     out << std::fixed << std::setprecision(1)
-                        << static_cast<double>(*bytes) / (1024.0 * 1024.0) << " MB";
+                        << static_cast<double>(*bytes) / (1024.0 * 1024.0) << " MiB";
                 } else {
                     out << "not known";
                 }
