@@ -317,7 +317,9 @@ TEST(SandboxedRun, ABotReadsNothingOfTheArenasDirectory) {
         for (const char* secret : {"x.db", "weights.txt", "sandbox.yaml", "results", "bob"})
             EXPECT_EQ(all.find(secret), std::string::npos) << secret << " in:\n" << all;
         EXPECT_EQ(all.find("READ "), std::string::npos) << all;
-        if (probe_dir.empty()) EXPECT_EQ(all.find("bots"), std::string::npos) << all;
+        if (probe_dir.empty()) {
+            EXPECT_EQ(all.find("bots"), std::string::npos) << all;
+        }
         fs::remove_all(dir);
     }
 }
