@@ -55,6 +55,7 @@ struct ArenaOptions {
     }
 
     std::optional<rlim_t> file_size_limit;  // bytes, for every file the arena writes
+    std::optional<rlim_t> open_files;       // the arena's open-file limit, soft and hard
     // When the test runs as root: run the arena as nobody (uid and gid
     // 65534), for whom file permissions count. Root reads any file.
     bool drop_root = false;
@@ -98,6 +99,10 @@ class ArenaProcess {
                 // The soft limit only: the arena may set its own limits on bots.
                 const rlimit limit{*options.file_size_limit, RLIM_INFINITY};
                 if (setrlimit(RLIMIT_FSIZE, &limit) != 0) _exit(126);
+            }
+            if (options.open_files) {
+                const rlimit limit{*options.open_files, *options.open_files};
+                if (setrlimit(RLIMIT_NOFILE, &limit) != 0) _exit(126);
             }
             if (options.drop_root && geteuid() == 0) {
                 if (setgroups(0, nullptr) != 0 || setgid(65534) != 0 || setuid(65534) != 0)

@@ -273,6 +273,70 @@ TEST_F(RunSafetyTest, ASecondRunThroughAnotherPathToTheSameFileIsRefused) {
     expect_run_ends_with_each_game_once(first, 30);
 }
 
+// A league with more bots than the open-file limit lets the arena keep
+// alive (issue 42): under `ulimit -n 128`, idle bot processes are retired
+// and started again, every game is stored once without a fault, and every
+// game (pair, colours, opening, moves, result) is the one a run without the
+// bound plays. A limit too small for two processes a game is one message
+// naming the limit, not a bot.
+TEST_F(RunSafetyTest, ALeagueLargerThanTheOpenFileLimitPlaysTheSameGames) {
+    constexpr int kBots = 18, kGames = kBots * (kBots - 1);
+    const auto write = [&](const std::string& name) {
+        const auto path = dir_ / (name + ".yaml");
+        std::ofstream out(path);
+        out << "name: league\ngame: { name: connect4 }\n"
+            << "schedule: { type: round-robin, games_per_pair: 2 }\n"
+            << "openings: { random_plies: 2 }\nseed: 5\nconcurrency: 2\n"
+            << "database: " << (dir_ / (name + ".db")).string() << "\nbots:\n";
+        for (int i = 0; i < kBots; ++i)
+            out << "  - { name: b" << i << ", command: " << bin("bots/random") << " --seed " << i
+                << " }\n";
+        return path;
+    };
+    ArenaOptions small;
+    small.open_files = 128;
+    const auto bounded = run_arena(dir_, {"run", write("bounded").string(), "--stats"}, small);
+    ASSERT_EQ(bounded.status, 0) << bounded.err;
+    const auto free = run_arena(dir_, {"run", write("free").string(), "--stats"});
+    ASSERT_EQ(free.status, 0) << free.err;
+    const std::string games =
+        "SELECT g.game_index, g.pair_index, a.name, b.name, g.opening, g.result, g.termination, "
+        "(SELECT group_concat(move, ' ') FROM (SELECT move FROM moves WHERE game = g.id "
+        "ORDER BY ply)) FROM games g JOIN bots a ON a.id = g.first_bot "
+        "JOIN bots b ON b.id = g.second_bot ORDER BY g.game_index";
+    const auto played = testing::query(dir_ / "bounded.db", games);
+    ASSERT_EQ(played.size(), static_cast<std::size_t>(kGames));
+    EXPECT_EQ(played, testing::query(dir_ / "free.db", games));
+    EXPECT_EQ(testing::query(dir_ / "bounded.db",
+                             "SELECT count(*) FROM games WHERE termination != 'normal'"),
+              (testing::Rows{{"0"}}));
+    // Processes were retired to stay within the bound: more starts than bots.
+    const auto stat = [](const std::string& out, const std::string& key) {
+        const auto at = out.find(" " + key + "=");
+        return at == std::string::npos ? -1 : std::stoll(out.substr(at + key.size() + 2));
+    };
+    EXPECT_EQ(stat(bounded.out, "process_capacity"), (128 - 64 - 16) / 5) << bounded.out;
+    EXPECT_GT(stat(bounded.out, "bots_retired"), 0) << bounded.out;
+    // Played block by block, far fewer than a start per game: the
+    // colour-swapped games of a pair run side by side, each bot then
+    // needing two processes.
+    EXPECT_GT(stat(bounded.out, "bot_starts"), 2 * kBots) << bounded.out;
+    EXPECT_LT(stat(bounded.out, "bot_starts"), kGames * 2 / 3) << bounded.out;
+    EXPECT_LE(stat(free.out, "bot_starts"), 2 * kBots) << free.out;  // at most two a bot
+
+    ArenaOptions tiny;
+    tiny.open_files = 90;
+    const auto refused = run_arena(dir_, {"run", write("tiny").string()}, tiny);
+    EXPECT_EQ(refused.status, 1);
+    EXPECT_NE(refused.err.find(
+                  "arena run: the arena's open-file limit (ulimit -n 90, hard limit "
+                  "90) allows 2 bot processes at once, and 2 games at once need 4: lower the "
+                  "concurrency, or raise the hard limit to at least 100"),
+              std::string::npos)
+        << refused.err;
+    EXPECT_EQ(refused.err.find("b0"), std::string::npos) << refused.err;
+}
+
 // The kernel drops the lock with the process: kill -9 never leaves the
 // tournament locked, whatever the lock file still says.
 TEST_F(RunSafetyTest, TheLockDiesWithTheArena) {

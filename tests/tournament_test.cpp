@@ -28,6 +28,7 @@
 
 #include "arena/store/results_store.hpp"
 #include "arena/tournament/config.hpp"
+#include "arena/tournament/play_order.hpp"
 #include "arena/tournament/schedule.hpp"
 #include "proc_util.hpp"
 #include "timing.hpp"
@@ -796,6 +797,45 @@ TEST_F(RunTest, GameLinesGiveTheStoredIdAndEscapeWhatTheBotsSent) {
             << line;
     }
     EXPECT_EQ(seen.size(), 6u) << r.out;
+}
+
+// With a bound on live processes, the games are played block by block:
+// every game once, each group of blocks in schedule order, and the number of
+// times a bot comes back after its block was left stays small.
+TEST(PlayOrder, GamesBetweenTwoBlocksArePlayedTogether) {
+    Config config;
+    config.game = "connect4";
+    for (int i = 0; i < 20; ++i) {
+        BotConfig bot;
+        bot.name = "b" + std::to_string(i);
+        config.bots.push_back(bot);
+    }
+    const auto schedule = make_schedule(config);
+    auto ordered = schedule;
+    order_for_capacity(ordered, 14, 1);  // blocks of (14 - 2) / 2 = 6 bots
+    ASSERT_EQ(ordered.size(), schedule.size());
+    std::set<std::int64_t> indices;
+    for (const auto& p : ordered)
+        indices.insert(p.index);
+    EXPECT_EQ(indices.size(), schedule.size());
+    const auto blocks = [](const Pairing& p) {
+        return std::pair(std::min(p.first, p.second) / 6, std::max(p.first, p.second) / 6);
+    };
+    for (std::size_t i = 1; i < ordered.size(); ++i) {
+        EXPECT_LE(blocks(ordered[i - 1]), blocks(ordered[i])) << i;
+        if (blocks(ordered[i - 1]) == blocks(ordered[i])) {
+            EXPECT_LT(ordered[i - 1].index, ordered[i].index) << i;
+        }
+    }
+    // Everything fits, or no bound: the schedule order stays.
+    auto same = schedule;
+    order_for_capacity(same, 40, 2);
+    EXPECT_EQ(same.front().index, 0);
+    for (std::size_t i = 0; i < same.size(); ++i)
+        EXPECT_EQ(same[i].index, schedule[i].index);
+    order_for_capacity(same, 0, 2);
+    for (std::size_t i = 0; i < same.size(); ++i)
+        EXPECT_EQ(same[i].index, schedule[i].index);
 }
 
 }  // namespace

@@ -72,17 +72,20 @@ void print_stats(const tournament::RunOutcome& outcome, std::chrono::steady_cloc
     const double user = seconds(self.ru_utime), sys = seconds(self.ru_stime);
     const double moves = static_cast<double>(std::max<std::int64_t>(outcome.moves, 1));
     const double wall_s = std::chrono::duration<double>(wall).count();
-    char line[400];
+    char line[512];
     std::snprintf(line, sizeof line,
                   "stats: games=%lld moves=%lld wall_s=%.3f games_per_s=%.1f cpu_user_s=%.3f "
                   "cpu_sys_s=%.3f cpu_us_per_move=%.2f game_cpu_us_per_move=%.2f "
-                  "storage_cpu_us_per_move=%.2f wall_us_per_move=%.2f peak_rss_mb=%.1f\n",
+                  "storage_cpu_us_per_move=%.2f wall_us_per_move=%.2f peak_rss_mb=%.1f "
+                  "bot_starts=%lld bots_retired=%lld process_capacity=%zu\n",
                   static_cast<long long>(outcome.played), static_cast<long long>(outcome.moves),
                   wall_s, wall_s > 0 ? static_cast<double>(outcome.played) / wall_s : 0.0, user,
                   sys, (user + sys) * 1e6 / moves,
                   std::chrono::duration<double, std::micro>(outcome.game_cpu).count() / moves,
                   std::chrono::duration<double, std::micro>(outcome.storage_cpu).count() / moves,
-                  wall_s * 1e6 / moves, static_cast<double>(self.ru_maxrss) / 1024.0);
+                  wall_s * 1e6 / moves, static_cast<double>(self.ru_maxrss) / 1024.0,
+                  static_cast<long long>(outcome.process_starts),
+                  static_cast<long long>(outcome.processes_retired), outcome.process_capacity);
     out << line;
 }
 
@@ -711,7 +714,11 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
             options.concurrency = concurrency;
             if (shard) options.schedule_games = static_cast<std::int64_t>(scheduled_games);
             options.messages = &err;
-            if (server) options.observer = &watch;
+            if (server) {
+                options.observer = &watch;
+                // The server's connections, and the few it may hold past its limit.
+                options.reserved_fds = serve::ServerOptions{}.max_connections * 5 / 4 + 16;
+            }
             options.live = isatty(STDOUT_FILENO) != 0;
             if (winsize size{}; options.live && ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0)
                 options.width = size.ws_col;

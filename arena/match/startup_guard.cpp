@@ -12,7 +12,13 @@ bool StartupGuard::begin(const std::string& bot) {
     changed_.wait(lock, [&] { return s.given_up || s.proven || !s.starting; });
     if (s.given_up) return false;
     if (!s.proven) s.starting = true;
+    ++starts_;
     return true;
+}
+
+std::int64_t StartupGuard::starts() const {
+    const std::lock_guard lock(mutex_);
+    return starts_;
 }
 
 void StartupGuard::end(const std::string& bot, bool ok, const std::string& detail,

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <mutex>
 #include <optional>
@@ -59,6 +60,9 @@ class StartupGuard {
     [[nodiscard]] int failures(const std::string& bot) const;
     // The bots given up, in the order they were given up.
     [[nodiscard]] std::vector<GivenUp> given_up_bots() const;
+    // Processes started through the guard so far (every begin() that let
+    // one start).
+    [[nodiscard]] std::int64_t starts() const;
 
   private:
     struct State {
@@ -76,6 +80,7 @@ class StartupGuard {
     std::function<void(const std::string&)> notice_;
     std::vector<std::string> notes_;
     std::unordered_map<std::string, bool> exit_noted_;
+    std::int64_t starts_ = 0;
 };
 
 }  // namespace arena::match

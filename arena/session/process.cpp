@@ -473,7 +473,8 @@ Process::Process(const ProcessOptions& options)
 
     struct Rlimit {
         int resource;
-        rlim_t value;
+        rlim_t value;  // soft
+        rlim_t hard;   // set below
     };
     std::vector<Rlimit> rlimits;
     const Limits& lim = options.limits;
@@ -486,14 +487,24 @@ Process::Process(const ProcessOptions& options)
             pages > 0 && page_size > 0
                 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_size)
                 : 0;
-        rlimits.push_back({RLIMIT_AS, lim.memory_mb * kAddressSpaceFactor * kMiB + ram});
+        rlimits.push_back({RLIMIT_AS, lim.memory_mb * kAddressSpaceFactor * kMiB + ram, 0});
     }
-    if (lim.file_size_mb > 0) rlimits.push_back({RLIMIT_FSIZE, lim.file_size_mb * kMiB});
-    if (lim.open_files > 0) rlimits.push_back({RLIMIT_NOFILE, lim.open_files});
-    if (lim.cpu_seconds > 0) rlimits.push_back({RLIMIT_CPU, lim.cpu_seconds});
+    if (lim.file_size_mb > 0) rlimits.push_back({RLIMIT_FSIZE, lim.file_size_mb * kMiB, 0});
+    if (lim.open_files > 0) rlimits.push_back({RLIMIT_NOFILE, lim.open_files, 0});
+    if (lim.cpu_seconds > 0) rlimits.push_back({RLIMIT_CPU, lim.cpu_seconds, 0});
     // No real-time priority for bots, whatever the arena's own limit allows
     // (only CAP_SYS_NICE overrides it).
-    rlimits.push_back({RLIMIT_RTPRIO, 0});
+    rlimits.push_back({RLIMIT_RTPRIO, 0, 0});
+    // Within the arena's own hard limits, which an unprivileged process
+    // cannot raise (a bot's default open_files above `ulimit -Hn`).
+    for (Rlimit& r : rlimits) {
+        rlimit own{};
+        r.hard = r.resource == RLIMIT_CPU ? r.value + 1 : r.value;
+        if (::getrlimit(r.resource, &own) == 0 && own.rlim_max != RLIM_INFINITY) {
+            r.hard = std::min(r.hard, own.rlim_max);
+            r.value = std::min(r.value, r.hard);
+        }
+    }
     const Rlimit* const rlimits_begin = rlimits.data();
     const Rlimit* const rlimits_end = rlimits.data() + rlimits.size();
 
@@ -544,7 +555,7 @@ Process::Process(const ProcessOptions& options)
         if (parent != arena_pid && parent != 0) ::_exit(127);
         for (const Rlimit* r = rlimits_begin; r != rlimits_end; ++r) {
             // CPU: SIGXCPU at the limit, SIGKILL a second later.
-            const rlimit value{r->value, r->resource == RLIMIT_CPU ? r->value + 1 : r->value};
+            const rlimit value{r->value, r->hard};
             if (::setrlimit(r->resource, &value) != 0) {
                 exec.set_error(std::error_code(errno, std::system_category()), "setrlimit failed");
                 ::_exit(127);

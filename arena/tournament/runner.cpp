@@ -27,6 +27,8 @@
 #include "arena/match/tally.hpp"
 #include "arena/tournament/fingerprint.hpp"
 #include "arena/tournament/ladder.hpp"
+#include "arena/tournament/play_order.hpp"
+#include "arena/tournament/player_pool.hpp"
 #include "arena/tournament/schedule.hpp"
 
 namespace arena::tournament {
@@ -56,61 +58,6 @@ bool stop_follows(const std::stop_token& stop, std::chrono::nanoseconds grace) {
         std::this_thread::sleep_for(std::chrono::milliseconds(5));
     return stop.stop_requested();
 }
-
-// Idle bot processes per bot. A worker takes one for each side of its game
-// and gives it back afterwards, so a process never plays two games at once
-// and a healthy one is reused by the next game of that bot.
-class PlayerPool {
-  public:
-    PlayerPool(const Config& config, match::StartupGuard& guard)
-        : config_(config), guard_(guard), idle_(config.bots.size()) {}
-
-    std::unique_ptr<match::Player> acquire(int bot) {
-        {
-            std::lock_guard lock(mutex_);
-            auto& idle = idle_[bot];
-            if (!idle.empty()) {
-                auto p = std::move(idle.back());
-                idle.pop_back();
-                return p;
-            }
-        }
-        const auto& b = config_.bots[bot];
-        // Limits, freezing, sandbox, dir and environment from the config.
-        auto player = std::make_unique<match::Player>(bot_spec(b), session_options(config_, b));
-        player->set_startup_guard(&guard_);
-        return player;
-    }
-
-    void release(int bot, std::unique_ptr<match::Player> player) {
-        if (config_.bots[bot].restart_each_game) player->retire();
-        player->drop_if_dead();
-        std::lock_guard lock(mutex_);
-        idle_[bot].push_back(std::move(player));
-    }
-
-    // Asks every idle bot to quit, all at once, and waits for them.
-    void retire_all() {
-        std::vector<std::unique_ptr<match::Player>> all;
-        {
-            std::lock_guard lock(mutex_);
-            for (auto& idle : idle_) {
-                for (auto& p : idle)
-                    all.push_back(std::move(p));
-                idle.clear();
-            }
-        }
-        std::vector<std::jthread> quitting;
-        for (auto& p : all)
-            quitting.emplace_back([&p] { p->retire(); });
-    }
-
-  private:
-    const Config& config_;
-    match::StartupGuard& guard_;
-    std::mutex mutex_;
-    std::vector<std::vector<std::unique_ptr<match::Player>>> idle_;
-};
 
 struct Finished {
     Pairing pairing;
@@ -425,7 +372,11 @@ RunOutcome Runner::run(const RunOptions& options, std::ostream& out, std::stop_t
             *options.messages << "arena run: " << line << "\n" << std::flush;
         });
     }
-    PlayerPool pool(config_, guard);
+    // At most `capacity` bot processes at once (the open-file limit's); a
+    // league larger than that plays in an order that restarts few.
+    const std::size_t capacity = process_capacity(options.concurrency, options.reserved_fds);
+    if (!sprt && !ladder) order_for_capacity(pending, capacity, options.concurrency);
+    PlayerPool pool(config_, guard, capacity);
     // Of a config bot.
     const auto given_up = [&](int bot) { return guard.given_up(config_.bots[bot].name); };
     std::atomic<std::size_t> next{0};
@@ -653,6 +604,9 @@ RunOutcome Runner::run(const RunOptions& options, std::ostream& out, std::stop_t
     }
     progress.finish();
     pool.retire_all();
+    outcome.process_starts = guard.starts();
+    outcome.processes_retired = static_cast<std::int64_t>(pool.evictions());
+    outcome.process_capacity = capacity;
 
     // The indices stored now, read once: for the count and for what each bot
     // given up still misses.

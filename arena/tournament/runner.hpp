@@ -55,6 +55,9 @@ struct RunOptions {
     // Where the run says that it resumes a tournament with games stored, and
     // how many are left (arena run: stderr); none: it says nothing.
     std::ostream* messages = nullptr;
+    // Open files the caller needs beside the run's own (a web server's
+    // connections): not given to bot processes (player_pool.hpp).
+    std::size_t reserved_fds = 0;
 };
 
 struct RunOutcome {
@@ -66,6 +69,10 @@ struct RunOutcome {
     std::int64_t stored = 0;  // games in the database now
     std::int64_t played = 0;  // games played by this run
     std::int64_t moves = 0;   // moves chosen by bots in those games (not the arena's)
+    // Bot processes started by this run, and of those retired while idle to
+    // stay within `process_capacity` processes at once (0: no bound).
+    std::int64_t process_starts = 0, processes_retired = 0;
+    std::size_t process_capacity = 0;
     // CPU time of the threads that played the games (sessions, clocks, rules)
     // and of the thread that stored them, for `arena run --stats`.
     std::chrono::nanoseconds game_cpu{}, storage_cpu{};
