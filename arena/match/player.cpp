@@ -27,8 +27,13 @@ session::HandshakeResult Player::ensure_ready() {
             // Only the process's first reuse waits; later ones only look.
             const bool first = !reuse_checked_;
             reuse_checked_ = true;
-            gone = session_->exits_when_woken(first ? session::Clock::duration(kExitAfterGameWait)
-                                                    : session::Clock::duration::zero());
+            // It has run since the end of its game (end_game): what is left
+            // of kExitAfterGameWait, if anything.
+            const auto ran = session::Clock::now() - ended_at_;
+            const session::Clock::duration wait = first && ran < kExitAfterGameWait
+                                                      ? kExitAfterGameWait - ran
+                                                      : session::Clock::duration::zero();
+            gone = session_->exits_when_woken(wait);
         }
         if (gone) {
             if (exits_between_games_) {
@@ -90,9 +95,21 @@ void Player::end_game(const protocol::End& end) {
     drop_if_dead();
     if (!has_session()) return;
     session_->end_game(end);
+    // Between games a bot waits frozen. Except after its first game: it
+    // runs kExitAfterGameWait first, to read `end` and exit if it is a bot
+    // that exits after each game, which the next ensure_ready then sees
+    // without waiting when the next game is that far off (a league's pool).
+    ended_at_ = session::Clock::now();
+    if (!played_ && !exits_between_games_) {
+        session_->run_until(ended_at_ + kExitAfterGameWait);
+    } else {
+        session_->freeze_if_due(session::Clock::time_point::max());
+    }
     played_ = true;
-    // Between games a bot waits frozen: a deferred freeze is due now.
-    session_->freeze_if_due(session::Clock::time_point::max());
+}
+
+void Player::freeze_if_due(session::Clock::time_point now) {
+    if (session_ && session_->alive()) session_->freeze_if_due(now);
 }
 
 bool Player::stopped_by_job_signal() const {

@@ -81,6 +81,9 @@ class Player {
     // Tells the bot how its game ended (when it has a live session); the
     // next ensure_ready is then a reuse of this process.
     void end_game(const protocol::End& end);
+    // Carries out a deferred freeze of its process once due (for a holder
+    // of idle players, which nobody else wakes).
+    void freeze_if_due(session::Clock::time_point now);
     // Forgets a session that has died (after a fault it is already killed).
     void drop_if_dead();
     // Kills the process group now (e.g. after an illegal move).
@@ -106,7 +109,8 @@ class Player {
     // A process of this bot exited between games once: every game starts a
     // fresh one, without asking the old one (which is on its way out).
     bool exits_between_games_ = false;
-    bool reuse_checked_ = false;  // the current process's first reuse waited for an exit
+    bool reuse_checked_ = false;             // the current process's first reuse waited for an exit
+    session::Clock::time_point ended_at_{};  // when its last game's end was sent
     std::chrono::milliseconds last_startup_{0};  // of the current process
     std::optional<std::string> pending_note_;    // how the last one exited, to say once
 };

@@ -774,37 +774,32 @@ EloFit fit_elo(const std::vector<std::string>& names, const std::vector<GameResu
 
     const auto un = static_cast<std::size_t>(n);
     fit.ratings.assign(un, *origin + rated_mean);
-    fit.covariances.assign(un * un, 0.0);
+    const auto covariance_of = [&](std::size_t i, std::size_t j) {
+        if (anchor_of[i] || anchor_of[j]) return 0.0;  // held exactly (below)
+        const int li = local[i], lj = local[j];
+        if (li >= 0 && lj >= 0)
+            return cov[static_cast<std::size_t>(li) * m + static_cast<std::size_t>(lj)];
+        if (li >= 0) return mean_cov[static_cast<std::size_t>(li)];
+        if (lj >= 0) return mean_cov[static_cast<std::size_t>(lj)];
+        return mean_var + (i == j ? idle_var : 0.0);
+    };
     for (std::size_t i = 0; i < un; ++i) {
         const int li = local[i];
         if (li >= 0) fit.ratings[i] = *origin + r[static_cast<std::size_t>(li)] * kEloPerNat;
-        for (std::size_t j = 0; j < un; ++j) {
-            const int lj = local[j];
-            double c = 0.0;
-            if (li >= 0 && lj >= 0) {
-                c = cov[static_cast<std::size_t>(li) * m + static_cast<std::size_t>(lj)];
-            } else if (li >= 0) {
-                c = mean_cov[static_cast<std::size_t>(li)];
-            } else if (lj >= 0) {
-                c = mean_cov[static_cast<std::size_t>(lj)];
-            } else {
-                c = mean_var + (i == j ? idle_var : 0.0);
-            }
-            fit.covariances[i * un + j] = c;
-        }
     }
     // Anchors sit exactly at their ratings, known: with games, the fit
     // already has no variance for them; without, they are placed there.
-    for (std::size_t i = 0; i < un; ++i) {
-        if (!anchor_of[i]) continue;
-        fit.ratings[i] = *anchor_of[i];
-        for (std::size_t j = 0; j < un; ++j)
-            fit.covariances[i * un + j] = fit.covariances[j * un + i] = 0.0;
+    for (std::size_t i = 0; i < un; ++i)
+        if (anchor_of[i]) fit.ratings[i] = *anchor_of[i];
+    if (options.covariances) {
+        fit.covariances.assign(un * un, 0.0);
+        for (std::size_t i = 0; i < un; ++i)
+            for (std::size_t j = 0; j < un; ++j)
+                fit.covariances[i * un + j] = covariance_of(i, j);
     }
     fit.errors.resize(un);
-    for (std::size_t i = 0; i < un; ++i) {
-        fit.errors[i] = kZ95 * std::sqrt(std::max(fit.covariances[i * un + i], 0.0));
-    }
+    for (std::size_t i = 0; i < un; ++i)
+        fit.errors[i] = kZ95 * std::sqrt(std::max(covariance_of(i, i), 0.0));
     fit.advantage = advantage * kEloPerNat;
     if (fit_advantage) {
         const double var = (m > 0 ? fit.dispersion : 1.0) * std::max(advantage_var, 0.0);

@@ -86,6 +86,11 @@ struct FitOptions {
     // draw is less random than the coin flip the likelihood treats it as.
     // false gives the plain inverse Fisher information.
     bool draw_adjusted_errors = true;
+    // false: only the errors, no n x n covariance matrix (EloFit::covariances
+    // stays empty, and covariance() and los() need it): for fits over
+    // thousands of players, such as a ladder's, where it would take n^2 x 8
+    // bytes.
+    bool covariances = true;
 };
 
 struct EloFit {

@@ -236,6 +236,12 @@ void ProcessSession::freeze_if_due(Clock::time_point now) {
     if (alive_) process_->freeze_if_due(now);
 }
 
+void ProcessSession::run_until(Clock::time_point until) {
+    if (!alive_) return;
+    process_->thaw();
+    process_->freeze_at(until);
+}
+
 pid_t ProcessSession::pid() const {
     return process_->pid();
 }

@@ -170,6 +170,10 @@ class BotSession : public IdleBot {
     // Has the process exited between games (after `end`)? Lets it run for up
     // to `wait` to find out; see Process::exits_when_woken.
     [[nodiscard]] virtual bool exits_when_woken(Clock::duration wait) = 0;
+    // Lets the bot run (thawed) until `until`, then freezes it, the freeze
+    // carried out by freeze_if_due: time to read the `end` of its game and
+    // exit, if it is a bot that does, while its next game is still to come.
+    virtual void run_until(Clock::time_point until) = 0;
     // With SessionOptions::transcript: the lines that passed since the last
     // call (and how many more were not kept); else nothing.
     [[nodiscard]] virtual std::vector<TranscriptLine> take_transcript(
@@ -209,6 +213,7 @@ class ProcessSession : public BotSession {
     [[nodiscard]] bool exits_when_woken(Clock::duration wait) override {
         return process_->exits_when_woken(wait);
     }
+    void run_until(Clock::time_point until) override;
     [[nodiscard]] std::optional<std::uint64_t> peak_memory() override {
         return process_->peak_memory();
     }

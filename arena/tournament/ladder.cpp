@@ -50,7 +50,11 @@ void Ladder::fit_before(const LadderResults& results, std::int64_t index) {
     std::vector<rating::GameResult> games;
     for (auto it = results.begin(); it != results.end() && it->first < index; ++it)
         games.push_back({it->second.first, it->second.second, it->second.score, 1});
-    fit_ = rating::fit_elo(names_, games);
+    // Ratings and errors only: no covariance matrix of every pair of
+    // entrants, which a league of thousands could not hold.
+    rating::FitOptions options;
+    options.covariances = false;
+    fit_ = rating::fit_elo(names_, games, options);
 }
 
 std::optional<LadderRound> Ladder::next_round(const LadderResults& results) {

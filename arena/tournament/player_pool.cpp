@@ -1,6 +1,7 @@
 #include "arena/tournament/player_pool.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -9,8 +10,28 @@
 
 namespace arena::tournament {
 
+namespace {
+// How often idle processes are looked at for a freeze that fell due.
+constexpr auto kFreezerPeriod = std::chrono::milliseconds(20);
+}  // namespace
+
 PlayerPool::PlayerPool(const Config& config, match::StartupGuard& guard, std::size_t capacity)
-    : config_(config), guard_(guard), capacity_(capacity), idle_of_(config.bots.size()) {}
+    : config_(config), guard_(guard), capacity_(capacity), idle_of_(config.bots.size()) {
+    freezer_ = std::jthread([this](std::stop_token stop) {
+        std::unique_lock lock(mutex_);
+        while (!stop.stop_requested()) {
+            wake_.wait_for(lock, stop, kFreezerPeriod, [] { return false; });
+            const auto now = session::Clock::now();
+            for (auto& idle : lru_)
+                if (idle.player) idle.player->freeze_if_due(now);
+        }
+    });
+}
+
+PlayerPool::~PlayerPool() {
+    freezer_.request_stop();
+    if (freezer_.joinable()) freezer_.join();
+}
 
 std::unique_ptr<match::Player> PlayerPool::acquire(int bot) {
     std::unique_ptr<match::Player> retired;

@@ -8,10 +8,12 @@
 // bound comes from the open-file limit (session/fd_limit.hpp), so a league
 // of hundreds of bots fits in any limit that allows two processes a game.
 
+#include <condition_variable>
 #include <cstddef>
 #include <list>
 #include <memory>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 #include "arena/match/player.hpp"
@@ -24,6 +26,7 @@ class PlayerPool {
   public:
     // `capacity` 0: no bound.
     PlayerPool(const Config& config, match::StartupGuard& guard, std::size_t capacity);
+    ~PlayerPool();
 
     // An idle player of `bot`, or a new one (without a process yet: it
     // starts in the game), after retiring the least recently used idle
@@ -51,6 +54,10 @@ class PlayerPool {
     std::vector<std::vector<std::list<Idle>::iterator>> idle_of_;  // per bot, into lru_
     std::size_t in_use_ = 0;
     std::size_t evictions_ = 0;
+    // Freezes idle processes whose deferred freeze falls due (a bot let run
+    // after its game to read `end`, match::Player::end_game).
+    std::condition_variable_any wake_;
+    std::jthread freezer_;
 };
 
 // How many bot processes a run may keep alive: what the open-file limit
