@@ -455,8 +455,11 @@ void print_left_out(const std::vector<LeftOut>& left_out, std::ostream& out) {
 // out of `config` for this run: it enters as a late entrant once a later run
 // finds it fixed. False after saying why the run cannot go on.
 bool check_submissions(tournament::Config& config, std::vector<LeftOut>& left_out,
-                       std::ostream& err, const std::stop_token& stop, bool& interrupted) {
+                       std::ostream& err, bool& interrupted) {
     if (!config.check) return true;
+    // Ctrl-C during the checks stops them after the step in progress.
+    StopOnSignal signals;
+    const auto stop = signals.token();
     std::error_code ec;
     if (!config.database.parent_path().empty())
         std::filesystem::create_directories(config.database.parent_path(), ec);
@@ -622,10 +625,8 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
         concurrency = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     std::vector<LeftOut> left_out;
     try {
-        // Ctrl-C during the checks stops them after the step in progress.
-        StopOnSignal signals;
         bool interrupted = false;
-        if (!check_submissions(config, left_out, err, signals.token(), interrupted))
+        if (!check_submissions(config, left_out, err, interrupted))
             return interrupted ? 130 : kExitFailure;
     } catch (const std::exception& e) {
         err << "arena run: " << e.what() << "\n";
