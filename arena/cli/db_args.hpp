@@ -29,4 +29,15 @@ struct DbArgs {
                                                bool wants_game_id, DbArgs& parsed,
                                                std::ostream& out, std::ostream& err);
 
+// Parses options plus any number of FILE arguments (at least `least`,
+// `missing` naming what is missing when there are fewer), with the same
+// error lines as parse_db_args; returns the exit code to use when parsing
+// ends the command (help or error).
+[[nodiscard]] std::optional<int> parse_file_args(const std::string& command, std::string_view usage,
+                                                 const std::vector<std::string>& args,
+                                                 boost::program_options::options_description opts,
+                                                 std::size_t least, const std::string& missing,
+                                                 std::vector<std::string>& files, std::ostream& out,
+                                                 std::ostream& err);
+
 }  // namespace arena::cli

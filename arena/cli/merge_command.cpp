@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "arena/cli/commands.hpp"
+#include "arena/cli/db_args.hpp"
 #include "arena/store/merge.hpp"
 
 namespace arena::cli {
@@ -36,22 +37,11 @@ int merge_command(const std::vector<std::string>& args, std::ostream& out, std::
     std::vector<std::string> files;
     po::options_description opts("options");
     opts.add_options()("help,h", "show this help");
-    po::options_description all;
-    all.add(opts).add_options()("files", po::value<std::vector<std::string>>(&files));
-    po::positional_options_description positional;
-    positional.add("files", -1);
-    try {
-        po::variables_map vm;
-        po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
-        if (vm.count("help")) {
-            out << kMergeUsage << opts;
-            return kExitOk;
-        }
-        po::notify(vm);
-        if (files.empty()) throw std::invalid_argument("missing OUT.db and IN.db");
-        if (files.size() < 2) throw std::invalid_argument("missing IN.db: nothing to merge");
-    } catch (const std::exception& e) {
-        err << "arena merge: " << usage_problem(e, opts) << "\n(arena merge --help for usage)\n";
+    if (auto code = parse_file_args("merge", kMergeUsage, args, opts, 1, "missing OUT.db and IN.db",
+                                    files, out, err))
+        return *code;
+    if (files.size() < 2) {
+        err << "arena merge: missing IN.db: nothing to merge\n(arena merge --help for usage)\n";
         return kExitUsage;
     }
 

@@ -93,6 +93,32 @@ std::optional<int> parse_db_args(const std::string& command, std::string_view us
     return std::nullopt;
 }
 
+std::optional<int> parse_file_args(const std::string& command, std::string_view usage,
+                                   const std::vector<std::string>& args,
+                                   po::options_description opts, std::size_t least,
+                                   const std::string& missing, std::vector<std::string>& files,
+                                   std::ostream& out, std::ostream& err) {
+    po::options_description all;
+    all.add(opts).add_options()("files", po::value<std::vector<std::string>>(&files));
+    po::positional_options_description positional;
+    positional.add("files", -1);
+    try {
+        po::variables_map vm;
+        po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
+        if (vm.count("help")) {
+            out << usage << opts;
+            return kExitOk;
+        }
+        po::notify(vm);
+        if (files.size() < least) throw std::invalid_argument(missing);
+    } catch (const std::exception& e) {
+        err << "arena " << command << ": " << usage_problem(e, opts) << "\n(arena " << command
+            << " --help for usage)\n";
+        return kExitUsage;
+    }
+    return std::nullopt;
+}
+
 namespace {
 
 // The named tournament, or the only one in the database; nullopt after

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "arena/cli/commands.hpp"
+#include "arena/cli/db_args.hpp"
 #include "arena/store/results_store.hpp"
 
 namespace arena::cli {
@@ -29,24 +30,9 @@ int upgrade_command(const std::vector<std::string>& args, std::ostream& out, std
     std::vector<std::string> files;
     po::options_description opts("options");
     opts.add_options()("help,h", "show this help");
-    po::options_description all;
-    all.add(opts).add_options()("db", po::value<std::vector<std::string>>(&files));
-    po::positional_options_description positional;
-    positional.add("db", -1);
-    try {
-        po::variables_map vm;
-        po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
-        if (vm.count("help")) {
-            out << kUsage << opts;
-            return kExitOk;
-        }
-        po::notify(vm);
-        if (files.empty()) throw std::invalid_argument("missing DB");
-    } catch (const std::exception& e) {
-        err << "arena upgrade: " << usage_problem(e, opts)
-            << "\n(arena upgrade --help for usage)\n";
-        return kExitUsage;
-    }
+    if (auto code =
+            parse_file_args("upgrade", kUsage, args, opts, 1, "missing DB", files, out, err))
+        return *code;
     int status = kExitOk;
     for (const auto& file : files) {
         try {
