@@ -9,8 +9,9 @@
 // is stopped, and checked gone.
 //
 // It needs root and Debian's slurm-wlm and munge (scripts/setup installs
-// them; CI runs as root). It runs in the release build: the sanitizer build
-// runs the same scripts through slurm_test.cpp's stand-in sbatch.
+// them; CI runs as root). It runs in the release build (label cluster, as
+// slurm_test.cpp, which runs the same scripts through a stand-in sbatch and
+// can also run in a sanitizer build).
 
 #include <gtest/gtest.h>
 #include <unistd.h>
