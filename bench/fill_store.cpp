@@ -68,11 +68,11 @@ int main(int argc, char** argv) {
             s = spread(rng);
         std::uniform_int_distribution<long> pick(0, players - 1);
         std::uniform_real_distribution<double> unit(0.0, 1.0);
-        match::GameRecord record;
+        record::GameRecord record;
         record.game = "connect4";
         record.params = {{"rows", "6"}, {"cols", "7"}, {"connect", "4"}};
         for (const char* m : {"4", "4", "3", "5", "3", "3", "2"}) {
-            match::MoveRecord move;
+            record::MoveRecord move;
             move.move = m;
             move.player = static_cast<int>(record.moves.size() % 2) + 1;
             move.time = std::chrono::microseconds(1500);

@@ -83,7 +83,7 @@ void BM_RecordGame(benchmark::State& state) {
         const auto id =
             store.create_tournament({"micro", "connect4", "# micro\n", "micro", 1, 0},
                                     {{"a", "bot-a", "arena1", ""}, {"b", "bot-b", "arena1", ""}});
-        match::GameRecord record;
+        record::GameRecord record;
         record.game = "connect4";
         record.params = {{"rows", "6"}, {"cols", "7"}, {"connect", "4"}};
         record.players[0] = "a";
@@ -93,7 +93,7 @@ void BM_RecordGame(benchmark::State& state) {
         record.duration = std::chrono::microseconds(600);
         for (const char* m : {"4", "4", "3", "5", "3", "3", "2", "1", "6", "6", "5", "2", "7", "7",
                               "1", "1", "2", "5", "6"}) {
-            match::MoveRecord move;
+            record::MoveRecord move;
             move.move = m;
             move.player = static_cast<int>(record.moves.size() % 2) + 1;
             move.time = std::chrono::microseconds(30);

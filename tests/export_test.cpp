@@ -687,7 +687,7 @@ TEST_F(ExportTest, Connect4RefusesWideBoardsAndBlockedCells) {
             const auto id = store.create_tournament(
                 {name, "connect4", "", "", 1, 1},
                 {{"a", "a", "arena1", ""}, {"b, \"the second\"", "b", "arena1", ""}});
-            match::GameRecord g;
+            record::GameRecord g;
             g.game = "connect4";
             g.params = std::move(params);
             g.players[0] = "a";
@@ -695,7 +695,7 @@ TEST_F(ExportTest, Connect4RefusesWideBoardsAndBlockedCells) {
             for (const auto& m : moves)
                 g.moves.push_back({m, static_cast<int>(g.moves.size() % 2 + 1), {}, false, {}});
             g.outcome = games::Outcome::kWin2;
-            g.termination = match::Termination::kTimeout;
+            g.termination = record::Termination::kTimeout;
             g.started_at = std::chrono::system_clock::now();
             static_cast<void>(store.record_game(id, {0, 0, 0, 0, ""}, g));
         };

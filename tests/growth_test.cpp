@@ -404,7 +404,7 @@ TEST(GrowthStore, SegmentsVersionsAndRetirementAreRecordedWithoutTouchingAGame) 
     const auto id =
         store.create_tournament({"t", "connect4", "name: t\n", "fp0", 1, 2},
                                 {{"a", "x", "arena1", "s1"}, {"b", "y", "arena1", ""}}, first);
-    match::GameRecord game;
+    record::GameRecord game;
     game.game = "connect4";
     game.players[0] = "a";
     game.players[1] = "b";

@@ -190,7 +190,7 @@ long long ponder_cpu_ms(bool freeze) {
     match::TimeControl tc;
     tc.move = match::Millis{2000};
     const auto record = match::play_game(*game, a, b, tc);
-    EXPECT_EQ(record.termination, match::Termination::kNormal) << record.detail;
+    EXPECT_EQ(record.termination, record::Termination::kNormal) << record.detail;
     long long last = -1;
     for (const auto& m : record.moves) {
         if (m.player != 1) continue;

@@ -20,6 +20,9 @@ namespace arena::match {
 namespace {
 
 using namespace std::chrono_literals;
+using record::GameRecord;
+using record::Termination;
+using record::MoveRecord;
 using arena::testing::bin;
 using arena::testing::processes_with_arg;
 using arena::testing::scaled;

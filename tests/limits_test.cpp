@@ -63,8 +63,8 @@ session::BotSpec good_bot(Mechanism mechanism) {
 }
 
 // One Connect-4 game, the bad bot moving first.
-match::GameRecord play(const session::BotSpec& bad, const session::BotSpec& good,
-                       std::chrono::milliseconds move = 10'000ms) {
+record::GameRecord play(const session::BotSpec& bad, const session::BotSpec& good,
+                        std::chrono::milliseconds move = 10'000ms) {
     const auto game = games::make_game("connect4", {});
     match::Player a(bad, options());
     match::Player b(good, options());
@@ -99,7 +99,7 @@ TEST_P(Limits, TouchingMoreThanTheMemoryLimitLosesAndLeavesNothing) {
             bad_bot({"--mode", mode, "--touch-mb", "700", "--sleep-ms", testing::scaled_ms(1000)},
                     marker, GetParam(), limits),
             good_bot(GetParam()));
-        EXPECT_EQ(record.termination, match::Termination::kCrash) << record.detail;
+        EXPECT_EQ(record.termination, record::Termination::kCrash) << record.detail;
         EXPECT_EQ(record.offender(), 1) << record.detail;
         EXPECT_NE(record.detail.find("(out of memory: memory limit 256 MB)"), std::string::npos)
             << record.detail;
@@ -116,8 +116,8 @@ TEST_P(Limits, ReservedAddressSpaceDoesNotCount) {
         marker, GetParam());
     ASSERT_EQ(bad.isolation.limits.memory_mb, 1024u);
     const auto record = play(bad, good_bot(GetParam()));
-    EXPECT_EQ(record.termination, match::Termination::kNormal) << record.detail << "\n"
-                                                               << record.stderr_logs[0];
+    EXPECT_EQ(record.termination, record::Termination::kNormal) << record.detail << "\n"
+                                                                << record.stderr_logs[0];
     EXPECT_EQ(record.stderr_logs[0].find("reserving"), std::string::npos) << record.stderr_logs[0];
 }
 
@@ -130,7 +130,7 @@ TEST_P(Limits, AForkBombIsStoppedAtTheProcessLimit) {
     const auto marker = unique_marker();
     const auto record =
         play(bad_bot({"--mode", "fork-count"}, marker, GetParam(), limits), good_bot(GetParam()));
-    EXPECT_EQ(record.termination, match::Termination::kCrash) << record.detail;
+    EXPECT_EQ(record.termination, record::Termination::kCrash) << record.detail;
     EXPECT_EQ(record.offender(), 1) << record.detail;
     EXPECT_NE(record.detail.find("(process limit 16 (processes + threads))"), std::string::npos)
         << record.detail;
@@ -157,7 +157,7 @@ TEST_P(Limits, PeakMemoryOfEachSideIsRecorded) {
                                       testing::scaled_ms(400)},
                                      marker, GetParam()),
                              good_bot(GetParam()));
-    ASSERT_EQ(record.termination, match::Termination::kNormal) << record.detail;
+    ASSERT_EQ(record.termination, record::Termination::kNormal) << record.detail;
     ASSERT_TRUE(record.peak_memory[0].has_value());
     EXPECT_GE(*record.peak_memory[0], 100 * kMiB);
     EXPECT_LT(*record.peak_memory[0], 1024 * kMiB);

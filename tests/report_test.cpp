@@ -111,7 +111,7 @@ TEST(ReportPage, BotTextIsEscapedEverywhere) {
         "t", "connect4", "game: { name: connect4 }\ntime: { move_ms: 50 }\n", "fp", 1, 2};
     const auto id =
         store.create_tournament(spec, {{hostile, "cmd", "arena1", ""}, {"b", "cmd", "arena1", ""}});
-    match::GameRecord game;
+    record::GameRecord game;
     game.game = "connect4";
     game.params = {{"rows", "6"}, {"cols", "7"}, {"connect", "4"}};
     game.players[0] = hostile;
@@ -158,7 +158,7 @@ TEST(ReportPage, SprtTableSaysATestStoppedAtItsLimitWithoutADecision) {
     // Each pair: both games won by the first mover, one win each.
     const auto pair = [&](const std::string& opponent, int number) {
         for (int k = 0; k < 2; ++k) {
-            match::GameRecord game;
+            record::GameRecord game;
             game.game = "connect4";
             game.params = {{"rows", "6"}, {"cols", "7"}, {"connect", "4"}};
             game.players[0] = k == 0 ? "c" : opponent;

@@ -527,15 +527,15 @@ TEST_F(SprtCommand, BadInputGetsOneClearMessageAndExitCode2) {
 
 // ---- arena standings --vs ----
 
-match::GameRecord stored_game(const std::string& first, const std::string& second,
-                              games::Outcome outcome) {
-    match::GameRecord r;
+record::GameRecord stored_game(const std::string& first, const std::string& second,
+                               games::Outcome outcome) {
+    record::GameRecord r;
     r.game = "connect4";
     r.params = {{"rows", "6"}, {"cols", "7"}, {"connect", "4"}};
     r.players[0] = first;
     r.players[1] = second;
     for (int i = 0; i < 7; ++i) {
-        match::MoveRecord m;
+        record::MoveRecord m;
         m.move = std::to_string(1 + i % 7);
         m.player = 1 + i % 2;
         r.moves.push_back(m);

@@ -31,8 +31,8 @@ using arena::testing::lines_of;
 
 namespace fs = std::filesystem;
 using games::Outcome;
-using match::GameRecord;
-using match::Termination;
+using record::GameRecord;
+using record::Termination;
 using testing::ArenaResult;
 using testing::bin;
 using testing::run_arena;
@@ -98,7 +98,7 @@ GameRecord game(const std::string& first, const std::string& second, Outcome out
     r.players[0] = first;
     r.players[1] = second;
     for (int i = 0; i < plies; ++i) {
-        match::MoveRecord m;
+        record::MoveRecord m;
         m.move = std::to_string(1 + i % 7);
         m.player = 1 + i % 2;
         r.moves.push_back(m);

@@ -31,9 +31,9 @@ namespace {
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 using games::Outcome;
-using match::GameRecord;
-using match::MoveRecord;
-using match::Termination;
+using record::GameRecord;
+using record::MoveRecord;
+using record::Termination;
 
 // A fresh directory per test, removed afterwards.
 class StoreTest : public ::testing::Test {

@@ -19,9 +19,9 @@
 #include "arena/check/plan.hpp"
 #include "arena/check/probe_session.hpp"
 #include "arena/games/registry.hpp"
-#include "arena/match/escape.hpp"
-#include "arena/match/game_record.hpp"
 #include "arena/match/opening.hpp"
+#include "arena/record/escape.hpp"
+#include "arena/record/game_record.hpp"
 #include "arena/session/cgroup.hpp"
 
 namespace arena::check {
@@ -70,7 +70,7 @@ std::string mib_text(std::uint64_t bytes) {
 
 // A bot's line for a report: control characters escaped, cut.
 std::string shown(std::string_view line) {
-    std::string text = match::escape_controls(line.substr(0, kShownLineBytes));
+    std::string text = record::escape_controls(line.substr(0, kShownLineBytes));
     if (line.size() > kShownLineBytes) text += "...";
     return text;
 }
@@ -285,7 +285,7 @@ class Checker {
         }
         r.sent = last_lines(std::move(sent));
         r.received = last_lines(std::move(received));
-        r.stderr_tail = match::stderr_tail(session_->take_stderr_log());
+        r.stderr_tail = record::stderr_tail(session_->take_stderr_log());
     }
 
     // What a fault's detail tells the summary checks.

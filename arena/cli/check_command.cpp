@@ -16,7 +16,7 @@
 #include "arena/cli/bot_options.hpp"
 #include "arena/cli/commands.hpp"
 #include "arena/games/game.hpp"
-#include "arena/match/escape.hpp"
+#include "arena/record/escape.hpp"
 #include "arena/session/cgroup.hpp"
 #include "arena/session/command_line.hpp"
 #include "arena/tournament/config.hpp"
@@ -177,7 +177,7 @@ std::optional<CheckArgs> parse_args(const std::vector<std::string>& args, std::o
         // The plan refuses a game the bot's kind cannot play.
         (void)check::make_plan(o.game, o.kind, o.seed);
     } catch (const std::exception& e) {
-        err << "arena check-bot: " << match::escape_controls(usage_problem(e, opts))
+        err << "arena check-bot: " << record::escape_controls(usage_problem(e, opts))
             << "\n(arena check-bot --help for usage)\n";
         exit_code = kExitUsage;
         return std::nullopt;
@@ -208,8 +208,9 @@ int check_command(const std::vector<std::string>& args, std::ostream& out, std::
     CheckArgs& c = *parsed;
     err << session::cgroup::describe_limits(c.options.bot.isolation.cgroup) << "\n";
     if (!c.json) {
-        out << "checking " << match::escape_controls(c.command) << " (" << kind_name(c.options.kind)
-            << ", " << c.options.game << ", " << c.options.time.move.count() << " ms a move)\n"
+        out << "checking " << record::escape_controls(c.command) << " ("
+            << kind_name(c.options.kind) << ", " << c.options.game << ", "
+            << c.options.time.move.count() << " ms a move)\n"
             << std::flush;
         c.options.on_result = [&out](const check::CheckResult& r) {
             out << check::format_text(r) << std::flush;
@@ -219,7 +220,7 @@ int check_command(const std::vector<std::string>& args, std::ostream& out, std::
     try {
         results = check::check_bot(c.options);
     } catch (const std::exception& e) {
-        err << "arena check-bot: " << match::escape_controls(e.what()) << "\n";
+        err << "arena check-bot: " << record::escape_controls(e.what()) << "\n";
         return kExitFailure;
     }
     const bool passed = check::all_passed(results);

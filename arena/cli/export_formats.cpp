@@ -9,6 +9,7 @@
 #include "arena/games/gomoku.hpp"
 #include "arena/games/registry.hpp"
 #include "arena/games/reversi.hpp"
+#include "arena/record/params_text.hpp"
 #include "protocol/codec.hpp"
 
 namespace arena::cli {
@@ -45,19 +46,9 @@ std::string label(const std::string& tournament, const store::GameSummary& s) {
            ") of tournament '" + tournament + "'";
 }
 
-games::Params parse_params(const std::string& text) {
-    games::Params params;
-    for (const auto word : protocol::split_words(text)) {
-        const auto eq = word.find('=');
-        if (eq != std::string_view::npos)
-            params.emplace_back(std::string(word.substr(0, eq)), std::string(word.substr(eq + 1)));
-    }
-    return params;
-}
-
 std::unique_ptr<games::Game> game_of(const std::string& tournament, const store::StoredGame& g) {
     try {
-        return games::make_game(g.game, parse_params(g.params));
+        return games::make_game(g.game, record::parse_params(g.params));
     } catch (const games::GameError& e) {
         throw ExportError(label(tournament, g.summary) + ": " + e.what());
     }

@@ -9,7 +9,7 @@
 
 #include "arena/cli/commands.hpp"
 #include "arena/cli/db_args.hpp"
-#include "arena/match/escape.hpp"
+#include "arena/record/escape.hpp"
 #include "arena/store/results_store.hpp"
 
 namespace arena::cli {
@@ -31,12 +31,12 @@ constexpr const char* kSides[2] = {"first", "second"};
 
 // One bot's stderr under its heading.
 void print_stderr(const std::string& name, int side, const std::string& text, std::ostream& out) {
-    out << "--- " << match::escape_controls(name) << " (" << kSides[side] << ") ---\n";
+    out << "--- " << record::escape_controls(name) << " (" << kSides[side] << ") ---\n";
     if (text.empty()) {
         out << "(nothing on stderr)\n";
         return;
     }
-    out << match::escape_controls(text, true);
+    out << record::escape_controls(text, true);
     if (text.back() != '\n') out << "\n";
 }
 
@@ -63,13 +63,13 @@ int log_command(const std::vector<std::string>& args, std::ostream& out, std::os
         const auto& s = g->summary;
         const std::string names[2] = {s.first, s.second};
         if (a.bot && *a.bot != names[0] && *a.bot != names[1]) {
-            err << "arena log: game " << s.id << " has no bot '" << match::escape_controls(*a.bot)
-                << "'; its bots: " << match::escape_controls(names[0]) << " (first), "
-                << match::escape_controls(names[1]) << " (second)\n";
+            err << "arena log: game " << s.id << " has no bot '" << record::escape_controls(*a.bot)
+                << "'; its bots: " << record::escape_controls(names[0]) << " (first), "
+                << record::escape_controls(names[1]) << " (second)\n";
             return kExitUsage;
         }
-        out << "game " << s.id << ": " << match::escape_controls(s.first) << " (first) vs "
-            << match::escape_controls(s.second) << ", " << g->game << " " << g->params
+        out << "game " << s.id << ": " << record::escape_controls(s.first) << " (first) vs "
+            << record::escape_controls(s.second) << ", " << g->game << " " << g->params
             << ", result " << s.result << " (" << s.termination << ")\n";
         for (int side = 0; side < 2; ++side) {
             if (a.bot && *a.bot != names[side]) continue;
@@ -78,12 +78,12 @@ int log_command(const std::vector<std::string>& args, std::ostream& out, std::os
                 print_stderr(names[side], side, g->stderr_logs[side], out);
                 continue;
             }
-            out << "--- " << match::escape_controls(names[side]) << " (" << kSides[side]
+            out << "--- " << record::escape_controls(names[side]) << " (" << kSides[side]
                 << "): transcript ---\n";
             if (g->transcripts[side].empty()) {
                 out << "(no transcript kept: run with transcript: true or --transcript)\n";
             } else {
-                out << match::escape_controls(g->transcripts[side], true);
+                out << record::escape_controls(g->transcripts[side], true);
             }
         }
         out << std::flush;

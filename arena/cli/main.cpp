@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "arena/cli/commands.hpp"
-#include "arena/match/escape.hpp"
-#include "arena/tournament/suggest.hpp"
+#include "arena/record/escape.hpp"
+#include "arena/record/suggest.hpp"
 
 namespace {
 
@@ -97,9 +97,9 @@ int main(int argc, char** argv) {
     std::vector<std::string_view> names{"help"};
     for (const auto& c : kCommands)
         names.push_back(c.name);
-    const std::string hint = arena::tournament::suggestion(command, names);
-    std::cerr << "arena: unknown command '" << arena::match::escape_controls(command) << "'" << hint
-              << "\n";
+    const std::string hint = arena::record::suggestion(command, names);
+    std::cerr << "arena: unknown command '" << arena::record::escape_controls(command) << "'"
+              << hint << "\n";
     if (hint.empty()) {
         std::cerr << "\n" << kUsage;
     } else {

@@ -23,7 +23,6 @@
 #include "arena/cli/stop_signal.hpp"
 #include "arena/games/registry.hpp"
 #include "arena/match/close_calls.hpp"
-#include "arena/match/escape.hpp"
 #include "arena/match/match.hpp"
 #include "arena/match/opening.hpp"
 #include "arena/match/startup_guard.hpp"
@@ -31,6 +30,7 @@
 #include "arena/rating/head_to_head.hpp"
 #include "arena/rating/pentanomial.hpp"
 #include "arena/rating/sprt.hpp"
+#include "arena/record/escape.hpp"
 #include "arena/session/cgroup.hpp"
 #include "arena/session/command_line.hpp"
 #include "arena/store/results_store.hpp"
@@ -44,7 +44,7 @@ namespace arena::cli {
 namespace {
 
 namespace po = boost::program_options;
-using match::Termination;
+using record::Termination;
 
 constexpr std::string_view kMatchUsage = R"(usage: arena match --game GAME [options] BOT1 BOT2
 
@@ -389,7 +389,7 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
             if (!problem.empty()) throw std::invalid_argument("bot '" + bot.name + "': " + problem);
         }
     } catch (const std::exception& e) {
-        err << "arena match: " << match::escape_controls(usage_problem(e, opts))
+        err << "arena match: " << record::escape_controls(usage_problem(e, opts))
             << "\n(arena match --help for usage)\n";
         exit_code = kExitUsage;
         return std::nullopt;
@@ -406,7 +406,7 @@ std::string seconds(std::chrono::microseconds us) {
 // One line per finished game, flushed at once: a match interrupted, or
 // piped into a file, keeps every line of the games it played.
 void print_game(std::ostream& out, int index, int total, std::int64_t stored_id,
-                const match::GameRecord& g, const std::string& suffix) {
+                const record::GameRecord& g, const std::string& suffix) {
     // A stored game is numbered by its id (what `arena games` lists and
     // `show` and `log` take), the count after it being progress; an unstored
     // one by its place in the match.
@@ -415,19 +415,19 @@ void print_game(std::ostream& out, int index, int total, std::int64_t stored_id,
     } else {
         out << "game " << index << "/" << total;
     }
-    out << ": " << match::escape_controls(g.players[0]) << " vs "
-        << match::escape_controls(g.players[1]) << "  " << match::score_text(g.outcome) << "  "
-        << match::to_string(g.termination) << "  " << g.moves.size() << " plies  "
+    out << ": " << record::escape_controls(g.players[0]) << " vs "
+        << record::escape_controls(g.players[1]) << "  " << record::score_text(g.outcome) << "  "
+        << record::to_string(g.termination) << "  " << g.moves.size() << " plies  "
         << seconds(g.duration);
     if (!g.detail.empty()) {
         // The detail and stderr tails quote what the bot sent.
-        out << "  (" << match::escape_controls(g.detail);
+        out << "  (" << record::escape_controls(g.detail);
         if (g.fault_after.count() > 0)
             out << "; verdict " << std::fixed << std::setprecision(1)
                 << static_cast<double>(g.fault_after.count()) / 1000.0 << " ms after go";
-        const std::string fault = match::fault_description(g);
+        const std::string fault = record::fault_description(g);
         if (fault.size() > g.detail.size())
-            out << match::escape_controls(std::string_view(fault).substr(g.detail.size()));
+            out << record::escape_controls(std::string_view(fault).substr(g.detail.size()));
         out << ")";
     }
     out << suffix << std::endl;
@@ -533,7 +533,7 @@ class StoredMatch {
         name_ = name;
     }
 
-    std::int64_t record(int index, const std::string& opening, const match::GameRecord& g) {
+    std::int64_t record(int index, const std::string& opening, const record::GameRecord& g) {
         return store_.record_game(id_, {index, 0, index / 2, index % 2, opening}, g);
     }
     void finish(bool complete) { store_.set_status(id_, complete ? "finished" : "interrupted"); }
@@ -548,19 +548,19 @@ class StoredMatch {
 void print_summary(std::ostream& out, const match::Tally& tally) {
     std::size_t width = 4;
     for (const auto& b : tally.bots())
-        width = std::max(width, match::escape_controls(b.name).size());
+        width = std::max(width, record::escape_controls(b.name).size());
     out << "\n"
         << std::left << std::setw(static_cast<int>(width)) << "bot" << std::right
         << "  games   wins  draws losses   score";
-    for (auto t : match::kAllTerminations)
-        if (t != Termination::kNormal) out << std::setw(9) << match::to_string(t);
+    for (auto t : record::kAllTerminations)
+        if (t != Termination::kNormal) out << std::setw(9) << record::to_string(t);
     out << "\n";
     for (const auto& b : tally.bots()) {
-        out << std::left << std::setw(static_cast<int>(width)) << match::escape_controls(b.name)
+        out << std::left << std::setw(static_cast<int>(width)) << record::escape_controls(b.name)
             << std::right << std::setw(7) << b.games() << std::setw(7) << b.wins << std::setw(7)
             << b.draws << std::setw(7) << b.losses << std::setw(7) << std::fixed
             << std::setprecision(1) << 100.0 * b.score() << "%";
-        for (auto t : match::kAllTerminations)
+        for (auto t : record::kAllTerminations)
             if (t != Termination::kNormal) out << std::setw(9) << b.lost(t);
         out << "\n";
     }
@@ -578,7 +578,7 @@ class LiveSprt {
 
     // Game `index` (0-based) of the match has ended; true when it completed
     // a pair.
-    bool add(int index, const match::GameRecord& g) {
+    bool add(int index, const record::GameRecord& g) {
         const int bot1_player = index % 2 == 0 ? 1 : 2;
         const int winner = g.winner();
         const double score = winner == games::kNoPlayer ? 0.5 : winner == bot1_player ? 1.0 : 0.0;
@@ -654,8 +654,8 @@ nlohmann::json summary_json(const MatchArgs& m, const match::Tally& tally) {
     for (const auto& b : tally.bots()) {
         nlohmann::json j{{"name", b.name},   {"games", b.games()}, {"wins", b.wins},
                          {"draws", b.draws}, {"losses", b.losses}, {"score", b.score()}};
-        for (auto t : match::kAllTerminations)
-            if (t != Termination::kNormal) j[std::string(match::to_string(t))] = b.lost(t);
+        for (auto t : record::kAllTerminations)
+            if (t != Termination::kNormal) j[std::string(record::to_string(t))] = b.lost(t);
         bots.push_back(std::move(j));
     }
     return {{"game", m.game}, {"games", tally.games()}, {"bots", std::move(bots)}};
@@ -788,7 +788,7 @@ int match_command(const std::vector<std::string>& args, std::ostream& out, std::
         }
     }
     if (!failure.empty()) {
-        err << "arena match: " << match::escape_controls(failure) << "\n";
+        err << "arena match: " << record::escape_controls(failure) << "\n";
         return kExitFailure;
     }
     if (interrupted) {

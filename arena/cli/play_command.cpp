@@ -25,9 +25,10 @@
 #include "arena/cli/stop_signal.hpp"
 #include "arena/games/connect4.hpp"
 #include "arena/games/registry.hpp"
-#include "arena/match/escape.hpp"
 #include "arena/match/human.hpp"
 #include "arena/match/match.hpp"
+#include "arena/record/escape.hpp"
+#include "arena/record/params_text.hpp"
 #include "arena/serve/play_store.hpp"
 #include "arena/session/cgroup.hpp"
 #include "arena/tournament/config.hpp"
@@ -189,7 +190,7 @@ std::optional<PlayArgs> parse_args(const std::vector<std::string>& args, std::os
                 throw std::invalid_argument("bot '" + p.bot.name + "': " + problem);
         }
     } catch (const std::exception& e) {
-        err << "arena play: " << match::escape_controls(usage_problem(e, opts))
+        err << "arena play: " << record::escape_controls(usage_problem(e, opts))
             << "\n(arena play --help for usage)\n";
         exit_code = kExitUsage;
         return std::nullopt;
@@ -224,7 +225,7 @@ class TerminalPerson : public match::HumanInput {
         if (refused.empty()) {
             out_ << "\n" << state.render();
         } else {
-            out_ << "refused: " << match::escape_controls(refused) << " ("
+            out_ << "refused: " << record::escape_controls(refused) << " ("
                  << notation_help(game_, state) << ")\n";
         }
         for (;;) {
@@ -255,10 +256,11 @@ class TerminalPerson : public match::HumanInput {
         }
     }
 
-    void moved(const games::State& state, const match::MoveRecord& move) override {
+    void moved(const games::State& state, const record::MoveRecord& move) override {
         (void)state;
-        out_ << state.ply() << ". " << (move.player == side_ ? "you" : match::escape_controls(bot_))
-             << ": " << match::escape_controls(move.move);
+        out_ << state.ply() << ". "
+             << (move.player == side_ ? "you" : record::escape_controls(bot_)) << ": "
+             << record::escape_controls(move.move);
         if (move.by_arena) {
             out_ << "  (played by the arena)";
         } else if (move.player != side_) {
@@ -267,7 +269,7 @@ class TerminalPerson : public match::HumanInput {
         }
         out_ << "\n";
         for (const auto& info : move.info)
-            out_ << "   info " << match::escape_controls(info) << "\n";
+            out_ << "   info " << record::escape_controls(info) << "\n";
         out_ << std::flush;
     }
 
@@ -323,13 +325,6 @@ class TerminalPerson : public match::HumanInput {
     bool left_ = false;
 };
 
-std::string params_text(const games::Params& params) {
-    std::string text;
-    for (const auto& [k, v] : params)
-        text += (text.empty() ? "" : " ") + k + "=" + v;
-    return text;
-}
-
 }  // namespace
 
 int play_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -348,10 +343,10 @@ int play_command(const std::vector<std::string>& args, std::ostream& out, std::o
             return kExitFailure;
         }
     }
-    const std::string bot_name = match::escape_controls(p.bot.name);
-    out << "arena play: you (" << match::escape_controls(p.person) << ") play "
+    const std::string bot_name = record::escape_controls(p.bot.name);
+    out << "arena play: you (" << record::escape_controls(p.person) << ") play "
         << (p.human_side == 1 ? "X, first," : "O, second,") << " against " << bot_name << " at "
-        << p.game << " " << params_text(game->params()) << "; " << bot_name << " has "
+        << p.game << " " << record::params_text(game->params()) << "; " << bot_name << " has "
         << p.time.move.count() << " ms a move, you have "
         << (p.human_limit.count() > 0 ? std::to_string(p.human_limit.count()) + " ms"
                                       : std::string("no limit"))
@@ -363,7 +358,7 @@ int play_command(const std::vector<std::string>& args, std::ostream& out, std::o
     TerminalPerson person(out, p.game, p.human_side, p.bot.name);
     match::Player human(p.person, person, p.human_limit);
     match::Player bot(p.bot, p.session);
-    match::GameRecord record;
+    record::GameRecord record;
     bool interrupted = false;
     {
         StopOnSignal signals;
@@ -389,15 +384,15 @@ int play_command(const std::vector<std::string>& args, std::ostream& out, std::o
         final_state->apply(*final_state->parse_move(m.move));
     out << "\n" << final_state->render();
     const int winner = record.winner();
-    out << "result " << match::score_text(record.outcome) << ": "
+    out << "result " << record::score_text(record.outcome) << ": "
         << (winner == games::kNoPlayer ? std::string("a draw")
             : winner == p.human_side   ? std::string("you win")
                                        : bot_name + " wins")
-        << " (" << match::to_string(record.termination);
-    if (!record.detail.empty()) out << ": " << match::escape_controls(record.detail);
+        << " (" << record::to_string(record.termination);
+    if (!record.detail.empty()) out << ": " << record::escape_controls(record.detail);
     out << ")\n";
     if (record.offender() != 0 && record.offender() != p.human_side) {
-        const std::string tail = match::stderr_tail(record.stderr_logs[record.offender() - 1]);
+        const std::string tail = record::stderr_tail(record.stderr_logs[record.offender() - 1]);
         if (!tail.empty()) out << bot_name << "'s stderr: " << tail << "\n";
     }
     if (stored) {
@@ -408,7 +403,7 @@ int play_command(const std::vector<std::string>& args, std::ostream& out, std::o
                                             p.bot.argv, p.bot.working_dir))};
             const auto where = stored->store(record, p.human_side, entry);
             out << "stored as game " << where.game_id << " of tournament '"
-                << match::escape_controls(where.tournament) << "' in " << p.db << "\n";
+                << record::escape_controls(where.tournament) << "' in " << p.db << "\n";
         } catch (const std::exception& e) {
             err << "arena play: " << e.what() << "\n";
             return kExitFailure;

@@ -20,8 +20,8 @@
 
 #include "arena/cli/commands.hpp"
 #include "arena/cli/report.hpp"
-#include "arena/match/escape.hpp"
 #include "arena/rating/elo.hpp"
+#include "arena/record/escape.hpp"
 
 namespace arena::cli {
 namespace {
@@ -278,11 +278,11 @@ int rate_command(const std::vector<std::string>& args, std::ostream& out, std::o
         fit = rating::fit_elo(names, games, options);
     } catch (const std::exception& e) {
         // The problem may quote the input: a name, a result.
-        err << "arena rate: " << label << ": " << match::escape_controls(e.what()) << "\n";
+        err << "arena rate: " << label << ": " << record::escape_controls(e.what()) << "\n";
         return kExitUsage;
     }
     for (auto& name : names)
-        name = match::escape_controls(name);
+        name = record::escape_controls(name);
     std::vector<std::size_t> order(names.size());
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(),

@@ -17,8 +17,8 @@
 #include <utility>
 #include <vector>
 
-#include "arena/match/escape.hpp"
 #include "arena/rating/elo.hpp"
+#include "arena/record/escape.hpp"
 #include "arena/report/standings.hpp"
 #include "arena/tournament/scoring.hpp"
 
@@ -54,7 +54,7 @@ void reject_repeats(const std::vector<rating::Anchor>& anchors, const std::strin
         for (std::size_t j = 0; j < i; ++j) {
             if (anchors[i].name == anchors[j].name) {
                 throw std::invalid_argument(where + "bot '" +
-                                            match::escape_controls(anchors[i].name) +
+                                            record::escape_controls(anchors[i].name) +
                                             "' is anchored twice");
             }
         }
@@ -68,7 +68,7 @@ void print_pair(std::ostream& out, const std::string& a, const std::string& b,
 }  // namespace
 
 rating::Anchor parse_anchor(const std::string& text) {
-    const auto where = [&] { return "--anchor '" + match::escape_controls(text) + "': "; };
+    const auto where = [&] { return "--anchor '" + record::escape_controls(text) + "': "; };
     const auto eq = text.rfind('=');
     rating::Anchor anchor{text.substr(0, eq), 0.0};
     if (eq != std::string::npos) {
@@ -111,7 +111,7 @@ std::vector<rating::Anchor> anchors_of_config_text(const std::string& text) {
         const auto elo = entry.second.IsScalar() ? parse_elo(entry.second.Scalar()) : std::nullopt;
         if (name.empty()) throw std::invalid_argument(where + "an entry without a bot name");
         if (!elo) {
-            throw std::invalid_argument(where + "the rating of '" + match::escape_controls(name) +
+            throw std::invalid_argument(where + "the rating of '" + record::escape_controls(name) +
                                         "' is not a number from -100000 to 100000");
         }
         anchors.push_back({name, *elo});
@@ -126,7 +126,7 @@ std::string scale_text(const std::vector<rating::Anchor>& anchors,
     std::string text = "ratings anchored:";
     for (std::size_t i = 0; i < anchors.size(); ++i) {
         const auto& a = anchors[i];
-        text += (i == 0 ? " " : ", ") + match::escape_controls(a.name) + " " + elo_text(a.elo);
+        text += (i == 0 ? " " : ", ") + record::escape_controls(a.name) + " " + elo_text(a.elo);
         if (std::find(without_games.begin(), without_games.end(), a.name) != without_games.end())
             text += " (no games)";
     }
@@ -228,7 +228,7 @@ void report_standings(store::ResultsStore& store, const store::TournamentRow& to
         std::string retired;
         for (const auto& b : store.bots(tournament.id))
             if (b.retired)
-                retired += (retired.empty() ? "" : ", ") + match::escape_controls(b.name);
+                retired += (retired.empty() ? "" : ", ") + record::escape_controls(b.name);
         if (!retired.empty()) {
             out << "retired: " << retired
                 << " (play no more; arena standings --active leaves them out)\n";
@@ -346,7 +346,7 @@ namespace {
 void print_pair(std::ostream& out, const std::string& a, const std::string& b,
                 const std::vector<rating::PairedGame>& games) {
     const auto counts = rating::count_head_to_head(games);
-    const std::string shown_a = match::escape_controls(a), shown_b = match::escape_controls(b);
+    const std::string shown_a = record::escape_controls(a), shown_b = record::escape_controls(b);
     out << shown_a << " vs " << shown_b << " (from " << shown_a
         << "'s side): " << counts.games.games() << " games, " << counts.pairs.pairs()
         << " colour-swapped pair" << (counts.pairs.pairs() == 1 ? "" : "s") << "\n";

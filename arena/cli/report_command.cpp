@@ -18,7 +18,7 @@
 #include "arena/cli/commands.hpp"
 #include "arena/cli/db_args.hpp"
 #include "arena/cli/report.hpp"
-#include "arena/match/escape.hpp"
+#include "arena/record/escape.hpp"
 #include "arena/report/html_report.hpp"
 #include "arena/store/results_store.hpp"
 #include "arena/tournament/scoring.hpp"
@@ -45,8 +45,8 @@ std::optional<store::TournamentRow> pick(store::ResultsStore& store,
     if (name) {
         auto t = store.find_tournament(*name);
         if (!t) {
-            err << "arena report: no tournament '" << match::escape_controls(*name) << "' in " << db
-                << "\n";
+            err << "arena report: no tournament '" << record::escape_controls(*name) << "' in "
+                << db << "\n";
         }
         return t;
     }
@@ -58,7 +58,7 @@ std::optional<store::TournamentRow> pick(store::ResultsStore& store,
         err << "arena report: " << db << " holds " << all.size()
             << " tournaments; choose one with --tournament:";
         for (const auto& t : all)
-            err << " " << match::escape_controls(t.spec.name);
+            err << " " << record::escape_controls(t.spec.name);
         err << "\n";
     }
     return std::nullopt;
@@ -137,7 +137,7 @@ int report_command(const std::vector<std::string>& args, std::ostream& out, std:
         try {
             options.anchors = anchors ? *anchors : anchors_of_config_text(t->spec.config_text);
         } catch (const std::invalid_argument& e) {
-            err << "arena report: tournament '" << match::escape_controls(t->spec.name) << "' in "
+            err << "arena report: tournament '" << record::escape_controls(t->spec.name) << "' in "
                 << a.db << ": " << e.what() << " (give the anchors with --anchor BOT=ELO)\n";
             return kExitUsage;
         }
@@ -146,8 +146,8 @@ int report_command(const std::vector<std::string>& args, std::ostream& out, std:
             const bool known = std::any_of(bots.begin(), bots.end(),
                                            [&](const auto& b) { return b.name == anchor.name; });
             if (!known) {
-                err << "arena report: the anchor '" << match::escape_controls(anchor.name)
-                    << "' is not a bot of tournament '" << match::escape_controls(t->spec.name)
+                err << "arena report: the anchor '" << record::escape_controls(anchor.name)
+                    << "' is not a bot of tournament '" << record::escape_controls(t->spec.name)
                     << "' in " << a.db << "\n";
                 return kExitUsage;
             }

@@ -14,9 +14,9 @@
 #include "arena/cli/db_args.hpp"
 #include "arena/cli/report.hpp"
 #include "arena/games/registry.hpp"
-#include "arena/match/escape.hpp"
+#include "arena/record/escape.hpp"
+#include "arena/record/suggest.hpp"
 #include "arena/store/results_store.hpp"
-#include "arena/tournament/suggest.hpp"
 #include "protocol/codec.hpp"
 
 namespace arena::cli {
@@ -37,7 +37,7 @@ std::optional<std::int64_t> parse_game_id(const std::string& text) {
 
 std::string bad_game_id(const std::string& text) {
     return "GAME must be a game id (a positive whole number), got '" +
-           match::escape_controls(text) + "'";
+           record::escape_controls(text) + "'";
 }
 
 }  // namespace
@@ -160,14 +160,14 @@ bool check_bot(store::ResultsStore& store, const store::TournamentRow& t, const 
 // Throws, suggesting the closest kind, when `kind` is not a way a game ends.
 void check_termination(const std::string& kind) {
     std::vector<std::string_view> kinds;
-    for (const auto t : match::kAllTerminations)
-        kinds.push_back(match::to_string(t));
+    for (const auto t : record::kAllTerminations)
+        kinds.push_back(record::to_string(t));
     if (std::find(kinds.begin(), kinds.end(), kind) != kinds.end()) return;
     std::string list;
     for (const auto k : kinds)
         list += (list.empty() ? "" : ", ") + std::string(k);
-    throw std::invalid_argument("--termination: unknown ending '" + match::escape_controls(kind) +
-                                "'" + tournament::suggestion(kind, kinds) + "; endings: " + list);
+    throw std::invalid_argument("--termination: unknown ending '" + record::escape_controls(kind) +
+                                "'" + record::suggestion(kind, kinds) + "; endings: " + list);
 }
 
 po::options_description tournament_option() {
@@ -205,7 +205,7 @@ std::optional<std::vector<rating::Anchor>> standings_anchors(
         const bool known = std::any_of(bots.begin(), bots.end(),
                                        [&](const auto& b) { return b.name == anchor.name; });
         if (known) continue;
-        const std::string name = match::escape_controls(anchor.name);
+        const std::string name = record::escape_controls(anchor.name);
         if (given) {
             err << "arena standings: --anchor " << name << ": tournament '" << t.spec.name
                 << "' in " << db << " has no bot '" << name << "'\n";
@@ -285,7 +285,7 @@ int standings_command(const std::vector<std::string>& args, std::ostream& out, s
                 const bool anchored = std::any_of(scale->begin(), scale->end(),
                                                   [&](const auto& x) { return x.name == b.name; });
                 if (!b.retired || !anchored) continue;
-                err << "arena standings: --active leaves out '" << match::escape_controls(b.name)
+                err << "arena standings: --active leaves out '" << record::escape_controls(b.name)
                     << "', which plays no more, but the ratings are anchored on it (give other "
                        "anchors with --anchor BOT=ELO)\n";
                 return kExitUsage;
@@ -334,11 +334,11 @@ int games_command(const std::vector<std::string>& args, std::ostream& out, std::
             << "  detail\n";
         for (const auto& g : store.games(t->id, a.bot, ending)) {
             out << std::setw(7) << g.id << std::setw(7) << g.slot.index + 1 << "  " << std::left
-                << std::setw(16) << match::escape_controls(g.first) << std::setw(16)
-                << match::escape_controls(g.second) << std::setw(9) << g.result << std::setw(10)
+                << std::setw(16) << record::escape_controls(g.first) << std::setw(16)
+                << record::escape_controls(g.second) << std::setw(9) << g.result << std::setw(10)
                 << g.termination << std::right << std::setw(6) << g.plies << std::setw(10)
                 << std::fixed << std::setprecision(2) << static_cast<double>(g.duration_us) / 1e6
-                << "  " << match::escape_controls(g.detail) << "\n";
+                << "  " << record::escape_controls(g.detail) << "\n";
         }
         return kExitOk;
     } catch (const std::exception& e) {
@@ -394,11 +394,11 @@ int show_command(const std::vector<std::string>& args, std::ostream& out, std::o
             }
             out << "\n";
             for (const auto& info : m.info)
-                out << "   info " << match::escape_controls(info) << "\n";
+                out << "   info " << record::escape_controls(info) << "\n";
             out << state->render();
         }
         out << "\nresult " << s.result << " (" << s.termination
-            << (s.detail.empty() ? "" : ": " + match::escape_controls(s.detail)) << ")\n";
+            << (s.detail.empty() ? "" : ": " + record::escape_controls(s.detail)) << ")\n";
         // Games stored before peak memory was recorded have none.
         if (g->peak_memory[0] || g->peak_memory[1]) {
             // What the memory limit counts (docs/database.md): a cgroup's
@@ -422,7 +422,7 @@ int show_command(const std::vector<std::string>& args, std::ostream& out, std::o
             for (int side = 1; side <= 2; ++side) {
                 const bool lost = (side == 1 && s.result == "0-1") ||
                                   (side == 2 && s.result == "1-0") || s.result == "1/2-1/2";
-                const std::string tail = match::stderr_tail(g->stderr_logs[side - 1]);
+                const std::string tail = record::stderr_tail(g->stderr_logs[side - 1]);
                 if (!lost || tail.empty()) continue;
                 out << (side == 1 ? s.first : s.second) << "'s stderr: " << tail << "\n";
                 any = true;

@@ -31,7 +31,7 @@
 #include "arena/cli/sprt_report.hpp"
 #include "arena/cli/stop_signal.hpp"
 #include "arena/match/close_calls.hpp"
-#include "arena/match/escape.hpp"
+#include "arena/record/escape.hpp"
 #include "arena/session/cgroup.hpp"
 #include "arena/store/run_lock.hpp"
 #include "arena/tournament/config.hpp"
@@ -445,7 +445,7 @@ void print_left_out(const std::vector<LeftOut>& left_out, std::ostream& out) {
     if (left_out.empty()) return;
     out << "\nleft out, failing the checks (fix them and run again):\n";
     for (const auto& l : left_out)
-        out << "  " << match::escape_controls(l.bot) << "  (log: " << l.log.string() << ")\n";
+        out << "  " << record::escape_controls(l.bot) << "  (log: " << l.log.string() << ")\n";
 }
 
 // `check: true`: runs the arena check-bot checks on each bot of bots_dir
@@ -477,7 +477,7 @@ bool check_submissions(tournament::Config& config, std::vector<LeftOut>& left_ou
         if (const auto it = passed.find(bot.name);
             it != passed.end() && !now.sha256.empty() && it->second == now)
             continue;
-        err << "arena run: checking bot '" << match::escape_controls(bot.name) << "' ("
+        err << "arena run: checking bot '" << record::escape_controls(bot.name) << "' ("
             << bot.manifest.string() << ")...\n"
             << std::flush;
         std::vector<check::CheckResult> results;
@@ -490,7 +490,8 @@ bool check_submissions(tournament::Config& config, std::vector<LeftOut>& left_ou
         } catch (const check::Stopped&) {
             // What passed so far is remembered; this bot is checked afresh.
             if (changed) write_passed_checks(table, passed);
-            err << "arena run: interrupted while checking bot '" << match::escape_controls(bot.name)
+            err << "arena run: interrupted while checking bot '"
+                << record::escape_controls(bot.name)
                 << "': nothing was played; run the same command again to check the rest and "
                    "play\n";
             interrupted = true;
@@ -500,8 +501,8 @@ bool check_submissions(tournament::Config& config, std::vector<LeftOut>& left_ou
         }
         const auto log_file = check_log_file(config, bot.name);
         if (problem.empty() && check::all_passed(results)) {
-            err << "arena run: bot '" << match::escape_controls(bot.name) << "' passes the checks ("
-                << check::summary_text(results) << ")\n";
+            err << "arena run: bot '" << record::escape_controls(bot.name)
+                << "' passes the checks (" << check::summary_text(results) << ")\n";
             passed[bot.name] = now;
             changed = true;
             std::filesystem::remove(log_file, ec);
@@ -536,8 +537,8 @@ bool check_submissions(tournament::Config& config, std::vector<LeftOut>& left_ou
         } else {
             why = "the checks could not run: " + problem;
         }
-        err << "arena run: bot '" << match::escape_controls(bot.name) << "' FAILS the checks ("
-            << match::escape_controls(why)
+        err << "arena run: bot '" << record::escape_controls(bot.name) << "' FAILS the checks ("
+            << record::escape_controls(why)
             << ") and does not play in this run; fix it and run again (its check log: "
             << log_file.string() << ")\n";
         left_out.push_back({bot.name, log_file});
@@ -738,7 +739,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
         if (!outcome.error.empty()) {
             // Storage may be what failed (a full disk): report the cause and
             // stop, touching the database no more than to note the stop.
-            err << "arena run: " << match::escape_controls(outcome.error) << "\n";
+            err << "arena run: " << record::escape_controls(outcome.error) << "\n";
             try {
                 store.set_status(id, "interrupted");
             } catch (const std::exception&) {
@@ -754,7 +755,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
                 report_standings(store, *row, out, config.anchors);
             print_left_out(left_out, out);
             for (const auto& g : outcome.given_up) {
-                err << "arena run: " << match::escape_controls(g.bot.describe()) << ", so its "
+                err << "arena run: " << record::escape_controls(g.bot.describe()) << ", so its "
                     << g.missing_games
                     << " remaining games were not played: fix it and run the same command again\n";
             }

@@ -20,7 +20,7 @@
 #include "arena/cli/report.hpp"
 #include "arena/cli/serve_setup.hpp"
 #include "arena/cli/stop_signal.hpp"
-#include "arena/match/escape.hpp"
+#include "arena/record/escape.hpp"
 #include "arena/serve/http_server.hpp"
 #include "arena/serve/site.hpp"
 #include "arena/session/command_line.hpp"
@@ -79,9 +79,9 @@ std::vector<serve::PlayBot> play_bots(const std::vector<std::string>& play_bot_a
                 set_bot_protocol(spec, t.bot.protocol);
             } catch (const std::exception& e) {
                 err << "arena serve: " << db->path().string() << ": bot '"
-                    << match::escape_controls(t.bot.name) << "' of tournament '"
-                    << match::escape_controls(t.tournament_name)
-                    << "' is not offered on /play: " << match::escape_controls(e.what()) << "\n";
+                    << record::escape_controls(t.bot.name) << "' of tournament '"
+                    << record::escape_controls(t.tournament_name)
+                    << "' is not offered on /play: " << record::escape_controls(e.what()) << "\n";
                 continue;
             }
             serve::PlayBot bot;
@@ -258,7 +258,7 @@ int serve_command(const std::vector<std::string>& args, std::ostream& out, std::
         if (max_move_ms < 10) throw std::invalid_argument("--max-move-ms must be at least 10");
         run_options.apply(isolation, session_options);
     } catch (const std::exception& e) {
-        err << "arena serve: " << match::escape_controls(usage_problem(e, opts))
+        err << "arena serve: " << record::escape_controls(usage_problem(e, opts))
             << "\n(arena serve --help for usage)\n";
         return kExitUsage;
     }
@@ -283,10 +283,10 @@ int serve_command(const std::vector<std::string>& args, std::ostream& out, std::
     try {
         server.emplace(setup, err);
     } catch (const std::invalid_argument& e) {
-        err << "arena serve: " << match::escape_controls(e.what()) << "\n";
+        err << "arena serve: " << record::escape_controls(e.what()) << "\n";
         return kExitUsage;
     } catch (const std::exception& e) {
-        err << "arena serve: " << match::escape_controls(e.what()) << "\n";
+        err << "arena serve: " << record::escape_controls(e.what()) << "\n";
         return kExitFailure;
     }
     out << "arena serve: " << server->describe() << "; Ctrl-C stops it" << std::endl;

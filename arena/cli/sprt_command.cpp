@@ -17,9 +17,9 @@
 #include "arena/cli/commands.hpp"
 #include "arena/cli/report.hpp"
 #include "arena/cli/sprt_report.hpp"
-#include "arena/match/escape.hpp"
 #include "arena/rating/head_to_head.hpp"
 #include "arena/rating/sprt.hpp"
+#include "arena/record/escape.hpp"
 
 namespace arena::cli {
 namespace {
@@ -150,7 +150,7 @@ int sprt_command(const std::vector<std::string>& args, std::ostream& out, std::o
             games = t;
         }
     } catch (const std::exception& e) {
-        err << "arena sprt: " << match::escape_controls(usage_problem(e, opts))
+        err << "arena sprt: " << record::escape_controls(usage_problem(e, opts))
             << "\n(arena sprt --help for usage)\n";
         return kExitUsage;
     }

@@ -12,10 +12,10 @@
 #include <string>
 
 #include "arena/cli/report.hpp"
-#include "arena/match/escape.hpp"
 #include "arena/rating/head_to_head.hpp"
 #include "arena/rating/pentanomial.hpp"
 #include "arena/rating/sprt.hpp"
+#include "arena/record/escape.hpp"
 
 namespace arena::cli {
 
@@ -54,7 +54,7 @@ inline void print_sprt_decision(std::ostream& out, rating::SprtDecision decision
 inline void print_sprt_block(std::ostream& out, const std::string& a, const std::string& b,
                              const rating::SprtOptions& options, const rating::SprtResult& result,
                              const rating::Pentanomial& pairs, const rating::Trinomial& paired) {
-    const std::string ea = match::escape_controls(a), eb = match::escape_controls(b);
+    const std::string ea = record::escape_controls(a), eb = record::escape_controls(b);
     const std::int64_t n = pairs.pairs();
     out << "--------------------------------------------------\n"
         << "Results of " << ea << " vs " << eb << " (from " << ea << "'s side), " << n

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "arena/cli/commands.hpp"
-#include "arena/tournament/suggest.hpp"
+#include "arena/record/suggest.hpp"
 
 namespace arena::cli {
 
@@ -28,7 +28,7 @@ std::string usage_problem(const std::exception& e, const po::options_description
     // "-game" means "--game" as often as it means "-g ame".
     std::string word = typed;
     if (word.size() > 2 && word[0] == '-' && word[1] != '-') word.insert(0, "-");
-    return "unknown option '" + typed + "'" + tournament::suggestion(word, known);
+    return "unknown option '" + typed + "'" + record::suggestion(word, known);
 }
 
 }  // namespace arena::cli

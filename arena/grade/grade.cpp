@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "arena/match/escape.hpp"
+#include "arena/record/escape.hpp"
 
 namespace arena::grade {
 namespace {
@@ -43,7 +43,7 @@ std::string check_note(const fs::path& log) {
     if (could_not.size() > kMaxNote) could_not = could_not.substr(0, kMaxNote - 3) + "...";
     // Bot output: shown as text, never obeyed by a terminal.
     return "check failed: " + (could_not.empty() ? std::string("see ") + log.string()
-                                                 : match::escape_controls(could_not));
+                                                 : record::escape_controls(could_not));
 }
 
 // The names of the programs that passed their check (the first field of
@@ -66,7 +66,7 @@ int fault_index(const std::string& termination) {
 
 // A CSV cell: quoted when needed, and never read as a formula.
 std::string csv_cell(std::string_view text) {
-    std::string cell = match::escape_controls(text, true);
+    std::string cell = record::escape_controls(text, true);
     if (!cell.empty() && std::string_view("=+-@\t\r").find(cell.front()) != std::string_view::npos)
         cell.insert(0, "'");
     if (cell.find_first_of(",\"\r\n") == std::string::npos) return cell;
@@ -218,7 +218,7 @@ Table make_table(const tournament::Config& config, store::ResultsStore& store,
             std::string text = why->second;
             constexpr std::size_t kMaxNote = 240;
             if (text.size() > kMaxNote) text = text.substr(0, kMaxNote - 3) + "...";
-            note += ": " + match::escape_controls(text);
+            note += ": " + record::escape_controls(text);
         }
         row.note = note;
     }
@@ -227,7 +227,7 @@ Table make_table(const tournament::Config& config, store::ResultsStore& store,
 
 std::string format_text(const Table& table) {
     std::ostringstream out;
-    out << match::escape_controls(table.tournament) << ": " << table.rows.size() << " submission"
+    out << record::escape_controls(table.tournament) << ": " << table.rows.size() << " submission"
         << (table.rows.size() == 1 ? "" : "s") << " against " << table.references.size()
         << " reference" << (table.references.size() == 1 ? "" : "s") << ", "
         << table.games_per_reference
@@ -240,21 +240,21 @@ std::string format_text(const Table& table) {
     std::vector<std::vector<std::string>> cells;
     std::vector<std::string> header{"submission", "author"};
     for (const auto& r : table.references)
-        header.push_back(match::escape_controls(r));
+        header.push_back(record::escape_controls(r));
     for (const char* h : {"total", "max", "faults", "check", "note"})
         header.emplace_back(h);
     cells.push_back(header);
     for (const Row& row : table.rows) {
         std::vector<std::string> line{
-            match::escape_controls(row.name),
-            row.author.empty() ? "-" : match::escape_controls(row.author)};
+            record::escape_controls(row.name),
+            row.author.empty() ? "-" : record::escape_controls(row.author)};
         for (const int p : row.points)
             line.push_back(std::to_string(p));
         line.push_back(std::to_string(row.total));
         line.push_back(std::to_string(row.max));
         line.push_back(faults_text(row));
         line.push_back(row.check);
-        line.push_back(match::escape_controls(row.note));
+        line.push_back(record::escape_controls(row.note));
         cells.push_back(std::move(line));
     }
     std::vector<std::size_t> width(header.size(), 0);

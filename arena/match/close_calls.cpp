@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "arena/match/escape.hpp"
+#include "arena/record/escape.hpp"
 
 namespace arena::match {
 
@@ -34,7 +34,7 @@ void CloseCallCounter::add(const std::string& first, const std::string& second,
     counts_.try_emplace(second);
 }
 
-void CloseCallCounter::add(const GameRecord& game) {
+void CloseCallCounter::add(const record::GameRecord& game) {
     std::vector<TimedMove> moves;
     moves.reserve(game.moves.size());
     for (const auto& m : game.moves)
@@ -51,7 +51,7 @@ std::vector<std::pair<std::string, CloseCallCount>> CloseCallCounter::warnings()
 
 std::string close_call_warning(const std::string& bot, const CloseCallCount& count,
                                const std::string& hint) {
-    return "warning: " + escape_controls(bot) +
+    return "warning: " + record::escape_controls(bot) +
            " answered within 5 % (at most 25 ms) of its time limit on " +
            std::to_string(count.close) + " of " + std::to_string(count.moves) +
            " moves; on a busy machine it will lose on time (" + hint + ")";

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "arena/match/game_record.hpp"
 #include "arena/match/time_control.hpp"
+#include "arena/record/game_record.hpp"
 
 namespace arena::match {
 
@@ -42,7 +42,7 @@ class CloseCallCounter {
     // One game: `players` moved first and second.
     void add(const std::string& first, const std::string& second,
              const std::vector<TimedMove>& moves);
-    void add(const GameRecord& game);
+    void add(const record::GameRecord& game);
 
     // The bots that keep coming close: at least 2 close calls, and at least
     // one move in 10; in name order.

@@ -21,7 +21,7 @@
 #include <string_view>
 
 #include "arena/games/game.hpp"
-#include "arena/match/game_record.hpp"
+#include "arena/record/game_record.hpp"
 
 namespace arena::match {
 
@@ -48,7 +48,7 @@ class HumanInput {
     // Told of every ply once it is played, by either side or by the arena
     // (an opening move, a forced pass); `state` is the position after it.
     // Called on the game's thread.
-    virtual void moved(const games::State& state, const MoveRecord& move) {
+    virtual void moved(const games::State& state, const record::MoveRecord& move) {
         (void)state;
         (void)move;
     }

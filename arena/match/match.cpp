@@ -17,20 +17,20 @@ using std::chrono::duration_cast;
 using std::chrono::microseconds;
 using SteadyClock = std::chrono::steady_clock;
 
-Termination termination_of(Fault f) {
+record::Termination termination_of(Fault f) {
     switch (f) {
         case Fault::kTimeout:
-            return Termination::kTimeout;
+            return record::Termination::kTimeout;
         case Fault::kCrash:
-            return Termination::kCrash;
+            return record::Termination::kCrash;
         case Fault::kProtocol:
-            return Termination::kProtocol;
+            return record::Termination::kProtocol;
         case Fault::kStartup:
-            return Termination::kStartup;
+            return record::Termination::kStartup;
         case Fault::kNone:
             break;
     }
-    return Termination::kNormal;
+    return record::Termination::kNormal;
 }
 
 // A transcript as the record keeps it: "<µs since `start`> -> text" for the
@@ -83,7 +83,7 @@ class GameRun {
             game_line_.params.push_back(std::move(kv));
     }
 
-    GameRecord play(const std::vector<games::Move>& opening, const std::stop_token& stop) {
+    record::GameRecord play(const std::vector<games::Move>& opening, const std::stop_token& stop) {
         stop_ = stop;
         const auto started = SteadyClock::now();
         record_.started_at = std::chrono::system_clock::now();
@@ -151,7 +151,7 @@ class GameRun {
         const bool bad1 = hs[0].fault != Fault::kNone;
         const bool bad2 = hs[1].fault != Fault::kNone;
         if (bad1 || bad2) {
-            record_.termination = Termination::kStartup;
+            record_.termination = record::Termination::kStartup;
             record_.outcome = bad1 && bad2 ? games::Outcome::kDraw : win_for(bad1 ? 2 : 1);
             for (int p = 1; p <= 2; ++p) {
                 if (hs[p - 1].fault == Fault::kNone) continue;
@@ -168,7 +168,7 @@ class GameRun {
             game_line_.player = p;
             if (players_[p - 1]->human() != nullptr) continue;
             if (!players_[p - 1]->session().start_game(game_line_)) {
-                lose(p, Termination::kCrash, "did not accept the `game` line");
+                lose(p, record::Termination::kCrash, "did not accept the `game` line");
                 return false;
             }
         }
@@ -176,7 +176,7 @@ class GameRun {
     }
 
     void play_by_arena(games::Move m) {
-        MoveRecord mr;
+        record::MoveRecord mr;
         mr.move = state_->format_move(m);
         mr.player = state_->current_player();
         mr.by_arena = true;
@@ -216,14 +216,14 @@ class GameRun {
         if (!clock_.charge(p, reply.elapsed())) {
             // The session stops reading at the same limit, so this only
             // guards the clock's own rule against a reply read at the edge.
-            lose(p, Termination::kTimeout, "move took longer than the limit");
+            lose(p, record::Termination::kTimeout, "move took longer than the limit");
             bot.kill();
             return;
         }
         const auto move = state_->parse_move(reply.move);
         if (!move) {
             // What a move looks like, as `arena check-bot` says it.
-            lose(p, Termination::kIllegal,
+            lose(p, record::Termination::kIllegal,
                  "not a move of this game: '" + reply.move + "'; a move is " +
                      session::move_form(players_[p - 1]->spec().protocol, record_.game,
                                         record_.params));
@@ -231,11 +231,11 @@ class GameRun {
             return;
         }
         if (!state_->is_legal(*move)) {
-            lose(p, Termination::kIllegal, "illegal move '" + reply.move + "'");
+            lose(p, record::Termination::kIllegal, "illegal move '" + reply.move + "'");
             players_[p - 1]->discard();
             return;
         }
-        MoveRecord mr;
+        record::MoveRecord mr;
         mr.move = state_->format_move(*move);
         mr.player = p;
         mr.time = duration_cast<microseconds>(reply.elapsed());
@@ -264,7 +264,7 @@ class GameRun {
             const auto now = SteadyClock::now();
             if (deadline && now > *deadline) {
                 record_.fault_after = duration_cast<microseconds>(now - asked);
-                lose(p, Termination::kTimeout,
+                lose(p, record::Termination::kTimeout,
                      "no move within " + std::to_string(limit.count()) + " ms");
                 return;
             }
@@ -281,7 +281,7 @@ class GameRun {
                 refused = "illegal move '" + *text + "'";
                 continue;
             }
-            MoveRecord mr;
+            record::MoveRecord mr;
             mr.move = state_->format_move(*move);
             mr.player = p;
             mr.time = duration_cast<microseconds>(now - asked);
@@ -293,7 +293,7 @@ class GameRun {
         }
     }
 
-    void lose(int player, Termination why, std::string detail) {
+    void lose(int player, record::Termination why, std::string detail) {
         record_.outcome = win_for(games::opponent_of(player));
         record_.termination = why;
         record_.detail = players_[player - 1]->name() + ": " + std::move(detail);
@@ -314,7 +314,7 @@ class GameRun {
     std::unique_ptr<games::State> state_;
     protocol::GameStart game_line_;
     protocol::Position position_;
-    GameRecord record_;
+    record::GameRecord record_;
     bool finished_ = false;
     bool human_left_ = false;  // a person stopped playing: the game is abandoned
     std::stop_token stop_;
@@ -322,9 +322,9 @@ class GameRun {
 
 }  // namespace
 
-GameRecord play_game(const games::Game& game, Player& first, Player& second,
-                     const TimeControl& time, const std::vector<games::Move>& opening,
-                     std::stop_token stop, const MoveObserver& on_move) {
+record::GameRecord play_game(const games::Game& game, Player& first, Player& second,
+                             const TimeControl& time, const std::vector<games::Move>& opening,
+                             std::stop_token stop, const MoveObserver& on_move) {
     return GameRun(game, first, second, time, on_move).play(opening, stop);
 }
 

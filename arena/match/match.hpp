@@ -1,16 +1,16 @@
 #pragma once
 // One game between two players: the arena plays the opening and forced
 // passes, asks each bot for its moves under the clock, judges every reply
-// with the game's rules, and returns a plain GameRecord.
+// with the game's rules, and returns a plain record::GameRecord.
 
 #include <functional>
 #include <stop_token>
 #include <vector>
 
 #include "arena/games/game.hpp"
-#include "arena/match/game_record.hpp"
 #include "arena/match/player.hpp"
 #include "arena/match/time_control.hpp"
+#include "arena/record/game_record.hpp"
 
 namespace arena::match {
 
@@ -24,10 +24,11 @@ namespace arena::match {
 // the game.
 // `on_move`, when given, is told of every ply once it is played (on the
 // game's thread; it must be quick), for a view of the game in progress.
-using MoveObserver = std::function<void(const MoveRecord&)>;
-[[nodiscard]] GameRecord play_game(const games::Game& game, Player& first, Player& second,
-                                   const TimeControl& time,
-                                   const std::vector<games::Move>& opening = {},
-                                   std::stop_token stop = {}, const MoveObserver& on_move = {});
+using MoveObserver = std::function<void(const record::MoveRecord&)>;
+[[nodiscard]] record::GameRecord play_game(const games::Game& game, Player& first, Player& second,
+                                           const TimeControl& time,
+                                           const std::vector<games::Move>& opening = {},
+                                           std::stop_token stop = {},
+                                           const MoveObserver& on_move = {});
 
 }  // namespace arena::match

@@ -82,7 +82,7 @@ session::HandshakeResult Player::ensure_ready() {
         } else {
             // Read now, for the guard's report; the game's record gets it too.
             stderr_kept_ = fresh->take_stderr_log();
-            guard_->end(spec_.name, false, result.detail, stderr_tail(stderr_kept_));
+            guard_->end(spec_.name, false, result.detail, record::stderr_tail(stderr_kept_));
         }
     }
     // Kept even when it failed, for its stderr log; has_session() is false then.

@@ -13,9 +13,9 @@
 #include <optional>
 #include <string>
 
-#include "arena/match/game_record.hpp"
 #include "arena/match/human.hpp"
 #include "arena/match/startup_guard.hpp"
+#include "arena/record/game_record.hpp"
 #include "arena/session/session.hpp"
 
 namespace arena::match {

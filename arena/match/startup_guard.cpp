@@ -1,6 +1,6 @@
 #include "arena/match/startup_guard.hpp"
 
-#include "arena/match/escape.hpp"
+#include "arena/record/escape.hpp"
 
 namespace arena::match {
 
@@ -83,7 +83,7 @@ void StartupGuard::note_exits_between_games(const std::string& bot, const std::s
         const std::lock_guard lock(mutex_);
         if (exit_noted_[bot]) return;
         exit_noted_[bot] = true;
-        line = "bot '" + escape_controls(bot) + "' exits after each game (" + how +
+        line = "bot '" + record::escape_controls(bot) + "' exits after each game (" + how +
                "): a fresh process starts for each of its games, which costs its start-up "
                "time (" +
                std::to_string(startup.count()) + " ms) each, not a fault";

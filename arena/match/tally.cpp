@@ -24,7 +24,7 @@ BotTally& Tally::find(const std::string& name) {
     return *it;
 }
 
-void Tally::add(const GameRecord& game) {
+void Tally::add(const record::GameRecord& game) {
     ++games_;
     const int winner = game.winner();
     for (int p = 1; p <= 2; ++p) {

@@ -8,20 +8,20 @@
 #include <string>
 #include <vector>
 
-#include "arena/match/game_record.hpp"
+#include "arena/record/game_record.hpp"
 
 namespace arena::match {
 
 struct BotTally {
     std::string name;
     std::int64_t wins = 0, draws = 0, losses = 0;
-    // Losses by the way the game ended, indexed by Termination.
-    std::array<std::int64_t, std::size(kAllTerminations)> lost_by{};
+    // Losses by the way the game ended, indexed by record::Termination.
+    std::array<std::int64_t, std::size(record::kAllTerminations)> lost_by{};
 
     [[nodiscard]] std::int64_t games() const { return wins + draws + losses; }
     // Points (win 1, draw 1/2) over games, in [0, 1]; 0 with no games.
     [[nodiscard]] double score() const;
-    [[nodiscard]] std::int64_t lost(Termination t) const {
+    [[nodiscard]] std::int64_t lost(record::Termination t) const {
         return lost_by[static_cast<std::size_t>(t)];
     }
 };
@@ -29,7 +29,7 @@ struct BotTally {
 class Tally {
   public:
     explicit Tally(const std::vector<std::string>& names);
-    void add(const GameRecord& game);
+    void add(const record::GameRecord& game);
     [[nodiscard]] const std::vector<BotTally>& bots() const { return bots_; }
     [[nodiscard]] std::int64_t games() const { return games_; }
 

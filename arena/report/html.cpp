@@ -2,7 +2,7 @@
 
 #include <cstdint>
 
-#include "arena/match/escape.hpp"
+#include "arena/record/escape.hpp"
 
 namespace arena::report {
 
@@ -48,7 +48,7 @@ std::string valid_utf8(std::string_view text) {
 }
 
 std::string html_escape(std::string_view text) {
-    const std::string shown = match::escape_controls(valid_utf8(text), true);
+    const std::string shown = record::escape_controls(valid_utf8(text), true);
     std::string out;
     out.reserve(shown.size() + shown.size() / 8);
     for (const char c : shown) {

@@ -17,7 +17,7 @@ namespace arena::report {
 
 // `text` for element content and quoted attribute values: & < > " ' as
 // character references, invalid UTF-8 replaced, and control characters
-// other than newline and tab written as \xNN (match::escape_controls).
+// other than newline and tab written as \xNN (record::escape_controls).
 [[nodiscard]] std::string html_escape(std::string_view text);
 
 // `value` as JSON that can stand inside <script type="application/json">

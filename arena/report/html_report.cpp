@@ -22,9 +22,10 @@
 #include "arena/games/connect4.hpp"
 #include "arena/games/gomoku.hpp"
 #include "arena/games/registry.hpp"
-#include "arena/match/game_record.hpp"
 #include "arena/rating/pentanomial.hpp"
 #include "arena/rating/sprt.hpp"
+#include "arena/record/game_record.hpp"
+#include "arena/record/params_text.hpp"
 #include "arena/report/charts.hpp"
 #include "arena/report/html.hpp"
 #include "arena/report/standings.hpp"
@@ -47,17 +48,6 @@ constexpr std::size_t kProgressPoints = 60;
 constexpr std::string_view kMoveAlphabet =
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
-games::Params parse_params(const std::string& text) {
-    games::Params params;
-    std::istringstream words(text);
-    std::string word;
-    while (words >> word) {
-        const auto eq = word.find('=');
-        if (eq != std::string::npos) params.emplace_back(word.substr(0, eq), word.substr(eq + 1));
-    }
-    return params;
-}
-
 // One board of the tournament: what the viewer needs to draw it, and a
 // state to read its moves with.
 struct Board {
@@ -69,7 +59,7 @@ struct Board {
 
 Board make_board(const std::string& name, const std::string& params_text) {
     Board b;
-    b.game = games::make_game(name, parse_params(params_text));
+    b.game = games::make_game(name, record::parse_params(params_text));
     b.initial = b.game->new_initial_state();
     int cells = 64;
     if (const auto* c4 = dynamic_cast<const games::Connect4Game*>(b.game.get())) {
@@ -240,8 +230,8 @@ Gathered gather(store::ResultsStore& store, const store::TournamentRow& tourname
         bot_index.emplace(names[i], static_cast<int>(i));
     g.move_ms.resize(names.size());
     std::vector<std::string> endings;
-    for (const auto t : match::kAllTerminations)
-        endings.emplace_back(match::to_string(t));
+    for (const auto t : record::kAllTerminations)
+        endings.emplace_back(record::to_string(t));
     std::map<std::pair<std::string, std::string>, int> board_index;  // (game, params) -> index
     std::vector<Board> boards;
     json boards_json = json::array();
@@ -708,8 +698,8 @@ class Page {
     void endings() {
         out_ << "<section id=\"endings\"><h2>Endings</h2>\n";
         std::vector<std::pair<std::string, std::int64_t>> bars;
-        for (const auto t : match::kAllTerminations) {
-            const std::string name(match::to_string(t));
+        for (const auto t : record::kAllTerminations) {
+            const std::string name(record::to_string(t));
             const auto found = gathered_.endings.find(name);
             bars.emplace_back(name, found == gathered_.endings.end() ? 0 : found->second);
         }
@@ -777,8 +767,8 @@ class Page {
                 "<div class=\"filters\"><label>filter <input id=\"game-filter\" type=\"search\" "
                 "placeholder=\"bot, result, ending, id\"></label> <label>ending <select "
                 "id=\"ending-filter\"><option value=\"\">any</option>";
-        for (const auto t : match::kAllTerminations)
-            out_ << "<option>" << match::to_string(t) << "</option>";
+        for (const auto t : record::kAllTerminations)
+            out_ << "<option>" << record::to_string(t) << "</option>";
         out_ << "</select></label> <span id=\"game-count\"></span></div>\n"
                 "<table id=\"game-list\" class=\"numbers games\"><thead><tr>"
                 "<th data-key=\"id\">game</th>"

@@ -46,7 +46,7 @@ Standings compute_standings(store::ResultsStore& store, const store::TournamentR
         t.results.push_back({a, b, s, c.games});
         t.games += c.games;
         const int loser = s == 1.0 ? b : s == 0.0 ? a : -1;
-        if (c.termination == match::Termination::kNormal) {
+        if (c.termination == record::Termination::kNormal) {
             t.decided_on_board += c.games;
         } else if (loser >= 0) {
             t.faults[loser][static_cast<std::size_t>(c.termination)] += c.games;
@@ -85,12 +85,12 @@ std::string percent_text(double fraction) {
 std::string faults_text(const FaultCounts& losses) {
     std::int64_t total = 0;
     std::string kinds;
-    for (const auto t : match::kAllTerminations) {
+    for (const auto t : record::kAllTerminations) {
         const auto n = losses[static_cast<std::size_t>(t)];
-        if (t == match::Termination::kNormal || n == 0) continue;
+        if (t == record::Termination::kNormal || n == 0) continue;
         total += n;
         if (!kinds.empty()) kinds += ", ";
-        kinds += match::to_string(t);
+        kinds += record::to_string(t);
         kinds += ' ';
         kinds += std::to_string(n);
     }

@@ -13,14 +13,14 @@
 #include <string>
 #include <vector>
 
-#include "arena/match/game_record.hpp"
 #include "arena/rating/elo.hpp"
+#include "arena/record/game_record.hpp"
 #include "arena/store/results_store.hpp"
 
 namespace arena::report {
 
-// Losses of one bot by each kind of fault, indexed by match::Termination.
-using FaultCounts = std::array<std::int64_t, std::size(match::kAllTerminations)>;
+// Losses of one bot by each kind of fault, indexed by record::Termination.
+using FaultCounts = std::array<std::int64_t, std::size(record::kAllTerminations)>;
 
 // Up to this many bots, `arena standings` ends with a crosstable.
 inline constexpr std::size_t kMaxTextCrosstable = 16;

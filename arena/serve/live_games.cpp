@@ -73,7 +73,7 @@ void LiveGames::begin(const std::string& tournament, std::int64_t index, const s
 }
 
 void LiveGames::move(const std::string& tournament, std::int64_t index,
-                     const match::MoveRecord& move) {
+                     const record::MoveRecord& move) {
     std::lock_guard lock(mutex_);
     if (Live* g = find(tournament, index)) {
         g->moves.push_back(move);
@@ -82,7 +82,7 @@ void LiveGames::move(const std::string& tournament, std::int64_t index,
 }
 
 void LiveGames::end(const std::string& tournament, std::int64_t index,
-                    const match::GameRecord& record) {
+                    const record::GameRecord& record) {
     std::lock_guard lock(mutex_);
     Live* g = find(tournament, index);
     if (g == nullptr) return;
@@ -96,8 +96,8 @@ void LiveGames::end(const std::string& tournament, std::int64_t index,
     g->over = true;
     g->ended = std::chrono::steady_clock::now();
     g->moves = record.moves;
-    g->result = std::string(match::score_text(record.outcome));
-    g->termination = std::string(match::to_string(record.termination));
+    g->result = std::string(record::score_text(record.outcome));
+    g->termination = std::string(record::to_string(record.termination));
     g->detail = record.detail;
     ++g->version;
 }

@@ -18,7 +18,7 @@
 #include <string_view>
 #include <vector>
 
-#include "arena/match/game_record.hpp"
+#include "arena/record/game_record.hpp"
 #include "arena/tournament/runner.hpp"
 
 namespace arena::serve {
@@ -40,9 +40,9 @@ class LiveGames {
     // schedule index, which keys it.
     void begin(const std::string& tournament, std::int64_t index, const std::string& first,
                const std::string& second, const std::string& game, const std::string& params);
-    void move(const std::string& tournament, std::int64_t index, const match::MoveRecord& move);
+    void move(const std::string& tournament, std::int64_t index, const record::MoveRecord& move);
     // It ended (or was abandoned: then it is dropped at once).
-    void end(const std::string& tournament, std::int64_t index, const match::GameRecord& record);
+    void end(const std::string& tournament, std::int64_t index, const record::GameRecord& record);
     // It was stored as game `stored_id`.
     void stored(const std::string& tournament, std::int64_t index, std::int64_t stored_id);
 
@@ -58,7 +58,7 @@ class LiveGames {
         std::string tournament;
         std::int64_t index = 0;
         std::string first, second, game, params;
-        std::vector<match::MoveRecord> moves;
+        std::vector<record::MoveRecord> moves;
         std::int64_t version = 0;
         bool over = false;
         std::string result, termination, detail;
@@ -84,10 +84,10 @@ class LiveTournament : public tournament::GameObserver {
     LiveTournament(LiveGames& games, std::string name) : games_(games), name_(std::move(name)) {}
     void game_started(std::int64_t index, const std::string& first, const std::string& second,
                       const games::Game& game) override;
-    void move_played(std::int64_t index, const match::MoveRecord& move) override {
+    void move_played(std::int64_t index, const record::MoveRecord& move) override {
         games_.move(name_, index, move);
     }
-    void game_ended(std::int64_t index, const match::GameRecord& record) override {
+    void game_ended(std::int64_t index, const record::GameRecord& record) override {
         games_.end(name_, index, record);
     }
     void game_stored(std::int64_t index, std::int64_t game_id) override {

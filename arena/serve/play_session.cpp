@@ -14,6 +14,7 @@
 #include "arena/games/registry.hpp"
 #include "arena/match/human.hpp"
 #include "arena/match/match.hpp"
+#include "arena/record/params_text.hpp"
 #include "arena/report/html_report.hpp"
 
 namespace arena::serve {
@@ -31,13 +32,6 @@ const std::map<std::string, std::set<std::string>>& board_keys() {
         {"reversi", {}},
     };
     return keys;
-}
-
-std::string params_text(const games::Params& params) {
-    std::string text;
-    for (const auto& [k, v] : params)
-        text += (text.empty() ? "" : " ") + k + "=" + v;
-    return text;
 }
 
 // The person's side when a bot is tried: leaves when asked for a move.
@@ -64,7 +58,7 @@ std::string try_game(const PlayBot& bot, const std::string& game_name, const Pla
     match::TimeControl time;
     time.move = move;
     time.tolerance = config.tolerance;
-    match::GameRecord record;
+    record::GameRecord record;
     try {
         record = match::play_game(*game, player, person, time, {}, stop);
     } catch (const std::exception& e) {
@@ -72,9 +66,9 @@ std::string try_game(const PlayBot& bot, const std::string& game_name, const Pla
     }
     if (record.abandoned) return record.moves.empty() ? "not tried" : "";
     // Slow is not unable: a bot that took the game and thought too long plays it.
-    if (record.termination == match::Termination::kTimeout) return "";
-    std::string text = std::string(match::to_string(record.termination)) + ": " + record.detail;
-    if (const auto tail = match::stderr_tail(record.stderr_logs[0]); !tail.empty())
+    if (record.termination == record::Termination::kTimeout) return "";
+    std::string text = std::string(record::to_string(record.termination)) + ": " + record.detail;
+    if (const auto tail = record::stderr_tail(record.stderr_logs[0]); !tail.empty())
         text += "; its stderr: " + tail;
     return text;
 }
@@ -183,9 +177,9 @@ class PlaySession : public match::HumanMoveQueue {
                {"game", replay()}};
         if (finished_ && !abandoned_ && failure_.empty()) {
             const int winner = record_.winner();
-            j["result"] = {{"score", std::string(match::score_text(record_.outcome))},
+            j["result"] = {{"score", std::string(record::score_text(record_.outcome))},
                            {"winner", winner},
-                           {"termination", std::string(match::to_string(record_.termination))},
+                           {"termination", std::string(record::to_string(record_.termination))},
                            {"detail", record_.detail}};
         }
         if (stored_)
@@ -206,7 +200,7 @@ class PlaySession : public match::HumanMoveQueue {
         ++version_;
     }
 
-    void moved(const games::State& state, const match::MoveRecord& move) override {
+    void moved(const games::State& state, const record::MoveRecord& move) override {
         (void)state;
         std::lock_guard lock(mutex_);
         moves_.push_back(move);
@@ -234,7 +228,7 @@ class PlaySession : public match::HumanMoveQueue {
     void run(const std::stop_token& stop) {
         match::Player human(person_, *this);
         match::Player bot(bot_.spec, options_);
-        match::GameRecord record;
+        record::GameRecord record;
         std::string failure;
         const int bot_side = 3 - human_side_;
         try {
@@ -242,7 +236,7 @@ class PlaySession : public match::HumanMoveQueue {
             // process is known before its first move and leaving can kill it.
             const auto ready = bot.ensure_ready();
             if (ready.fault != session::Fault::kNone) {
-                const std::string tail = match::stderr_tail(bot.take_stderr_log());
+                const std::string tail = record::stderr_tail(bot.take_stderr_log());
                 failure = bot_.spec.name + " did not start: " + ready.detail +
                           (tail.empty() ? "" : "; its stderr: " + tail);
             } else {
@@ -263,23 +257,23 @@ class PlaySession : public match::HumanMoveQueue {
         if (left()) {
             // Leaving ends the game unless the rules had ended it: a bot
             // killed because the person left has not lost.
-            if (record.abandoned || record.termination != match::Termination::kNormal ||
+            if (record.abandoned || record.termination != record::Termination::kNormal ||
                 record.outcome == games::Outcome::kOngoing)
                 record.abandoned = true;
             failure.clear();
         } else if (failure.empty() && !record.abandoned &&
-                   record.termination != match::Termination::kNormal &&
-                   record.termination != match::Termination::kTimeout &&
+                   record.termination != record::Termination::kNormal &&
+                   record.termination != record::Termination::kTimeout &&
                    record.winner() == human_side_) {
             // A bot that fails before its first move cannot play this game
             // (or cannot run at all): a failed start, not a result.
             const bool moved = std::any_of(
                 record.moves.begin(), record.moves.end(),
-                [&](const match::MoveRecord& m) { return m.player == bot_side && !m.by_arena; });
+                [&](const record::MoveRecord& m) { return m.player == bot_side && !m.by_arena; });
             if (!moved) {
-                const std::string tail = match::stderr_tail(record.stderr_logs[bot_side - 1]);
+                const std::string tail = record::stderr_tail(record.stderr_logs[bot_side - 1]);
                 failure = bot_.spec.name + " failed before its first move (" +
-                          std::string(match::to_string(record.termination)) +
+                          std::string(record::to_string(record.termination)) +
                           "): " + record.detail + (tail.empty() ? "" : "; its stderr: " + tail);
             }
         }
@@ -313,7 +307,7 @@ class PlaySession : public match::HumanMoveQueue {
         g.summary.first = human_side_ == 1 ? person_ : bot_.spec.name;
         g.summary.second = human_side_ == 1 ? bot_.spec.name : person_;
         g.game = game_->name();
-        g.params = params_text(game_->params());
+        g.params = record::params_text(game_->params());
         const auto& moves = finished_ ? record_.moves : moves_;
         int ply = 0;
         for (const auto& m : moves) {
@@ -327,8 +321,8 @@ class PlaySession : public match::HumanMoveQueue {
             g.moves.push_back(std::move(s));
         }
         if (finished_ && !abandoned_ && failure_.empty()) {
-            g.summary.result = std::string(match::score_text(record_.outcome));
-            g.summary.termination = std::string(match::to_string(record_.termination));
+            g.summary.result = std::string(record::score_text(record_.outcome));
+            g.summary.termination = std::string(record::to_string(record_.termination));
             g.summary.detail = record_.detail;
             g.stderr_logs[0] = record_.stderr_logs[0];
             g.stderr_logs[1] = record_.stderr_logs[1];
@@ -356,11 +350,11 @@ class PlaySession : public match::HumanMoveQueue {
     bool asked_ = false;
     std::string refused_;
     json legal_ = json::array();
-    std::vector<match::MoveRecord> moves_;
+    std::vector<record::MoveRecord> moves_;
     bool finished_ = false;
     bool abandoned_ = false;
     Clock::time_point ended_{};
-    match::GameRecord record_;
+    record::GameRecord record_;
     std::string failure_;
     std::optional<StoredPlay> stored_;
     std::string store_problem_;

@@ -41,7 +41,7 @@ bool same_players(const std::vector<store::BotEntry>& bots, const std::string& p
 
 PlayStore::PlayStore(std::filesystem::path path) : path_(std::move(path)), store_(path_) {}
 
-StoredPlay PlayStore::store(const match::GameRecord& record, int human_side,
+StoredPlay PlayStore::store(const record::GameRecord& record, int human_side,
                             const store::BotEntry& bot) {
     std::lock_guard lock(mutex_);
     const std::string& person = record.players[human_side - 1];

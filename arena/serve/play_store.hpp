@@ -13,7 +13,7 @@
 #include <mutex>
 #include <string>
 
-#include "arena/match/game_record.hpp"
+#include "arena/record/game_record.hpp"
 #include "arena/store/results_store.hpp"
 
 namespace arena::serve {
@@ -35,7 +35,7 @@ class PlayStore {
     // `human_side` (1 or 2) is a person and whose other player is `bot`.
     // Safe to call from several threads, and from several processes at once.
     // Throws store::StoreError.
-    StoredPlay store(const match::GameRecord& record, int human_side, const store::BotEntry& bot);
+    StoredPlay store(const record::GameRecord& record, int human_side, const store::BotEntry& bot);
 
     [[nodiscard]] const std::filesystem::path& path() const { return path_; }
 

@@ -5,7 +5,7 @@
 #include <sstream>
 #include <utility>
 
-#include "arena/match/escape.hpp"
+#include "arena/record/escape.hpp"
 #include "arena/report/html.hpp"
 #include "arena/report/html_report.hpp"
 #include "arena/serve/target.hpp"
@@ -154,7 +154,7 @@ json Site::index_json() {
 Response Site::handle(const Request& request) {
     if (options_.loopback_hosts_only && !loopback_host(request.host)) {
         return Response::text(421, "this server answers only requests for localhost (Host: " +
-                                       match::escape_controls(request.host.substr(0, 100)) + ")");
+                                       record::escape_controls(request.host.substr(0, 100)) + ")");
     }
     std::string problem;
     const auto target = parse_target(request.target, problem);

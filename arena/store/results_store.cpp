@@ -16,6 +16,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "arena/record/params_text.hpp"
 #include "arena/store/sqlite.hpp"
 
 namespace arena::store {
@@ -337,17 +338,6 @@ std::string iso_utc(std::chrono::system_clock::time_point t) {
                   static_cast<unsigned>(ymd.day()), static_cast<int>(hms.hours().count()),
                   static_cast<int>(hms.minutes().count()), static_cast<int>(hms.seconds().count()),
                   static_cast<int>(hms.subseconds().count()));
-    return text;
-}
-
-std::string params_text(const games::Params& params) {
-    std::string text;
-    for (const auto& [key, value] : params) {
-        if (!text.empty()) text += ' ';
-        text += key;
-        text += '=';
-        text += value;
-    }
     return text;
 }
 
@@ -1150,18 +1140,18 @@ std::vector<std::int64_t> ResultsStore::recorded_indices(std::int64_t tournament
 }
 
 std::int64_t ResultsStore::record_game(std::int64_t tournament, const GameSlot& slot,
-                                       const match::GameRecord& game) {
+                                       const record::GameRecord& game) {
     auto& s = Impl::of(impl_);
     s.check_writable("store a game");
     return s.run([&] {
-        const auto result = match::score_text(game.outcome);
+        const auto result = record::score_text(game.outcome);
         if (game.outcome == games::Outcome::kOngoing) {
             s.fail("game " + std::to_string(slot.index) + " of tournament " +
                    s.name_of(tournament) + " has no result");
         }
-        const bool fault = game.termination != match::Termination::kNormal;
-        const auto params = params_text(game.params);
-        const auto termination = match::to_string(game.termination);
+        const bool fault = game.termination != record::Termination::kNormal;
+        const auto params = record::params_text(game.params);
+        const auto termination = record::to_string(game.termination);
         MovesHash hash(params, game.opening_plies);
         for (const auto& m : game.moves)
             hash.add_move(m.move);
@@ -1371,9 +1361,9 @@ std::vector<ResultCount> ResultsStore::result_counts(std::int64_t tournament) {
                 c.outcome = result == "1-0"   ? games::Outcome::kWin1
                             : result == "0-1" ? games::Outcome::kWin2
                                               : games::Outcome::kDraw;
-                c.termination = match::Termination::kNormal;
-                for (const auto t : match::kAllTerminations)
-                    if (match::to_string(t) == termination) c.termination = t;
+                c.termination = record::Termination::kNormal;
+                for (const auto t : record::kAllTerminations)
+                    if (record::to_string(t) == termination) c.termination = t;
                 rows.push_back(c);
             }
             auto& c = rows.back();

@@ -20,7 +20,7 @@
 #include <utility>
 #include <vector>
 
-#include "arena/match/game_record.hpp"
+#include "arena/record/game_record.hpp"
 
 namespace arena::store {
 
@@ -138,7 +138,7 @@ struct StoredGame {
 struct ResultCount {
     int first = 0, second = 0;  // positions in bots(tournament); `first` moved first
     games::Outcome outcome = games::Outcome::kDraw;
-    match::Termination termination = match::Termination::kNormal;
+    record::Termination termination = record::Termination::kNormal;
     std::int64_t games = 0;
     // Of those games, how many repeat an earlier one move for move: the same
     // board, opening, moves and ending (equal `moves_hash`, see
@@ -240,7 +240,7 @@ class ResultsStore {
     // transaction. Returns the game id. Throws StoreError when the slot is
     // already taken.
     std::int64_t record_game(std::int64_t tournament, const GameSlot& slot,
-                             const match::GameRecord& game);
+                             const record::GameRecord& game);
 
     // Games in schedule order; with `bot`, only that bot's; with
     // `termination` ("timeout", ...), only those that ended so.

@@ -20,11 +20,11 @@
 #include <utility>
 
 #include "arena/games/registry.hpp"
+#include "arena/record/suggest.hpp"
 #include "arena/session/command_line.hpp"
 #include "arena/tournament/fingerprint.hpp"
 #include "arena/tournament/openings.hpp"
 #include "arena/tournament/scoring.hpp"
-#include "arena/tournament/suggest.hpp"
 #include "arena/tournament/tsinghua_so.hpp"
 
 namespace arena::tournament {
@@ -386,7 +386,7 @@ class Parser {
                 fail(key.Mark(), "expected a key name" + in + ", got " + describe(key));
             const std::string name = key.Scalar();
             if (known.size() != 0 && std::find(known.begin(), known.end(), name) == known.end()) {
-                fail(key.Mark(), "unknown key " + in_quotes(name) + in + suggestion(name, known));
+                fail(key.Mark(), "unknown key " + in_quotes(name) + in + record::suggestion(name, known));
             }
             if (const Field* first = find(fields, name)) {
                 fail(key.Mark(), "duplicate key " + in_quotes(name) + in + " (first at line " +
@@ -547,7 +547,7 @@ class Parser {
         } else {
             fail(f.value.Mark(), "unknown value " + in_quotes(value) +
                                      " for 'versions' (known: warn, refuse, keep)" +
-                                     suggestion(value, {"warn", "refuse", "keep"}));
+                                     record::suggestion(value, {"warn", "refuse", "keep"}));
         }
     }
 
@@ -566,7 +566,7 @@ class Parser {
                 } else {
                     fail(s.value.Mark(), "unknown schedule type " + in_quotes(type) +
                                              " (known: round-robin, gauntlet, ladder)" +
-                                             suggestion(type, {kRoundRobin, kGauntlet, kLadder}));
+                                             record::suggestion(type, {kRoundRobin, kGauntlet, kLadder}));
                 }
             } else if (s.key == "games_per_pair") {
                 const auto games = integer(s, 1, kMaxGames);
@@ -698,7 +698,7 @@ class Parser {
             } else {
                 fail(order->value.Mark(), "unknown openings order " + in_quotes(text) +
                                               " (known: sequential, random)" +
-                                              suggestion(text, {kSequential, kRandomOrder}));
+                                              record::suggestion(text, {kSequential, kRandomOrder}));
             }
         }
         if (start != nullptr) {
@@ -1208,7 +1208,7 @@ class Parser {
                 if (!model) {
                     fail(s.value.Mark(), "unknown SPRT model " + in_quotes(name) +
                                              " (known: normalized, logistic)" +
-                                             suggestion(name, {"normalized", "logistic"}));
+                                             record::suggestion(name, {"normalized", "logistic"}));
                 }
                 options.model = *model;
             }
@@ -1229,7 +1229,7 @@ class Parser {
                 for (const BotConfig& b : config_.bots)
                     names.push_back(b.name);
                 fail(a.key_node.Mark(), "anchor " + in_quotes(a.key) + " is not one of the bots" +
-                                            suggestion(a.key, names));
+                                            record::suggestion(a.key, names));
             }
             config_.anchors.push_back({a.key, real(a, -kMaxElo, kMaxElo)});
         }

@@ -20,11 +20,11 @@
 #include <vector>
 
 #include "arena/games/registry.hpp"
-#include "arena/match/escape.hpp"
 #include "arena/match/match.hpp"
 #include "arena/match/opening.hpp"
 #include "arena/match/startup_guard.hpp"
 #include "arena/match/tally.hpp"
+#include "arena/record/escape.hpp"
 #include "arena/tournament/fingerprint.hpp"
 #include "arena/tournament/ladder.hpp"
 #include "arena/tournament/play_order.hpp"
@@ -62,7 +62,7 @@ bool stop_follows(const std::stop_token& stop, std::chrono::nanoseconds grace) {
 struct Finished {
     Pairing pairing;
     std::string opening;
-    match::GameRecord record;
+    record::GameRecord record;
 };
 
 // Progress for people: one line per game, or one live line on a terminal.
@@ -81,7 +81,7 @@ class Progress {
         ++done_;
         ++played_;
         const auto& r = f.record;
-        if (r.termination != match::Termination::kNormal) ++faults_;
+        if (r.termination != record::Termination::kNormal) ++faults_;
         tally_.add(r);
         if (live_) {
             print_live();
@@ -90,14 +90,14 @@ class Progress {
             // lists and `show`, `log` and the web pages take; the count
             // after it is progress, not a number of a game.
             out_ << "game #" << game_id << " (" << done_ << "/" << total_
-                 << " stored): " << match::escape_controls(r.players[0]) << " vs "
-                 << match::escape_controls(r.players[1]) << "  " << match::score_text(r.outcome)
-                 << "  " << match::to_string(r.termination) << "  " << r.moves.size() << " plies";
+                 << " stored): " << record::escape_controls(r.players[0]) << " vs "
+                 << record::escape_controls(r.players[1]) << "  " << record::score_text(r.outcome)
+                 << "  " << record::to_string(r.termination) << "  " << r.moves.size() << " plies";
             if (schedule_games_ > 0)
                 out_ << "  (schedule position " << f.pairing.index + 1 << " of " << schedule_games_
                      << ")";
-            if (const auto fault = match::fault_description(r); !fault.empty())
-                out_ << "  (" << match::escape_controls(fault) << ")";
+            if (const auto fault = record::fault_description(r); !fault.empty())
+                out_ << "  (" << record::escape_controls(fault) << ")";
             out_ << "\n";
         }
     }
@@ -195,7 +195,7 @@ std::string sprt_summary(const Lineup& lineup, const GauntletSprt& sprt) {
     const char* sep = " ";
     for (const auto& t : sprt.tests()) {
         if (!t.playable) continue;
-        s << sep << match::escape_controls(lineup.names[static_cast<std::size_t>(t.opponent)])
+        s << sep << record::escape_controls(lineup.names[static_cast<std::size_t>(t.opponent)])
           << " ";
         if (t.decided()) {
             s << rating::decision_name(t.result.decision);
@@ -210,8 +210,8 @@ std::string sprt_summary(const Lineup& lineup, const GauntletSprt& sprt) {
 // "sprt: X vs Y: H1 accepted after 37 pairs (LLR 2.96, bounds -2.94 2.94)"
 std::string sprt_decision_line(const Lineup& lineup, const OpponentTest& t) {
     std::ostringstream s;
-    s << "sprt: " << match::escape_controls(lineup.names[static_cast<std::size_t>(t.challenger)])
-      << " vs " << match::escape_controls(lineup.names[static_cast<std::size_t>(t.opponent)])
+    s << "sprt: " << record::escape_controls(lineup.names[static_cast<std::size_t>(t.challenger)])
+      << " vs " << record::escape_controls(lineup.names[static_cast<std::size_t>(t.opponent)])
       << ": " << rating::decision_name(t.result.decision) << " accepted after " << t.counted_pairs
       << " pair" << (t.counted_pairs == 1 ? "" : "s") << " (LLR " << std::fixed
       << std::setprecision(2) << t.result.llr << ", bounds " << t.result.lower << " "
@@ -222,7 +222,7 @@ std::string sprt_decision_line(const Lineup& lineup, const OpponentTest& t) {
 // "ladder: e placed after 12 games (3 rounds): 153 ± 71 Elo"
 std::string placement_line(const Lineup& lineup, const Placement& p) {
     std::ostringstream s;
-    s << "ladder: " << match::escape_controls(lineup.names[static_cast<std::size_t>(p.entrant)])
+    s << "ladder: " << record::escape_controls(lineup.names[static_cast<std::size_t>(p.entrant)])
       << " placed after " << p.games << " game" << (p.games == 1 ? "" : "s") << " (" << p.rounds
       << " round" << (p.rounds == 1 ? "" : "s") << "): " << std::fixed << std::setprecision(0)
       << p.rating << " \u00b1 " << p.error << " Elo"
@@ -323,7 +323,7 @@ RunOutcome Runner::run(const RunOptions& options, std::ostream& out, std::stop_t
     const auto ladder_summary = [&] {
         if (!round) return std::string("ladder: every entrant placed");
         return "ladder: placing " +
-               match::escape_controls(lineup_.names[static_cast<std::size_t>(round->entrant)]) +
+               record::escape_controls(lineup_.names[static_cast<std::size_t>(round->entrant)]) +
                ", round " + std::to_string(round->number + 1);
     };
     // A ladder's games are not known in advance: the tournament's total is
@@ -352,11 +352,11 @@ RunOutcome Runner::run(const RunOptions& options, std::ostream& out, std::stop_t
         const auto left = std::max<std::int64_t>(0, outcome.total - stored_now);
         auto& m = *options.messages;
         if (left > 0) {
-            m << "arena run: resuming tournament '" << match::escape_controls(config_.name)
+            m << "arena run: resuming tournament '" << record::escape_controls(config_.name)
               << "': " << stored_now << " of " << outcome.total << " games stored, " << left
               << " left to play\n";
         } else {
-            m << "arena run: tournament '" << match::escape_controls(config_.name) << "': all "
+            m << "arena run: tournament '" << record::escape_controls(config_.name) << "': all "
               << stored_now << " games stored, nothing left to play\n";
         }
         m << std::flush;
@@ -443,13 +443,13 @@ RunOutcome Runner::run(const RunOptions& options, std::ostream& out, std::stop_t
                     watch->game_started(pairing.index, first->name(), second->name(), *game);
                 f.record = match::play_game(
                     *game, *first, *second, config_.time, setup.opening, game_stop.get_token(),
-                    watch == nullptr ? match::MoveObserver{} : [&](const match::MoveRecord& m) {
+                    watch == nullptr ? match::MoveObserver{} : [&](const record::MoveRecord& m) {
                         watch->move_played(pairing.index, m);
                     });
                 // A bot stopped by a job's signal, then the arena's own
                 // stop: one stop of the whole job (Slurm signals every
                 // process of a cancelled task at once), not the bot's fault.
-                if (f.record.termination != match::Termination::kNormal &&
+                if (f.record.termination != record::Termination::kNormal &&
                     (first->stopped_by_job_signal() || second->stopped_by_job_signal()) &&
                     stop_follows(stop, kJobStopGrace))
                     f.record.abandoned = true;
@@ -481,7 +481,7 @@ RunOutcome Runner::run(const RunOptions& options, std::ostream& out, std::stop_t
             bool wake_writer = false;
             {
                 std::lock_guard lock(queue_mutex);
-                if (f.record.termination == match::Termination::kStartup) {
+                if (f.record.termination == record::Termination::kStartup) {
                     held.push_back(std::move(f));
                 } else {
                     queue.push_back(std::move(f));

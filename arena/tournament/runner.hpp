@@ -37,9 +37,9 @@ class GameObserver {
     // Game `index` of the schedule starts between bots `first` and `second`.
     virtual void game_started(std::int64_t index, const std::string& first,
                               const std::string& second, const games::Game& game) = 0;
-    virtual void move_played(std::int64_t index, const match::MoveRecord& move) = 0;
+    virtual void move_played(std::int64_t index, const record::MoveRecord& move) = 0;
     // It ended (abandoned: not a result) and is about to be stored, or not.
-    virtual void game_ended(std::int64_t index, const match::GameRecord& record) = 0;
+    virtual void game_ended(std::int64_t index, const record::GameRecord& record) = 0;
     virtual void game_stored(std::int64_t index, std::int64_t game_id) = 0;
 };
 

@@ -1,8 +1,8 @@
-#include "arena/tournament/suggest.hpp"
+#include "arena/record/suggest.hpp"
 
 #include <algorithm>
 
-namespace arena::tournament {
+namespace arena::record {
 
 std::size_t edit_distance(std::string_view a, std::string_view b) {
     const std::size_t n = a.size();
@@ -47,4 +47,4 @@ std::string suggestion(std::string_view word, const std::vector<std::string_view
     return best.empty() ? std::string() : " (did you mean '" + std::string(best) + "'?)";
 }
 
-}  // namespace arena::tournament
+}  // namespace arena::record

@@ -1,10 +1,10 @@
-#include "arena/match/game_record.hpp"
+#include "arena/record/game_record.hpp"
 
 #include <vector>
 
-#include "arena/match/escape.hpp"
+#include "arena/record/escape.hpp"
 
-namespace arena::match {
+namespace arena::record {
 
 std::string_view to_string(Termination t) {
     switch (t) {
@@ -74,4 +74,4 @@ std::string fault_description(const GameRecord& game) {
     return text;
 }
 
-}  // namespace arena::match
+}  // namespace arena::record

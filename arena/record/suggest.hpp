@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-namespace arena::tournament {
+namespace arena::record {
 
 // Optimal string alignment distance: insertions, deletions, substitutions,
 // and a swap of two neighbours counts as one edit (the most common typo after
@@ -24,4 +24,4 @@ namespace arena::tournament {
 [[nodiscard]] std::string suggestion(std::string_view word,
                                      const std::vector<std::string_view>& known);
 
-}  // namespace arena::tournament
+}  // namespace arena::record

@@ -1,6 +1,6 @@
-#include "arena/match/escape.hpp"
+#include "arena/record/escape.hpp"
 
-namespace arena::match {
+namespace arena::record {
 namespace {
 
 void append_hex(std::string& out, unsigned char byte) {
@@ -33,4 +33,4 @@ std::string escape_controls(std::string_view text, bool keep_layout) {
     return out;
 }
 
-}  // namespace arena::match
+}  // namespace arena::record

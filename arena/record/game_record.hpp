@@ -13,7 +13,7 @@
 
 #include "arena/games/game.hpp"
 
-namespace arena::match {
+namespace arena::record {
 
 // How a game ended. kNormal: by the rules (a win or a draw on the board);
 // every other value is a loss for the player at fault.
@@ -92,4 +92,4 @@ struct GameRecord {
 // "" for a normal ending.
 [[nodiscard]] std::string fault_description(const GameRecord& game);
 
-}  // namespace arena::match
+}  // namespace arena::record
