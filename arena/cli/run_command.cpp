@@ -37,6 +37,7 @@
 #include "arena/tournament/config.hpp"
 #include "arena/tournament/fingerprint.hpp"
 #include "arena/tournament/growth.hpp"
+#include "arena/tournament/progress.hpp"
 #include "arena/tournament/runner.hpp"
 #include "arena/tournament/schedule.hpp"
 #include "arena/tournament/shard.hpp"
@@ -712,19 +713,23 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
             store.set_lock_waiting(wait_for_the_database(err, signals.token()));
             store.set_status(id, "running");
             tournament::Runner runner(config, store, id, lineup);
+            tournament::ProgressOptions shown;
+            if (shard) shown.schedule_games = static_cast<std::int64_t>(scheduled_games);
+            shown.messages = &err;
+            shown.live = isatty(STDOUT_FILENO) != 0;
+            if (winsize size{}; shown.live && ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0)
+                shown.width = size.ws_col;
+            tournament::Progress progress(config, out, shown);
             tournament::RunOptions options;
             options.concurrency = concurrency;
-            if (shard) options.schedule_games = static_cast<std::int64_t>(scheduled_games);
+            options.progress = &progress;
             options.messages = &err;
             if (server) {
-                options.observer = &watch;
+                options.observers.push_back(&watch);
                 // The server's connections, and the few it may hold past its limit.
                 options.reserved_fds = serve::ServerOptions{}.max_connections * 5 / 4 + 16;
             }
-            options.live = isatty(STDOUT_FILENO) != 0;
-            if (winsize size{}; options.live && ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0)
-                options.width = size.ws_col;
-            outcome = runner.run(options, out, signals.token());
+            outcome = runner.run(options, signals.token());
             signals_stopped = signals.stopped();
         }
         if (stats) print_stats(outcome, std::chrono::steady_clock::now() - started, out);

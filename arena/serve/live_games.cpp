@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "arena/record/params_text.hpp"
 #include "arena/report/html_report.hpp"
 #include "arena/store/results_store.hpp"
 
@@ -112,10 +113,7 @@ void LiveGames::stored(const std::string& tournament, std::int64_t index, std::i
 
 void LiveTournament::game_started(std::int64_t index, const std::string& first,
                                   const std::string& second, const games::Game& game) {
-    std::string params;
-    for (const auto& [k, v] : game.params())
-        params += (params.empty() ? "" : " ") + k + "=" + v;
-    games_.begin(name_, index, first, second, game.name(), params);
+    games_.begin(name_, index, first, second, game.name(), record::params_text(game.params()));
 }
 
 json LiveGames::list(const std::optional<std::string>& tournament) {

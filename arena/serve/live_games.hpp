@@ -18,8 +18,8 @@
 #include <string_view>
 #include <vector>
 
+#include "arena/match/game_observer.hpp"
 #include "arena/record/game_record.hpp"
-#include "arena/tournament/runner.hpp"
 
 namespace arena::serve {
 
@@ -77,9 +77,9 @@ class LiveGames {
     std::int64_t serial_ = 0;
 };
 
-// The runner's observer (tournament::RunOptions::observer) for the games of
+// The runner's observer (tournament::RunOptions::observers) for the games of
 // tournament `name`, posted to `games`.
-class LiveTournament : public tournament::GameObserver {
+class LiveTournament : public match::GameObserver {
   public:
     LiveTournament(LiveGames& games, std::string name) : games_(games), name_(std::move(name)) {}
     void game_started(std::int64_t index, const std::string& first, const std::string& second,
@@ -90,7 +90,8 @@ class LiveTournament : public tournament::GameObserver {
     void game_ended(std::int64_t index, const record::GameRecord& record) override {
         games_.end(name_, index, record);
     }
-    void game_stored(std::int64_t index, std::int64_t game_id) override {
+    void game_stored(std::int64_t index, std::int64_t game_id,
+                     const record::GameRecord& /*record*/) override {
         games_.stored(name_, index, game_id);
     }
 

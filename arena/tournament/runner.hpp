@@ -1,8 +1,11 @@
 #pragma once
-// Plays a tournament's schedule: a pool of worker threads, each playing one
-// game at a time with bots taken from a pool of idle bot processes (so no
-// process ever plays two games at once), and one writer thread that stores
-// each finished game in the results database the moment it ends.
+// The one runner every command uses (`arena run`, `arena match`): it takes
+// games from a pairing source (pairing_source.hpp: a fixed schedule, the
+// SPRT gauntlet, the ladder), plays them on worker threads, each one game at
+// a time with bots taken from a pool of idle bot processes (so no process
+// ever plays two games at once), and stores each finished game in the
+// results database the moment it ends (game_queue.hpp), telling the
+// observers: the progress for people, the live view of `run --serve`.
 //
 // Games already in the database are skipped, so running again after an
 // interruption plays exactly the missing ones.
@@ -14,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "arena/match/game_observer.hpp"
 #include "arena/match/startup_guard.hpp"
 #include "arena/store/results_store.hpp"
 #include "arena/tournament/config.hpp"
@@ -22,39 +26,34 @@
 
 namespace arena::tournament {
 
-// Told of the games as they are played (arena run --serve shows them).
-// Called from the games' threads and the storage writer: each call must be
-// quick and thread-safe.
-//
-// A game's number, for people, is its stored id (game_stored()'s `game_id`:
-// what `arena games` lists and `show`, `log` and the web pages take). A game
-// in progress has none yet: `index` is its 0-based place in the schedule,
-// which is shown, if at all, as "schedule position index + 1", never as a
-// bare game number (it would clash with the stored ids).
-class GameObserver {
+// Told of the run as a whole, beside its games: the progress for people
+// (progress.hpp) and `arena match`'s lines are such observers. Called from
+// the thread that stores the games, except run_started and run_ended.
+class RunObserver : public match::GameObserver {
   public:
-    virtual ~GameObserver() = default;
-    // Game `index` of the schedule starts between bots `first` and `second`.
-    virtual void game_started(std::int64_t index, const std::string& first,
-                              const std::string& second, const games::Game& game) = 0;
-    virtual void move_played(std::int64_t index, const record::MoveRecord& move) = 0;
-    // It ended (abandoned: not a result) and is about to be stored, or not.
-    virtual void game_ended(std::int64_t index, const record::GameRecord& record) = 0;
-    virtual void game_stored(std::int64_t index, std::int64_t game_id) = 0;
+    // The run starts: `total` games count, `stored` of them are stored
+    // already; `summary` is the schedule's (PairingSource::summary).
+    virtual void run_started(std::int64_t /*total*/, std::int64_t /*stored*/,
+                             const std::string& /*summary*/) {}
+    // After each stored game and each new phase: the games that count now,
+    // the schedule's summary, and its news (a test decided, an entrant placed).
+    virtual void schedule_changed(std::int64_t /*total*/, const std::string& /*summary*/,
+                                  const std::vector<std::string>& /*news*/) {}
+    // The games of a batch were stored and told: a time to flush output.
+    virtual void batch_stored() {}
+    virtual void run_ended() {}
 };
 
 struct RunOptions {
     int concurrency = 1;  // games at once
-    bool live = false;    // one updating progress line (on a terminal) instead of a line per game
-    int width = 0;        // the terminal's columns, to which the live line is cut; 0: unknown
-    GameObserver* observer = nullptr;  // none: nobody watches the games
-    // The games of the whole schedule when the run plays a part of it (a
-    // shard): each game's line also gives its "schedule position i of N"
-    // among them; 0: not a part.
-    std::int64_t schedule_games = 0;
-    // Where the run says that it resumes a tournament with games stored, and
-    // how many are left (arena run: stderr); none: it says nothing.
+    // Told of the run and its games (progress.hpp for people); none: nobody.
+    RunObserver* progress = nullptr;
+    // Also told of every game (arena run --serve's live view).
+    std::vector<match::GameObserver*> observers;
+    // Where notices about bots go (one that keeps failing to start), each
+    // line after "`command`: "; none: nowhere.
     std::ostream* messages = nullptr;
+    std::string command = "arena run";
     // Open files the caller needs beside the run's own (a web server's
     // connections): not given to bot processes (player_pool.hpp).
     std::size_t reserved_fds = 0;
@@ -99,12 +98,12 @@ class Runner {
     Runner(const Config& config, store::ResultsStore& store, std::int64_t tournament_id,
            Lineup lineup);
 
-    // Plays the missing games, printing progress to `out`. Returns when the
+    // Plays the missing games, telling the observers. Returns when the
     // schedule is complete, `stop` is requested (games in progress are
     // abandoned and not stored; every bot process is killed), or storing
     // fails. A bot that cannot start is given up (see RunOutcome::given_up)
     // and the other games go on.
-    RunOutcome run(const RunOptions& options, std::ostream& out, std::stop_token stop);
+    RunOutcome run(const RunOptions& options, std::stop_token stop);
 
   private:
     const Config& config_;
