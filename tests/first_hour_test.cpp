@@ -563,19 +563,23 @@ TEST(Failures, ABrokenBotIsStartedThreeTimesAndTheFixedRunCompletes) {
 }
 
 // A 2000-game match whose bot cannot start stops after its third failed
-// start instead of starting it 2000 times.
+// start instead of starting it 2000 times. As in `arena run`, the failed
+// starts of a bot given up are not results: no game line, nothing stored.
 TEST(Failures, AMatchStopsAfterThreeFailedStarts) {
     const Checkout checkout;
-    const auto r = checkout.arena({"match", "--game", "connect4", "--games", "2000",
+    const auto r = checkout.arena({"match", "--game", "connect4", "--games", "2000", "--db", "m.db",
                                    "dead=python3 -c 'import sys; sys.exit(\"cannot load\")'",
                                    "build/bots/random"});
     EXPECT_EQ(r.status, 1) << r.out << r.err;
-    EXPECT_EQ(game_lines(r.out).size(), 3u) << r.out;
+    EXPECT_EQ(game_lines(r.out).size(), 0u) << r.out;
     EXPECT_NE(r.err.find("arena match: bot 'dead' failed to start 3 times in a row (exited during "
-                         "start-up: exit 1; its stderr: cannot load), so the match stopped after 3 "
-                         "of 2000 games: fix it and run it again"),
+                         "start-up: exit 1; its stderr: cannot load), so the match stopped after 0 "
+                         "of 2000 games (failed starts are not results): fix it and run it again"),
               std::string::npos)
         << r.err;
+    const fs::path db = checkout.root() / "m.db";
+    EXPECT_EQ(query_one(db, "SELECT count(*) FROM games"), "0");
+    EXPECT_EQ(query_one(db, "SELECT status FROM tournaments"), "interrupted");
 }
 
 // ---- arena match saves and flushes ------------------------------------------------

@@ -35,8 +35,12 @@
 #include "arena/session/command_line.hpp"
 #include "arena/store/results_store.hpp"
 #include "arena/tournament/config.hpp"
+#include "arena/tournament/config_text.hpp"
 #include "arena/tournament/fingerprint.hpp"
+#include "arena/tournament/gauntlet_sprt.hpp"
+#include "arena/tournament/growth.hpp"
 #include "arena/tournament/openings.hpp"
+#include "arena/tournament/runner.hpp"
 #include "arena/tournament/schedule.hpp"
 #include "arena/tournament/tsinghua_so.hpp"
 
@@ -114,7 +118,7 @@ struct MatchArgs {
     // The openings the pairs start from (an openings file, checked on the
     // board), shuffled by the seed; empty: random_plies.
     std::filesystem::path openings_file;
-    std::vector<std::vector<games::Move>> openings;
+    std::vector<std::vector<std::string>> openings;
     bool json = false;
     session::Isolation isolation;  // for both bots
     std::vector<session::BotSpec> bots;
@@ -165,16 +169,7 @@ void choose_openings(MatchArgs& m, const std::string& openings, bool plies_given
     if (const auto problem = tournament::check_openings(*game, m.game, lines); !problem.empty())
         throw std::invalid_argument("--openings: openings file '" + file.string() + "' " + problem);
     m.openings_file = file;
-    for (const auto& line : lines.lines) {
-        auto state = game->new_initial_state();
-        std::vector<games::Move> moves;
-        for (const auto& text : line) {
-            const auto move = state->parse_move(text);
-            state->apply(*move);
-            moves.push_back(*move);
-        }
-        m.openings.push_back(std::move(moves));
-    }
+    m.openings = std::move(lines.lines);
 }
 
 // "elo0=E0,elo1=E1[,alpha=A,beta=B,model=normalized|logistic]" -> options.
@@ -433,116 +428,181 @@ void print_game(std::ostream& out, int index, int total, std::int64_t stored_id,
     out << suffix << std::endl;
 }
 
-// A YAML string: JSON's double-quoted form is one.
-std::string yaml_string(const std::string& text) {
-    return nlohmann::json(text).dump();
-}
-
-// The config of a tournament that describes the match, for the stored record
-// (preceded by the command line as a comment).
-std::string match_config_text(const MatchArgs& m, const std::string& name) {
-    std::ostringstream y;
-    y << "# arena match";
-    for (const auto& a : m.args) {
-        std::string shown = a;
-        for (char& c : shown)
-            if (c == '\n' || c == '\r') c = ' ';
-        y << " "
-          << (shown.find_first_of(" \t'\"") == std::string::npos ? shown : yaml_string(shown));
+// The match as a tournament: a round-robin of the two bots (with --sprt, a
+// gauntlet of BOT1 against BOT2 with that test), one colour-swapped pair
+// after another, each pair on its own board and opening.
+tournament::Config match_config(const MatchArgs& m) {
+    tournament::Config c;
+    c.game = m.game;
+    c.game_params = m.params;
+    c.time = m.time;
+    c.startup_ms = m.session.startup_limit.count();
+    c.realtime_deadlines = m.session.realtime_deadlines;
+    c.transcript = m.session.transcript;
+    c.games_per_pair = m.games + m.games % 2;  // played: the first m.games
+    if (m.sprt) {
+        c.schedule = tournament::ScheduleType::kGauntlet;
+        c.challenger = m.bots[0].name;
+        c.sprt = m.sprt;
     }
-    y << "\nname: " << yaml_string(name) << "\ngame: { name: " << m.game;
-    for (const auto& [k, v] : m.params)
-        y << ", " << k << ": " << yaml_string(v);
-    y << " }\ntime: { move_ms: " << m.time.move.count()
-      << ", tolerance_ms: " << m.time.tolerance.count();
-    if (m.time.game.count() > 0)
-        y << ", game_ms: " << m.time.game.count() << ", inc_ms: " << m.time.increment.count();
-    y << ", startup_ms: " << m.session.startup_limit.count() << " }\n"
-      << "schedule: { type: round-robin, games_per_pair: " << m.games << " }\n"
-      << "openings: { ";
     if (m.openings.empty()) {
-        y << "random_plies: " << m.random_plies;
+        c.openings.random_plies = m.random_plies;
     } else {
-        y << "file: " << yaml_string(std::filesystem::absolute(m.openings_file).string())
-          << ", order: random";
+        c.openings.file = m.openings_file;
+        c.openings.lines = m.openings;
+        c.openings.order = tournament::OpeningOrder::kRandom;
     }
-    y << " }\n"
-      << "seed: " << m.seed << "\nbots:\n";
-    for (const auto& b : m.bots) {
-        std::string command;
-        for (const auto& w : b.argv)
-            command += (command.empty() ? "" : " ") + w;
-        y << "  - { name: " << yaml_string(b.name) << ", command: " << yaml_string(command)
-          << ", protocol: " << session::to_string(b.protocol);
-        if (tournament::runs_so_host(b.argv)) y << ", restart: per-game";
-        if (!b.working_dir.empty()) y << ", dir: " << yaml_string(b.working_dir.string());
-        y << " }\n";
+    c.seed = m.seed;
+    c.concurrency = 1;
+    c.database = m.db;  // hidden from sandboxed bots
+    for (std::size_t i = 0; i < 2; ++i) {
+        const auto& spec = m.bots[i];
+        tournament::BotConfig b;
+        b.name = spec.name;
+        b.command = m.commands[i];
+        b.argv = spec.argv;
+        b.protocol = std::string(session::to_string(spec.protocol));
+        const auto program = tournament::program_files(spec.argv, spec.working_dir);
+        b.executable = program.executable;
+        b.files = program.files;
+        b.isolation = spec.isolation;
+        b.max_line_bytes = m.session.max_line_bytes;
+        b.dir = spec.working_dir;
+        // A strategy library is loaded afresh for every game.
+        b.restart_each_game = tournament::runs_so_host(spec.argv);
+        c.bots.push_back(std::move(b));
     }
-    return y.str();
+    return c;
 }
 
-// The session options of bot `i`: under the sandbox it must not see the
-// other bot's folder and program files, nor the database.
-session::SessionOptions sandboxed_options(const MatchArgs& m, int i) {
-    session::SessionOptions options = m.session;
-    if (!m.bots[i].isolation.sandbox) return options;
-    const auto& own = m.bots[i];
-    const auto& other = m.bots[1 - i];
-    const auto mine = tournament::program_files(own.argv, own.working_dir);
-    const auto theirs = tournament::program_files(other.argv, other.working_dir);
-    const auto hide = [&](const std::filesystem::path& path) {
-        if (path.empty() || path == mine.executable) return;
-        if (std::find(mine.files.begin(), mine.files.end(), path) != mine.files.end()) return;
-        options.sandbox_hidden.push_back(std::filesystem::absolute(path));
-    };
-    if (!m.db.empty()) hide(m.db);
-    if (other.working_dir != own.working_dir) hide(other.working_dir);
-    hide(theirs.executable);
-    for (const auto& file : theirs.files)
-        hide(file);
-    return options;
+// The command line, for the stored config's first line.
+std::string command_comment(const std::vector<std::string>& args) {
+    std::string line = "arena match";
+    for (const auto& a : args) {
+        std::string shown = a;
+        for (char& ch : shown)
+            if (ch == '\n' || ch == '\r') ch = ' ';
+        line += " " + session::join_command({shown});
+    }
+    return line;
 }
 
-// The match as a tournament of its own in a results database: created
-// before the first game, each game stored the moment it ends.
-class StoredMatch {
+// The match as a tournament of its own in the results database (--db, or
+// one in memory): named BOT1-vs-BOT2 (-2, -3, ... when taken) or --name.
+std::int64_t create_tournament(store::ResultsStore& store, const MatchArgs& m,
+                               tournament::Config& config) {
+    std::string name = m.name.empty() ? m.bots[0].name + "-vs-" + m.bots[1].name : m.name;
+    if (store.find_tournament(name)) {
+        if (!m.name.empty()) {
+            throw store::StoreError(m.db + " already holds a tournament named '" + name +
+                                    "' (choose another --name)");
+        }
+        const std::string base = name;
+        for (int n = 2; store.find_tournament(name); ++n)
+            name = base + "-" + std::to_string(n);
+    }
+    config.name = name;
+    config.text = tournament::config_text(config, command_comment(m.args));
+    std::vector<store::BotEntry> bots;
+    for (const auto& b : config.bots)
+        bots.push_back({b.name, b.command, b.protocol, tournament::bot_sha256(b)});
+    const auto id =
+        store.create_tournament({name, m.game, config.text, tournament::sha256_text(config.text),
+                                 m.seed, static_cast<std::int64_t>(m.games)},
+                                bots);
+    store.set_status(id, "running");
+    return id;
+}
+
+// What `arena match` prints as it goes: a line per game (with --sprt, the
+// LLR after it, and every kSprtReportPairs pairs the head-to-head block),
+// and the counts for the summary and the close-call warnings.
+class MatchLines : public tournament::RunObserver {
   public:
-    StoredMatch(const MatchArgs& m) : store_(m.db) {
-        std::string name = m.name.empty() ? m.bots[0].name + "-vs-" + m.bots[1].name : m.name;
-        if (store_.find_tournament(name)) {
-            if (!m.name.empty()) {
-                throw store::StoreError(m.db + " already holds a tournament named '" + name +
-                                        "' (choose another --name)");
-            }
-            const std::string base = name;
-            for (int n = 2; store_.find_tournament(name); ++n)
-                name = base + "-" + std::to_string(n);
-        }
-        const std::string text = match_config_text(m, name);
-        std::vector<store::BotEntry> bots;
-        for (std::size_t i = 0; i < 2; ++i) {
-            const auto& b = m.bots[i];
-            bots.push_back(
-                {b.name, m.commands[i], std::string(session::to_string(b.protocol)),
-                 tournament::program_sha256(tournament::program_files(b.argv, b.working_dir))});
-        }
-        id_ = store_.create_tournament({name, m.game, text, tournament::sha256_text(text), m.seed,
-                                        static_cast<std::int64_t>(m.games)},
-                                       bots);
-        store_.set_status(id_, "running");
-        name_ = name;
+    MatchLines(const MatchArgs& m, const tournament::Config& config,
+               const std::vector<tournament::Pairing>& schedule, std::ostream& out)
+        : m_(m),
+          schedule_(schedule),
+          out_(out),
+          tally_({m.bots[0].name, m.bots[1].name}),
+          close_calls_(m.time) {
+        if (m.sprt) sprt_.emplace(config, schedule);
     }
 
-    std::int64_t record(int index, const std::string& opening, const record::GameRecord& g) {
-        return store_.record_game(id_, {index, 0, index / 2, index % 2, opening}, g);
+    void game_stored(std::int64_t index, std::int64_t game_id,
+                     const record::GameRecord& record) override {
+        tally_.add(record);
+        close_calls_.add(record);
+        std::string suffix;
+        bool pair_done = false;
+        if (sprt_) {
+            const auto& pairing = schedule_[static_cast<std::size_t>(index)];
+            const auto before = test().counted_pairs;
+            sprt_->add(pairing, record.outcome == games::Outcome::kWin1   ? 1.0
+                                : record.outcome == games::Outcome::kWin2 ? 0.0
+                                                                          : 0.5);
+            pair_done = test().counted_pairs > before;
+            const auto& r = test().result;
+            suffix = "  LLR " + fixed_decimals(r.llr, 2) + " (" + fixed_decimals(r.lower, 2) +
+                     ", " + fixed_decimals(r.upper, 2) + ")";
+        }
+        // A game kept in memory only (no --db) has no number to show.
+        print_game(out_, static_cast<int>(index) + 1, m_.games, m_.db.empty() ? 0 : game_id, record,
+                   suffix);
+        if (pair_done && !test().decided() && test().counted_pairs % kSprtReportPairs == 0) {
+            print_block(out_);
+            out_ << std::flush;
+        }
     }
-    void finish(bool complete) { store_.set_status(id_, complete ? "finished" : "interrupted"); }
-    [[nodiscard]] const std::string& name() const { return name_; }
+
+    [[nodiscard]] const match::Tally& tally() const { return tally_; }
+    [[nodiscard]] const match::CloseCallCounter& close_calls() const { return close_calls_; }
+    [[nodiscard]] bool has_sprt() const { return sprt_.has_value(); }
+    // BOT1's test against BOT2.
+    [[nodiscard]] const tournament::OpponentTest& test() const { return sprt_->tests().front(); }
+
+    // The head-to-head block of the complete pairs, and the LLR line.
+    void print_block(std::ostream& out) const {
+        const auto& t = test();
+        print_sprt_block(out, m_.bots[0].name, m_.bots[1].name, *m_.sprt, t.result, t.pairs,
+                         t.games);
+    }
+
+    // The decision, or why there is none.
+    void print_decision(std::ostream& out, bool stopped_early) const {
+        std::string undecided =
+            "SPRT: no decision after " + std::to_string(tally_.games()) + " games";
+        if (!stopped_early && tally_.games() >= m_.games) undecided += " (the most --games allows)";
+        print_sprt_decision(out, test().result.decision, undecided);
+    }
+
+    [[nodiscard]] nlohmann::json sprt_json() const {
+        const auto& t = test();
+        const auto& o = *m_.sprt;
+        if (t.counted_pairs == 0) {
+            return {{"model", std::string(sprt_model_name(o.model))},
+                    {"elo0", o.elo0},
+                    {"elo1", o.elo1},
+                    {"alpha", o.alpha},
+                    {"beta", o.beta},
+                    {"llr", t.result.llr},
+                    {"lower", t.result.lower},
+                    {"upper", t.result.upper},
+                    {"decision", std::string(rating::decision_name(t.result.decision))},
+                    {"pairs", 0},
+                    {"games", 0}};
+        }
+        return cli::sprt_json(o, t.result, rating::head_to_head(t.pairs), t.games, t.pairs);
+    }
 
   private:
-    store::ResultsStore store_;
-    std::int64_t id_ = 0;
-    std::string name_;
+    const MatchArgs& m_;
+    const std::vector<tournament::Pairing>& schedule_;
+    std::ostream& out_;
+    match::Tally tally_;
+    match::CloseCallCounter close_calls_;
+    // The same test the runner's pairing source runs, kept here for the lines.
+    std::optional<tournament::GauntletSprt> sprt_;
 };
 
 void print_summary(std::ostream& out, const match::Tally& tally) {
@@ -566,89 +626,6 @@ void print_summary(std::ostream& out, const match::Tally& tally) {
     }
 }
 
-// The GSPRT of a match played with --sprt, from BOT1's side: counts each
-// colour-swapped pair (games 2k and 2k + 1, BOT1 first in the first) once
-// both its games are done, and tests after every pair.
-class LiveSprt {
-  public:
-    explicit LiveSprt(const rating::SprtOptions& options) : options_(options) {
-        result_.lower = std::log(options.beta / (1.0 - options.alpha));
-        result_.upper = std::log((1.0 - options.beta) / options.alpha);
-    }
-
-    // Game `index` (0-based) of the match has ended; true when it completed
-    // a pair.
-    bool add(int index, const record::GameRecord& g) {
-        const int bot1_player = index % 2 == 0 ? 1 : 2;
-        const int winner = g.winner();
-        const double score = winner == games::kNoPlayer ? 0.5 : winner == bot1_player ? 1.0 : 0.0;
-        if (score == 1.0) {
-            ++games_.wins;
-        } else if (score == 0.0) {
-            ++games_.losses;
-        } else {
-            ++games_.draws;
-        }
-        if (index % 2 == 0) {
-            first_score_ = score;
-            return false;
-        }
-        ++pairs_.bins[static_cast<std::size_t>(std::lround(2.0 * (first_score_ + score)))];
-        paired_ = games_;
-        result_ = rating::sprt(pairs_, options_);
-        return true;
-    }
-
-    [[nodiscard]] bool decided() const {
-        return result_.decision != rating::SprtDecision::continue_testing;
-    }
-    [[nodiscard]] std::int64_t pairs() const { return pairs_.pairs(); }
-
-    // "  LLR 1.23 (-2.94, 2.94)", for the line of each game.
-    [[nodiscard]] std::string live_text() const {
-        return "  LLR " + fixed_decimals(result_.llr, 2) + " (" + fixed_decimals(result_.lower, 2) +
-               ", " + fixed_decimals(result_.upper, 2) + ")";
-    }
-
-    // The head-to-head block of the complete pairs, and the LLR line.
-    void print_block(std::ostream& out, const std::string& bot1, const std::string& bot2) const {
-        print_sprt_block(out, bot1, bot2, options_, result_, pairs_, paired_);
-    }
-
-    // The decision, or why there is none.
-    void print_decision(std::ostream& out, std::int64_t games, int max_games,
-                        bool stopped_early) const {
-        std::string undecided = "SPRT: no decision after " + std::to_string(games) + " games";
-        if (!stopped_early && games >= max_games) undecided += " (the most --games allows)";
-        print_sprt_decision(out, result_.decision, undecided);
-    }
-
-    [[nodiscard]] nlohmann::json json() const {
-        if (pairs() == 0) {
-            return {{"model", std::string(sprt_model_name(options_.model))},
-                    {"elo0", options_.elo0},
-                    {"elo1", options_.elo1},
-                    {"alpha", options_.alpha},
-                    {"beta", options_.beta},
-                    {"llr", result_.llr},
-                    {"lower", result_.lower},
-                    {"upper", result_.upper},
-                    {"decision", std::string(rating::decision_name(result_.decision))},
-                    {"pairs", 0},
-                    {"games", 0}};
-        }
-        return sprt_json(options_, result_, rating::head_to_head(pairs_), paired_, pairs_);
-    }
-
-  private:
-    rating::SprtOptions options_;
-    rating::SprtResult result_;
-    rating::Pentanomial pairs_;
-    rating::Trinomial games_;   // every game counted, from BOT1's side
-    rating::Trinomial paired_;  // those of complete pairs
-    double first_score_ = 0.0;  // BOT1's score in the first game of the pair under way
-};
-
 nlohmann::json summary_json(const MatchArgs& m, const match::Tally& tally) {
     nlohmann::json bots = nlohmann::json::array();
     for (const auto& b : tally.bots()) {
@@ -661,8 +638,53 @@ nlohmann::json summary_json(const MatchArgs& m, const match::Tally& tally) {
     return {{"game", m.game}, {"games", tally.games()}, {"bots", std::move(bots)}};
 }
 
+// Prints the summary (text or JSON) and the warnings; returns the exit status.
+int finish_match(const MatchArgs& m, const MatchLines& lines, bool interrupted, std::string failure,
+                 store::ResultsStore& store, std::int64_t id, const std::string& name,
+                 std::ostream& out, std::ostream& err) {
+    const bool stopped_early = interrupted || !failure.empty();
+    if (m.json) {
+        auto j = summary_json(m, lines.tally());
+        if (lines.has_sprt()) {
+            j["sprt"] = lines.sprt_json();
+            j["max_games"] = m.games;
+        }
+        out << j.dump() << std::endl;
+    } else {
+        print_summary(out, lines.tally());
+        if (lines.has_sprt()) {
+            out << "\n";
+            lines.print_block(out);
+            lines.print_decision(out, stopped_early);
+        }
+        out << std::flush;
+    }
+    for (const auto& [bot, count] : lines.close_calls().warnings())
+        err << match::close_call_warning(bot, count, "let it stop earlier, or raise --tolerance-ms")
+            << "\n";
+    try {
+        store.set_status(id, stopped_early ? "interrupted" : "finished");
+        if (!m.db.empty())
+            err << "arena match: stored as tournament '" << name << "' in " << m.db << "\n";
+    } catch (const std::exception& e) {
+        if (failure.empty()) failure = e.what();
+    }
+    if (!failure.empty()) {
+        err << "arena match: " << record::escape_controls(failure) << "\n";
+        return kExitFailure;
+    }
+    if (interrupted) {
+        err << "arena match: interrupted after " << lines.tally().games() << " of " << m.games
+            << " games\n";
+        return 130;
+    }
+    return kExitOk;
+}
+
 }  // namespace
 
+// A two-bot run of the tournament runner: the match is a tournament of its
+// own, stored in --db or in a database in memory.
 int match_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     int exit_code = kExitOk;
     const auto parsed = parse_args(args, out, err, exit_code);
@@ -670,133 +692,43 @@ int match_command(const std::vector<std::string>& args, std::ostream& out, std::
     const MatchArgs& m = *parsed;
     err << session::cgroup::describe_limits(m.isolation.cgroup) << "\n";
 
-    std::optional<StoredMatch> stored;
-    if (!m.db.empty()) {
-        try {
-            stored.emplace(m);
-        } catch (const std::exception& e) {
-            err << "arena match: " << e.what() << "\n";
-            return kExitFailure;
-        }
-    }
-    match::StartupGuard guard;
-    guard.set_notice([&err](const std::string& line) { err << "arena match: " << line << "\n"; });
-    match::Player a(m.bots[0], sandboxed_options(m, 0));
-    match::Player b(m.bots[1], sandboxed_options(m, 1));
-    a.set_startup_guard(&guard);
-    b.set_startup_guard(&guard);
-    match::Tally tally({a.name(), b.name()});
-    match::CloseCallCounter close_calls(m.time);
-    // With --json, stdout holds the JSON object only; game lines go to stderr.
-    std::ostream& progress = m.json ? err : out;
-    std::optional<LiveSprt> sprt;
-    if (m.sprt) sprt.emplace(*m.sprt);
-    bool interrupted = false;
-    std::string failure;  // what stopped the match early, for the last line
-    {
-        StopOnSignal signals;
-        try {
-            std::unique_ptr<games::Game> game;
-            std::vector<games::Move> opening;
-            // The suite's openings in the order of `order: random` in a config.
-            tournament::Config order_of;
-            order_of.seed = m.seed;
-            order_of.openings.order = tournament::OpeningOrder::kRandom;
-            order_of.openings.lines.resize(m.openings.size());
-            const auto opening_order = tournament::opening_order(order_of);
-            for (int i = 0; i < m.games; ++i) {
-                if (signals.stopped()) {
-                    interrupted = true;
-                    break;
-                }
-                const auto pair = static_cast<std::uint64_t>(i / 2);
-                if (i % 2 == 0) {
-                    // Each colour-swapped pair shares its board and its opening.
-                    const auto pair_seed = match::derive_seed(m.seed, pair);
-                    game = games::make_game(
-                        m.game, games::realize(m.game, m.params, match::derive_seed(pair_seed, 0)));
-                    opening = m.openings.empty()
-                                  ? match::random_opening(*game, m.random_plies,
-                                                          match::derive_seed(pair_seed, 1))
-                                  : m.openings[opening_order[pair % opening_order.size()]];
-                }
-                auto record = i % 2 == 0
-                                  ? match::play_game(*game, a, b, m.time, opening, signals.token())
-                                  : match::play_game(*game, b, a, m.time, opening, signals.token());
-                if (record.abandoned) {
-                    interrupted = true;
-                    break;
-                }
-                tally.add(record);
-                close_calls.add(record);
-                const std::int64_t id =
-                    stored ? stored->record(i, match::opening_text(*game, opening), record) : 0;
-                const bool pair_done = sprt && sprt->add(i, record);
-                print_game(progress, i + 1, m.games, id, record, sprt ? sprt->live_text() : "");
-                if (pair_done && !sprt->decided() && sprt->pairs() % kSprtReportPairs == 0) {
-                    sprt->print_block(progress, a.name(), b.name());
-                    progress << std::flush;
-                }
-                // A strategy library is loaded afresh for every game.
-                for (match::Player* p : {&a, &b})
-                    if (tournament::runs_so_host(p->spec().argv)) p->retire();
-                // A bot that keeps failing to start is not started for every game.
-                if (const auto bots = guard.given_up_bots(); !bots.empty()) {
-                    failure = bots.front().describe() + ", so the match stopped after " +
-                              std::to_string(i + 1) + " of " + std::to_string(m.games) +
-                              " games: fix it and run it again";
-                    break;
-                }
-                if (pair_done && sprt->decided()) break;
-            }
-        } catch (const session::SpawnError& e) {
-            failure = e.what();
-        } catch (const std::exception& e) {
-            failure = e.what();  // the database failed
-        }
-    }
-    a.retire();
-    b.retire();
-    const bool stopped_early = interrupted || !failure.empty();
-    if (m.json) {
-        auto j = summary_json(m, tally);
-        if (sprt) {
-            j["sprt"] = sprt->json();
-            j["max_games"] = m.games;
-        }
-        out << j.dump() << std::endl;
-    } else {
-        print_summary(out, tally);
-        if (sprt) {
-            out << "\n";
-            sprt->print_block(out, a.name(), b.name());
-            sprt->print_decision(out, tally.games(), m.games, stopped_early);
-        }
-        out << std::flush;
-    }
-    for (const auto& [bot, count] : close_calls.warnings())
-        err << match::close_call_warning(bot, count, "let it stop earlier, or raise --tolerance-ms")
-            << "\n";
-    const bool complete = !interrupted && failure.empty();
-    if (stored) {
-        try {
-            stored->finish(complete);
-            err << "arena match: stored as tournament '" << stored->name() << "' in " << m.db
-                << "\n";
-        } catch (const std::exception& e) {
-            if (failure.empty()) failure = e.what();
-        }
-    }
-    if (!failure.empty()) {
-        err << "arena match: " << record::escape_controls(failure) << "\n";
+    tournament::Config config = match_config(m);
+    std::optional<store::ResultsStore> store;
+    std::int64_t id = 0;
+    try {
+        store.emplace(m.db.empty() ? std::filesystem::path(":memory:")
+                                   : std::filesystem::path(m.db));
+        id = create_tournament(*store, m, config);
+    } catch (const std::exception& e) {
+        err << "arena match: " << e.what() << "\n";
         return kExitFailure;
     }
-    if (interrupted) {
-        err << "arena match: interrupted after " << tally.games() << " of " << m.games
-            << " games\n";
-        return 130;
+    auto lineup = tournament::base_lineup(config);
+    lineup.schedule.resize(
+        static_cast<std::size_t>(m.games));  // an odd --games: the last pair half
+    // With --json, stdout holds the JSON object only; game lines go to stderr.
+    MatchLines lines(m, config, lineup.schedule, m.json ? err : out);
+    tournament::RunOutcome outcome;
+    bool interrupted = false;
+    {
+        StopOnSignal signals;
+        tournament::Runner runner(config, *store, id, lineup);
+        tournament::RunOptions options;
+        options.progress = &lines;
+        options.messages = &err;
+        options.command = "arena match";
+        outcome = runner.run(options, signals.token());
+        interrupted = signals.stopped();
     }
-    return kExitOk;
+    std::string failure = outcome.error;
+    if (failure.empty() && !outcome.given_up.empty()) {
+        // A bot that keeps failing to start is not started for every game.
+        failure = outcome.given_up.front().bot.describe() + ", so the match stopped after " +
+                  std::to_string(lines.tally().games()) + " of " + std::to_string(m.games) +
+                  " games (failed starts are not results): fix it and run it again";
+    }
+    return finish_match(m, lines, interrupted && failure.empty(), failure, *store, id, config.name,
+                        out, err);
 }
 
 }  // namespace arena::cli

@@ -55,3 +55,30 @@ std::vector<std::string> split_command(std::string_view command) {
 }
 
 }  // namespace arena::session
+
+namespace arena::session {
+
+// A word that needs no quoting is written as it is; any other goes in single
+// quotes, and a single quote in it as '\'' (close, escaped quote, reopen).
+std::string join_command(const std::vector<std::string>& words) {
+    std::string line;
+    for (const auto& w : words) {
+        if (!line.empty()) line += ' ';
+        if (!w.empty() && w.find_first_of(" \t\n\\'\"") == std::string::npos) {
+            line += w;
+            continue;
+        }
+        line += '\'';
+        for (const char c : w) {
+            if (c == '\'') {
+                line += "'\\''";
+            } else {
+                line += c;
+            }
+        }
+        line += '\'';
+    }
+    return line;
+}
+
+}  // namespace arena::session

@@ -586,8 +586,10 @@ Database connect_and_migrate(const std::filesystem::path& path, Database::Mode o
     // WAL: readers (reports, the sqlite3 shell) never block the writer, nor it them.
     // synchronous=NORMAL in WAL mode: a commit survives a crash of the arena; a power
     // loss may lose the last transactions, never corrupts the file.
+    // A database in memory (`arena match` without --db) keeps its own mode.
     const auto mode = db.query_text("PRAGMA journal_mode = WAL");
-    if (mode != "wal") refuse(path, "cannot switch to WAL journal mode (got '" + mode + "')");
+    if (mode != "wal" && !(path == ":memory:" && mode == "memory"))
+        refuse(path, "cannot switch to WAL journal mode (got '" + mode + "')");
     db.exec("PRAGMA synchronous = NORMAL");
     db.exec("PRAGMA wal_autocheckpoint = 10000");
     migrate(db);
