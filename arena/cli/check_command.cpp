@@ -15,6 +15,7 @@
 #include "arena/check/report.hpp"
 #include "arena/cli/bot_options.hpp"
 #include "arena/cli/commands.hpp"
+#include "arena/cli/options.hpp"
 #include "arena/games/game.hpp"
 #include "arena/record/escape.hpp"
 #include "arena/session/cgroup.hpp"
@@ -115,71 +116,64 @@ std::optional<CheckArgs> parse_args(const std::vector<std::string>& args, std::o
     run_options.add_startup_options(opts);
     run_options.add_limit_options(opts);
 
-    try {
-        std::vector<std::string> option_words, command;
-        split_command_words(args, opts, option_words, command);
-        po::variables_map vm;
-        po::store(po::command_line_parser(option_words).options(opts).run(), vm);
-        if (vm.count("help")) {
-            out << kCheckUsage << opts;
-            exit_code = kExitOk;
-            return std::nullopt;
-        }
-        po::notify(vm);
-        if (command.empty()) throw std::invalid_argument("no bot command given");
-        if (command.size() == 1) {
-            o.bot = parse_bot_argument(command[0]);
-            c.command = command[0];
-        } else {
-            o.bot.argv = command;
-            o.bot.name = std::filesystem::path(command[0]).filename().string();
-            for (const auto& word : command)
-                c.command += (c.command.empty() ? "" : " ") + word;
-        }
-        if (!dir.empty()) {
-            std::error_code ec;
-            if (!std::filesystem::is_directory(dir, ec))
-                throw std::invalid_argument("--dir '" + dir + "' is not a directory");
-            o.bot.working_dir = dir;
-        }
-        const bool library = tournament::runs_so_host(o.bot.argv);
-        if (library && vm["protocol"].defaulted()) protocol = tournament::kTsinghuaSo;
-        set_bot_protocol(o.bot, protocol);
-        if (protocol == tournament::kTsinghuaSo || tournament::runs_so_host(o.bot.argv)) {
-            o.kind = check::BotKind::kTsinghuaSo;
-        } else if (o.bot.protocol == session::BotProtocol::kGomocup) {
-            o.kind = check::BotKind::kGomocup;
-        } else if (o.bot.protocol == session::BotProtocol::kNboard) {
-            o.kind = check::BotKind::kNboard;
-        }
-        if (o.game.empty()) {
-            switch (o.kind) {
-                case check::BotKind::kGomocup:
-                    o.game = "gomoku";
-                    break;
-                case check::BotKind::kNboard:
-                    o.game = "reversi";
-                    break;
-                case check::BotKind::kTsinghuaSo:
-                    o.game = "connect4";
-                    break;
-                case check::BotKind::kArena1:
-                    throw std::invalid_argument(
-                        "--game is required for a protocol v1 bot (connect4, gomoku or reversi)");
-            }
-        }
-        o.time.move = match::Millis{move_ms};
-        o.time.tolerance = match::Millis{tolerance_ms};
-        if (move_ms <= 0) throw std::invalid_argument("--move-ms must be positive");
-        if (auto problem = o.time.validate(); !problem.empty())
-            throw std::invalid_argument(problem);
-        run_options.apply(o.bot.isolation, o.session);
-        // The plan refuses a game the bot's kind cannot play.
-        (void)check::make_plan(o.game, o.kind, o.seed);
-    } catch (const std::exception& e) {
-        err << "arena check-bot: " << record::escape_controls(usage_problem(e, opts))
-            << "\n(arena check-bot --help for usage)\n";
-        exit_code = kExitUsage;
+    std::vector<std::string> option_words, command;
+    split_command_words(args, opts, option_words, command);
+    const CommandLine line{"check-bot", kCheckUsage, opts};
+    if (const auto done =
+            parse_command_line(line, option_words, out, err, [&](const po::variables_map& vm) {
+                if (command.empty()) throw std::invalid_argument("no bot command given");
+                if (command.size() == 1) {
+                    o.bot = parse_bot_argument(command[0]);
+                    c.command = command[0];
+                } else {
+                    o.bot.argv = command;
+                    o.bot.name = std::filesystem::path(command[0]).filename().string();
+                    for (const auto& word : command)
+                        c.command += (c.command.empty() ? "" : " ") + word;
+                }
+                if (!dir.empty()) {
+                    std::error_code ec;
+                    if (!std::filesystem::is_directory(dir, ec))
+                        throw std::invalid_argument("--dir '" + dir + "' is not a directory");
+                    o.bot.working_dir = dir;
+                }
+                const bool library = tournament::runs_so_host(o.bot.argv);
+                if (library && vm["protocol"].defaulted()) protocol = tournament::kTsinghuaSo;
+                set_bot_protocol(o.bot, protocol);
+                if (protocol == tournament::kTsinghuaSo || tournament::runs_so_host(o.bot.argv)) {
+                    o.kind = check::BotKind::kTsinghuaSo;
+                } else if (o.bot.protocol == session::BotProtocol::kGomocup) {
+                    o.kind = check::BotKind::kGomocup;
+                } else if (o.bot.protocol == session::BotProtocol::kNboard) {
+                    o.kind = check::BotKind::kNboard;
+                }
+                if (o.game.empty()) {
+                    switch (o.kind) {
+                        case check::BotKind::kGomocup:
+                            o.game = "gomoku";
+                            break;
+                        case check::BotKind::kNboard:
+                            o.game = "reversi";
+                            break;
+                        case check::BotKind::kTsinghuaSo:
+                            o.game = "connect4";
+                            break;
+                        case check::BotKind::kArena1:
+                            throw std::invalid_argument(
+                                "--game is required for a protocol v1 bot (connect4, gomoku or "
+                                "reversi)");
+                    }
+                }
+                o.time.move = match::Millis{move_ms};
+                o.time.tolerance = match::Millis{tolerance_ms};
+                if (move_ms <= 0) throw std::invalid_argument("--move-ms must be positive");
+                if (auto problem = o.time.validate(); !problem.empty())
+                    throw std::invalid_argument(problem);
+                run_options.apply(o.bot.isolation, o.session);
+                // The plan refuses a game the bot's kind cannot play.
+                (void)check::make_plan(o.game, o.kind, o.seed);
+            })) {
+        exit_code = *done;
         return std::nullopt;
     }
     return c;

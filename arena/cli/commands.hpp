@@ -36,11 +36,4 @@ int merge_command(const std::vector<std::string>& args, std::ostream& out, std::
 int slurm_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int upgrade_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
-// The first line of a command-line error, the same in every subcommand: what
-// Boost.Program_options reports, except that an unknown option names the
-// closest of the command's options `opts` ("unknown option '--gmae' (did you
-// mean '--game'?)").
-[[nodiscard]] std::string usage_problem(const std::exception& e,
-                                        const boost::program_options::options_description& opts);
-
 }  // namespace arena::cli

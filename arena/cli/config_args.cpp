@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "arena/cli/commands.hpp"
+#include "arena/cli/options.hpp"
 
 namespace arena::cli {
 
@@ -14,27 +15,14 @@ std::optional<int> parse_config_args(std::string_view command, std::string_view 
                                      const po::options_description& opts, std::string& config_path,
                                      std::ostream& out, std::ostream& err,
                                      const std::function<void(const po::variables_map&)>& check) {
-    po::options_description all;
-    all.add(opts).add_options()("config", po::value<std::string>(&config_path));
-    po::positional_options_description positional;
-    positional.add("config", 1);
-    try {
-        po::variables_map vm;
-        po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
-        if (vm.count("help")) {
-            out << usage << opts;
-            return kExitOk;
-        }
-        if (!vm.count("config")) throw std::invalid_argument("missing CONFIG");
-        po::notify(vm);
-        if (config_path.empty()) throw std::invalid_argument("missing CONFIG");
+    CommandLine line{command, usage, opts};
+    line.arguments.add_options()("config", po::value<std::string>(&config_path));
+    line.positional.add("config", 1);
+    return parse_command_line(line, args, out, err, [&](const po::variables_map& vm) {
+        if (!vm.count("config") || config_path.empty())
+            throw std::invalid_argument("missing CONFIG");
         if (check) check(vm);
-    } catch (const std::exception& e) {
-        err << "arena " << command << ": " << usage_problem(e, opts) << "\n(arena " << command
-            << " --help for usage)\n";
-        return kExitUsage;
-    }
-    return std::nullopt;
+    });
 }
 
 std::optional<tournament::Config> load_config_or_say_why(const std::string& path,

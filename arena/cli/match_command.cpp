@@ -18,6 +18,7 @@
 
 #include "arena/cli/bot_options.hpp"
 #include "arena/cli/commands.hpp"
+#include "arena/cli/options.hpp"
 #include "arena/cli/report.hpp"
 #include "arena/cli/sprt_report.hpp"
 #include "arena/cli/stop_signal.hpp"
@@ -251,6 +252,59 @@ void add_param(games::Params& params, const po::variables_map& vm, const char* o
     }
 }
 
+// BOT1 and BOT2 with their folders (--dir, --dir1, --dir2); two bots of one
+// name become NAME-1 and NAME-2.
+void read_bots(MatchArgs& m, const po::variables_map& vm, const std::vector<std::string>& args,
+               const std::array<std::string, 3>& dirs) {
+    const auto bots =
+        vm.count("bot") ? vm["bot"].as<std::vector<std::string>>() : std::vector<std::string>{};
+    if (bots.size() != 2)
+        throw std::invalid_argument("expected two bots, got " + std::to_string(bots.size()));
+    for (const auto& b : bots)
+        m.bots.push_back(parse_bot_argument(b));
+    m.commands = bots;
+    m.args = args;
+    for (std::size_t i = 0; i < 2; ++i) {
+        const std::string& dir = dirs[i + 1].empty() ? dirs[0] : dirs[i + 1];
+        if (dir.empty()) continue;
+        std::error_code ec;
+        if (!std::filesystem::is_directory(dir, ec)) {
+            throw std::invalid_argument(
+                "--dir" + std::string(dirs[i + 1].empty() ? "" : std::to_string(i + 1)) + " '" +
+                dir + "' is not a directory");
+        }
+        m.bots[i].working_dir = dir;
+    }
+    if (m.bots[0].name == m.bots[1].name) {
+        m.bots[0].name += "-1";
+        m.bots[1].name += "-2";
+    }
+}
+
+// The game and its board from the options, checked before any bot starts;
+// the openings; and whether each bot's protocol plays it.
+void read_game(MatchArgs& m, const po::variables_map& vm, const std::string& openings_text) {
+    add_param<std::string>(m.params, vm, "variant", "variant");
+    add_param<int>(m.params, vm, "rows", "rows");
+    add_param<int>(m.params, vm, "cols", "cols");
+    add_param<int>(m.params, vm, "connect", "connect");
+    add_param<std::string>(m.params, vm, "blocked", "blocked");
+    add_param<int>(m.params, vm, "size", "size");
+    add_param<std::string>(m.params, vm, "rule", "rule");
+    // Validate the game now, before any bot starts.
+    (void)games::make_game(m.game, games::realize(m.game, m.params, m.seed));
+    choose_openings(m, openings_text, !vm["random-plies"].defaulted());
+    for (const auto& bot : m.bots) {
+        const auto problem = session::protocol_problem(bot.protocol, m.game, m.params);
+        if (!problem.empty()) throw std::invalid_argument("bot '" + bot.name + "': " + problem);
+    }
+    for (const auto& bot : m.bots) {
+        if (std::filesystem::path(bot.argv.front()).filename() != tournament::kSoHostName) continue;
+        const std::string problem = tournament::tsinghua_game_problem(m.game, m.params);
+        if (!problem.empty()) throw std::invalid_argument("bot '" + bot.name + "': " + problem);
+    }
+}
+
 // Parses the arguments; on a usage error prints it and returns nullopt
 // with `exit_code` set.
 std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::ostream& out,
@@ -298,95 +352,46 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
         ("protocol2", po::value<std::string>(&protocols[2]), "the protocol BOT2 speaks (overrides --protocol)");
     // clang-format on
     run_options.add_limit_options(opts);
-    po::options_description hidden;
-    hidden.add_options()("bot", po::value<std::vector<std::string>>(), "bot");
-    po::options_description all;
-    all.add(opts).add(hidden);
-    po::positional_options_description positional;
-    positional.add("bot", -1);
+    CommandLine line{"match", kMatchUsage, opts};
+    line.arguments.add_options()("bot", po::value<std::vector<std::string>>(), "bot");
+    line.positional.add("bot", -1);
 
-    po::variables_map vm;
-    try {
-        po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
-        if (vm.count("help")) {
-            out << kMatchUsage << opts;
-            exit_code = kExitOk;
-            return std::nullopt;
-        }
-        po::notify(vm);
-        const auto bots =
-            vm.count("bot") ? vm["bot"].as<std::vector<std::string>>() : std::vector<std::string>{};
-        if (bots.size() != 2)
-            throw std::invalid_argument("expected two bots, got " + std::to_string(bots.size()));
-        for (const auto& b : bots)
-            m.bots.push_back(parse_bot_argument(b));
-        m.commands = bots;
-        m.args = args;
-        for (std::size_t i = 0; i < 2; ++i) {
-            const std::string& dir = dirs[i + 1].empty() ? dirs[0] : dirs[i + 1];
-            if (dir.empty()) continue;
-            std::error_code ec;
-            if (!std::filesystem::is_directory(dir, ec)) {
-                throw std::invalid_argument(
-                    "--dir" + std::string(dirs[i + 1].empty() ? "" : std::to_string(i + 1)) + " '" +
-                    dir + "' is not a directory");
-            }
-            m.bots[i].working_dir = dir;
-        }
-        if (!m.name.empty() && m.db.empty()) throw std::invalid_argument("--name needs --db");
-        if (m.session.transcript && m.db.empty())
-            throw std::invalid_argument("--transcript needs --db (the transcript is stored there)");
-        if (m.bots[0].name == m.bots[1].name) {
-            m.bots[0].name += "-1";
-            m.bots[1].name += "-2";
-        }
-        if (vm.count("sprt")) {
-            m.sprt = parse_sprt(sprt_text);
-            if (vm["games"].defaulted()) m.games = kSprtMaxGames;
-            if (m.games < 2 || m.games % 2 != 0) {
-                throw std::invalid_argument(
-                    "--games must be an even number of at least 2 with --sprt (the games come in "
-                    "colour-swapped pairs)");
-            }
-        }
-        if (m.games < 1) throw std::invalid_argument("--games must be at least 1");
-        if (m.random_plies < 0) throw std::invalid_argument("--random-plies must not be negative");
-        m.time.move = match::Millis{move_ms};
-        m.time.tolerance = match::Millis{tolerance_ms};
-        m.time.game = match::Millis{game_ms};
-        m.time.increment = match::Millis{inc_ms};
-        if (auto problem = m.time.validate(); !problem.empty())
-            throw std::invalid_argument(problem);
-        run_options.apply(m.isolation, m.session);
-        for (auto& bot : m.bots)
-            bot.isolation = m.isolation;
-        for (std::size_t i = 0; i < 2; ++i)
-            set_bot_protocol(m.bots[i], protocols[i + 1].empty() ? protocols[0] : protocols[i + 1]);
+    if (const auto done =
+            parse_command_line(line, args, out, err, [&](const po::variables_map& vm) {
+                read_bots(m, vm, args, dirs);
+                if (!m.name.empty() && m.db.empty())
+                    throw std::invalid_argument("--name needs --db");
+                if (m.session.transcript && m.db.empty())
+                    throw std::invalid_argument(
+                        "--transcript needs --db (the transcript is stored there)");
+                if (vm.count("sprt")) {
+                    m.sprt = parse_sprt(sprt_text);
+                    if (vm["games"].defaulted()) m.games = kSprtMaxGames;
+                    if (m.games < 2 || m.games % 2 != 0) {
+                        throw std::invalid_argument(
+                            "--games must be an even number of at least 2 with --sprt (the games "
+                            "come in colour-swapped pairs)");
+                    }
+                }
+                if (m.games < 1) throw std::invalid_argument("--games must be at least 1");
+                if (m.random_plies < 0)
+                    throw std::invalid_argument("--random-plies must not be negative");
+                m.time.move = match::Millis{move_ms};
+                m.time.tolerance = match::Millis{tolerance_ms};
+                m.time.game = match::Millis{game_ms};
+                m.time.increment = match::Millis{inc_ms};
+                if (auto problem = m.time.validate(); !problem.empty())
+                    throw std::invalid_argument(problem);
+                run_options.apply(m.isolation, m.session);
+                for (auto& bot : m.bots)
+                    bot.isolation = m.isolation;
+                for (std::size_t i = 0; i < 2; ++i)
+                    set_bot_protocol(m.bots[i],
+                                     protocols[i + 1].empty() ? protocols[0] : protocols[i + 1]);
 
-        add_param<std::string>(m.params, vm, "variant", "variant");
-        add_param<int>(m.params, vm, "rows", "rows");
-        add_param<int>(m.params, vm, "cols", "cols");
-        add_param<int>(m.params, vm, "connect", "connect");
-        add_param<std::string>(m.params, vm, "blocked", "blocked");
-        add_param<int>(m.params, vm, "size", "size");
-        add_param<std::string>(m.params, vm, "rule", "rule");
-        // Validate the game now, before any bot starts.
-        (void)games::make_game(m.game, games::realize(m.game, m.params, m.seed));
-        choose_openings(m, openings_text, !vm["random-plies"].defaulted());
-        for (const auto& bot : m.bots) {
-            const auto problem = session::protocol_problem(bot.protocol, m.game, m.params);
-            if (!problem.empty()) throw std::invalid_argument("bot '" + bot.name + "': " + problem);
-        }
-        for (const auto& bot : m.bots) {
-            if (std::filesystem::path(bot.argv.front()).filename() != tournament::kSoHostName)
-                continue;
-            const std::string problem = tournament::tsinghua_game_problem(m.game, m.params);
-            if (!problem.empty()) throw std::invalid_argument("bot '" + bot.name + "': " + problem);
-        }
-    } catch (const std::exception& e) {
-        err << "arena match: " << record::escape_controls(usage_problem(e, opts))
-            << "\n(arena match --help for usage)\n";
-        exit_code = kExitUsage;
+                read_game(m, vm, openings_text);
+            })) {
+        exit_code = *done;
         return std::nullopt;
     }
     return m;

@@ -22,6 +22,7 @@
 
 #include "arena/cli/bot_options.hpp"
 #include "arena/cli/commands.hpp"
+#include "arena/cli/options.hpp"
 #include "arena/cli/stop_signal.hpp"
 #include "arena/games/connect4.hpp"
 #include "arena/games/registry.hpp"
@@ -121,78 +122,70 @@ std::optional<PlayArgs> parse_args(const std::vector<std::string>& args, std::os
     // clang-format on
     run_options.add_startup_options(opts);
     run_options.add_limit_options(opts);
-    po::options_description hidden;
-    hidden.add_options()("bot", po::value<std::vector<std::string>>(), "bot");
-    po::options_description all;
-    all.add(opts).add(hidden);
-    po::positional_options_description positional;
-    positional.add("bot", -1);
-    po::variables_map vm;
-    try {
-        po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
-        if (vm.count("help")) {
-            out << kPlayUsage << opts;
-            exit_code = kExitOk;
-            return std::nullopt;
-        }
-        po::notify(vm);
-        const auto bots =
-            vm.count("bot") ? vm["bot"].as<std::vector<std::string>>() : std::vector<std::string>{};
-        if (bots.size() != 1)
-            throw std::invalid_argument("expected one bot, got " + std::to_string(bots.size()));
-        p.command = bots[0];
-        p.bot = parse_bot_argument(bots[0]);
-        if (!dir.empty()) {
-            std::error_code ec;
-            if (!std::filesystem::is_directory(dir, ec))
-                throw std::invalid_argument("--dir '" + dir + "' is not a directory");
-            p.bot.working_dir = dir;
-        }
-        if (color == "first") {
-            p.human_side = 1;
-        } else if (color == "second") {
-            p.human_side = 2;
-        } else {
-            throw std::invalid_argument("--color must be first or second, not '" + color + "'");
-        }
-        if (p.person.empty()) throw std::invalid_argument("--name must not be empty");
-        if (p.person == p.bot.name) {
-            throw std::invalid_argument("the bot is also called '" + p.person +
-                                        "': choose another --name, or name the bot "
-                                        "(name=command)");
-        }
-        if (human_ms < 0) throw std::invalid_argument("--human-ms must not be negative");
-        p.human_limit = Millis{human_ms};
-        p.time.move = Millis{move_ms};
-        p.time.tolerance = Millis{tolerance_ms};
-        if (move_ms <= 0) throw std::invalid_argument("--move-ms must be positive");
-        if (auto problem = p.time.validate(); !problem.empty())
-            throw std::invalid_argument(problem);
-        session::Isolation isolation;
-        run_options.apply(isolation, p.session);
-        p.bot.isolation = isolation;
-        set_bot_protocol(p.bot, protocol);
-        add_param<std::string>(p.params, vm, "variant");
-        add_param<int>(p.params, vm, "rows");
-        add_param<int>(p.params, vm, "cols");
-        add_param<int>(p.params, vm, "connect");
-        add_param<std::string>(p.params, vm, "blocked");
-        add_param<int>(p.params, vm, "size");
-        add_param<std::string>(p.params, vm, "rule");
-        p.params = games::realize(p.game, p.params, p.seed);
-        (void)games::make_game(p.game, p.params);  // checks the game and its board
-        if (const auto problem = session::protocol_problem(p.bot.protocol, p.game, p.params);
-            !problem.empty())
-            throw std::invalid_argument("bot '" + p.bot.name + "': " + problem);
-        if (std::filesystem::path(p.bot.argv.front()).filename() == tournament::kSoHostName) {
-            const std::string problem = tournament::tsinghua_game_problem(p.game, p.params);
-            if (!problem.empty())
-                throw std::invalid_argument("bot '" + p.bot.name + "': " + problem);
-        }
-    } catch (const std::exception& e) {
-        err << "arena play: " << record::escape_controls(usage_problem(e, opts))
-            << "\n(arena play --help for usage)\n";
-        exit_code = kExitUsage;
+    CommandLine line{"play", kPlayUsage, opts};
+    line.arguments.add_options()("bot", po::value<std::vector<std::string>>(), "bot");
+    line.positional.add("bot", -1);
+    if (const auto done =
+            parse_command_line(line, args, out, err, [&](const po::variables_map& vm) {
+                const auto bots = vm.count("bot") ? vm["bot"].as<std::vector<std::string>>()
+                                                  : std::vector<std::string>{};
+                if (bots.size() != 1)
+                    throw std::invalid_argument("expected one bot, got " +
+                                                std::to_string(bots.size()));
+                p.command = bots[0];
+                p.bot = parse_bot_argument(bots[0]);
+                if (!dir.empty()) {
+                    std::error_code ec;
+                    if (!std::filesystem::is_directory(dir, ec))
+                        throw std::invalid_argument("--dir '" + dir + "' is not a directory");
+                    p.bot.working_dir = dir;
+                }
+                if (color == "first") {
+                    p.human_side = 1;
+                } else if (color == "second") {
+                    p.human_side = 2;
+                } else {
+                    throw std::invalid_argument("--color must be first or second, not '" + color +
+                                                "'");
+                }
+                if (p.person.empty()) throw std::invalid_argument("--name must not be empty");
+                if (p.person == p.bot.name) {
+                    throw std::invalid_argument("the bot is also called '" + p.person +
+                                                "': choose another --name, or name the bot "
+                                                "(name=command)");
+                }
+                if (human_ms < 0) throw std::invalid_argument("--human-ms must not be negative");
+                p.human_limit = Millis{human_ms};
+                p.time.move = Millis{move_ms};
+                p.time.tolerance = Millis{tolerance_ms};
+                if (move_ms <= 0) throw std::invalid_argument("--move-ms must be positive");
+                if (auto problem = p.time.validate(); !problem.empty())
+                    throw std::invalid_argument(problem);
+                session::Isolation isolation;
+                run_options.apply(isolation, p.session);
+                p.bot.isolation = isolation;
+                set_bot_protocol(p.bot, protocol);
+                add_param<std::string>(p.params, vm, "variant");
+                add_param<int>(p.params, vm, "rows");
+                add_param<int>(p.params, vm, "cols");
+                add_param<int>(p.params, vm, "connect");
+                add_param<std::string>(p.params, vm, "blocked");
+                add_param<int>(p.params, vm, "size");
+                add_param<std::string>(p.params, vm, "rule");
+                p.params = games::realize(p.game, p.params, p.seed);
+                (void)games::make_game(p.game, p.params);  // checks the game and its board
+                if (const auto problem =
+                        session::protocol_problem(p.bot.protocol, p.game, p.params);
+                    !problem.empty())
+                    throw std::invalid_argument("bot '" + p.bot.name + "': " + problem);
+                if (std::filesystem::path(p.bot.argv.front()).filename() ==
+                    tournament::kSoHostName) {
+                    const std::string problem = tournament::tsinghua_game_problem(p.game, p.params);
+                    if (!problem.empty())
+                        throw std::invalid_argument("bot '" + p.bot.name + "': " + problem);
+                }
+            })) {
+        exit_code = *done;
         return std::nullopt;
     }
     return p;

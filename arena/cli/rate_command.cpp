@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "arena/cli/commands.hpp"
+#include "arena/cli/options.hpp"
 #include "arena/cli/report.hpp"
 #include "arena/rating/elo.hpp"
 #include "arena/record/escape.hpp"
@@ -211,30 +212,21 @@ int rate_command(const std::vector<std::string>& args, std::ostream& out, std::o
          "NAME=ELO: hold player NAME at rating ELO, the others fitted around it (repeatable; NAME alone means NAME=0); default: mean 0")
         ("no-advantage", po::bool_switch(&no_advantage), "do not fit a first-mover advantage");
     // clang-format on
-    po::options_description all;
-    all.add(opts).add_options()("games", po::value<std::string>(&path));
-    po::positional_options_description positional;
-    positional.add("games", 1);
-    try {
-        po::variables_map vm;
-        po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
-        if (vm.count("help")) {
-            out << "usage: arena rate GAMES.csv [--csv] [--anchor NAME=ELO ...]\n\n"
-                   "Fits Elo ratings (maximum likelihood, with a first-mover advantage) to\n"
-                   "the games in GAMES.csv ('-' reads standard input), given either as\n"
-                   "  arena export DB -f csv: a header row naming the columns, of which rate\n"
-                   "    reads first, second and result; or\n"
-                   "  'white,black,result' lines: white moved first.\n"
-                   "A result is 1-0, 0-1 or 1/2-1/2, from the first mover's side.\n\n"
-                << opts;
-            return kExitOk;
-        }
-        po::notify(vm);
-        if (path.empty()) throw std::invalid_argument("missing GAMES.csv");
-    } catch (const std::exception& e) {
-        err << "arena rate: " << usage_problem(e, opts) << "\n(arena rate --help for usage)\n";
-        return kExitUsage;
-    }
+    CommandLine line{"rate",
+                     "usage: arena rate GAMES.csv [--csv] [--anchor NAME=ELO ...]\n\n"
+                     "Fits Elo ratings (maximum likelihood, with a first-mover advantage) to\n"
+                     "the games in GAMES.csv ('-' reads standard input), given either as\n"
+                     "  arena export DB -f csv: a header row naming the columns, of which rate\n"
+                     "    reads first, second and result; or\n"
+                     "  'white,black,result' lines: white moved first.\n"
+                     "A result is 1-0, 0-1 or 1/2-1/2, from the first mover's side.\n\n",
+                     opts};
+    line.arguments.add_options()("games", po::value<std::string>(&path));
+    line.positional.add("games", 1);
+    if (const auto done = parse_command_line(line, args, out, err, [&](const po::variables_map&) {
+            if (path.empty()) throw std::invalid_argument("missing GAMES.csv");
+        }))
+        return *done;
 
     const bool from_stdin = path == "-";
     const std::string label = from_stdin ? std::string(kStdinName) : path;

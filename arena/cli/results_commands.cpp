@@ -12,6 +12,7 @@
 
 #include "arena/cli/commands.hpp"
 #include "arena/cli/db_args.hpp"
+#include "arena/cli/options.hpp"
 #include "arena/cli/report.hpp"
 #include "arena/games/registry.hpp"
 #include "arena/record/escape.hpp"
@@ -47,20 +48,22 @@ std::optional<int> parse_db_args(const std::string& command, std::string_view us
                                  bool wants_game_id, DbArgs& parsed, std::ostream& out,
                                  std::ostream& err) {
     std::string game;
-    po::options_description all;
-    all.add(opts).add_options()("db", po::value<std::string>(&parsed.db))(
+    CommandLine line{command, usage, opts};
+    line.arguments.add_options()("db", po::value<std::string>(&parsed.db))(
         "game", po::value<std::string>(&game));
-    po::positional_options_description positional;
-    positional.add("db", 1);
-    if (wants_game_id) positional.add("game", 1);
-    try {
-        po::variables_map vm;
-        po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
-        if (vm.count("help")) {
-            out << usage << opts;
-            return kExitOk;
+    line.positional.add("db", 1);
+    if (wants_game_id) line.positional.add("game", 1);
+    line.explain = [&](const std::exception& e) {
+        // "-5" is a negative number where GAME goes, not an option.
+        if (const auto* unknown = dynamic_cast<const po::unknown_option*>(&e)) {
+            const std::string typed = unknown->get_option_name();
+            const bool negative =
+                typed.size() > 1 && typed.find_first_not_of("0123456789", 1) == std::string::npos;
+            if (wants_game_id && negative) return bad_game_id(typed);
         }
-        po::notify(vm);
+        return usage_problem(e, opts);
+    };
+    const auto done = parse_command_line(line, args, out, err, [&](const po::variables_map& vm) {
         if (parsed.db.empty()) throw std::invalid_argument("missing DB");
         if (wants_game_id) {
             if (!vm.count("game")) throw std::invalid_argument("missing GAME");
@@ -70,20 +73,8 @@ std::optional<int> parse_db_args(const std::string& command, std::string_view us
         }
         if (vm.count("tournament")) parsed.tournament = vm["tournament"].as<std::string>();
         if (vm.count("bot")) parsed.bot = vm["bot"].as<std::string>();
-    } catch (const po::unknown_option& e) {
-        // "-5" is a negative number where GAME goes, not an option.
-        const std::string typed = e.get_option_name();
-        const bool negative =
-            typed.size() > 1 && typed.find_first_not_of("0123456789", 1) == std::string::npos;
-        err << "arena " << command << ": "
-            << (wants_game_id && negative ? bad_game_id(typed) : usage_problem(e, opts))
-            << "\n(arena " << command << " --help for usage)\n";
-        return kExitUsage;
-    } catch (const std::exception& e) {
-        err << "arena " << command << ": " << usage_problem(e, opts) << "\n(arena " << command
-            << " --help for usage)\n";
-        return kExitUsage;
-    }
+    });
+    if (done) return done;
     // Opening would create a missing file: a typo must not become an empty database.
     std::error_code ec;
     if (!std::filesystem::exists(parsed.db, ec)) {
@@ -98,25 +89,12 @@ std::optional<int> parse_file_args(const std::string& command, std::string_view 
                                    po::options_description opts, std::size_t least,
                                    const std::string& missing, std::vector<std::string>& files,
                                    std::ostream& out, std::ostream& err) {
-    po::options_description all;
-    all.add(opts).add_options()("files", po::value<std::vector<std::string>>(&files));
-    po::positional_options_description positional;
-    positional.add("files", -1);
-    try {
-        po::variables_map vm;
-        po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
-        if (vm.count("help")) {
-            out << usage << opts;
-            return kExitOk;
-        }
-        po::notify(vm);
+    CommandLine line{command, usage, opts};
+    line.arguments.add_options()("files", po::value<std::vector<std::string>>(&files));
+    line.positional.add("files", -1);
+    return parse_command_line(line, args, out, err, [&](const po::variables_map&) {
         if (files.size() < least) throw std::invalid_argument(missing);
-    } catch (const std::exception& e) {
-        err << "arena " << command << ": " << usage_problem(e, opts) << "\n(arena " << command
-            << " --help for usage)\n";
-        return kExitUsage;
-    }
-    return std::nullopt;
+    });
 }
 
 namespace {

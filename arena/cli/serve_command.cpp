@@ -17,6 +17,7 @@
 
 #include "arena/cli/bot_options.hpp"
 #include "arena/cli/commands.hpp"
+#include "arena/cli/options.hpp"
 #include "arena/cli/report.hpp"
 #include "arena/cli/serve_setup.hpp"
 #include "arena/cli/stop_signal.hpp"
@@ -234,34 +235,25 @@ int serve_command(const std::vector<std::string>& args, std::ostream& out, std::
     // clang-format on
     run_options.add_startup_options(opts);
     run_options.add_limit_options(opts);
-    po::options_description hidden;
-    hidden.add_options()("db", po::value<std::vector<std::string>>(&dbs), "db");
-    po::options_description all;
-    all.add(opts).add(hidden);
-    po::positional_options_description positional;
-    positional.add("db", -1);
+    CommandLine line{"serve", kUsage, opts};
+    line.arguments.add_options()("db", po::value<std::vector<std::string>>(&dbs), "db");
+    line.positional.add("db", -1);
     session::Isolation isolation;
     session::SessionOptions session_options;
-    try {
-        po::variables_map vm;
-        po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
-        if (vm.count("help")) {
-            out << kUsage << opts;
-            return kExitOk;
-        }
-        po::notify(vm);
-        if (dbs.empty() && play_db.empty())
-            throw std::invalid_argument("expected at least one DB (or --play-db)");
-        if (port < 0 || port > 65535) throw std::invalid_argument("--port must be 0..65535");
-        if (play_max < 1 || play_max > 64) throw std::invalid_argument("--play-max must be 1..64");
-        if (idle_s < 5) throw std::invalid_argument("--play-idle-s must be at least 5");
-        if (max_move_ms < 10) throw std::invalid_argument("--max-move-ms must be at least 10");
-        run_options.apply(isolation, session_options);
-    } catch (const std::exception& e) {
-        err << "arena serve: " << record::escape_controls(usage_problem(e, opts))
-            << "\n(arena serve --help for usage)\n";
-        return kExitUsage;
-    }
+    if (const auto done =
+            parse_command_line(line, args, out, err, [&](const po::variables_map&) {
+                if (dbs.empty() && play_db.empty())
+                    throw std::invalid_argument("expected at least one DB (or --play-db)");
+                if (port < 0 || port > 65535)
+                    throw std::invalid_argument("--port must be 0..65535");
+                if (play_max < 1 || play_max > 64)
+                    throw std::invalid_argument("--play-max must be 1..64");
+                if (idle_s < 5) throw std::invalid_argument("--play-idle-s must be at least 5");
+                if (max_move_ms < 10)
+                    throw std::invalid_argument("--max-move-ms must be at least 10");
+                run_options.apply(isolation, session_options);
+            }))
+        return *done;
 
     // Blocked in every thread from here on, so the server's threads leave
     // SIGINT and SIGTERM to this one.

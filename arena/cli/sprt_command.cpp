@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "arena/cli/commands.hpp"
+#include "arena/cli/options.hpp"
 #include "arena/cli/report.hpp"
 #include "arena/cli/sprt_report.hpp"
 #include "arena/rating/head_to_head.hpp"
@@ -105,55 +106,50 @@ int sprt_command(const std::vector<std::string>& args, std::ostream& out, std::o
     // clang-format on
     std::optional<rating::Pentanomial> pairs;
     std::optional<rating::Trinomial> games;
-    try {
-        po::variables_map vm;
-        po::store(po::command_line_parser(join_negative_values(args)).options(opts).run(), vm);
-        if (vm.count("help")) {
-            out << "usage: arena sprt --elo0 E0 --elo1 E1 [--alpha 0.05] [--beta 0.05]\n"
-                   "                  [--model normalized|logistic]\n"
-                   "                  (--penta LL,LD,DD+WL,WD,WW | --wdl W,D,L) [--json]\n\n"
-                   "The generalized SPRT of bot A against bot B: H0 'A is E0 stronger' against\n"
-                   "H1 'A is E1 stronger', from counts of colour-swapped game pairs (--penta) or\n"
-                   "of games (--wdl), both from A's side. Prints the log-likelihood ratio, its\n"
-                   "bounds, the decision (H0, H1 or continue) and the Elo of the head-to-head.\n"
-                   "Negative values may follow their option (--elo0 -1.75) or be joined to it\n"
-                   "(--elo0=-1.75). See docs/ratings.md.\n\n"
-                << opts;
-            return kExitOk;
-        }
-        po::notify(vm);
-        if (!vm.count("elo0")) throw std::invalid_argument("missing --elo0");
-        if (!vm.count("elo1")) throw std::invalid_argument("missing --elo1");
-        if (vm.count("penta") == vm.count("wdl")) {
-            throw std::invalid_argument("give the counts with exactly one of --penta and --wdl");
-        }
-        const auto model = rating::parse_sprt_model(model_name);
-        if (!model) {
-            throw std::invalid_argument("--model: '" + model_name +
-                                        "' is not a model (normalized or logistic)");
-        }
-        options.model = *model;
-        if (const std::string problem = rating::sprt_options_problem(options, "--");
-            !problem.empty())
-            throw std::invalid_argument(problem);
-        if (vm.count("penta")) {
-            const auto c = parse_counts("--penta", penta_text, 5, "LL,LD,DD+WL,WD,WW");
-            rating::Pentanomial p;
-            for (std::size_t i = 0; i < 5; ++i)
-                p.bins[i] = c[i];
-            if (p.pairs() == 0) throw std::invalid_argument("--penta: every count is 0");
-            pairs = p;
-        } else {
-            const auto c = parse_counts("--wdl", wdl_text, 3, "W,D,L");
-            rating::Trinomial t{c[0], c[1], c[2]};
-            if (t.games() == 0) throw std::invalid_argument("--wdl: every count is 0");
-            games = t;
-        }
-    } catch (const std::exception& e) {
-        err << "arena sprt: " << record::escape_controls(usage_problem(e, opts))
-            << "\n(arena sprt --help for usage)\n";
-        return kExitUsage;
-    }
+    const CommandLine line{
+        "sprt",
+        "usage: arena sprt --elo0 E0 --elo1 E1 [--alpha 0.05] [--beta 0.05]\n"
+        "                  [--model normalized|logistic]\n"
+        "                  (--penta LL,LD,DD+WL,WD,WW | --wdl W,D,L) [--json]\n\n"
+        "The generalized SPRT of bot A against bot B: H0 'A is E0 stronger' against\n"
+        "H1 'A is E1 stronger', from counts of colour-swapped game pairs (--penta) or\n"
+        "of games (--wdl), both from A's side. Prints the log-likelihood ratio, its\n"
+        "bounds, the decision (H0, H1 or continue) and the Elo of the head-to-head.\n"
+        "Negative values may follow their option (--elo0 -1.75) or be joined to it\n"
+        "(--elo0=-1.75). See docs/ratings.md.\n\n",
+        opts};
+    if (const auto done = parse_command_line(
+            line, join_negative_values(args), out, err, [&](const po::variables_map& vm) {
+                if (!vm.count("elo0")) throw std::invalid_argument("missing --elo0");
+                if (!vm.count("elo1")) throw std::invalid_argument("missing --elo1");
+                if (vm.count("penta") == vm.count("wdl")) {
+                    throw std::invalid_argument(
+                        "give the counts with exactly one of --penta and --wdl");
+                }
+                const auto model = rating::parse_sprt_model(model_name);
+                if (!model) {
+                    throw std::invalid_argument("--model: '" + model_name +
+                                                "' is not a model (normalized or logistic)");
+                }
+                options.model = *model;
+                if (const std::string problem = rating::sprt_options_problem(options, "--");
+                    !problem.empty())
+                    throw std::invalid_argument(problem);
+                if (vm.count("penta")) {
+                    const auto c = parse_counts("--penta", penta_text, 5, "LL,LD,DD+WL,WD,WW");
+                    rating::Pentanomial p;
+                    for (std::size_t i = 0; i < 5; ++i)
+                        p.bins[i] = c[i];
+                    if (p.pairs() == 0) throw std::invalid_argument("--penta: every count is 0");
+                    pairs = p;
+                } else {
+                    const auto c = parse_counts("--wdl", wdl_text, 3, "W,D,L");
+                    rating::Trinomial t{c[0], c[1], c[2]};
+                    if (t.games() == 0) throw std::invalid_argument("--wdl: every count is 0");
+                    games = t;
+                }
+            }))
+        return *done;
     rating::SprtResult result;
     rating::HeadToHead h;
     try {
