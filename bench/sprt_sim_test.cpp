@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "bench/sprt_model.hpp"
-#include "tests/proc_util.hpp"
+#include "proc_util.hpp"
 
 namespace {
 

@@ -28,6 +28,7 @@
 #include "arena/session/nboard_session.hpp"
 #include "arena_process.hpp"
 #include "db_query.hpp"
+#include "fixtures.hpp"
 #include "temp_dir.hpp"
 #include "timing.hpp"
 
@@ -40,6 +41,7 @@ namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 using session::gomocup::Point;
 using testing::bin;
+using testing::quick_options;
 using testing::scaled;
 using testing::scaled_ms;
 using testing::survivors;
@@ -58,13 +60,6 @@ using testing::query;
 std::string scalar(const fs::path& db, const std::string& sql) {
     const auto rows = query(db, sql);
     return rows.empty() || rows[0].empty() ? std::string("<none>") : rows[0][0];
-}
-
-session::SessionOptions quick_options() {
-    session::SessionOptions o;
-    o.startup_limit = 3000ms;
-    o.quit_grace = 300ms;
-    return o;
 }
 
 // The limit on the sample engines' answers in the session tests: they answer

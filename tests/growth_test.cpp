@@ -30,6 +30,7 @@
 #include "arena/tournament/schedule.hpp"
 #include "arena_process.hpp"
 #include "db_query.hpp"
+#include "fixtures.hpp"
 #include "proc_util.hpp"
 #include "run_control.hpp"
 #include "temp_dir.hpp"
@@ -97,23 +98,6 @@ std::vector<std::string> texts(const std::vector<Pairing>& s) {
     return t;
 }
 
-Config bare(int bots, int games_per_pair, int rounds = 1,
-            ScheduleType type = ScheduleType::kRoundRobin) {
-    Config c;
-    c.name = "t";
-    c.game = "connect4";
-    c.schedule = type;
-    c.games_per_pair = games_per_pair;
-    c.rounds = rounds;
-    for (int i = 0; i < bots; ++i) {
-        BotConfig b;
-        b.name = "b" + std::to_string(i);
-        c.bots.push_back(b);
-    }
-    if (type == ScheduleType::kGauntlet) c.challenger = "b2";
-    return c;
-}
-
 Segment segment(std::vector<int> active, int games_per_pair, int rounds = 1, int challenger = -1) {
     Segment s;
     s.active = std::move(active);
@@ -135,7 +119,8 @@ std::map<std::pair<int, int>, int> pairs_per_meeting(const std::vector<Pairing>&
 
 TEST(Segments, OneSegmentOfEveryBotIsTheScheduleAsBefore) {
     for (const auto& c :
-         {bare(5, 4, 3), bare(2, 2), bare(7, 2, 2), bare(4, 6, 2, ScheduleType::kGauntlet)}) {
+         {testing::bare_config(5, 4, 3), testing::bare_config(2, 2), testing::bare_config(7, 2, 2),
+          testing::bare_config(4, 6, 2, ScheduleType::kGauntlet)}) {
         EXPECT_EQ(texts(make_schedule(c)), texts(reference_schedule(c)));
     }
 }

@@ -24,6 +24,7 @@
 #include "arena/match/match.hpp"
 #include "arena/session/session.hpp"
 #include "arena/tournament/config.hpp"
+#include "fixtures.hpp"
 #include "proc_util.hpp"
 #include "terminal.hpp"
 #include "timing.hpp"
@@ -36,6 +37,7 @@ using arena::testing::slurp;
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 using arena::testing::bin;
+using arena::testing::quick_options;
 using arena::testing::run_in_terminal;
 using arena::testing::survivors;
 using arena::testing::unique_marker;
@@ -163,13 +165,6 @@ INSTANTIATE_TEST_SUITE_P(
     [](const auto& param_info) { return param_info.param.label; });
 
 // ---- freezing ----------------------------------------------------------------
-
-session::SessionOptions quick_options() {
-    session::SessionOptions o;
-    o.startup_limit = 3000ms;
-    o.quit_grace = 300ms;
-    return o;
-}
 
 // The pondering bot's CPU time (ms) at its last move, from its own
 // `info cpu_ms=N` lines, over one game against an opponent that sleeps

@@ -13,6 +13,7 @@
 #include "arena/games/registry.hpp"
 #include "arena/match/human.hpp"
 #include "arena/match/match.hpp"
+#include "fixtures.hpp"
 #include "proc_util.hpp"
 #include "timing.hpp"
 
@@ -20,25 +21,16 @@ namespace arena::match {
 namespace {
 
 using namespace std::chrono_literals;
-using record::GameRecord;
-using record::Termination;
-using record::MoveRecord;
 using arena::testing::bin;
 using arena::testing::processes_with_arg;
+using arena::testing::quick_options;
+using arena::testing::random_bot;
 using arena::testing::scaled;
 using arena::testing::survivors;
 using arena::testing::unique_marker;
-
-session::BotSpec random_bot(const std::string& seed) {
-    return {"random", {bin("bots/random"), "--seed", seed}, {}};
-}
-
-session::SessionOptions quick_options() {
-    session::SessionOptions o;
-    o.startup_limit = 5000ms;
-    o.quit_grace = 300ms;
-    return o;
-}
+using record::GameRecord;
+using record::MoveRecord;
+using record::Termination;
 
 TimeControl per_move(std::chrono::milliseconds limit) {
     TimeControl tc;
@@ -95,7 +87,7 @@ TEST(HumanMatch, RefusedMovesAreAskedAgainAndTheGameEndsByTheRules) {
         // "x" does not parse, "9" is off the 7-column board: both refused.
         ScriptedHuman person({"x", "9"});
         Player human("human", person);
-        Player bot(random_bot(std::to_string(human_side)), quick_options());
+        Player bot(random_bot("random", std::to_string(human_side)), quick_options(5000ms));
         auto record = human_side == 1 ? play_game(*game, human, bot, per_move(scaled(2000ms)))
                                       : play_game(*game, bot, human, per_move(scaled(2000ms)));
         SCOPED_TRACE(human_side);
@@ -142,7 +134,7 @@ TEST(HumanMatch, AnIllegalMoveIsRefusedNotLost) {
     for (int seed = 1; seed <= 6; ++seed) {
         ColumnOne person;
         Player human("me", person);
-        Player bot(random_bot(std::to_string(seed)), quick_options());
+        Player bot(random_bot("random", std::to_string(seed)), quick_options(5000ms));
         const auto record = play_game(*game, human, bot, per_move(scaled(2000ms)));
         EXPECT_EQ(record.termination, Termination::kNormal) << record.detail;
         EXPECT_EQ(record.players[0], "me");
@@ -178,7 +170,7 @@ TEST(HumanMatch, AQueueFedFromAnotherThreadPlaysAWholeGame) {
     } page;
     const auto game = games::make_game("connect4", {});
     Player human("human", page);
-    Player bot(random_bot("5"), quick_options());
+    Player bot(random_bot("random", "5"), quick_options(5000ms));
     std::atomic<bool> over{false};
     int refused_offers = 0;
     std::thread clicker([&] {
@@ -210,7 +202,7 @@ TEST(HumanMatch, APersonWithAMoveLimitLosesOnTime) {
     HumanMoveQueue silent;  // never offers a move
     const auto game = games::make_game("connect4", {});
     Player human("human", silent, 200ms);
-    Player bot(random_bot("1"), quick_options());
+    Player bot(random_bot("random", "1"), quick_options(5000ms));
     const auto started = std::chrono::steady_clock::now();
     const auto record = play_game(*game, human, bot, per_move(scaled(2000ms)));
     EXPECT_GE(std::chrono::steady_clock::now() - started, 200ms);
@@ -226,7 +218,7 @@ TEST(HumanMatch, APersonWhoLeavesAbandonsTheGameAndTheBotIsKilled) {
     HumanMoveQueue page;
     const auto game = games::make_game("connect4", {});
     Player human("human", page);
-    Player bot(random_bot(marker), quick_options());
+    Player bot(random_bot("random", marker), quick_options(5000ms));
     std::thread leaver([&] {
         // Leave once the game waits for the person's first move.
         while (!page.waiting())
@@ -246,7 +238,7 @@ TEST(HumanMatch, AStopRequestEndsTheWaitForAPerson) {
     HumanMoveQueue page;
     const auto game = games::make_game("connect4", {});
     Player human("human", page);
-    Player bot(random_bot("2"), quick_options());
+    Player bot(random_bot("random", "2"), quick_options(5000ms));
     std::stop_source stop;
     std::thread stopper([&] {
         while (!page.waiting())

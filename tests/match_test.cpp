@@ -13,6 +13,7 @@
 #include "arena/games/registry.hpp"
 #include "arena/match/opening.hpp"
 #include "arena/match/tally.hpp"
+#include "fixtures.hpp"
 #include "proc_util.hpp"
 #include "timing.hpp"
 
@@ -20,30 +21,21 @@ namespace arena::match {
 namespace {
 
 using namespace std::chrono_literals;
-using record::GameRecord;
-using record::Termination;
-using record::stderr_tail;
 using arena::testing::bin;
 using arena::testing::processes_with_arg;
+using arena::testing::quick_options;
+using arena::testing::random_bot;
 using arena::testing::scaled;
 using arena::testing::survivors;
 using arena::testing::unique_marker;
-
-session::BotSpec random_bot(const std::string& name, const std::string& seed = "1") {
-    return {name, {bin("bots/random"), "--seed", seed}, {}};
-}
+using record::GameRecord;
+using record::stderr_tail;
+using record::Termination;
 
 session::BotSpec misbehave(const std::string& marker, std::vector<std::string> flags) {
     std::vector<std::string> argv{bin("bots/misbehave"), "--seed", marker};
     argv.insert(argv.end(), flags.begin(), flags.end());
     return {"bad", argv, {}};
-}
-
-session::SessionOptions quick_options() {
-    session::SessionOptions o;
-    o.startup_limit = 2000ms;
-    o.quit_grace = 300ms;
-    return o;
 }
 
 TimeControl per_move(std::chrono::milliseconds limit) {
@@ -81,8 +73,8 @@ TEST(Match, RandomBotsPlayEveryGameToItsEnd) {
     const auto limit = scaled(500ms);
     for (const auto& c : cases) {
         const auto game = games::make_game(c.game, c.params);
-        Player a(random_bot("a", "1"), quick_options());
-        Player b(random_bot("b", "2"), quick_options());
+        Player a(random_bot("a", "1"), quick_options(2000ms));
+        Player b(random_bot("b", "2"), quick_options(2000ms));
         for (int i = 0; i < 4; ++i) {
             const auto r = i % 2 ? play_game(*game, b, a, per_move(limit))
                                  : play_game(*game, a, b, per_move(limit));
@@ -108,8 +100,8 @@ TEST(Match, OpeningIsPlayedByTheArenaAndRecorded) {
     const auto opening = random_opening(*game, 4, 99);
     ASSERT_EQ(opening.size(), 4u);
     EXPECT_EQ(opening, random_opening(*game, 4, 99));
-    Player a(random_bot("a"), quick_options());
-    Player b(random_bot("b"), quick_options());
+    Player a(random_bot("a"), quick_options(2000ms));
+    Player b(random_bot("b"), quick_options(2000ms));
     const auto r = play_game(*game, a, b, per_move(scaled(500ms)), opening);
     EXPECT_EQ(r.opening_plies, 4);
     auto state = game->new_initial_state();
@@ -124,8 +116,8 @@ TEST(Match, OpeningIsPlayedByTheArenaAndRecorded) {
 
 TEST(Match, ReversiForcedPassesArePlayedByTheArena) {
     const auto game = games::make_game("reversi", {});
-    Player a(random_bot("a", "3"), quick_options());
-    Player b(random_bot("b", "4"), quick_options());
+    Player a(random_bot("a", "3"), quick_options(2000ms));
+    Player b(random_bot("b", "4"), quick_options(2000ms));
     int passes = 0;
     for (int i = 0; i < 30 && passes == 0; ++i) {
         // The bots are deterministic: a different opening makes a different game.
@@ -167,7 +159,7 @@ TEST_P(MisbehaviourTest, IsJudgedAndLeavesNoProcess) {
     }
     const auto limit = per_move(scaled(200ms));
     {
-        auto options = quick_options();
+        auto options = quick_options(2000ms);
         options.max_line_bytes = 4096;
         options.startup_limit = scaled(500ms);
         Player bad(misbehave(marker, flags), options);
@@ -235,8 +227,8 @@ TEST(Match, ForkedChildHoldingThePipesIsKilledWithTheBot) {
     const auto marker = unique_marker();
     const auto game = games::make_game("connect4", {});
     {
-        Player bad(misbehave(marker, {"--mode", "fork-child"}), quick_options());
-        Player good(random_bot("good"), quick_options());
+        Player bad(misbehave(marker, {"--mode", "fork-child"}), quick_options(2000ms));
+        Player good(random_bot("good"), quick_options(2000ms));
         const auto r = play_game(*game, bad, good, per_move(scaled(500ms)));
         EXPECT_EQ(r.termination, Termination::kNormal) << r.detail;
         EXPECT_FALSE(processes_with_arg(marker).empty());
@@ -246,7 +238,7 @@ TEST(Match, ForkedChildHoldingThePipesIsKilledWithTheBot) {
 
 TEST(Match, EachGameRecordsTheBoundedTailOfTheBotsStderr) {
     const auto game = games::make_game("connect4", {});
-    auto options = quick_options();
+    auto options = quick_options(2000ms);
     options.stderr_log_bytes = 4096;
     Player noisy(misbehave(unique_marker(), {"--mode", "flood-stderr", "--flood-mb", "2"}),
                  options);
@@ -264,8 +256,8 @@ TEST(Match, BotIgnoringQuitIsKilledAfterTheGrace) {
     const auto marker = unique_marker();
     const auto game = games::make_game("connect4", {});
     {
-        Player bad(misbehave(marker, {"--mode", "ignore-quit"}), quick_options());
-        Player good(random_bot("good"), quick_options());
+        Player bad(misbehave(marker, {"--mode", "ignore-quit"}), quick_options(2000ms));
+        Player good(random_bot("good"), quick_options(2000ms));
         const auto r = play_game(*game, bad, good, per_move(scaled(500ms)));
         EXPECT_EQ(r.termination, Termination::kNormal) << r.detail;
         // The bot never exits by itself: retire() kills it after the 300 ms grace.
@@ -283,8 +275,8 @@ TEST(Match, SlowBotLosesOnTimeRightAfterTheDeadline) {
     const auto game = games::make_game("connect4", {});
     const auto sleep = std::to_string(scaled(150ms).count());
     Player slow(misbehave(unique_marker(), {"--mode", "sleep", "--sleep-ms", sleep}),
-                quick_options());
-    Player fast(random_bot("fast"), quick_options());
+                quick_options(2000ms));
+    Player fast(random_bot("fast"), quick_options(2000ms));
     const auto tc = per_move(scaled(100ms));
     for (int i = 0; i < 6; ++i) {
         const auto r = i % 2 ? play_game(*game, fast, slow, tc) : play_game(*game, slow, fast, tc);
@@ -303,8 +295,8 @@ TEST(Match, BotWellInsideTheLimitNeverLosesOnTime) {
     const auto game = games::make_game("connect4", {});
     const auto sleep = std::to_string(scaled(60ms).count());
     Player steady(misbehave(unique_marker(), {"--mode", "sleep", "--sleep-ms", sleep}),
-                  quick_options());
-    Player fast(random_bot("fast"), quick_options());
+                  quick_options(2000ms));
+    Player fast(random_bot("fast"), quick_options(2000ms));
     const auto tc = per_move(scaled(100ms));
     Tally tally({"bad", "fast"});
     int moves = 0;
@@ -321,7 +313,7 @@ TEST(Match, BotWellInsideTheLimitNeverLosesOnTime) {
 
 TEST(Match, StartupFailureOfBothBotsIsADraw) {
     const auto game = games::make_game("connect4", {});
-    auto options = quick_options();
+    auto options = quick_options(2000ms);
     Player a(misbehave(unique_marker(), {"--mode", "handshake-exit"}), options);
     Player b(misbehave(unique_marker(), {"--mode", "handshake-exit"}), options);
     const auto r = play_game(*game, a, b, per_move(100ms));
@@ -333,8 +325,8 @@ TEST(Match, StartupFailureOfBothBotsIsADraw) {
 
 TEST(Match, MissingCommandThrowsSpawnErrorNamingBotAndCommand) {
     const auto game = games::make_game("connect4", {});
-    Player a({"ghost", {"/nonexistent/bot"}, {}}, quick_options());
-    Player b(random_bot("b"), quick_options());
+    Player a({"ghost", {"/nonexistent/bot"}, {}}, quick_options(2000ms));
+    Player b(random_bot("b"), quick_options(2000ms));
     try {
         (void)play_game(*game, a, b, per_move(100ms));
         FAIL() << "expected SpawnError";

@@ -27,6 +27,7 @@
 #include "arena/tournament/schedule.hpp"
 #include "arena_process.hpp"
 #include "db_query.hpp"
+#include "fixtures.hpp"
 #include "game_rows.hpp"
 #include "proc_util.hpp"
 #include "temp_dir.hpp"
@@ -45,21 +46,9 @@ using testing::Rows;
 
 // ---- the cut (pure) -----------------------------------------------------------
 
-Config round_robin(int bots, int games_per_pair, int rounds) {
-    Config c;
-    c.game = "connect4";
-    c.games_per_pair = games_per_pair;
-    c.rounds = rounds;
-    for (int i = 0; i < bots; ++i) {
-        BotConfig b;
-        b.name = "b" + std::to_string(i);
-        c.bots.push_back(b);
-    }
-    return c;
-}
-
 TEST(ShardCut, EveryPairInExactlyOneShardContiguousAndNeverSplit) {
-    for (const auto& config : {round_robin(4, 2, 1), round_robin(5, 4, 3), round_robin(2, 2, 1)}) {
+    for (const auto& config : {testing::bare_config(4, 2, 1), testing::bare_config(5, 4, 3),
+                               testing::bare_config(2, 2, 1)}) {
         const auto schedule = make_schedule(config);
         const auto pairs = static_cast<int>(schedule.size()) / 2;
         for (const int n : {1, 2, 3, 4, 7, pairs, pairs + 3}) {

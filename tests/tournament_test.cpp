@@ -30,6 +30,7 @@
 #include "arena/tournament/config.hpp"
 #include "arena/tournament/play_order.hpp"
 #include "arena/tournament/schedule.hpp"
+#include "fixtures.hpp"
 #include "proc_util.hpp"
 #include "timing.hpp"
 
@@ -46,23 +47,8 @@ using arena::testing::unique_marker;
 
 // ---- schedules -------------------------------------------------------------
 
-Config config_with(int bots, int games_per_pair, ScheduleType type = ScheduleType::kRoundRobin) {
-    Config c;
-    c.name = "t";
-    c.game = "connect4";
-    c.schedule = type;
-    c.games_per_pair = games_per_pair;
-    for (int i = 0; i < bots; ++i) {
-        BotConfig b;
-        b.name = "b" + std::to_string(i);
-        c.bots.push_back(b);
-    }
-    if (type == ScheduleType::kGauntlet) c.challenger = "b2";
-    return c;
-}
-
 TEST(Schedule, RoundRobinPlaysEveryPairInColourSwappedPairs) {
-    const auto c = config_with(5, 4);
+    const auto c = testing::bare_config(5, 4);
     const auto s = make_schedule(c);
     ASSERT_EQ(s.size(), 10u * 4u);
     std::map<std::pair<int, int>, int> by_colour;
@@ -85,7 +71,7 @@ TEST(Schedule, RoundRobinPlaysEveryPairInColourSwappedPairs) {
 }
 
 TEST(Schedule, GauntletPlaysTheChallengerAgainstEveryOther) {
-    const auto c = config_with(4, 6, ScheduleType::kGauntlet);
+    const auto c = testing::bare_config(4, 6, 1, ScheduleType::kGauntlet);
     const auto s = make_schedule(c);
     ASSERT_EQ(s.size(), 3u * 6u);
     std::map<int, int> opponents;
@@ -97,7 +83,7 @@ TEST(Schedule, GauntletPlaysTheChallengerAgainstEveryOther) {
 }
 
 TEST(Schedule, RoundsRepeatTheSchedule) {
-    auto c = config_with(3, 2);
+    auto c = testing::bare_config(3, 2);
     c.rounds = 3;
     const auto s = make_schedule(c);
     ASSERT_EQ(s.size(), 3u * 2u * 3u);
@@ -105,7 +91,7 @@ TEST(Schedule, RoundsRepeatTheSchedule) {
 }
 
 TEST(Schedule, PairSetupIsDeterministicAndSharedByThePair) {
-    auto c = config_with(3, 2);
+    auto c = testing::bare_config(3, 2);
     c.game_params = {{"variant", "tsinghua"}};
     c.openings.random_plies = 3;
     std::set<games::Params> boards;
@@ -119,11 +105,11 @@ TEST(Schedule, PairSetupIsDeterministicAndSharedByThePair) {
     }
     EXPECT_GT(boards.size(), 10u);  // boards differ between pairs
     c.seed = 2;
-    EXPECT_NE(pair_setup(c, 0).board, config_with(3, 2).game_params);
+    EXPECT_NE(pair_setup(c, 0).board, testing::bare_config(3, 2).game_params);
 }
 
 TEST(Schedule, FileOpeningsAreUsedInOrderFromASeededStart) {
-    auto c = config_with(2, 2);
+    auto c = testing::bare_config(2, 2);
     c.openings.lines = {{"1", "2"}, {"3", "4"}, {"5"}};
     std::vector<std::vector<games::Move>> seen;
     for (int pair = 0; pair < 6; ++pair)

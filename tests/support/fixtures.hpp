@@ -1,0 +1,30 @@
+#pragma once
+// What many tests build the same way: a tournament config of plain bots for
+// the pure schedule code, and the reference random bot with quick session
+// options for the tests that play real games.
+
+#include <chrono>
+#include <string>
+
+#include "arena/session/session.hpp"
+#include "arena/tournament/config.hpp"
+
+namespace arena::testing {
+
+// A config of `bots` bots named b0, b1, ... (no commands: for the schedule,
+// growth and shard code, which never start them). A gauntlet's challenger is
+// b2.
+[[nodiscard]] tournament::Config bare_config(
+    int bots, int games_per_pair, int rounds = 1,
+    tournament::ScheduleType type = tournament::ScheduleType::kRoundRobin);
+
+// The reference random bot (build/bots/random) named `name`, with `seed`.
+[[nodiscard]] session::BotSpec random_bot(const std::string& name, const std::string& seed = "1");
+
+// Session options for tests: a start-up limit of `startup` (long enough for
+// a loaded machine) and a short grace after `quit`, so a test that ends a
+// bot does not wait the default second.
+[[nodiscard]] session::SessionOptions quick_options(
+    std::chrono::milliseconds startup = std::chrono::milliseconds(3000));
+
+}  // namespace arena::testing
