@@ -1,22 +1,18 @@
 #include "arena/store/merge.hpp"
 
-#include <fcntl.h>
 #include <sqlite3.h>
-#include <sys/file.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
-#include <cstring>
 #include <exception>
 #include <map>
 #include <optional>
 #include <set>
-#include <sstream>
 #include <system_error>
 #include <utility>
 
+#include "arena/store/merge_check.hpp"
+#include "arena/store/merge_output.hpp"
 #include "arena/store/sqlite.hpp"
 
 namespace arena::store {
@@ -50,119 +46,6 @@ std::string read_only_uri(const std::filesystem::path& path) {
         }
     }
     return uri + "?mode=ro";
-}
-
-// One bot of a tournament as the comparison sees it.
-struct BotRow {
-    std::int64_t id = 0;
-    std::string name, sha256;
-    int version = 1;
-};
-
-// What must be equal in every copy of a tournament.
-struct Header {
-    std::int64_t id = 0;
-    std::string name, fingerprint;
-    std::int64_t total = 0;
-    std::vector<BotRow> bots;           // in the order they entered
-    std::vector<std::string> segments;  // each segment as one line of text
-};
-
-std::vector<Header> read_headers(Database& db, const std::string& schema) {
-    std::vector<Header> headers;
-    {
-        auto list = db.prepare("SELECT id, name, fingerprint, total_games FROM " + schema +
-                               ".tournaments ORDER BY id");
-        auto q = list.use();
-        while (q.step()) {
-            Header h;
-            h.id = q.column_int64(0);
-            h.name = q.column_text(1);
-            h.fingerprint = q.column_text(2);
-            h.total = q.column_int64(3);
-            headers.push_back(std::move(h));
-        }
-    }
-    auto bots = db.prepare("SELECT id, name, IFNULL(sha256, ''), version FROM " + schema +
-                           ".bots WHERE tournament = ? ORDER BY id");
-    auto segments = db.prepare(
-        "SELECT s.segment, s.games_per_pair, s.rounds, s.first_game, s.games, s.fingerprint, "
-        "(SELECT group_concat(name, ',') FROM (SELECT b.name FROM " +
-        schema + ".segment_bots AS sb JOIN " + schema +
-        ".bots AS b ON b.id = sb.bot WHERE sb.tournament = s.tournament AND sb.segment = "
-        "s.segment ORDER BY b.id)) FROM " +
-        schema + ".segments AS s WHERE s.tournament = ? ORDER BY s.segment");
-    for (auto& h : headers) {
-        {
-            auto q = bots.use();
-            q.bind(h.id);
-            while (q.step())
-                h.bots.push_back(
-                    {q.column_int64(0), q.column_text(1), q.column_text(2), q.column_int(3)});
-        }
-        auto q = segments.use();
-        q.bind(h.id);
-        while (q.step()) {
-            std::ostringstream line;
-            line << "segment " << q.column_int64(0) << ": games_per_pair=" << q.column_int64(1)
-                 << " rounds=" << q.column_int64(2) << " games " << q.column_int64(3) << "+"
-                 << q.column_int64(4) << " bots " << q.column_text(6) << " of '" << q.column_text(5)
-                 << "'";
-            h.segments.push_back(line.str());
-        }
-    }
-    return headers;
-}
-
-// The first line that differs between two fingerprints.
-std::string first_difference(const std::string& here, const std::string& there) {
-    std::istringstream a(here), b(there);
-    std::string la, lb;
-    while (true) {
-        const bool ha = static_cast<bool>(std::getline(a, la));
-        const bool hb = static_cast<bool>(std::getline(b, lb));
-        if (!ha && !hb) return "(the same lines)";
-        if (!ha) la = "(nothing)";
-        if (!hb) lb = "(nothing)";
-        if (la != lb) return "'" + la + "' here, '" + lb + "' there";
-    }
-}
-
-// How `here` differs from `there`, the same tournament elsewhere; nullopt
-// when they are the same tournament.
-std::optional<std::string> difference(const Header& here, const Header& there) {
-    if (here.fingerprint != there.fingerprint)
-        return "its fingerprint differs: " + first_difference(here.fingerprint, there.fingerprint);
-    for (std::size_t i = 0; i < std::max(here.bots.size(), there.bots.size()); ++i) {
-        if (i >= here.bots.size())
-            return "it lacks bot '" + there.bots[i].name + "', which is there";
-        if (i >= there.bots.size())
-            return "it has bot '" + here.bots[i].name + "', which is not there";
-        const auto& a = here.bots[i];
-        const auto& b = there.bots[i];
-        if (a.name != b.name || a.version != b.version) {
-            return "its bot " + std::to_string(i + 1) + " is '" + a.name + "' (version " +
-                   std::to_string(a.version) + ") here, '" + b.name + "' (version " +
-                   std::to_string(b.version) + ") there";
-        }
-        if (a.sha256 != b.sha256) {
-            const auto shown = [](const std::string& s) { return s.empty() ? "unknown" : s; };
-            return "the program of bot '" + a.name + "' differs: sha256 " + shown(a.sha256) +
-                   " here, " + shown(b.sha256) +
-                   " there (every input must come from the same "
-                   "build of the bots)";
-        }
-    }
-    if (here.segments != there.segments) {
-        for (std::size_t i = 0; i < std::max(here.segments.size(), there.segments.size()); ++i) {
-            const std::string a = i < here.segments.size() ? here.segments[i] : "(none)";
-            const std::string b = i < there.segments.size() ? there.segments[i] : "(none)";
-            if (a != b) {
-                return "its schedule has grown differently: " + a + " here, " + b + " there";
-            }
-        }
-    }
-    return std::nullopt;
 }
 
 // A table that holds rows of each game: its name and the column that names
@@ -204,119 +87,6 @@ std::vector<GameTable> game_tables(Database& db) {
         tables.push_back({q.column_text(0), q.column_text(1)});
     return tables;
 }
-
-// Opens an input by itself, read-only, and checks that it is an arena
-// results database of this schema.
-std::vector<Header> read_input(const std::filesystem::path& file) {
-    std::error_code ec;
-    if (!std::filesystem::exists(file, ec)) throw MergeError(file.string() + ": no such file");
-    if (std::filesystem::is_directory(file, ec))
-        throw MergeError(file.string() + ": is a directory, not a results database");
-    try {
-        Database db(file, Database::Mode::kReadOnly);
-        db.set_busy_timeout(std::chrono::seconds(10));
-        const auto app = db.query_int("PRAGMA application_id");
-        const auto version = db.query_int("PRAGMA user_version");
-        if (app != 0x4152454E || version == 0)
-            throw MergeError(file.string() + ": not an arena results database");
-        if (version != kSchemaVersion) {
-            throw MergeError(
-                file.string() + ": results database schema version " + std::to_string(version) +
-                ", this arena's is " + std::to_string(kSchemaVersion) +
-                (version < kSchemaVersion ? " (arena upgrade " + file.string() + " upgrades it)"
-                                          : " (use a newer arena)"));
-        }
-        Transaction read(db, Transaction::Mode::kDeferred);
-        return read_headers(db, "main");
-    } catch (const MergeError&) {
-        throw;
-    } catch (const SqliteError& e) {
-        throw MergeError(file.string() + ": cannot read it: " + e.what());
-    }
-}
-
-// A merge into an OUT.db that does not exist yet writes a new file next to
-// it, `OUT.db.merging`, and gives it the name OUT.db only once it is whole
-// (fsynced, then linked to its name). So the new file needs no journal on
-// disk and no fsync of its own: a merge killed at any point, or a machine
-// that loses power, leaves no OUT.db at all (and a `.merging` file that the
-// next merge starts afresh), never a half-written one. The `.merging` file is
-// locked (flock) while it is written: two merges into the same new OUT.db
-// cannot share it.
-class NewOutput {
-  public:
-    explicit NewOutput(std::filesystem::path out)
-        : out_(std::move(out)), path_(out_.string() + ".merging") {
-        if (out_.has_parent_path()) {
-            std::error_code ec;
-            std::filesystem::create_directories(out_.parent_path(), ec);
-            if (ec) {
-                throw StoreError("cannot create the directory of " + out_.string() + ": " +
-                                 ec.message());
-            }
-        }
-        fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-        if (fd_ < 0) fail("cannot create " + path_.string());
-        if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
-            const int error = errno;
-            ::close(fd_);
-            fd_ = -1;
-            if (error == EWOULDBLOCK) {
-                throw MergeError(out_.string() + ": another arena merge is writing it (as " +
-                                 path_.string() + ")");
-            }
-            errno = error;
-            fail("cannot lock " + path_.string());
-        }
-        // What a merge that was killed left: started again from nothing.
-        if (::ftruncate(fd_, 0) != 0) fail("cannot truncate " + path_.string());
-        std::error_code ec;
-        for (const char* suffix : {"-journal", "-wal", "-shm"})
-            std::filesystem::remove(path_.string() + suffix, ec);
-    }
-    ~NewOutput() {
-        if (fd_ < 0) return;
-        std::error_code ec;
-        std::filesystem::remove(path_, ec);
-        ::close(fd_);
-    }
-    NewOutput(const NewOutput&) = delete;
-    NewOutput& operator=(const NewOutput&) = delete;
-
-    [[nodiscard]] const std::filesystem::path& path() const { return path_; }
-
-    // Once every connection to the file is closed: makes it durable and
-    // names it OUT.db. False when an OUT.db appeared meanwhile (another
-    // merge, a run): the file is then left for the caller to merge into it.
-    [[nodiscard]] bool publish() {
-        if (::fsync(fd_) != 0) fail("cannot write " + path_.string());
-        if (::link(path_.c_str(), out_.c_str()) != 0) {
-            if (errno == EEXIST) return false;
-            // A file system without hard links: renamed, unless OUT.db is there.
-            std::error_code ec;
-            if (std::filesystem::exists(out_, ec)) return false;
-            std::filesystem::rename(path_, out_, ec);
-            if (ec)
-                throw StoreError("cannot name " + path_.string() + " " + out_.string() + ": " +
-                                 ec.message());
-        }
-        // The name, durable too.
-        const auto dir = out_.has_parent_path() ? out_.parent_path() : std::filesystem::path(".");
-        if (const int d = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); d >= 0) {
-            (void)::fsync(d);
-            ::close(d);
-        }
-        return true;
-    }
-
-  private:
-    [[noreturn]] static void fail(const std::string& what) {
-        throw StoreError(what + ": " + std::strerror(errno));
-    }
-
-    std::filesystem::path out_, path_;
-    int fd_ = -1;
-};
 
 // Merges the databases; one object per call of merge_databases.
 class Merger {
@@ -375,6 +145,57 @@ class Merger {
 
     MergeSummary merge_into(const std::filesystem::path& file, bool fresh,
                             const std::vector<std::filesystem::path>& inputs) {
+        open_output(file, fresh);
+        check_inputs(inputs);
+
+        games_ = columns_of(db_, "games");
+        for (const auto& t : game_tables(db_))
+            per_game_.push_back({t, columns_of(db_, t.name)});
+        db_.exec(
+            "CREATE TEMP TABLE bot_map (src_id INTEGER PRIMARY KEY, out_id INTEGER NOT NULL);"
+            "CREATE TEMP TABLE game_map (n INTEGER PRIMARY KEY, src_id INTEGER NOT NULL);");
+
+        MergeSummary summary;
+        std::set<std::string> touched;
+        const auto done = [&](MergedInput merged) {
+            ++inputs_merged_;
+            for (const auto& entry : input_headers_[merged.file.string()])
+                touched.insert(entry.first);
+            if (options_.merged) options_.merged(merged);
+            summary.inputs.push_back(std::move(merged));
+        };
+        // Several inputs a transaction: each commit rewrites every page of
+        // the games' indices that its games touched, and in a big output
+        // those are about as many pages as games, so one commit per input
+        // made each input slower than the one before.
+        const auto batch = static_cast<std::size_t>(
+            std::max(sqlite3_limit(db_.handle(), SQLITE_LIMIT_ATTACHED, -1), 1));
+        for (std::size_t at = 0; at < inputs.size(); at += batch) {
+            const std::vector<std::filesystem::path> files(
+                inputs.begin() + static_cast<std::ptrdiff_t>(at),
+                inputs.begin() + static_cast<std::ptrdiff_t>(std::min(at + batch, inputs.size())));
+            std::vector<MergedInput> merged;
+            try {
+                merged = merge_batch(files);
+            } catch (const MergeError&) {
+                if (files.size() == 1) throw;
+                // Again one at a time, so that the inputs before the one
+                // that fails stay merged.
+                for (const auto& one : files)
+                    done(std::move(merge_batch({one}).front()));
+                continue;
+            }
+            for (auto& m : merged)
+                done(std::move(m));
+        }
+        finish_tournaments(touched, summary);
+        return summary;
+    }
+
+    // Opens the output, created or upgraded as any results database is, and
+    // sets it up for the merge: a new one (`fresh`, see NewOutput) for
+    // writing whole, an existing one as the store writes it.
+    void open_output(const std::filesystem::path& file, bool fresh) {
         // The output is created or upgraded as any results database is.
         { ResultsStore create(file); }
         db_ = Database(file, Database::Mode::kReadWrite);
@@ -426,49 +247,11 @@ class Merger {
             // of WAL, not one per commit.
             db_.exec("PRAGMA wal_autocheckpoint = 10000");
         }
+    }
 
-        check_inputs(inputs);
-
-        games_ = columns_of(db_, "games");
-        for (const auto& t : game_tables(db_))
-            per_game_.push_back({t, columns_of(db_, t.name)});
-        db_.exec(
-            "CREATE TEMP TABLE bot_map (src_id INTEGER PRIMARY KEY, out_id INTEGER NOT NULL);"
-            "CREATE TEMP TABLE game_map (n INTEGER PRIMARY KEY, src_id INTEGER NOT NULL);");
-
-        MergeSummary summary;
-        std::set<std::string> touched;
-        const auto done = [&](MergedInput merged) {
-            ++inputs_merged_;
-            for (const auto& entry : input_headers_[merged.file.string()])
-                touched.insert(entry.first);
-            if (options_.merged) options_.merged(merged);
-            summary.inputs.push_back(std::move(merged));
-        };
-        // Several inputs a transaction: each commit rewrites every page of
-        // the games' indices that its games touched, and in a big output
-        // those are about as many pages as games, so one commit per input
-        // made each input slower than the one before.
-        const auto batch = static_cast<std::size_t>(
-            std::max(sqlite3_limit(db_.handle(), SQLITE_LIMIT_ATTACHED, -1), 1));
-        for (std::size_t at = 0; at < inputs.size(); at += batch) {
-            const std::vector<std::filesystem::path> files(
-                inputs.begin() + static_cast<std::ptrdiff_t>(at),
-                inputs.begin() + static_cast<std::ptrdiff_t>(std::min(at + batch, inputs.size())));
-            std::vector<MergedInput> merged;
-            try {
-                merged = merge_batch(files);
-            } catch (const MergeError&) {
-                if (files.size() == 1) throw;
-                // Again one at a time, so that the inputs before the one
-                // that fails stay merged.
-                for (const auto& one : files)
-                    done(std::move(merge_batch({one}).front()));
-                continue;
-            }
-            for (auto& m : merged)
-                done(std::move(m));
-        }
+    // Sets the status of the `touched` tournaments and adds them to the
+    // summary, in name order.
+    void finish_tournaments(const std::set<std::string>& touched, MergeSummary& summary) {
         // Finished once every game of its schedule is in.
         Transaction txn(db_);
         auto status = prepare(
@@ -497,7 +280,6 @@ class Merger {
             summary.tournaments.push_back(std::move(t));
         }
         txn.commit();
-        return summary;
     }
 
     // Every input is read, and each of its tournaments compared with the
@@ -505,7 +287,7 @@ class Merger {
     // written.
     void check_inputs(const std::vector<std::filesystem::path>& inputs) {
         // Tournament name -> its header, and the file it was first seen in.
-        std::map<std::string, std::pair<Header, std::string>> first_seen;
+        std::map<std::string, std::pair<TournamentHeader, std::string>> first_seen;
         {
             Transaction read(db_, Transaction::Mode::kDeferred);
             for (auto& h : read_headers(db_, "main"))
@@ -515,7 +297,7 @@ class Merger {
         for (const auto& file : inputs) {
             if (std::filesystem::equivalent(file, out_, ec))
                 throw MergeError(file.string() + ": is the output database itself");
-            auto headers = read_input(file);
+            auto headers = read_input_headers(file);
             auto& mine = input_headers_[file.string()];
             for (auto& h : headers) {
                 if (const auto it = first_seen.find(h.name); it != first_seen.end()) {
@@ -533,7 +315,7 @@ class Merger {
 
     // The output's tournament of `name`; copied from the attached input's
     // `src` (its row, bots and segments) when there is none.
-    std::int64_t output_tournament(const Header& src, MergedInput& merged) {
+    std::int64_t output_tournament(const TournamentHeader& src, MergedInput& merged) {
         {
             auto find = prepare("SELECT id FROM main.tournaments WHERE name = ?");
             auto q = find.use();
@@ -591,50 +373,13 @@ class Merger {
         return out_.string() + " (stored there before this merge)";
     }
 
-    void merge_games(const Header& src, std::int64_t out, const std::filesystem::path& file,
-                     MergedInput& merged) {
+    // Copies the games of the input's tournament `src` that the output's
+    // tournament `out` lacks; refuses one it holds with another result.
+    void merge_games(const TournamentHeader& src, std::int64_t out,
+                     const std::filesystem::path& file, MergedInput& merged) {
         map_bots(src.id, out);
-        // Whether the output holds any game of the input's range of indices
-        // (never, for the first merge of shards: their ranges are apart);
-        // when not, no game of the input needs looking up in the output.
-        bool overlap = true;
-        {
-            auto range = prepare(
-                "SELECT EXISTS (SELECT 1 FROM main.games WHERE tournament = ?2 AND game_index "
-                "BETWEEN (SELECT min(game_index) FROM src.games WHERE tournament = ?1) AND "
-                "(SELECT max(game_index) FROM src.games WHERE tournament = ?1))");
-            auto q = range.use();
-            q.bind(src.id).bind(out);
-            overlap = q.step() && q.column_int64(0) != 0;
-        }
-        // The same index with another result, ending or players.
-        if (overlap) {
-            auto conflict = prepare(
-                "SELECT s.game_index, s.result, s.termination, m.result, m.termination, m.id, "
-                "sf.name, ss.name, mf.name, ms.name FROM src.games AS s "
-                "JOIN main.games AS m ON m.tournament = ?2 AND m.game_index = s.game_index "
-                "JOIN src.bots AS sf ON sf.id = s.first_bot JOIN src.bots AS ss ON ss.id = "
-                "s.second_bot JOIN main.bots AS mf ON mf.id = m.first_bot JOIN main.bots AS ms "
-                "ON ms.id = m.second_bot WHERE s.tournament = ?1 AND (s.result <> m.result OR "
-                "s.termination <> m.termination OR sf.name <> mf.name OR ss.name <> ms.name) "
-                "ORDER BY s.game_index LIMIT 1");
-            auto q = conflict.use();
-            q.bind(src.id).bind(out);
-            if (q.step()) {
-                const auto game = [](const std::string& first, const std::string& second,
-                                     const std::string& result, const std::string& ending) {
-                    return first + " vs " + second + " " + result + " (" + ending + ")";
-                };
-                throw MergeError(
-                    "game index " + std::to_string(q.column_int64(0)) + " of tournament '" +
-                    src.name + "' has different results: " +
-                    game(q.column_text(6), q.column_text(7), q.column_text(1), q.column_text(2)) +
-                    " in " + file.string() + ", " +
-                    game(q.column_text(8), q.column_text(9), q.column_text(3), q.column_text(4)) +
-                    " in " + origin(q.column_int64(5)) +
-                    "; the inputs are not games of one run of the same tournament");
-            }
-        }
+        const bool overlap = overlaps(src, out);
+        if (overlap) check_same_results(src, out, file);
         // The new games get the ids after the output's last, in the order of
         // their index: first listed in temp.game_map (its rowid n counts
         // them from 1), then copied with id `before + n`. Every id is larger
@@ -664,6 +409,57 @@ class Merger {
         }
         if (added == 0) return;
         inserted_.push_back({before + 1, before + added, file.string()});
+        copy_games(src, out, before);
+    }
+
+    // Whether the output holds any game of the input's range of indices
+    // (never, for the first merge of shards: their ranges are apart);
+    // when not, no game of the input needs looking up in the output.
+    bool overlaps(const TournamentHeader& src, std::int64_t out) {
+        auto range = prepare(
+            "SELECT EXISTS (SELECT 1 FROM main.games WHERE tournament = ?2 AND game_index "
+            "BETWEEN (SELECT min(game_index) FROM src.games WHERE tournament = ?1) AND "
+            "(SELECT max(game_index) FROM src.games WHERE tournament = ?1))");
+        auto q = range.use();
+        q.bind(src.id).bind(out);
+        return q.step() && q.column_int64(0) != 0;
+    }
+
+    // Refuses a game index that the input and the output both hold with
+    // another result, ending or players.
+    void check_same_results(const TournamentHeader& src, std::int64_t out,
+                            const std::filesystem::path& file) {
+        auto conflict = prepare(
+            "SELECT s.game_index, s.result, s.termination, m.result, m.termination, m.id, "
+            "sf.name, ss.name, mf.name, ms.name FROM src.games AS s "
+            "JOIN main.games AS m ON m.tournament = ?2 AND m.game_index = s.game_index "
+            "JOIN src.bots AS sf ON sf.id = s.first_bot JOIN src.bots AS ss ON ss.id = "
+            "s.second_bot JOIN main.bots AS mf ON mf.id = m.first_bot JOIN main.bots AS ms "
+            "ON ms.id = m.second_bot WHERE s.tournament = ?1 AND (s.result <> m.result OR "
+            "s.termination <> m.termination OR sf.name <> mf.name OR ss.name <> ms.name) "
+            "ORDER BY s.game_index LIMIT 1");
+        auto q = conflict.use();
+        q.bind(src.id).bind(out);
+        if (q.step()) {
+            const auto game = [](const std::string& first, const std::string& second,
+                                 const std::string& result, const std::string& ending) {
+                return first + " vs " + second + " " + result + " (" + ending + ")";
+            };
+            throw MergeError(
+                "game index " + std::to_string(q.column_int64(0)) + " of tournament '" + src.name +
+                "' has different results: " +
+                game(q.column_text(6), q.column_text(7), q.column_text(1), q.column_text(2)) +
+                " in " + file.string() + ", " +
+                game(q.column_text(8), q.column_text(9), q.column_text(3), q.column_text(4)) +
+                " in " + origin(q.column_int64(5)) +
+                "; the inputs are not games of one run of the same tournament");
+        }
+    }
+
+    // Copies the input's games listed in temp.game_map into the output's
+    // tournament `out`, the one numbered n with id `before + n`, with every
+    // row of each game.
+    void copy_games(const TournamentHeader& src, std::int64_t out, std::int64_t before) {
         const auto new_id = "(" + std::to_string(before) + " + g.n)";
         std::map<std::string, std::string> replaced{{"id", new_id},
                                                     {"tournament", std::to_string(out)}};
@@ -780,7 +576,7 @@ class Merger {
     void exec(const std::string& text) { db_.exec(with_src(text)); }
 
     // A tournament whose total grows as it plays (a ladder) keeps the largest.
-    void total_update(const Header& src, std::int64_t out) {
+    void total_update(const TournamentHeader& src, std::int64_t out) {
         auto update =
             prepare("UPDATE main.tournaments SET total_games = max(total_games, ?2) WHERE id = ?1");
         update.use().bind(out).bind(src.total).exec();
@@ -794,7 +590,7 @@ class Merger {
     Columns games_;
     std::vector<std::pair<GameTable, Columns>> per_game_;
     // Per input file: its tournaments by name, as checked.
-    std::map<std::string, std::map<std::string, Header>> input_headers_;
+    std::map<std::string, std::map<std::string, TournamentHeader>> input_headers_;
     struct Range {
         std::int64_t first, last;
         std::string file;
