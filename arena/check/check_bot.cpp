@@ -17,7 +17,7 @@
 #include "arena/check/check.hpp"
 #include "arena/check/inspect.hpp"
 #include "arena/check/plan.hpp"
-#include "arena/check/probe_session.hpp"
+#include "arena/check/session_probes.hpp"
 #include "arena/games/registry.hpp"
 #include "arena/match/opening.hpp"
 #include "arena/record/escape.hpp"
@@ -223,13 +223,15 @@ class Checker {
     // cannot start or fails the handshake.
     bool start_process(std::string& problem, session::HandshakeResult* handshake = nullptr) {
         drop_session();
-        probe_ = nullptr;
         try {
             if (o_.bot.protocol == session::BotProtocol::kArena1) {
-                auto probe = std::make_unique<ProbeSession>(o_.bot, o_.session);
-                probe_ = probe.get();
-                probe_->set_watch_late_replies(watch_late_);
-                session_ = std::move(probe);
+                // The session of a real game, with the checks' probes.
+                auto v1 = std::make_unique<session::Session>(o_.bot, o_.session);
+                probes_ = std::make_unique<SessionProbes>(o_.bot, o_.session);
+                probes_->set_watch_late_replies(watch_late_);
+                v1->set_hooks(probes_.get());
+                v1_ = v1.get();
+                session_ = std::move(v1);
             } else {
                 session_ = session::make_session(o_.bot, o_.session);
             }
@@ -256,9 +258,10 @@ class Checker {
         if (const auto peak = session_->peak_memory())
             ev_.peak = std::max(ev_.peak.value_or(0), *peak);
         ev_.most_games = std::max(ev_.most_games, games_done_);
-        if (probe_ != nullptr) ev_.deadlines_missed += probe_->deadlines_missed();
+        if (probes_) ev_.deadlines_missed += probes_->deadlines_missed();
         session_.reset();
-        probe_ = nullptr;
+        v1_ = nullptr;
+        probes_.reset();
     }
 
     // Forgets what the process said so far (it belongs to earlier checks).
@@ -295,14 +298,14 @@ class Checker {
     }
 
     void note_late_lines(const std::string& check) {
-        if (probe_ == nullptr) return;
-        if (probe_->late_watched()) watch_late_ = false;  // once is enough
-        if (probe_->buffer_probed()) ev_.buffer_probed = true;
-        if (probe_->late_lines().empty() || ev_.late) return;
+        if (!probes_) return;
+        if (probes_->late_watched()) watch_late_ = false;  // once is enough
+        if (probes_->buffer_probed()) ev_.buffer_probed = true;
+        if (probes_->late_lines().empty() || ev_.late) return;
         CheckResult r;
         r.name = check;
         r.sent = {"quit"};
-        for (const auto& line : probe_->late_lines())
+        for (const auto& line : probes_->late_lines())
             r.received.push_back(shown(line));
         r.received = last_lines(std::move(r.received));
         ev_.late = std::move(r);
@@ -473,8 +476,8 @@ class Checker {
     }
 
     void set_probes(Probe probe) {
-        if (probe_ == nullptr) return;
-        ProbeSession::Probes p;
+        if (!probes_) return;
+        SessionProbes::Probes p;
         if (probe == Probe::kUnknown) {
             p.unknown_lines = kUnknownLines;
             p.go_words = kUnknownKey;
@@ -483,7 +486,7 @@ class Checker {
             p.settle = kSettle;
             p.settle_moves = kSettleMoves;
         }
-        probe_->set_probes(std::move(p));
+        probes_->set_probes(std::move(p));
     }
 
     CheckResult run_game(const GamePlan& g, std::size_t index) {
@@ -527,10 +530,10 @@ class Checker {
         }
         if (between && played.ok && !ev_.between_games) ev_.between_games = std::move(between);
         note_late_lines(g.check);
-        if (probe_ != nullptr && !probe_->blocked_input().empty() && ev_.blocked_input.empty())
+        if (probes_ && !probes_->blocked_input().empty() && ev_.blocked_input.empty())
             ev_.blocked_input =
                 "'" + g.check +
-                "', it was waiting for input other than its stdin: " + probe_->blocked_input();
+                "', it was waiting for input other than its stdin: " + probes_->blocked_input();
         if (played.ok) {
             look_for_terminals(g.check);
             const int winner = games::winner_of(played.outcome);
@@ -624,8 +627,8 @@ class Checker {
             const auto before = Clock::now();
             session_->quit();
             after = Clock::now() - before;
-            if (probe_ != nullptr && probe_->quit_exit()) {
-                const auto& q = *probe_->quit_exit();
+            if (v1_ != nullptr && v1_->quit_outcome()) {
+                const auto& q = *v1_->quit_outcome();
                 if (q.gone && attempt == 0) {
                     // It had exited by itself (after its last game): ask a
                     // fresh process.
@@ -637,7 +640,12 @@ class Checker {
                 }
                 exited = q.exited;
                 after = q.after;
-                status = q.status;
+                if (!q.written) {
+                    // It no longer read its input.
+                    status = q.gone ? "it had exited already" : "it stopped reading its input";
+                } else if (const auto exit = session_->exit_status()) {
+                    status = exit->describe();
+                }
             } else if (const auto exit = session_->exit_status()) {
                 exited = !(exit->signaled && exit->signal == SIGKILL);
                 status = exit->describe();
@@ -722,9 +730,12 @@ class Checker {
 
     CheckOptions o_;
     bool watch_late_ = false;
+    // The probes of the current protocol v1 process (declared before the
+    // session, which uses them, so that it goes first).
+    std::unique_ptr<SessionProbes> probes_;
     std::unique_ptr<session::BotSession> session_;
-    ProbeSession* probe_ = nullptr;  // session_, for a protocol v1 bot
-    int games_done_ = 0;             // games finished by the current process
+    session::Session* v1_ = nullptr;  // session_, for a protocol v1 bot
+    int games_done_ = 0;              // games finished by the current process
     Evidence ev_;
     std::vector<CheckResult> results_;
 };
