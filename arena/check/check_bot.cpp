@@ -5,8 +5,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
-#include <cstdio>
 #include <memory>
 #include <optional>
 #include <random>
@@ -18,9 +16,9 @@
 #include "arena/check/inspect.hpp"
 #include "arena/check/plan.hpp"
 #include "arena/check/session_probes.hpp"
+#include "arena/check/wording.hpp"
 #include "arena/games/registry.hpp"
 #include "arena/match/opening.hpp"
-#include "arena/record/escape.hpp"
 #include "arena/record/game_record.hpp"
 #include "arena/session/cgroup.hpp"
 
@@ -31,13 +29,6 @@ using session::Clock;
 using session::Fault;
 using std::chrono::duration_cast;
 using std::chrono::microseconds;
-
-// Lines shown of what was sent and received, for a failure.
-constexpr std::size_t kShownLines = 10;
-// A bot line is cut to this many bytes in a report.
-constexpr std::size_t kShownLineBytes = 200;
-// Warnings start at this share of a limit.
-constexpr double kWarnShare = 0.8;
 
 // Commands and a key that no revision of the protocol will use: what a bot
 // must ignore (PROTOCOL.md, sections 4 and 12). No key is added to `game`,
@@ -51,42 +42,6 @@ constexpr std::string_view kUnknownKey = "checkbot_unknown_key=1";
 // and for how many moves of its game.
 constexpr session::Millis kSettle{50};
 constexpr int kSettleMoves = 4;
-
-std::string ms_text(double ms) {
-    char text[32];
-    std::snprintf(text, sizeof text, ms < 1 ? "%.2f ms" : ms < 10 ? "%.1f ms" : "%.0f ms", ms);
-    return text;
-}
-
-double to_ms(Clock::duration d) {
-    return std::chrono::duration<double, std::milli>(d).count();
-}
-
-std::string mib_text(std::uint64_t bytes) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
-    return text;
-}
-
-// A bot's line for a report: control characters escaped, cut.
-std::string shown(std::string_view line) {
-    std::string text = record::escape_controls(line.substr(0, kShownLineBytes));
-    if (line.size() > kShownLineBytes) text += "...";
-    return text;
-}
-
-std::string in_quotes(std::string_view text) {
-    return "'" + shown(text) + "'";
-}
-
-std::vector<std::string> last_lines(std::vector<std::string> lines) {
-    if (lines.size() <= kShownLines) return lines;
-    std::vector<std::string> kept = {"(" + std::to_string(lines.size() - kShownLines + 1) +
-                                     " earlier lines)"};
-    kept.insert(kept.end(), lines.end() - static_cast<std::ptrdiff_t>(kShownLines - 1),
-                lines.end());
-    return kept;
-}
 
 // What a move looks like in the bot's protocol, for `expected`.
 std::string move_expectation(const CheckOptions& o, const games::Params& params) {
@@ -742,109 +697,8 @@ class Checker {
 
 }  // namespace
 
-std::string_view to_string(Status status) {
-    switch (status) {
-        case Status::kOk:
-            return "ok";
-        case Status::kFail:
-            return "fail";
-        case Status::kWarn:
-            return "warn";
-        case Status::kSkip:
-            return "skip";
-    }
-    return "?";
-}
-
 std::vector<CheckResult> check_bot(const CheckOptions& options) {
     return Checker(options).run();
-}
-
-bool all_passed(const std::vector<CheckResult>& results) {
-    return std::none_of(results.begin(), results.end(),
-                        [](const CheckResult& r) { return r.status == Status::kFail; });
-}
-
-CheckResult judge_time_use(std::vector<MoveTime> moves, int timeouts) {
-    CheckResult r;
-    r.name = "time use";
-    if (moves.empty() && timeouts == 0) {
-        r.status = Status::kSkip;
-        r.detail = "no move was answered";
-        return r;
-    }
-    std::string figures;
-    std::string limits;
-    double share = 0.0;  // the largest of took / limit
-    if (!moves.empty()) {
-        const auto ms = [](auto d) { return std::chrono::duration<double, std::milli>(d).count(); };
-        std::vector<double> took;
-        auto [low, high] = std::minmax_element(
-            moves.begin(), moves.end(),
-            [](const MoveTime& a, const MoveTime& b) { return a.limit < b.limit; });
-        limits = low->limit == high->limit
-                     ? ms_text(ms(low->limit))
-                     : ms_text(ms(low->limit)) + " to " + ms_text(ms(high->limit));
-        for (const auto& m : moves) {
-            took.push_back(ms(m.took));
-            if (m.limit.count() > 0) share = std::max(share, ms(m.took) / ms(m.limit));
-        }
-        std::sort(took.begin(), took.end());
-        const std::size_t n = took.size();
-        const double median = n % 2 == 1 ? took[n / 2] : (took[n / 2 - 1] + took[n / 2]) / 2.0;
-        figures = "median " + ms_text(median) + ", max " + ms_text(took.back()) + " over " +
-                  std::to_string(n) + (n == 1 ? " move" : " moves") + " (limit " + limits + ")";
-    }
-    if (timeouts > 0) {
-        r.status = Status::kFail;
-        r.detail = std::to_string(timeouts) + (timeouts == 1 ? " move" : " moves") +
-                   " ran out of time (the limit plus the tolerance)" +
-                   (figures.empty() ? "" : "; answered moves: " + figures);
-        r.expected = "every move well within its limit";
-        return r;
-    }
-    r.detail = figures;
-    if (share > kWarnShare) {
-        r.status = Status::kWarn;
-        r.detail += ": a move used " +
-                    std::to_string(static_cast<int>(std::lround(100.0 * share))) +
-                    " % of its limit; above 80 % a loaded machine can make it lose on time";
-    }
-    return r;
-}
-
-std::string memory_measured(bool in_cgroup, bool so_host) {
-    std::string text = in_cgroup ? "the memory charged to the bot's cgroup, as the limit counts it "
-                                   "(program and library pages already in memory are not charged)"
-                                 : "the sum of the resident sets of the bot's processes";
-    if (so_host) text += ", for arena-so-host with the strategy library loaded";
-    return text;
-}
-
-CheckResult judge_memory(std::optional<std::uint64_t> peak_bytes, std::uint64_t limit_mb,
-                         const std::string& limit_hit, const std::string& measured) {
-    CheckResult r;
-    r.name = "memory";
-    const std::string limit = limit_mb > 0 ? std::to_string(limit_mb) + " MiB" : "none";
-    if (!limit_hit.empty()) {
-        r.status = Status::kFail;
-        r.detail = "a process was ended by the memory limit (" + limit + "): " + limit_hit;
-        r.expected = "resident memory of all its processes within " + limit;
-        return r;
-    }
-    if (!peak_bytes) {
-        r.status = Status::kSkip;
-        r.detail = "the peak is not known here (limit " + limit + ")";
-        return r;
-    }
-    r.detail = "peak " + mib_text(*peak_bytes) + " (limit " + limit + ")";
-    if (limit_mb > 0 &&
-        static_cast<double>(*peak_bytes) > kWarnShare * static_cast<double>(limit_mb << 20)) {
-        r.status = Status::kWarn;
-        r.detail += ": above 80 % of the limit";
-    }
-    if (!measured.empty()) r.detail += "; measured: " + measured;
-    return r;
 }
 
 }  // namespace arena::check
