@@ -287,7 +287,7 @@ for line in sys.stdin:
     command, args = words[0], words[1:]
     if command == "arena":
         send("name faulty")
-        send("ready")
+        send("READY" if fault == "shout" else "ready")
     elif command == "game":
         keys = dict(w.split("=", 1) for w in args if "=" in w)
         rows, cols = int(keys["rows"]), int(keys["cols"])
@@ -492,6 +492,19 @@ TEST(CheckBot, ALateReplyIsNotAnUnflushedOne) {
         << r.checks.at("plays as player 1").detail;
     EXPECT_NE(r.status("stdout flushed"), "fail") << r.checks.at("stdout flushed").detail;
     EXPECT_EQ(r.status("stdin only"), "ok");
+}
+
+// check-bot speaks through the arena's own session: a keyword in the wrong
+// case gets the hint a real game gives.
+TEST(CheckBot, AWrongKeywordGetsTheHintOfRealGames) {
+    const TempDir dir("arena_check_bot");
+    const std::string faulty = dir.write("faulty.py", std::string(kFaultyBot));
+    const Report r = check_all(dir, {{"--game", "connect4", "python3", faulty, "shout",
+                                      (dir.path() / "marker").string()}})
+                         .front();
+    ASSERT_EQ(r.status("start-up"), "fail") << r.run.out << r.run.err;
+    EXPECT_EQ(r.checks.at("start-up").detail,
+              "unexpected line during start-up: 'READY' (keywords are lower-case: 'ready')");
 }
 
 // Everything a bot prints is shown with its control characters escaped.

@@ -923,6 +923,101 @@ TEST(Session, DestructorKillsTheGroup) {
     expect_group_gone(pid);
 }
 
+// ---- Session: the hooks of check-bot ----------------------------------------
+
+// Adds a line before `game` and `position`, a word to `end`, watches for
+// `watch` after each command, and adds to the note of a missed deadline.
+class TestHooks final : public SessionHooks {
+  public:
+    std::string outgoing(Command command, std::string lines) override {
+        if (command == Command::kEnd) return lines + " extra=1";
+        return "unknown-command\n" + lines;
+    }
+    std::chrono::milliseconds watch_after(Command /*command*/) override { return watch; }
+    std::string deadline_missed(const MissedDeadline& missed, Process& /*process*/) override {
+        ++missed_deadlines;
+        silent = missed.silent;
+        return std::string(missed.note) + "; seen by the hooks";
+    }
+
+    std::chrono::milliseconds watch{0};
+    int missed_deadlines = 0;
+    bool silent = false;
+};
+
+TEST(Session, HooksAddToWhatIsSentAndToAMissedDeadline) {
+    SessionOptions options = test_options();
+    options.transcript = true;
+    auto s = started("while read line; do :; done", options);
+    TestHooks hooks;
+    s->set_hooks(&hooks);
+    protocol::GameStart game;
+    game.game = "connect4";
+    ASSERT_TRUE(s->start_game(game));
+    s->end_game(protocol::End{});
+    ASSERT_TRUE(s->start_game(game));
+    const auto reply = s->request_move(position(), go(), 200ms);
+    EXPECT_EQ(reply.fault, Fault::kTimeout);
+    EXPECT_EQ(reply.detail, "no move within 200 ms; seen by the hooks");
+    EXPECT_EQ(hooks.missed_deadlines, 1);
+    EXPECT_TRUE(hooks.silent);
+    std::vector<std::string> sent;
+    for (const auto& line : s->take_transcript())
+        if (!line.from_bot) sent.push_back(line.text);
+    const std::vector<std::string> expected = {
+        protocol::format(protocol::Hello{}),
+        "unknown-command\n" + protocol::format(game),
+        protocol::format(protocol::End{}) + " extra=1",
+        "unknown-command\n" + protocol::format(game),
+        "unknown-command\n" + protocol::format(position()) + "\n" + protocol::format(go()),
+    };
+    EXPECT_EQ(sent, expected);
+}
+
+// A line sent out of turn within the watch after `game` fails the next
+// request; one within the watch after a move fails that move.
+TEST(Session, HooksWatchForLinesOutOfTurn) {
+    TestHooks hooks;
+    hooks.watch = scaled(300ms);
+    {
+        auto s = started("read unknown; read game; echo 'move 9'; sleep 10");
+        s->set_hooks(&hooks);
+        ASSERT_TRUE(s->start_game(protocol::GameStart{}));
+        const auto reply = s->request_move(position(), go(), 2s);
+        EXPECT_EQ(reply.fault, Fault::kProtocol);
+        EXPECT_EQ(reply.detail, "line while not on move: 'move 9'");
+    }
+    {
+        auto s = started(
+            "read unknown; read pos; read go; echo 'move 1'; sleep 0.05; echo 'move 2'; sleep 10");
+        s->set_hooks(&hooks);
+        const auto reply = s->request_move(position(), go(), 2s);
+        EXPECT_EQ(reply.fault, Fault::kProtocol);
+        EXPECT_EQ(reply.detail, "a second line after its move 'move 1', without a `go`: 'move 2'");
+    }
+}
+
+TEST(Session, QuitOutcomeSaysHowTheQuitWent) {
+    {
+        auto s = started("read line; exit 0");
+        s->quit();
+        ASSERT_TRUE(s->quit_outcome());
+        EXPECT_TRUE(s->quit_outcome()->written);
+        EXPECT_TRUE(s->quit_outcome()->exited);
+        EXPECT_FALSE(s->quit_outcome()->gone);
+    }
+    {
+        auto s = started("exit 0");
+        ASSERT_TRUE(s->exits_when_woken(scaled(2s)));
+        s->quit();
+        ASSERT_TRUE(s->quit_outcome());
+        EXPECT_FALSE(s->quit_outcome()->written);
+        EXPECT_TRUE(s->quit_outcome()->gone);
+        s->quit();  // no longer running: the outcome stays that of the first
+        EXPECT_TRUE(s->quit_outcome()->gone);
+    }
+}
+
 TEST(Session, SpawnError) {
     try {
         Session s(BotSpec{"nope", {"build/bots/nope"}, {}}, test_options());

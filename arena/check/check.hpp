@@ -74,6 +74,10 @@ class Stopped : public std::runtime_error {
 // True when no check failed (warnings and skips pass).
 [[nodiscard]] bool all_passed(const std::vector<CheckResult>& results);
 
+// A check warns when a figure passes this share of its limit (start-up
+// time, time use, memory).
+inline constexpr double kWarnShare = 0.8;
+
 // One answered move: how long it took, and its limit (the `move_ms` of its
 // `go`, tolerance excluded).
 struct MoveTime {

@@ -5,8 +5,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
-#include <cstdio>
 #include <memory>
 #include <optional>
 #include <random>
@@ -17,10 +15,10 @@
 #include "arena/check/check.hpp"
 #include "arena/check/inspect.hpp"
 #include "arena/check/plan.hpp"
-#include "arena/check/probe_session.hpp"
+#include "arena/check/session_probes.hpp"
+#include "arena/check/wording.hpp"
 #include "arena/games/registry.hpp"
 #include "arena/match/opening.hpp"
-#include "arena/record/escape.hpp"
 #include "arena/record/game_record.hpp"
 #include "arena/session/cgroup.hpp"
 
@@ -31,13 +29,6 @@ using session::Clock;
 using session::Fault;
 using std::chrono::duration_cast;
 using std::chrono::microseconds;
-
-// Lines shown of what was sent and received, for a failure.
-constexpr std::size_t kShownLines = 10;
-// A bot line is cut to this many bytes in a report.
-constexpr std::size_t kShownLineBytes = 200;
-// Warnings start at this share of a limit.
-constexpr double kWarnShare = 0.8;
 
 // Commands and a key that no revision of the protocol will use: what a bot
 // must ignore (PROTOCOL.md, sections 4 and 12). No key is added to `game`,
@@ -51,42 +42,6 @@ constexpr std::string_view kUnknownKey = "checkbot_unknown_key=1";
 // and for how many moves of its game.
 constexpr session::Millis kSettle{50};
 constexpr int kSettleMoves = 4;
-
-std::string ms_text(double ms) {
-    char text[32];
-    std::snprintf(text, sizeof text, ms < 1 ? "%.2f ms" : ms < 10 ? "%.1f ms" : "%.0f ms", ms);
-    return text;
-}
-
-double to_ms(Clock::duration d) {
-    return std::chrono::duration<double, std::milli>(d).count();
-}
-
-std::string mib_text(std::uint64_t bytes) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
-    return text;
-}
-
-// A bot's line for a report: control characters escaped, cut.
-std::string shown(std::string_view line) {
-    std::string text = record::escape_controls(line.substr(0, kShownLineBytes));
-    if (line.size() > kShownLineBytes) text += "...";
-    return text;
-}
-
-std::string in_quotes(std::string_view text) {
-    return "'" + shown(text) + "'";
-}
-
-std::vector<std::string> last_lines(std::vector<std::string> lines) {
-    if (lines.size() <= kShownLines) return lines;
-    std::vector<std::string> kept = {"(" + std::to_string(lines.size() - kShownLines + 1) +
-                                     " earlier lines)"};
-    kept.insert(kept.end(), lines.end() - static_cast<std::ptrdiff_t>(kShownLines - 1),
-                lines.end());
-    return kept;
-}
 
 // What a move looks like in the bot's protocol, for `expected`.
 std::string move_expectation(const CheckOptions& o, const games::Params& params) {
@@ -223,13 +178,15 @@ class Checker {
     // cannot start or fails the handshake.
     bool start_process(std::string& problem, session::HandshakeResult* handshake = nullptr) {
         drop_session();
-        probe_ = nullptr;
         try {
             if (o_.bot.protocol == session::BotProtocol::kArena1) {
-                auto probe = std::make_unique<ProbeSession>(o_.bot, o_.session);
-                probe_ = probe.get();
-                probe_->set_watch_late_replies(watch_late_);
-                session_ = std::move(probe);
+                // The session of a real game, with the checks' probes.
+                auto v1 = std::make_unique<session::Session>(o_.bot, o_.session);
+                probes_ = std::make_unique<SessionProbes>(o_.bot, o_.session);
+                probes_->set_watch_late_replies(watch_late_);
+                v1->set_hooks(probes_.get());
+                v1_ = v1.get();
+                session_ = std::move(v1);
             } else {
                 session_ = session::make_session(o_.bot, o_.session);
             }
@@ -256,9 +213,10 @@ class Checker {
         if (const auto peak = session_->peak_memory())
             ev_.peak = std::max(ev_.peak.value_or(0), *peak);
         ev_.most_games = std::max(ev_.most_games, games_done_);
-        if (probe_ != nullptr) ev_.deadlines_missed += probe_->deadlines_missed();
+        if (probes_) ev_.deadlines_missed += probes_->deadlines_missed();
         session_.reset();
-        probe_ = nullptr;
+        v1_ = nullptr;
+        probes_.reset();
     }
 
     // Forgets what the process said so far (it belongs to earlier checks).
@@ -295,14 +253,14 @@ class Checker {
     }
 
     void note_late_lines(const std::string& check) {
-        if (probe_ == nullptr) return;
-        if (probe_->late_watched()) watch_late_ = false;  // once is enough
-        if (probe_->buffer_probed()) ev_.buffer_probed = true;
-        if (probe_->late_lines().empty() || ev_.late) return;
+        if (!probes_) return;
+        if (probes_->late_watched()) watch_late_ = false;  // once is enough
+        if (probes_->buffer_probed()) ev_.buffer_probed = true;
+        if (probes_->late_lines().empty() || ev_.late) return;
         CheckResult r;
         r.name = check;
         r.sent = {"quit"};
-        for (const auto& line : probe_->late_lines())
+        for (const auto& line : probes_->late_lines())
             r.received.push_back(shown(line));
         r.received = last_lines(std::move(r.received));
         ev_.late = std::move(r);
@@ -473,8 +431,8 @@ class Checker {
     }
 
     void set_probes(Probe probe) {
-        if (probe_ == nullptr) return;
-        ProbeSession::Probes p;
+        if (!probes_) return;
+        SessionProbes::Probes p;
         if (probe == Probe::kUnknown) {
             p.unknown_lines = kUnknownLines;
             p.go_words = kUnknownKey;
@@ -483,7 +441,7 @@ class Checker {
             p.settle = kSettle;
             p.settle_moves = kSettleMoves;
         }
-        probe_->set_probes(std::move(p));
+        probes_->set_probes(std::move(p));
     }
 
     CheckResult run_game(const GamePlan& g, std::size_t index) {
@@ -527,10 +485,10 @@ class Checker {
         }
         if (between && played.ok && !ev_.between_games) ev_.between_games = std::move(between);
         note_late_lines(g.check);
-        if (probe_ != nullptr && !probe_->blocked_input().empty() && ev_.blocked_input.empty())
+        if (probes_ && !probes_->blocked_input().empty() && ev_.blocked_input.empty())
             ev_.blocked_input =
                 "'" + g.check +
-                "', it was waiting for input other than its stdin: " + probe_->blocked_input();
+                "', it was waiting for input other than its stdin: " + probes_->blocked_input();
         if (played.ok) {
             look_for_terminals(g.check);
             const int winner = games::winner_of(played.outcome);
@@ -624,8 +582,8 @@ class Checker {
             const auto before = Clock::now();
             session_->quit();
             after = Clock::now() - before;
-            if (probe_ != nullptr && probe_->quit_exit()) {
-                const auto& q = *probe_->quit_exit();
+            if (v1_ != nullptr && v1_->quit_outcome()) {
+                const auto& q = *v1_->quit_outcome();
                 if (q.gone && attempt == 0) {
                     // It had exited by itself (after its last game): ask a
                     // fresh process.
@@ -637,7 +595,12 @@ class Checker {
                 }
                 exited = q.exited;
                 after = q.after;
-                status = q.status;
+                if (!q.written) {
+                    // It no longer read its input.
+                    status = q.gone ? "it had exited already" : "it stopped reading its input";
+                } else if (const auto exit = session_->exit_status()) {
+                    status = exit->describe();
+                }
             } else if (const auto exit = session_->exit_status()) {
                 exited = !(exit->signaled && exit->signal == SIGKILL);
                 status = exit->describe();
@@ -722,118 +685,20 @@ class Checker {
 
     CheckOptions o_;
     bool watch_late_ = false;
+    // The probes of the current protocol v1 process (declared before the
+    // session, which uses them, so that it goes first).
+    std::unique_ptr<SessionProbes> probes_;
     std::unique_ptr<session::BotSession> session_;
-    ProbeSession* probe_ = nullptr;  // session_, for a protocol v1 bot
-    int games_done_ = 0;             // games finished by the current process
+    session::Session* v1_ = nullptr;  // session_, for a protocol v1 bot
+    int games_done_ = 0;              // games finished by the current process
     Evidence ev_;
     std::vector<CheckResult> results_;
 };
 
 }  // namespace
 
-std::string_view to_string(Status status) {
-    switch (status) {
-        case Status::kOk:
-            return "ok";
-        case Status::kFail:
-            return "fail";
-        case Status::kWarn:
-            return "warn";
-        case Status::kSkip:
-            return "skip";
-    }
-    return "?";
-}
-
 std::vector<CheckResult> check_bot(const CheckOptions& options) {
     return Checker(options).run();
-}
-
-bool all_passed(const std::vector<CheckResult>& results) {
-    return std::none_of(results.begin(), results.end(),
-                        [](const CheckResult& r) { return r.status == Status::kFail; });
-}
-
-CheckResult judge_time_use(std::vector<MoveTime> moves, int timeouts) {
-    CheckResult r;
-    r.name = "time use";
-    if (moves.empty() && timeouts == 0) {
-        r.status = Status::kSkip;
-        r.detail = "no move was answered";
-        return r;
-    }
-    std::string figures;
-    std::string limits;
-    double share = 0.0;  // the largest of took / limit
-    if (!moves.empty()) {
-        const auto ms = [](auto d) { return std::chrono::duration<double, std::milli>(d).count(); };
-        std::vector<double> took;
-        auto [low, high] = std::minmax_element(
-            moves.begin(), moves.end(),
-            [](const MoveTime& a, const MoveTime& b) { return a.limit < b.limit; });
-        limits = low->limit == high->limit
-                     ? ms_text(ms(low->limit))
-                     : ms_text(ms(low->limit)) + " to " + ms_text(ms(high->limit));
-        for (const auto& m : moves) {
-            took.push_back(ms(m.took));
-            if (m.limit.count() > 0) share = std::max(share, ms(m.took) / ms(m.limit));
-        }
-        std::sort(took.begin(), took.end());
-        const std::size_t n = took.size();
-        const double median = n % 2 == 1 ? took[n / 2] : (took[n / 2 - 1] + took[n / 2]) / 2.0;
-        figures = "median " + ms_text(median) + ", max " + ms_text(took.back()) + " over " +
-                  std::to_string(n) + (n == 1 ? " move" : " moves") + " (limit " + limits + ")";
-    }
-    if (timeouts > 0) {
-        r.status = Status::kFail;
-        r.detail = std::to_string(timeouts) + (timeouts == 1 ? " move" : " moves") +
-                   " ran out of time (the limit plus the tolerance)" +
-                   (figures.empty() ? "" : "; answered moves: " + figures);
-        r.expected = "every move well within its limit";
-        return r;
-    }
-    r.detail = figures;
-    if (share > kWarnShare) {
-        r.status = Status::kWarn;
-        r.detail += ": a move used " +
-                    std::to_string(static_cast<int>(std::lround(100.0 * share))) +
-                    " % of its limit; above 80 % a loaded machine can make it lose on time";
-    }
-    return r;
-}
-
-std::string memory_measured(bool in_cgroup, bool so_host) {
-    std::string text = in_cgroup ? "the memory charged to the bot's cgroup, as the limit counts it "
-                                   "(program and library pages already in memory are not charged)"
-                                 : "the sum of the resident sets of the bot's processes";
-    if (so_host) text += ", for arena-so-host with the strategy library loaded";
-    return text;
-}
-
-CheckResult judge_memory(std::optional<std::uint64_t> peak_bytes, std::uint64_t limit_mb,
-                         const std::string& limit_hit, const std::string& measured) {
-    CheckResult r;
-    r.name = "memory";
-    const std::string limit = limit_mb > 0 ? std::to_string(limit_mb) + " MiB" : "none";
-    if (!limit_hit.empty()) {
-        r.status = Status::kFail;
-        r.detail = "a process was ended by the memory limit (" + limit + "): " + limit_hit;
-        r.expected = "resident memory of all its processes within " + limit;
-        return r;
-    }
-    if (!peak_bytes) {
-        r.status = Status::kSkip;
-        r.detail = "the peak is not known here (limit " + limit + ")";
-        return r;
-    }
-    r.detail = "peak " + mib_text(*peak_bytes) + " (limit " + limit + ")";
-    if (limit_mb > 0 &&
-        static_cast<double>(*peak_bytes) > kWarnShare * static_cast<double>(limit_mb << 20)) {
-        r.status = Status::kWarn;
-        r.detail += ": above 80 % of the limit";
-    }
-    if (!measured.empty()) r.detail += "; measured: " + measured;
-    return r;
 }
 
 }  // namespace arena::check

@@ -1,143 +1,39 @@
 #include "arena/session/process.hpp"
 
-// Spawning uses Boost.Process v1 as the launcher only (fork, exec, error
-// reporting from the child); every descriptor, the pid and all waiting are
-// handled here with plain POSIX calls.
-//
-// Things that matter for a multithreaded arena running many bots at once:
-//  - Our pipes are created close-on-exec, so a bot started by another thread
-//    never inherits the far end of someone else's pipe (EOF would never come).
-//    In the child, fds >= 3 are additionally marked close-on-exec with
-//    close_range(2), which covers descriptors other code opened without it.
-//  - Nothing in the forked child allocates: the handlers only make syscalls.
-//  - Spawns are serialised: Boost's internal error pipe is not close-on-exec
-//    for a moment after pipe(2), and a concurrent fork could leak it.
+// A running bot: its pipes, the deadline-bounded reads and writes, its
+// stderr log, freezing, its end and the limit that caused it. Starting it
+// is spawn.cpp's; the scheduling of the threads that wait on it, waiter.cpp's.
 
-#include <fcntl.h>
-#include <linux/close_range.h>
 #include <poll.h>
-#include <sched.h>
 #include <signal.h>
 #include <sys/ioctl.h>
-#include <sys/mount.h>
-#include <sys/prctl.h>
-#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
-// glibc declares vfork(2) whatever the feature macros say, but Boost.Process
-// enables its vfork launcher only for old _XOPEN_SOURCE levels.
-#ifndef BOOST_POSIX_HAS_VFORK
-#define BOOST_POSIX_HAS_VFORK 1
-#endif
-#include <boost/process/args.hpp>
-#include <boost/process/child.hpp>
-#include <boost/process/error.hpp>
-#include <boost/process/exe.hpp>
-#include <boost/process/extend.hpp>
-#include <boost/process/posix.hpp>
-#include <boost/process/search_path.hpp>
 #include <cerrno>
 #include <csignal>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
 #include <mutex>
-#include <system_error>
 #include <thread>
 #include <utility>
 
 #include "arena/session/reaper.hpp"
+#include "arena/session/spawn.hpp"
 
 namespace arena::session {
-
-namespace bp = boost::process;
 
 namespace {
 
 constexpr std::size_t kChunkBytes = 64 << 10;
-// The longest single wait in poll(2). The kernel lets a poll timeout expire
-// up to 0.1 % late, 0.5 % for a thread with positive niceness, at most
-// 100 ms. Process::read_line splits every wait kRealtimeWindow before its
-// deadline, so a wait up to that point may be late by less than the window
-// without delaying the verdict: at most 2 ms (10 ms niced) for slices of
-// 2 s. The last kRealtimeWindow is one sleep, whose slack is at most 20 us
-// (100 us niced), none at real-time priority.
-constexpr auto kMaxPollSlice = std::chrono::seconds(2);
+constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
 
 // stderr reads per wake-up, so that a flooding stderr cannot starve the
 // deadline check or stdout.
 constexpr int kStderrReadsPerWake = 4;
-
-// Signals commonly ignored or blocked by a host program; ignored dispositions
-// survive exec, so the child gets the defaults back.
-constexpr int kResetSignals[] = {SIGPIPE, SIGCHLD, SIGINT,  SIGQUIT, SIGHUP,
-                                 SIGTERM, SIGUSR1, SIGUSR2, SIGTSTP, SIGALRM};
-
-class UniqueFd {
-  public:
-    UniqueFd() = default;
-    explicit UniqueFd(int fd) : fd_(fd) {}
-    ~UniqueFd() { reset(); }
-    UniqueFd(const UniqueFd&) = delete;
-    UniqueFd& operator=(const UniqueFd&) = delete;
-    [[nodiscard]] int get() const { return fd_; }
-    [[nodiscard]] int release() { return std::exchange(fd_, -1); }
-    void reset(int fd = -1) {
-        if (fd_ >= 0) ::close(fd_);
-        fd_ = fd;
-    }
-
-  private:
-    int fd_ = -1;
-};
-
-// The likely cause of the commonest failures, for people writing a bot.
-std::string spawn_hint(const std::string& command, int err) {
-    switch (err) {
-        case ENOEXEC:
-            return " (a script needs a first line such as '#!/usr/bin/env python3', or give "
-                   "its interpreter: 'python3 bot.py')";
-        case EACCES:
-            return " (is it executable? chmod +x)";
-        case ENOENT:
-            if (command.find('/') == std::string::npos) return " (not found in PATH)";
-            if (command.front() == '/') return "";
-            return " (a relative path is taken from the bot's directory: its 'dir', else the "
-                   "directory the arena was started in)";
-        default:
-            return "";
-    }
-}
-
-[[noreturn]] void throw_spawn_error(const std::string& command, int err) {
-    throw SpawnError("cannot start '" + command + "': " + std::strerror(err) +
-                     spawn_hint(command, err));
-}
-
-// A close-on-exec pipe whose ends are both >= 3: the child dup2()s them onto
-// 0..2, which must not collide (and dup2 onto itself would keep CLOEXEC).
-void make_pipe(const std::string& command, UniqueFd& read_end, UniqueFd& write_end) {
-    int fds[2];
-    if (::pipe2(fds, O_CLOEXEC) != 0) throw_spawn_error(command, errno);
-    read_end.reset(fds[0]);
-    write_end.reset(fds[1]);
-    for (UniqueFd* end : {&read_end, &write_end}) {
-        if (end->get() > STDERR_FILENO) continue;
-        const int moved = ::fcntl(end->get(), F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
-        if (moved < 0) throw_spawn_error(command, errno);
-        end->reset(moved);
-    }
-}
-
-void set_nonblocking(const std::string& command, int fd) {
-    const int flags = ::fcntl(fd, F_GETFL);
-    if (flags < 0 || ::fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0)
-        throw_spawn_error(command, errno);
-}
 
 void ignore_sigpipe_once() {
     static std::once_flag once;
@@ -148,122 +44,6 @@ void ignore_sigpipe_once() {
         ::sigaction(SIGPIPE, &action, nullptr);
     });
 }
-
-// System directories a sandboxed bot sees read-only. A symlink (a merged-usr
-// /bin -> usr/bin) is recreated as the same symlink inside.
-constexpr const char* kSandboxSystemDirs[] = {"/usr",   "/bin",   "/sbin", "/lib",
-                                              "/lib32", "/lib64", "/etc",  "/opt"};
-
-constexpr rlim_t kMiB = rlim_t{1} << 20;
-
-// The bwrap options that put `exe` (with `args`) in a sandbox that starts
-// in `dir`, sees it read-only and can write only `scratch` (see
-// docs/security.md), followed by "--", exe.
-std::vector<std::string> sandbox_args(const SandboxOptions& sandbox, const std::string& exe,
-                                      const std::vector<std::string>& args,
-                                      const std::filesystem::path& dir,
-                                      const std::filesystem::path& scratch) {
-    namespace fs = std::filesystem;
-    std::vector<std::string> out = {"--die-with-parent", "--unshare-net", "--unshare-pid",
-                                    "--unshare-ipc",     "--unshare-uts", "--unshare-cgroup-try",
-                                    "--hostname",        "arena-sandbox"};
-    for (const char* system_dir : kSandboxSystemDirs) {
-        std::error_code ec;
-        if (fs::is_symlink(system_dir, ec)) {
-            out.insert(out.end(),
-                       {"--symlink", fs::read_symlink(system_dir, ec).string(), system_dir});
-        } else if (fs::is_directory(system_dir, ec)) {
-            out.insert(out.end(), {"--ro-bind", system_dir, system_dir});
-        }
-    }
-    out.insert(out.end(), {"--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"});
-    // What the bot may read of the host besides the system: its own
-    // program's files. A directory is shown whole (read-only) unless it
-    // holds the arena's working directory or something hidden (other bots'
-    // folders and programs, the results, the config): from such a directory
-    // only the file named (the program, a script, a weights file) is shown.
-    const fs::path base = dir.empty() ? fs::current_path() : dir;
-    const auto canonical = [](const fs::path& path) {
-        std::error_code ec;
-        return fs::weakly_canonical(path, ec).string();
-    };
-    std::vector<std::string> guarded = {canonical(fs::current_path())};
-    for (const auto& path : sandbox.hidden)
-        guarded.push_back(canonical(path));
-    const auto holds_guarded = [&](const std::string& p) {
-        if (p == "/") return true;
-        return std::any_of(guarded.begin(), guarded.end(), [&](const std::string& g) {
-            return !g.empty() && (g == p || g.starts_with(p + "/"));
-        });
-    };
-    std::vector<std::string> binds;
-    for (const auto& path : sandbox.read_only)  // named by the config: shown as asked
-        binds.push_back(canonical(path));
-    const auto show = [&](const fs::path& path) {
-        std::error_code ec;
-        const bool is_dir = fs::is_directory(path, ec);
-        const std::string folder = canonical(is_dir ? path : path.parent_path());
-        if (folder.empty()) return;
-        if (!holds_guarded(folder)) {
-            binds.push_back(folder);
-        } else if (!is_dir) {
-            binds.push_back(canonical(path));
-        }
-    };
-    const std::string start_dir = canonical(base);
-    const bool start_shown = !start_dir.empty() && !holds_guarded(start_dir);
-    // The working directory itself, when it is not shown, exists inside as
-    // an empty directory (holding only what is shown below it).
-    if (!start_shown && !start_dir.empty() && start_dir != "/")
-        out.insert(out.end(), {"--dir", start_dir});
-    if (start_shown) binds.push_back(start_dir);
-    show(fs::path(exe));
-    for (const auto& arg : args) {
-        std::error_code ec;
-        if (arg.find('/') == std::string::npos) continue;
-        const fs::path path = base / arg;  // an absolute arg replaces the base
-        if (fs::exists(path, ec)) show(path);
-    }
-    for (const auto& p : binds) {
-        if (!p.empty() && p != "/") out.insert(out.end(), {"--ro-bind-try", p, p});
-    }
-    if (!scratch.empty()) out.insert(out.end(), {"--bind", scratch.string(), scratch.string()});
-    out.insert(out.end(), {"--chdir", start_dir.empty() ? base.string() : start_dir, "--", exe});
-    return out;
-}
-
-timespec to_timespec(Clock::duration d) {
-    if (d < Clock::duration::zero()) d = Clock::duration::zero();
-    const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(d).count();
-    return timespec{static_cast<time_t>(ns / 1'000'000'000), static_cast<long>(ns % 1'000'000'000)};
-}
-
-// Where one wait toward a deadline stops: kRealtimeWindow before it while it
-// is further off, so that a long sleep's slack never delays the deadline.
-Clock::time_point wake_before(Clock::time_point deadline, Clock::time_point now) {
-    return deadline - now > kRealtimeWindow ? deadline - kRealtimeWindow : deadline;
-}
-
-timespec poll_timeout(Clock::duration left) {
-    return to_timespec(std::min<Clock::duration>(left, kMaxPollSlice));
-}
-
-// sched_setattr(2)'s argument (SCHED_ATTR_SIZE_VER0); glibc 2.36 has no
-// declaration of its own.
-struct SchedAttr {
-    std::uint32_t size = sizeof(SchedAttr);
-    std::uint32_t policy = SCHED_OTHER;
-    std::uint64_t flags = 0;
-    std::int32_t nice = 0;
-    std::uint32_t priority = 0;
-    std::uint64_t runtime = 0;
-    std::uint64_t deadline = 0;
-    std::uint64_t period = 0;
-};
-constexpr std::uint64_t kSchedResetOnFork = 0x01;  // SCHED_FLAG_RESET_ON_FORK
-// The scheduler slice asked for threads that wait on bots: the kernel's
-// minimum (0.1 ms).
-constexpr std::uint64_t kWaiterSliceNs = 100'000;
 
 ExitStatus decode_status(int status) {
     ExitStatus s;
@@ -277,117 +57,7 @@ ExitStatus decode_status(int status) {
     return s;
 }
 
-// A request that every CPU stay out of idle states that are slow to leave
-// (PM QoS, /dev/cpu_dma_latency), held by one waiting thread for the last
-// stretch of a wait: an idle virtual CPU that halts may take milliseconds to
-// run again when its timer fires. Closing the file ends the request. Needs
-// root; without it nothing changes and it is not tried again.
-class IdleLatencyRequest {
-  public:
-    IdleLatencyRequest() = default;
-    IdleLatencyRequest(const IdleLatencyRequest&) = delete;
-    IdleLatencyRequest& operator=(const IdleLatencyRequest&) = delete;
-    ~IdleLatencyRequest() {
-        if (fd_ >= 0) ::close(fd_);
-    }
-
-    void hold(bool low) {
-        if (low == low_) return;
-        if (fd_ < 0) {
-            if (!low || tried_) return;
-            tried_ = true;
-            fd_ = ::open("/dev/cpu_dma_latency", O_WRONLY | O_CLOEXEC);
-            if (fd_ < 0) return;
-        }
-        // Microseconds of wake-up latency allowed: none, or the kernel's
-        // "no constraint".
-        const std::int32_t value = low ? 0 : 2'000'000'000;
-        if (::write(fd_, &value, sizeof value) == static_cast<ssize_t>(sizeof value)) low_ = low;
-    }
-
-  private:
-    int fd_ = -1;
-    bool tried_ = false;
-    bool low_ = false;
-};
-
-// The scheduling of one thread that waits on bots.
-struct WaiterScheduling {
-    bool prepared = false;
-    bool adjustable = false;  // SCHED_OTHER when prepared: the arena decides its policy
-    bool realtime = false;    // SCHED_FIFO now
-    bool refused = false;     // real-time priority was refused: not asked again
-    int nice = 0;             // kept through every change
-    IdleLatencyRequest idle_latency;
-};
-
-WaiterScheduling& waiter_scheduling() {
-    thread_local WaiterScheduling w;
-    return w;
-}
-
-// SCHED_OTHER with the waiter's slice and nice value.
-bool set_normal_policy(const WaiterScheduling& w) {
-    SchedAttr attr;
-    attr.flags = kSchedResetOnFork;
-    attr.nice = w.nice;
-    attr.runtime = kWaiterSliceNs;
-    return ::syscall(SYS_sched_setattr, 0, &attr, 0U) == 0;
-}
-
 }  // namespace
-
-void prepare_waiting_thread() {
-    auto& w = waiter_scheduling();
-    if (w.prepared) return;
-    w.prepared = true;
-    ::prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
-    if (::sched_getscheduler(0) != SCHED_OTHER) return;
-    errno = 0;
-    w.nice = ::getpriority(PRIO_PROCESS, 0);  // this thread's
-    if (errno != 0) return;
-    w.adjustable = true;
-    set_normal_policy(w);  // best effort
-}
-
-void set_waiting_thread_realtime(bool on) {
-    auto& w = waiter_scheduling();
-    w.idle_latency.hold(on);
-    if (!w.adjustable || on == w.realtime) return;
-    if (on) {
-        if (w.refused) return;
-        sched_param param{};
-        param.sched_priority = 1;
-        if (::sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &param) != 0) {
-            w.refused = true;
-            return;
-        }
-        w.realtime = true;
-        return;
-    }
-    if (!set_normal_policy(w)) {
-        // A kernel without sched_setattr: plain SCHED_OTHER.
-        const sched_param param{};
-        if (::sched_setscheduler(0, SCHED_OTHER | SCHED_RESET_ON_FORK, &param) != 0) return;
-        ::setpriority(PRIO_PROCESS, 0, w.nice);
-    }
-    w.realtime = false;
-}
-
-bool sandbox_available(const std::string& bwrap) {
-    static std::mutex mutex;
-    static std::optional<bool> available;
-    const std::lock_guard lock(mutex);
-    if (!available) {
-        const std::string path = bp::search_path(bwrap).string();
-        available =
-            !path.empty() &&
-            std::system((path + " --ro-bind / / --unshare-net --unshare-pid --die-with-parent "
-                                "true >/dev/null 2>&1")
-                            .c_str()) == 0;
-    }
-    return *available;
-}
 
 std::string ExitStatus::describe() const {
     if (exited) return "exit " + std::to_string(code);
@@ -415,218 +85,25 @@ Process::Process(const ProcessOptions& options)
     // removed after the reaper's last sweep at exit.
     if (options.cgroup) (void)cgroup::support();
     reaper::start();
-    if (options.argv.empty() || options.argv.front().empty()) {
-        throw SpawnError("cannot start a bot: empty command");
-    }
-    const std::string& command = options.argv.front();
-
-    // Resolve the program in the parent (the child must not allocate). A
-    // relative path with a '/' is relative to working_dir, where it starts.
-    std::string exe;
-    if (command.find('/') == std::string::npos) {
-        exe = bp::search_path(command).string();
-        if (exe.empty()) throw_spawn_error(command, ENOENT);
-    } else {
-        std::error_code ec;
-        exe = std::filesystem::absolute(options.working_dir / command, ec).string();
-        if (ec) throw_spawn_error(command, ec.value());
-    }
-    const std::string dir = options.working_dir.string();
-    if (!dir.empty()) {
-        std::error_code ec;
-        if (!std::filesystem::is_directory(options.working_dir, ec)) {
-            throw SpawnError("cannot start '" + command + "' in '" + dir +
-                             "': " + std::strerror(ec ? ec.value() : ENOTDIR));
+    SpawnedChild child = spawn_child(options, [this](pid_t pid, cgroup::Group* group) {
+        reaper::Watch watch;
+        watch.over_task_limit = &over_task_limit_;
+        watch.over_memory_limit = &over_memory_limit_;
+        if (group != nullptr) {
+            watch.group = group;
+        } else {
+            watch.max_tasks = limits_.processes;
+            watch.max_rss = limits_.memory_mb * kMiB;
+            watch.rss = &polled_rss_;
+            watch.peak_rss = &polled_peak_;
         }
-    }
-
-    UniqueFd in_read, in_write, out_read, out_write, err_read, err_write;
-    make_pipe(command, in_read, in_write);
-    make_pipe(command, out_read, out_write);
-    make_pipe(command, err_read, err_write);
-    for (int fd : {in_write.get(), out_read.get(), err_read.get()})
-        set_nonblocking(command, fd);
-
-    std::vector<std::string> args(options.argv.begin() + 1, options.argv.end());
-    if (options.sandbox.enabled) {
-        const std::string bwrap = bp::search_path(options.sandbox.bwrap).string();
-        if (bwrap.empty()) {
-            throw SpawnError("cannot start '" + command + "' in a sandbox: '" +
-                             options.sandbox.bwrap + "' (bubblewrap) not found");
-        }
-        auto wrapped =
-            sandbox_args(options.sandbox, exe, args, options.working_dir, options.scratch_dir);
-        wrapped.insert(wrapped.end(), args.begin(), args.end());
-        args = std::move(wrapped);
-        exe = bwrap;
-    }
-    const char* const chdir_to = dir.empty() ? nullptr : dir.c_str();
-
-    // The environment, prepared here: the child must not allocate.
-    std::vector<char*> envp;
-    if (options.environment) {
-        for (const auto& entry : *options.environment)
-            envp.push_back(const_cast<char*>(entry.c_str()));
-        envp.push_back(nullptr);
-    }
-    char** const env = options.environment ? envp.data() : nullptr;
-
-    struct Rlimit {
-        int resource;
-        rlim_t value;  // soft
-        rlim_t hard;   // set below
-    };
-    std::vector<Rlimit> rlimits;
-    const Limits& lim = options.limits;
-    // In a cgroup the kernel limits the tree's resident memory and tasks;
-    // else the reaper polls both, with an address-space safety net.
-    if (options.cgroup) group_ = cgroup::Group::create(lim.memory_mb, lim.processes);
-    if (!group_ && lim.memory_mb > 0 && kAddressSpaceFactor > 0) {
-        const long pages = ::sysconf(_SC_PHYS_PAGES), page_size = ::sysconf(_SC_PAGESIZE);
-        const std::uint64_t ram =
-            pages > 0 && page_size > 0
-                ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_size)
-                : 0;
-        rlimits.push_back({RLIMIT_AS, lim.memory_mb * kAddressSpaceFactor * kMiB + ram, 0});
-    }
-    if (lim.file_size_mb > 0) rlimits.push_back({RLIMIT_FSIZE, lim.file_size_mb * kMiB, 0});
-    if (lim.open_files > 0) rlimits.push_back({RLIMIT_NOFILE, lim.open_files, 0});
-    if (lim.cpu_seconds > 0) rlimits.push_back({RLIMIT_CPU, lim.cpu_seconds, 0});
-    // No real-time priority for bots, whatever the arena's own limit allows
-    // (only CAP_SYS_NICE overrides it).
-    rlimits.push_back({RLIMIT_RTPRIO, 0, 0});
-    // Within the arena's own hard limits, which an unprivileged process
-    // cannot raise (a bot's default open_files above `ulimit -Hn`).
-    for (Rlimit& r : rlimits) {
-        rlimit own{};
-        r.hard = r.resource == RLIMIT_CPU ? r.value + 1 : r.value;
-        if (::getrlimit(r.resource, &own) == 0 && own.rlim_max != RLIM_INFINITY) {
-            r.hard = std::min(r.hard, own.rlim_max);
-            r.value = std::min(r.value, r.hard);
-        }
-    }
-    const Rlimit* const rlimits_begin = rlimits.data();
-    const Rlimit* const rlimits_end = rlimits.data() + rlimits.size();
-
-    const pid_t arena_pid = ::getpid();
-    const int nice = lim.nice;
-    const int* const join_begin = group_ ? group_->join_fds().data() : nullptr;
-    const int* const join_end = join_begin + (group_ ? group_->join_fds().size() : 0);
-
-    // Runs in the forked child: async-signal-safe calls only.
-    // Born in the bots' PID namespace (reaper.hpp), the bot gets a /proc of
-    // that namespace, in a mount namespace of its own: the numbers it knows
-    // itself by (getpid(), $$) then name its own /proc entries, and it sees
-    // no process of the host.
-    const bool own_proc = reaper::bots_in_namespace();
-    auto child_setup = [chdir_to, env, rlimits_begin, rlimits_end, arena_pid, nice, join_begin,
-                        join_end, own_proc](auto& exec) {
-        // Into the bot's cgroups first, so that everything it starts or
-        // allocates from here on is counted there.
-        for (const int* fd = join_begin; fd != join_end; ++fd) {
-            if (::write(*fd, "0", 1) != 1) {
-                exec.set_error(std::error_code(errno, std::system_category()),
-                               "joining the bot's cgroup failed");
-                ::_exit(127);
-            }
-        }
-        // Its own process group, which the reaper and freezing rely on, in
-        // the arena's session: a session of its own would also be a
-        // scheduling group of its own (autogroup), and then a judging
-        // thread's wake-up could wait a tick or two for a thinking bot (see
-        // docs/performance.md). It gives up the controlling terminal
-        // instead, so that it cannot read, write or inject into it.
-        ::setpgid(0, 0);
-        if (const int tty = ::open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC); tty >= 0) {
-            ::ioctl(tty, TIOCNOTTY);
-            ::close(tty);
-        }
-        // Dies with the arena, even a kill -9 of it: a frozen bot would never
-        // see the end of its input. (Forked on the spawner thread, see reaper.hpp.)
-        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (own_proc && ::unshare(CLONE_NEWNS) == 0) {
-            // Best effort: without it the bot sees the host's /proc.
-            if (::mount(nullptr, "/", nullptr, MS_REC | MS_SLAVE, nullptr) == 0)
-                ::mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, nullptr);
-        }
-        // Born in the bots' PID namespace (reaper.hpp), it sees its parent,
-        // outside it, as 0; orphaned, it would see the keeper (1) instead.
-        const pid_t parent = ::getppid();
-        if (parent != arena_pid && parent != 0) ::_exit(127);
-        for (const Rlimit* r = rlimits_begin; r != rlimits_end; ++r) {
-            // CPU: SIGXCPU at the limit, SIGKILL a second later.
-            const rlimit value{r->value, r->hard};
-            if (::setrlimit(r->resource, &value) != 0) {
-                exec.set_error(std::error_code(errno, std::system_category()), "setrlimit failed");
-                ::_exit(127);
-            }
-        }
-        // Inherited by everything the bot starts; a bot may lower its own
-        // priority further, never raise it above this without privileges.
-        if (nice > 0) ::setpriority(PRIO_PROCESS, 0, nice);
-        if (env != nullptr) exec.env = env;
-        struct sigaction dfl {};
-        dfl.sa_handler = SIG_DFL;
-        sigemptyset(&dfl.sa_mask);
-        for (int sig : kResetSignals)
-            ::sigaction(sig, &dfl, nullptr);
-        sigset_t none;
-        sigemptyset(&none);
-        ::sigprocmask(SIG_SETMASK, &none, nullptr);
-        ::close_range(STDERR_FILENO + 1, ~0U, CLOSE_RANGE_CLOEXEC);  // best effort
-        if (chdir_to != nullptr && ::chdir(chdir_to) != 0) {
-            exec.set_error(std::error_code(errno, std::system_category()), "chdir failed");
-            ::_exit(127);  // reported to the parent through Boost's error pipe
-        }
-    };
-    pid_t failed_pid = -1;
-    auto on_error = [&failed_pid](auto& exec, const std::error_code&) { failed_pid = exec.pid; };
-
-    std::error_code spawn_error;
-    pid_t pid = -1;
-    reaper::on_spawner_thread([&] {
-        const std::lock_guard lock(reaper::spawn_mutex());
-        // vfork: the child borrows the arena's memory until it execs, so a
-        // spawn costs no copy of the page tables; child_setup only makes
-        // system calls and writes nothing the parent reads but the error.
-        bp::child child(bp::exe = exe, bp::args = args, bp::posix::use_vfork,
-                        bp::extend::on_exec_setup = child_setup,
-                        bp::posix::fd.bind(STDIN_FILENO, in_read.get()),
-                        bp::posix::fd.bind(STDOUT_FILENO, out_write.get()),
-                        bp::posix::fd.bind(STDERR_FILENO, err_write.get()),
-                        bp::extend::on_error = on_error, spawn_error);
-        child.detach();  // the pid is ours: bp::child must never wait for or terminate it
-        if (!spawn_error && child.valid()) {
-            pid = child.id();
-            reaper::Watch watch;
-            watch.over_task_limit = &over_task_limit_;
-            watch.over_memory_limit = &over_memory_limit_;
-            if (group_) {
-                watch.group = group_.get();
-            } else {
-                watch.max_tasks = limits_.processes;
-                watch.max_rss = limits_.memory_mb * kMiB;
-                watch.rss = &polled_rss_;
-                watch.peak_rss = &polled_peak_;
-            }
-            reaper::add_bot(pid, watch);
-        } else if (failed_pid > 0) {
-            // The child is on its way out after reporting; do not leave a
-            // zombie. Under the lock, so the pid cannot be one of our new
-            // children yet.
-            while (::waitpid(failed_pid, nullptr, 0) < 0 && errno == EINTR) {
-            }
-        }
+        reaper::add_bot(pid, watch);
     });
-    if (group_) group_->close_join_fds();
-    if (pid <= 0) throw_spawn_error(command, spawn_error ? spawn_error.value() : ECHILD);
-    // The child called setpgid() before exec, and Boost returns only after
-    // the exec: its process group exists already.
-    pid_ = pid;
-
-    stdin_fd_ = in_write.release();
-    stdout_fd_ = out_read.release();
-    stderr_fd_ = err_read.release();
+    group_ = std::move(child.group);
+    pid_ = child.pid;
+    stdin_fd_ = child.stdin_fd;
+    stdout_fd_ = child.stdout_fd;
+    stderr_fd_ = child.stderr_fd;
     // -1 on kernels before 5.3: the child's exit is then seen only as EOF.
     // (glibc 2.36's pidfd_open declaration lacks C linkage, hence syscall.)
     pid_fd_ = static_cast<int>(::syscall(SYS_pidfd_open, pid_, 0));

@@ -19,10 +19,10 @@
 #include <vector>
 
 #include "arena/session/cgroup.hpp"
+#include "arena/session/sandbox.hpp"
+#include "arena/session/waiter.hpp"
 
 namespace arena::session {
-
-using Clock = std::chrono::steady_clock;
 
 // The command could not be started (not found, not executable, ...). The
 // message names the command and the OS error.
@@ -62,21 +62,6 @@ struct Limits {
     friend bool operator==(const Limits&, const Limits&) = default;
 };
 
-// Running under bubblewrap (docs/security.md).
-struct SandboxOptions {
-    bool enabled = false;
-    std::string bwrap = "bwrap";  // the bubblewrap program
-    // Extra directories visible read-only inside (the system directories, the
-    // working directory, and those of the program and of arguments naming
-    // existing files, always are).
-    std::vector<std::filesystem::path> read_only;
-    // What the bot must not see (absolute): other bots' folders and
-    // programs, the results database, the config. A directory holding one of
-    // them (or the arena's working directory) is never shown whole: only the
-    // files the bot's command names are shown from it.
-    std::vector<std::filesystem::path> hidden;
-};
-
 struct ProcessOptions {
     // argv[0] is the program: PATH is searched if it has no '/'; a relative
     // path is relative to working_dir, as are the arguments (the program
@@ -112,9 +97,6 @@ struct TranscriptLine {
     std::string text;  // without the newline; one write may hold several lines
 };
 
-// True when bubblewrap can create a sandbox here (checked once, by running it).
-[[nodiscard]] bool sandbox_available(const std::string& bwrap = "bwrap");
-
 // How a child ended, as far as waitpid tells.
 struct ExitStatus {
     bool exited = false;  // normal exit with `code`
@@ -123,36 +105,6 @@ struct ExitStatus {
     int signal = 0;
     [[nodiscard]] std::string describe() const;  // "exit 3", "signal 11 (SIGSEGV)"
 };
-
-// Once per thread that waits on a bot (Process::read_line calls it), so that
-// the wake-up at a deadline or a reply is served at once even when thinking
-// bots keep every CPU busy:
-//  - a timer slack of 1 us instead of 50 us: timeouts expire on time;
-//  - a short scheduler slice (Linux >= 6.12 EEVDF custom slices): a waking
-//    thread with a shorter slice than the running task preempts it, instead
-//    of waiting for that task's slice to end at a tick (4 ms at HZ=250).
-//    Older kernels ignore the field. Only a SCHED_OTHER thread is changed,
-//    and its nice value is kept.
-// Best effort; measured effect under CPU-hungry bots in docs/performance.md.
-void prepare_waiting_thread();
-
-// How long before its deadline a wait switches to real-time priority.
-inline constexpr std::chrono::milliseconds kRealtimeWindow{20};
-
-// Moves a waiting thread (prepared as above) to real-time priority,
-// SCHED_FIFO 1, or back to what prepare_waiting_thread gave it. Under
-// CPU-hungry bots a woken SCHED_OTHER thread still waits for the next tick
-// about once in a hundred wake-ups (2.5 to 4 ms at HZ=250); a real-time one
-// preempts at once. With it, the thread asks every CPU to stay out of idle
-// states that are slow to leave (PM QoS, root only): on an idle machine a
-// halted virtual CPU takes about 0.1 ms, sometimes milliseconds, to run
-// again. Process::read_line asks for both only for the last kRealtimeWindow
-// before a deadline, so a fast game, whose replies all come long before their
-// deadlines, never pays for the switches. Children forked by the thread never
-// inherit the priority (SCHED_RESET_ON_FORK). Without permission
-// (CAP_SYS_NICE or `ulimit -r` >= 1), or when the thread was not SCHED_OTHER
-// when prepared, the priority does not change; a refusal is not asked again.
-void set_waiting_thread_realtime(bool on);
 
 // A bot that is not on move, as a read waiting for the other bot sees it:
 // its freeze may be deferred (Process::freeze_at), and the waiting thread

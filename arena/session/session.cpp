@@ -136,6 +136,11 @@ std::string invalid_line_hint(std::string_view line, std::string_view form) {
            "stderr, or start such lines with `debug`";
 }
 
+// Info and debug lines: talk that is allowed at any time.
+bool is_chatter(BotLine::Kind kind) {
+    return kind == BotLine::Kind::kInfo || kind == BotLine::Kind::kDebug;
+}
+
 // Said of a bot that wrote nothing at all on stdout before a deadline.
 constexpr std::string_view kSilentHint =
     " (nothing at all came on stdout: a bot must flush stdout after each line, e.g. "
@@ -268,7 +273,8 @@ HandshakeResult Session::handshake() {
     bool said_anything = false;
     auto timeout = [&] {
         return fail("no `ready` within " + millis(options_.startup_limit) +
-                    (said_anything ? "" : std::string(kSilentHint)));
+                    missed_deadline(start, options_.startup_limit, BotLine::Kind::kReady,
+                                    !said_anything, said_anything ? "" : kSilentHint));
     };
     if (!alive_) return fail("the bot is not running");
 
@@ -327,7 +333,9 @@ std::string ProcessSession::invalid_line(std::string_view line) const {
 bool Session::start_game(const protocol::GameStart& game) {
     if (!alive_) return false;
     note_game(game);
-    if (process_->write_line(protocol::format(game), Clock::now() + kCommandWriteLimit)) {
+    if (process_->write_line(outgoing(Command::kGame, protocol::format(game)),
+                             Clock::now() + kCommandWriteLimit)) {
+        watch_out_of_turn(Command::kGame);
         return true;
     }
     die();
@@ -339,6 +347,10 @@ MoveReply Session::request_move(const protocol::Position& position, const protoc
     const IdleWatch watch(*this, idle);
     MoveReply reply;
     if (!alive_) return fail_move(reply, Fault::kCrash, "the bot is not running");
+    if (out_of_turn_) {
+        return fail_move(reply, Fault::kProtocol,
+                         "line while not on move: " + *std::exchange(out_of_turn_, std::nullopt));
+    }
 
     // Lines sent while the bot was not on move. Stray info/debug lines are
     // discarded: they belong to no move (late output of the previous one).
@@ -363,7 +375,8 @@ MoveReply Session::request_move(const protocol::Position& position, const protoc
     std::string commands = protocol::format(position);
     commands += '\n';
     commands += protocol::format(go);
-    if (!write_move_request(commands, limit, reply)) return reply;
+    if (!write_move_request(outgoing(Command::kMove, std::move(commands)), limit, reply))
+        return reply;
     const auto deadline = reply.go_written + limit;
 
     std::size_t chatter = 0;  // info and debug lines: both count against the cap
@@ -371,7 +384,10 @@ MoveReply Session::request_move(const protocol::Position& position, const protoc
         auto read = read_line(deadline);
         switch (read.status) {
             case ReadStatus::kTimeout:
-                return fail_move(reply, Fault::kTimeout, "no move within " + millis(limit));
+                return fail_move(reply, Fault::kTimeout,
+                                 "no move within " + millis(limit) +
+                                     missed_deadline(reply.go_written, limit, BotLine::Kind::kMove,
+                                                     chatter == 0, ""));
             case ReadStatus::kEof:
                 return fail_move(reply, Fault::kCrash, describe_eof());
             case ReadStatus::kTooLong:
@@ -382,8 +398,12 @@ MoveReply Session::request_move(const protocol::Position& position, const protoc
                 break;
         }
         // Read after the deadline (the bot kept talking): too late, whatever it is.
-        if (read.at > deadline)
-            return fail_move(reply, Fault::kTimeout, "no move within " + millis(limit));
+        if (read.at > deadline) {
+            return fail_move(
+                reply, Fault::kTimeout,
+                "no move within " + millis(limit) +
+                    missed_deadline(reply.go_written, limit, BotLine::Kind::kMove, false, ""));
+        }
         BotLine line = protocol::parse_bot_line(read.line);
         // A reply line read while part of `position`/`go` still waits in the
         // bot's input was written before the bot had read its `go`: a line
@@ -411,6 +431,8 @@ MoveReply Session::request_move(const protocol::Position& position, const protoc
                                      "a second line after its move " + quote(line.text) + ": " +
                                          quote(extra) + std::string(kOneMoveNote));
                 }
+                if (std::string extra = watch_after_move(read.line); !extra.empty())
+                    return fail_move(reply, Fault::kProtocol, std::move(extra));
                 return accept_move(reply, std::move(line.text), read.at);
             case BotLine::Kind::kInvalid:
                 return fail_move(reply, Fault::kProtocol, invalid_line(read.line));
@@ -437,7 +459,57 @@ std::string Session::line_after_move() {
 
 void Session::end_game(const protocol::End& end) {
     if (!alive_) return;
-    if (!process_->write_line(protocol::format(end), Clock::now() + kEndWriteLimit)) die();
+    if (!process_->write_line(outgoing(Command::kEnd, protocol::format(end)),
+                              Clock::now() + kEndWriteLimit)) {
+        die();
+        return;
+    }
+    watch_out_of_turn(Command::kEnd);
+}
+
+std::string Session::outgoing(Command command, std::string lines) {
+    return hooks_ != nullptr ? hooks_->outgoing(command, std::move(lines)) : lines;
+}
+
+void Session::watch_out_of_turn(Command command) {
+    if (hooks_ == nullptr) return;
+    const Millis watch = hooks_->watch_after(command);
+    if (watch <= Millis{0} || !alive_ || out_of_turn_) return;
+    const auto until = Clock::now() + watch;
+    process_->thaw();
+    for (;;) {
+        auto read = process_->read_line(until);
+        if (read.status != ReadStatus::kLine) break;  // a crash shows at the next request
+        if (is_chatter(protocol::parse_bot_line(read.line).kind)) continue;
+        out_of_turn_ = quote(read.line);
+        break;
+    }
+    freeze();
+}
+
+std::string Session::watch_after_move(std::string_view move) {
+    if (hooks_ == nullptr) return {};
+    const Millis watch = hooks_->watch_after(Command::kMove);
+    if (watch <= Millis{0}) return {};
+    // Anything but info/debug right after the move answers a `go` that was
+    // never sent.
+    const auto until = Clock::now() + watch;
+    for (;;) {
+        auto read = read_line(until);
+        if (read.status != ReadStatus::kLine) return {};
+        if (is_chatter(protocol::parse_bot_line(read.line).kind)) continue;
+        return "a second line after its move " + quote(move) +
+               ", without a `go`: " + quote(read.line);
+    }
+}
+
+std::string Session::missed_deadline(Clock::time_point asked, Clock::duration limit,
+                                     BotLine::Kind awaited, bool silent, std::string_view note) {
+    if (hooks_ == nullptr) return std::string(note);
+    return hooks_->deadline_missed(
+        MissedDeadline{
+            .asked = asked, .limit = limit, .awaited = awaited, .silent = silent, .note = note},
+        *process_);
 }
 
 void Session::quit() {
@@ -445,9 +517,21 @@ void Session::quit() {
 }
 
 void ProcessSession::quit_with(std::string_view line) {
-    if (alive_) process_->thaw();
-    if (alive_ && process_->write_line(line, Clock::now() + kEndWriteLimit)) {
-        if (auto status = process_->wait_exit(Clock::now() + options_.quit_grace)) exit_ = status;
+    if (alive_) {
+        process_->thaw();
+        QuitOutcome& q = quit_outcome_.emplace();
+        q.written = process_->write_line(line, Clock::now() + kEndWriteLimit);
+        if (q.written) {
+            const auto written = Clock::now();
+            if (auto status = process_->wait_exit(written + options_.quit_grace)) {
+                exit_ = status;
+                q.exited = true;
+            }
+            q.after = Clock::now() - written;
+        } else {
+            // It no longer reads: it has gone already, or will not hear `line`.
+            q.gone = process_->poll_exit().has_value();
+        }
     }
     die();  // also when it exited: leftovers in its process group go too
 }

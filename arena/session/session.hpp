@@ -20,6 +20,7 @@
 
 #include "arena/session/bot_protocol.hpp"
 #include "arena/session/process.hpp"
+#include "arena/session/session_hooks.hpp"
 #include "protocol/codec.hpp"
 
 namespace arena::session {
@@ -102,6 +103,14 @@ struct HandshakeResult {
     Fault fault = Fault::kNone;
     std::string detail;  // for a fault: what happened, for people
     Clock::duration elapsed{};
+};
+
+// How a `quit` went (ProcessSession::quit_outcome), for `arena check-bot`.
+struct QuitOutcome {
+    bool written = false;     // the bot took the line
+    bool exited = false;      // and exited within the grace period
+    bool gone = false;        // not written: it had exited already
+    Clock::duration after{};  // line written -> exit (or the end of the grace period)
 };
 
 struct MoveReply {
@@ -220,6 +229,8 @@ class ProcessSession : public BotSession {
     void reset_peak_memory() override { process_->reset_peak_memory(); }
     [[nodiscard]] std::optional<Clock::time_point> freeze_due() const override;
     void freeze_if_due(Clock::time_point now) override;
+    // How quit() went; nullopt when the bot was no longer running.
+    [[nodiscard]] const std::optional<QuitOutcome>& quit_outcome() const { return quit_outcome_; }
 
   protected:
     // Starts the process; throws SpawnError when the command cannot be started.
@@ -255,7 +266,7 @@ class ProcessSession : public BotSession {
     MoveReply accept_move(MoveReply& reply, std::string move, Clock::time_point at);
 
     // Thaws the bot, writes `line`, waits up to the grace period for the
-    // exit, then kills the group.
+    // exit, then kills the group; keeps the quit_outcome.
     void quit_with(std::string_view line);
 
     // Remembers what a move of the game looks like (move_form), for hints.
@@ -309,6 +320,7 @@ class ProcessSession : public BotSession {
     Identity identity_;
     bool alive_ = true;
     std::optional<ExitStatus> exit_;
+    std::optional<QuitOutcome> quit_outcome_;
     IdleBot* idle_ = nullptr;                  // see IdleWatch
     std::string move_form_ = "`move <move>`";  // see note_game
 };
@@ -345,10 +357,32 @@ class Session final : public ProcessSession {
     // (A frozen bot is thawed first.)
     void quit() override;
 
+    // The hooks of `arena check-bot` (session_hooks.hpp), used until
+    // replaced; null: none. They must outlive their use.
+    void set_hooks(SessionHooks* hooks) { hooks_ = hooks; }
+
   private:
     // Right after a move is read, without waiting: the first line already
     // there that is neither info nor debug (a second `move`), or "".
     [[nodiscard]] std::string line_after_move();
+    // `lines` as the hooks would have them written for `command`.
+    [[nodiscard]] std::string outgoing(Command command, std::string lines);
+    // After `game` or `end`, when the hooks ask for it: lets the bot run a
+    // while and keeps the first line it sends that is neither info nor
+    // debug (out_of_turn_), for the next request to fail.
+    void watch_out_of_turn(Command command);
+    // After `move` (the bot's line), when the hooks ask for it: the fault
+    // detail of a line other than info/debug that follows within the watch,
+    // or "".
+    [[nodiscard]] std::string watch_after_move(std::string_view move);
+    // The end of the detail of a reply awaited since `asked` that missed its
+    // deadline: `note` (the session's hint), or what the hooks say instead.
+    [[nodiscard]] std::string missed_deadline(Clock::time_point asked, Clock::duration limit,
+                                              protocol::BotLine::Kind awaited, bool silent,
+                                              std::string_view note);
+
+    SessionHooks* hooks_ = nullptr;
+    std::optional<std::string> out_of_turn_;  // quoted; see watch_out_of_turn
 };
 
 }  // namespace arena::session
