@@ -450,6 +450,185 @@ double normal_cdf(double z) {
     return 0.5 * std::erfc(-z / std::numbers::sqrt2);
 }
 
+// Per player, the rating it is held at when it is an anchor. Throws for an
+// anchor that is unknown, given twice or not finite.
+std::vector<std::optional<double>> anchor_ratings(const EloFit& fit, const FitOptions& options) {
+    std::vector<std::optional<double>> anchor_of(fit.names.size());
+    for (const Anchor& anchor : options.anchors) {
+        const auto i = fit.index_of(anchor.name);
+        if (!i) throw std::invalid_argument("fit_elo: unknown anchor '" + anchor.name + "'");
+        if (anchor_of[*i]) {
+            throw std::invalid_argument("fit_elo: anchor '" + anchor.name + "' is given twice");
+        }
+        if (!std::isfinite(anchor.elo)) {
+            throw std::invalid_argument("fit_elo: the rating of anchor '" + anchor.name +
+                                        "' must be finite");
+        }
+        anchor_of[*i] = anchor.elo;
+    }
+    return anchor_of;
+}
+
+// The players with games ("rated"), the only ones fitted, numbered from 0 in
+// the order of the names.
+struct RatedPlayers {
+    std::vector<Pair> pairs;       // between rated players, by their numbers
+    std::vector<int> local;        // per player: its number, or -1 without games
+    std::vector<std::size_t> all;  // per rated player: its index in the names
+};
+
+RatedPlayers rated_players(int n, const std::vector<GameResult>& games) {
+    RatedPlayers rated;
+    std::vector<Pair>& pairs = rated.pairs;
+    std::vector<int>& local = rated.local;
+    pairs = aggregate(n, games);
+    local.assign(static_cast<std::size_t>(n), -1);
+    for (const Pair& p : pairs)
+        local[p.first] = local[p.second] = 0;
+    for (int i = 0; i < n; ++i) {
+        if (local[i] == 0) {
+            local[i] = static_cast<int>(rated.all.size());
+            rated.all.push_back(static_cast<std::size_t>(i));
+        }
+    }
+    for (Pair& p : pairs) {
+        p.first = local[p.first];
+        p.second = local[p.second];
+    }
+    return rated;
+}
+
+// Ratings (natural units) and covariance of the rated players, relative to
+// the anchors, else to the reference player held at 0; the advantage
+// (natural units) and its variance.
+struct RatedFit {
+    std::vector<double> r, cov;
+    double advantage = 0.0;
+    double advantage_var = 0.0;
+};
+
+// The fit of the rated players (at least one), with `held` as in
+// fit_rated(). Sets the prior flags, the iteration count, the
+// log-likelihood and the dispersion in `fit`.
+RatedFit fit_rated_players(const std::vector<Pair>& pairs,
+                           const std::vector<std::optional<double>>& held,
+                           const std::vector<GameResult>& games, const FitOptions& options,
+                           EloFit& fit) {
+    const std::size_t m = held.size();
+    RatedFit out;
+    std::vector<double>& r = out.r;
+    std::vector<double>& cov = out.cov;
+    r.assign(m, 0.0);
+    cov.assign(m * m, 0.0);
+    const Fitted f = fit_rated(pairs, held, options, fit);
+    const State& s = f.solution.state;
+    const auto d = static_cast<std::size_t>(f.problem.dimension());
+    const std::vector<double> inverse = cholesky_inverse(f.solution.factor, d);
+    for (std::size_t i = 0; i < m; ++i) {
+        r[i] = s.r[i];
+        const int vi = f.problem.variable(static_cast<int>(i));
+        if (vi < 0) continue;
+        for (std::size_t j = 0; j < m; ++j) {
+            const int vj = f.problem.variable(static_cast<int>(j));
+            if (vj >= 0) cov[i * m + j] = inverse[static_cast<std::size_t>(vi) * d + vj];
+        }
+    }
+    out.advantage = s.advantage;
+    if (f.problem.fit_advantage) {
+        const auto av = static_cast<std::size_t>(f.problem.advantage_variable());
+        out.advantage_var = inverse[av * d + av];
+    }
+    // Quasi-likelihood dispersion: Var(s) = p(1-p) - E[s(1-s)] for a
+    // score s in [0, 1] with mean p; s(1-s) is 1/4 for a draw, else 0.
+    double bernoulli = 0.0, spread = 0.0;
+    for (const Pair& p : pairs) {
+        const double x = x_of(p, s);
+        const double prob = sigmoid(x);
+        bernoulli += p.games * prob * (1.0 - prob);
+        fit.log_likelihood += pair_log_likelihood(p, x);
+    }
+    for (const GameResult& g : games)
+        spread += static_cast<double>(g.count) * g.score * (1.0 - g.score);
+    if (options.draw_adjusted_errors && bernoulli > 0.0) {
+        fit.dispersion = std::clamp(1.0 - spread / bernoulli, kMinDispersion, 1.0);
+    }
+    return out;
+}
+
+// Re-expresses ratings and covariance relative to the mean of the ratings.
+void centre_on_mean(std::vector<double>& r, std::vector<double>& cov) {
+    const std::size_t m = r.size();
+    double mean = 0.0;
+    for (double x : r)
+        mean += x / static_cast<double>(m);
+    for (double& x : r)
+        x -= mean;
+    std::vector<double> row_mean(m, 0.0);
+    double grand = 0.0;
+    for (std::size_t i = 0; i < m; ++i) {
+        for (std::size_t j = 0; j < m; ++j)
+            row_mean[i] += cov[i * m + j];
+        row_mean[i] /= static_cast<double>(m);
+        grand += row_mean[i] / static_cast<double>(m);
+    }
+    for (std::size_t i = 0; i < m; ++i) {
+        for (std::size_t j = 0; j < m; ++j)
+            cov[i * m + j] += grand - row_mean[i] - row_mean[j];
+    }
+}
+
+// Every player's rating, error and (when asked for) covariances into
+// `fit`, from those of the rated players: r in natural units from
+// `origin`, cov in Elo^2.
+void place_players(const std::vector<double>& r, const std::vector<double>& cov,
+                   const std::vector<int>& local,
+                   const std::vector<std::optional<double>>& anchor_of, double origin,
+                   const FitOptions& options, EloFit& fit) {
+    const std::size_t m = r.size();
+    // Idle players (no games) carry no information: each sits at the mean
+    // of the rated players, independently of them, with the variance of
+    // prior_draws virtual draws against that mean.
+    double rated_mean = 0.0, mean_var = 0.0;
+    std::vector<double> mean_cov(m, 0.0);  // Cov(mean, r_j)
+    for (std::size_t i = 0; i < m; ++i) {
+        rated_mean += r[i] * kEloPerNat / static_cast<double>(m);
+        for (std::size_t j = 0; j < m; ++j)
+            mean_cov[j] += cov[i * m + j] / static_cast<double>(m);
+    }
+    for (std::size_t j = 0; j < m; ++j)
+        mean_var += mean_cov[j] / static_cast<double>(m);
+    const double idle_var = 4.0 / options.prior_draws * kEloPerNat * kEloPerNat;
+
+    const std::size_t un = anchor_of.size();
+    fit.ratings.assign(un, origin + rated_mean);
+    const auto covariance_of = [&](std::size_t i, std::size_t j) {
+        if (anchor_of[i] || anchor_of[j]) return 0.0;  // held exactly (below)
+        const int li = local[i], lj = local[j];
+        if (li >= 0 && lj >= 0)
+            return cov[static_cast<std::size_t>(li) * m + static_cast<std::size_t>(lj)];
+        if (li >= 0) return mean_cov[static_cast<std::size_t>(li)];
+        if (lj >= 0) return mean_cov[static_cast<std::size_t>(lj)];
+        return mean_var + (i == j ? idle_var : 0.0);
+    };
+    for (std::size_t i = 0; i < un; ++i) {
+        const int li = local[i];
+        if (li >= 0) fit.ratings[i] = origin + r[static_cast<std::size_t>(li)] * kEloPerNat;
+    }
+    // Anchors sit exactly at their ratings, known: with games, the fit
+    // already has no variance for them; without, they are placed there.
+    for (std::size_t i = 0; i < un; ++i)
+        if (anchor_of[i]) fit.ratings[i] = *anchor_of[i];
+    if (options.covariances) {
+        fit.covariances.assign(un * un, 0.0);
+        for (std::size_t i = 0; i < un; ++i)
+            for (std::size_t j = 0; j < un; ++j)
+                fit.covariances[i * un + j] = covariance_of(i, j);
+    }
+    fit.errors.resize(un);
+    for (std::size_t i = 0; i < un; ++i)
+        fit.errors[i] = kZ95 * std::sqrt(std::max(covariance_of(i, i), 0.0));
+}
+
 }  // namespace
 
 double EloFit::covariance(std::size_t i, std::size_t j) const {
@@ -483,43 +662,18 @@ EloFit fit_elo(const std::vector<std::string>& names, const std::vector<GameResu
     EloFit fit;
     fit.names = names;
     // anchor_of[i]: the rating player i is held at, if it is an anchor.
-    std::vector<std::optional<double>> anchor_of(names.size());
-    for (const Anchor& anchor : options.anchors) {
-        const auto i = fit.index_of(anchor.name);
-        if (!i) throw std::invalid_argument("fit_elo: unknown anchor '" + anchor.name + "'");
-        if (anchor_of[*i]) {
-            throw std::invalid_argument("fit_elo: anchor '" + anchor.name + "' is given twice");
-        }
-        if (!std::isfinite(anchor.elo)) {
-            throw std::invalid_argument("fit_elo: the rating of anchor '" + anchor.name +
-                                        "' must be finite");
-        }
-        anchor_of[*i] = anchor.elo;
-    }
-    // Only players with games are fitted ("rated"); see the idle players below.
-    std::vector<Pair> pairs = aggregate(n, games);
-    std::vector<int> local(n, -1);
-    for (const Pair& p : pairs)
-        local[p.first] = local[p.second] = 0;
-    std::vector<std::size_t> rated;
-    for (int i = 0; i < n; ++i) {
-        if (local[i] == 0) {
-            local[i] = static_cast<int>(rated.size());
-            rated.push_back(static_cast<std::size_t>(i));
-        }
-    }
-    for (Pair& p : pairs) {
-        p.first = local[p.first];
-        p.second = local[p.second];
-    }
-    const std::size_t m = rated.size();
+    const std::vector<std::optional<double>> anchor_of = anchor_ratings(fit, options);
+    // Only players with games are fitted ("rated"); see the idle players in
+    // place_players().
+    const RatedPlayers rated = rated_players(n, games);
+    const std::size_t m = rated.all.size();
 
     // The anchors with games are held at their ratings, in natural units
     // from `origin`, the first one's rating; the others cannot fix anything.
     std::vector<std::optional<double>> held(m);
     std::optional<double> origin;
     for (std::size_t i = 0; i < m; ++i) {
-        const auto& elo = anchor_of[rated[i]];
+        const auto& elo = anchor_of[rated.all[i]];
         if (!elo) continue;
         if (!origin) origin = *elo;
         held[i] = (*elo - *origin) / kEloPerNat;
@@ -535,122 +689,31 @@ EloFit fit_elo(const std::vector<std::string>& names, const std::vector<GameResu
                                          : sum / static_cast<double>(options.anchors.size());
     }
 
-    // Ratings (natural units) and covariance of the rated players, relative
-    // to the anchors, else to the reference player held at 0.
-    std::vector<double> r(m, 0.0), cov(m * m, 0.0);
     const bool fit_advantage = !options.fixed_advantage.has_value();
-    double advantage = fit_advantage ? 0.0 : *options.fixed_advantage / kEloPerNat;
-    double advantage_var = 0.0;
+    RatedFit rated_fit;  // no ratings when no one has games
     if (m > 0) {
-        const Fitted f = fit_rated(pairs, held, options, fit);
-        const State& s = f.solution.state;
-        const auto d = static_cast<std::size_t>(f.problem.dimension());
-        const std::vector<double> inverse = cholesky_inverse(f.solution.factor, d);
-        for (std::size_t i = 0; i < m; ++i) {
-            r[i] = s.r[i];
-            const int vi = f.problem.variable(static_cast<int>(i));
-            if (vi < 0) continue;
-            for (std::size_t j = 0; j < m; ++j) {
-                const int vj = f.problem.variable(static_cast<int>(j));
-                if (vj >= 0) cov[i * m + j] = inverse[static_cast<std::size_t>(vi) * d + vj];
-            }
-        }
-        advantage = s.advantage;
+        rated_fit = fit_rated_players(rated.pairs, held, games, options, fit);
+    } else {
+        rated_fit.advantage = fit_advantage ? 0.0 : *options.fixed_advantage / kEloPerNat;
         if (fit_advantage) {
-            const auto av = static_cast<std::size_t>(f.problem.advantage_variable());
-            advantage_var = inverse[av * d + av];
+            // No games at all: the advantage is its prior alone.
+            fit.advantage_prior = true;
+            rated_fit.advantage_var = 4.0 / options.prior_draws;
         }
-        // Quasi-likelihood dispersion: Var(s) = p(1-p) - E[s(1-s)] for a
-        // score s in [0, 1] with mean p; s(1-s) is 1/4 for a draw, else 0.
-        double bernoulli = 0.0, spread = 0.0;
-        for (const Pair& p : pairs) {
-            const double x = x_of(p, s);
-            const double prob = sigmoid(x);
-            bernoulli += p.games * prob * (1.0 - prob);
-            fit.log_likelihood += pair_log_likelihood(p, x);
-        }
-        for (const GameResult& g : games)
-            spread += static_cast<double>(g.count) * g.score * (1.0 - g.score);
-        if (options.draw_adjusted_errors && bernoulli > 0.0) {
-            fit.dispersion = std::clamp(1.0 - spread / bernoulli, kMinDispersion, 1.0);
-        }
-    } else if (fit_advantage) {
-        // No games at all: the advantage is its prior alone.
-        fit.advantage_prior = true;
-        advantage_var = 4.0 / options.prior_draws;
     }
 
     // Without an anchor with games, re-express relative to the mean of the
     // rated players (set to `origin`); with anchors, r and cov are already
     // relative to them.
-    if (!rated_anchor && m > 0) {
-        double mean = 0.0;
-        for (double x : r)
-            mean += x / static_cast<double>(m);
-        for (double& x : r)
-            x -= mean;
-        std::vector<double> row_mean(m, 0.0);
-        double grand = 0.0;
-        for (std::size_t i = 0; i < m; ++i) {
-            for (std::size_t j = 0; j < m; ++j)
-                row_mean[i] += cov[i * m + j];
-            row_mean[i] /= static_cast<double>(m);
-            grand += row_mean[i] / static_cast<double>(m);
-        }
-        for (std::size_t i = 0; i < m; ++i) {
-            for (std::size_t j = 0; j < m; ++j)
-                cov[i * m + j] += grand - row_mean[i] - row_mean[j];
-        }
-    }
+    if (!rated_anchor && m > 0) centre_on_mean(rated_fit.r, rated_fit.cov);
     const double scale = fit.dispersion * kEloPerNat * kEloPerNat;
-    for (double& c : cov)
+    for (double& c : rated_fit.cov)
         c *= scale;
+    place_players(rated_fit.r, rated_fit.cov, rated.local, anchor_of, *origin, options, fit);
 
-    // Idle players (no games) carry no information: each sits at the mean
-    // of the rated players, independently of them, with the variance of
-    // prior_draws virtual draws against that mean.
-    double rated_mean = 0.0, mean_var = 0.0;
-    std::vector<double> mean_cov(m, 0.0);  // Cov(mean, r_j)
-    for (std::size_t i = 0; i < m; ++i) {
-        rated_mean += r[i] * kEloPerNat / static_cast<double>(m);
-        for (std::size_t j = 0; j < m; ++j)
-            mean_cov[j] += cov[i * m + j] / static_cast<double>(m);
-    }
-    for (std::size_t j = 0; j < m; ++j)
-        mean_var += mean_cov[j] / static_cast<double>(m);
-    const double idle_var = 4.0 / options.prior_draws * kEloPerNat * kEloPerNat;
-
-    const auto un = static_cast<std::size_t>(n);
-    fit.ratings.assign(un, *origin + rated_mean);
-    const auto covariance_of = [&](std::size_t i, std::size_t j) {
-        if (anchor_of[i] || anchor_of[j]) return 0.0;  // held exactly (below)
-        const int li = local[i], lj = local[j];
-        if (li >= 0 && lj >= 0)
-            return cov[static_cast<std::size_t>(li) * m + static_cast<std::size_t>(lj)];
-        if (li >= 0) return mean_cov[static_cast<std::size_t>(li)];
-        if (lj >= 0) return mean_cov[static_cast<std::size_t>(lj)];
-        return mean_var + (i == j ? idle_var : 0.0);
-    };
-    for (std::size_t i = 0; i < un; ++i) {
-        const int li = local[i];
-        if (li >= 0) fit.ratings[i] = *origin + r[static_cast<std::size_t>(li)] * kEloPerNat;
-    }
-    // Anchors sit exactly at their ratings, known: with games, the fit
-    // already has no variance for them; without, they are placed there.
-    for (std::size_t i = 0; i < un; ++i)
-        if (anchor_of[i]) fit.ratings[i] = *anchor_of[i];
-    if (options.covariances) {
-        fit.covariances.assign(un * un, 0.0);
-        for (std::size_t i = 0; i < un; ++i)
-            for (std::size_t j = 0; j < un; ++j)
-                fit.covariances[i * un + j] = covariance_of(i, j);
-    }
-    fit.errors.resize(un);
-    for (std::size_t i = 0; i < un; ++i)
-        fit.errors[i] = kZ95 * std::sqrt(std::max(covariance_of(i, i), 0.0));
-    fit.advantage = advantage * kEloPerNat;
+    fit.advantage = rated_fit.advantage * kEloPerNat;
     if (fit_advantage) {
-        const double var = (m > 0 ? fit.dispersion : 1.0) * std::max(advantage_var, 0.0);
+        const double var = (m > 0 ? fit.dispersion : 1.0) * std::max(rated_fit.advantage_var, 0.0);
         fit.advantage_error = kZ95 * std::sqrt(var) * kEloPerNat;
     }
     return fit;
