@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "arena/rating/elo.hpp"
+#include "arena/rating/games_csv.hpp"
 
 namespace arena::rating {
 namespace {

@@ -2,12 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <istream>
 #include <limits>
 #include <numbers>
 #include <stdexcept>
-#include <string_view>
-#include <unordered_map>
+
+#include "arena/rating/linear_algebra.hpp"
 
 namespace arena::rating {
 namespace {
@@ -33,8 +32,6 @@ constexpr double kMaxStep = 4.0;
 constexpr double kTolerance = 1e-6;
 constexpr double kFinalError = 1e-9;
 constexpr double kAdvantageLimit = 15.0;
-// A Cholesky pivot below this fraction of its diagonal entry is singular.
-constexpr double kPivotTolerance = 1e-12;
 
 // Games between one ordered pair of players, aggregated: the likelihood only
 // depends on the number of games and the points of the first mover.
@@ -264,155 +261,6 @@ void information(const Problem& problem, const Evaluation& ev, std::vector<doubl
     if (av >= 0) at(av, av) += ev.advantage_curvature;
 }
 
-// Dense linear algebra on d x d row-major matrices. The cost is O(d^3), so
-// the loops are blocked: kBlock rows are kept in cache while others stream
-// past, and rows are combined four at a time, so that a thousand players
-// stay well under a second.
-constexpr std::size_t kBlock = 32;
-
-// target[j] -= c * row[j] for j in [from, to).
-void subtract1(double* target, const double* row, double c, std::size_t from, std::size_t to) {
-    for (std::size_t j = from; j < to; ++j)
-        target[j] -= c * row[j];
-}
-
-// target[j] -= sum_q c[q] * rows[q][j] for j in [from, to).
-void subtract4(double* target, const double* const rows[4], const double c[4], std::size_t from,
-               std::size_t to) {
-    const double *r0 = rows[0], *r1 = rows[1], *r2 = rows[2], *r3 = rows[3];
-    const double c0 = c[0], c1 = c[1], c2 = c[2], c3 = c[3];
-    for (std::size_t j = from; j < to; ++j) {
-        target[j] -= c0 * r0[j] + c1 * r1[j] + c2 * r2[j] + c3 * r3[j];
-    }
-}
-
-// In-place Cholesky a = U^T U of a symmetric positive definite matrix given
-// by its upper triangle (the lower one must be zero and stays zero); U
-// overwrites it. False if not positive definite.
-bool cholesky(std::vector<double>& a, std::size_t d) {
-    const auto row = [&](std::size_t i) { return &a[i * d]; };
-    for (std::size_t k0 = 0; k0 < d; k0 += kBlock) {
-        const std::size_t k1 = std::min(d, k0 + kBlock);
-        for (std::size_t k = k0; k < k1; ++k) {
-            double* row_k = row(k);
-            const double diag = row_k[k];
-            if (!(diag > 0.0) || !std::isfinite(diag)) return false;
-            const double pivot = std::sqrt(diag);
-            row_k[k] = pivot;
-            for (std::size_t j = k + 1; j < d; ++j)
-                row_k[j] /= pivot;
-            for (std::size_t i = k + 1; i < k1; ++i)
-                subtract1(row(i), row_k, row_k[i], i, d);
-        }
-        for (std::size_t i = k1; i < d; ++i) {
-            std::size_t k = k0;
-            for (; k + 4 <= k1; k += 4) {
-                const double* rows[4] = {row(k), row(k + 1), row(k + 2), row(k + 3)};
-                const double c[4] = {rows[0][i], rows[1][i], rows[2][i], rows[3][i]};
-                subtract4(row(i), rows, c, i, d);
-            }
-            for (; k < k1; ++k)
-                subtract1(row(i), row(k), row(k)[i], i, d);
-        }
-    }
-    return true;
-}
-
-// Relative pivot check: the Cholesky itself only fails on exact singularity.
-bool well_conditioned(const std::vector<double>& u, const std::vector<double>& diag,
-                      std::size_t d) {
-    for (std::size_t k = 0; k < d; ++k) {
-        const double pivot = u[k * d + k];
-        if (pivot * pivot < kPivotTolerance * diag[k]) return false;
-    }
-    return true;
-}
-
-// Solves U^T U x = b.
-std::vector<double> cholesky_solve(const std::vector<double>& u, std::size_t d,
-                                   std::vector<double> b) {
-    for (std::size_t k = 0; k < d; ++k) {
-        const double* row = &u[k * d];
-        b[k] /= row[k];
-        for (std::size_t j = k + 1; j < d; ++j)
-            b[j] -= row[j] * b[k];
-    }
-    for (std::size_t k = d; k-- > 0;) {
-        const double* row = &u[k * d];
-        double sum = b[k];
-        for (std::size_t j = k + 1; j < d; ++j)
-            sum -= row[j] * b[j];
-        b[k] = sum / row[k];
-    }
-    return b;
-}
-
-// (U^T U)^-1 = V V^T with V = U^-1; the full symmetric matrix.
-std::vector<double> cholesky_inverse(const std::vector<double>& u, std::size_t d) {
-    // V, upper triangular, from U V = I bottom-up:
-    // V_i. = (e_i - sum_{k>i} U_ik V_k.) / U_ii.
-    std::vector<double> v(d * d, 0.0);
-    const auto v_row = [&](std::size_t i) { return &v[i * d]; };
-    for (std::size_t i1 = d; i1 > 0;) {
-        const std::size_t i0 = i1 > kBlock ? i1 - kBlock : 0;
-        std::size_t k = i1;  // rows k >= i1 are final
-        for (; k + 4 <= d; k += 4) {
-            const double* rows[4] = {v_row(k), v_row(k + 1), v_row(k + 2), v_row(k + 3)};
-            for (std::size_t i = i0; i < i1; ++i) {
-                const double* u_i = &u[i * d];
-                const double c[4] = {u_i[k], u_i[k + 1], u_i[k + 2], u_i[k + 3]};
-                subtract4(v_row(i), rows, c, k, d);
-            }
-        }
-        for (; k < d; ++k) {
-            for (std::size_t i = i0; i < i1; ++i)
-                subtract1(v_row(i), v_row(k), u[i * d + k], k, d);
-        }
-        for (std::size_t i = i1; i-- > i0;) {
-            const double* u_i = &u[i * d];
-            double* v_i = v_row(i);
-            for (std::size_t kk = i + 1; kk < i1; ++kk)
-                subtract1(v_i, v_row(kk), u_i[kk], kk, d);
-            const double inv = 1.0 / u_i[i];
-            for (std::size_t j = i + 1; j < d; ++j)
-                v_i[j] *= inv;
-            v_i[i] = inv;
-        }
-        i1 = i0;
-    }
-    // C = V V^T, row i: C_i. = sum_{k>=i} V_ik (V^T)_k., where row k of V^T
-    // is column k of V, non-zero up to index k. Upper triangle, then mirrored.
-    std::vector<double> t(d * d);
-    for (std::size_t i = 0; i < d; ++i) {
-        for (std::size_t j = 0; j < d; ++j)
-            t[j * d + i] = v[i * d + j];
-    }
-    std::vector<double> c(d * d, 0.0);
-    for (std::size_t i0 = 0; i0 < d; i0 += kBlock) {
-        const std::size_t i1 = std::min(d, i0 + kBlock);
-        std::size_t k = i0;
-        for (; k + 4 <= d; k += 4) {
-            const double* rows[4] = {&t[k * d], &t[(k + 1) * d], &t[(k + 2) * d], &t[(k + 3) * d]};
-            const std::size_t end = k + 4;
-            for (std::size_t i = i0; i < std::min(i1, end); ++i) {
-                const double* v_i = v_row(i);
-                const double neg[4] = {-v_i[k], -v_i[k + 1], -v_i[k + 2], -v_i[k + 3]};
-                subtract4(&c[i * d], rows, neg, i, end);
-            }
-        }
-        for (; k < d; ++k) {
-            for (std::size_t i = i0; i < std::min(i1, k + 1); ++i) {
-                subtract1(&c[i * d], &t[k * d], -v[i * d + k], i, k + 1);
-            }
-        }
-    }
-    for (std::size_t i = 0; i < d; ++i) {
-        for (std::size_t j = i + 1; j < d; ++j)
-            c[j * d + i] = c[i * d + j];
-    }
-    return c;
-}
-
 struct Solution {
     State state;
     std::vector<double> factor;  // Cholesky factor of the information at the optimum
@@ -602,6 +450,185 @@ double normal_cdf(double z) {
     return 0.5 * std::erfc(-z / std::numbers::sqrt2);
 }
 
+// Per player, the rating it is held at when it is an anchor. Throws for an
+// anchor that is unknown, given twice or not finite.
+std::vector<std::optional<double>> anchor_ratings(const EloFit& fit, const FitOptions& options) {
+    std::vector<std::optional<double>> anchor_of(fit.names.size());
+    for (const Anchor& anchor : options.anchors) {
+        const auto i = fit.index_of(anchor.name);
+        if (!i) throw std::invalid_argument("fit_elo: unknown anchor '" + anchor.name + "'");
+        if (anchor_of[*i]) {
+            throw std::invalid_argument("fit_elo: anchor '" + anchor.name + "' is given twice");
+        }
+        if (!std::isfinite(anchor.elo)) {
+            throw std::invalid_argument("fit_elo: the rating of anchor '" + anchor.name +
+                                        "' must be finite");
+        }
+        anchor_of[*i] = anchor.elo;
+    }
+    return anchor_of;
+}
+
+// The players with games ("rated"), the only ones fitted, numbered from 0 in
+// the order of the names.
+struct RatedPlayers {
+    std::vector<Pair> pairs;       // between rated players, by their numbers
+    std::vector<int> local;        // per player: its number, or -1 without games
+    std::vector<std::size_t> all;  // per rated player: its index in the names
+};
+
+RatedPlayers rated_players(int n, const std::vector<GameResult>& games) {
+    RatedPlayers rated;
+    std::vector<Pair>& pairs = rated.pairs;
+    std::vector<int>& local = rated.local;
+    pairs = aggregate(n, games);
+    local.assign(static_cast<std::size_t>(n), -1);
+    for (const Pair& p : pairs)
+        local[p.first] = local[p.second] = 0;
+    for (int i = 0; i < n; ++i) {
+        if (local[i] == 0) {
+            local[i] = static_cast<int>(rated.all.size());
+            rated.all.push_back(static_cast<std::size_t>(i));
+        }
+    }
+    for (Pair& p : pairs) {
+        p.first = local[p.first];
+        p.second = local[p.second];
+    }
+    return rated;
+}
+
+// Ratings (natural units) and covariance of the rated players, relative to
+// the anchors, else to the reference player held at 0; the advantage
+// (natural units) and its variance.
+struct RatedFit {
+    std::vector<double> r, cov;
+    double advantage = 0.0;
+    double advantage_var = 0.0;
+};
+
+// The fit of the rated players (at least one), with `held` as in
+// fit_rated(). Sets the prior flags, the iteration count, the
+// log-likelihood and the dispersion in `fit`.
+RatedFit fit_rated_players(const std::vector<Pair>& pairs,
+                           const std::vector<std::optional<double>>& held,
+                           const std::vector<GameResult>& games, const FitOptions& options,
+                           EloFit& fit) {
+    const std::size_t m = held.size();
+    RatedFit out;
+    std::vector<double>& r = out.r;
+    std::vector<double>& cov = out.cov;
+    r.assign(m, 0.0);
+    cov.assign(m * m, 0.0);
+    const Fitted f = fit_rated(pairs, held, options, fit);
+    const State& s = f.solution.state;
+    const auto d = static_cast<std::size_t>(f.problem.dimension());
+    const std::vector<double> inverse = cholesky_inverse(f.solution.factor, d);
+    for (std::size_t i = 0; i < m; ++i) {
+        r[i] = s.r[i];
+        const int vi = f.problem.variable(static_cast<int>(i));
+        if (vi < 0) continue;
+        for (std::size_t j = 0; j < m; ++j) {
+            const int vj = f.problem.variable(static_cast<int>(j));
+            if (vj >= 0) cov[i * m + j] = inverse[static_cast<std::size_t>(vi) * d + vj];
+        }
+    }
+    out.advantage = s.advantage;
+    if (f.problem.fit_advantage) {
+        const auto av = static_cast<std::size_t>(f.problem.advantage_variable());
+        out.advantage_var = inverse[av * d + av];
+    }
+    // Quasi-likelihood dispersion: Var(s) = p(1-p) - E[s(1-s)] for a
+    // score s in [0, 1] with mean p; s(1-s) is 1/4 for a draw, else 0.
+    double bernoulli = 0.0, spread = 0.0;
+    for (const Pair& p : pairs) {
+        const double x = x_of(p, s);
+        const double prob = sigmoid(x);
+        bernoulli += p.games * prob * (1.0 - prob);
+        fit.log_likelihood += pair_log_likelihood(p, x);
+    }
+    for (const GameResult& g : games)
+        spread += static_cast<double>(g.count) * g.score * (1.0 - g.score);
+    if (options.draw_adjusted_errors && bernoulli > 0.0) {
+        fit.dispersion = std::clamp(1.0 - spread / bernoulli, kMinDispersion, 1.0);
+    }
+    return out;
+}
+
+// Re-expresses ratings and covariance relative to the mean of the ratings.
+void centre_on_mean(std::vector<double>& r, std::vector<double>& cov) {
+    const std::size_t m = r.size();
+    double mean = 0.0;
+    for (double x : r)
+        mean += x / static_cast<double>(m);
+    for (double& x : r)
+        x -= mean;
+    std::vector<double> row_mean(m, 0.0);
+    double grand = 0.0;
+    for (std::size_t i = 0; i < m; ++i) {
+        for (std::size_t j = 0; j < m; ++j)
+            row_mean[i] += cov[i * m + j];
+        row_mean[i] /= static_cast<double>(m);
+        grand += row_mean[i] / static_cast<double>(m);
+    }
+    for (std::size_t i = 0; i < m; ++i) {
+        for (std::size_t j = 0; j < m; ++j)
+            cov[i * m + j] += grand - row_mean[i] - row_mean[j];
+    }
+}
+
+// Every player's rating, error and (when asked for) covariances into
+// `fit`, from those of the rated players: r in natural units from
+// `origin`, cov in Elo^2.
+void place_players(const std::vector<double>& r, const std::vector<double>& cov,
+                   const std::vector<int>& local,
+                   const std::vector<std::optional<double>>& anchor_of, double origin,
+                   const FitOptions& options, EloFit& fit) {
+    const std::size_t m = r.size();
+    // Idle players (no games) carry no information: each sits at the mean
+    // of the rated players, independently of them, with the variance of
+    // prior_draws virtual draws against that mean.
+    double rated_mean = 0.0, mean_var = 0.0;
+    std::vector<double> mean_cov(m, 0.0);  // Cov(mean, r_j)
+    for (std::size_t i = 0; i < m; ++i) {
+        rated_mean += r[i] * kEloPerNat / static_cast<double>(m);
+        for (std::size_t j = 0; j < m; ++j)
+            mean_cov[j] += cov[i * m + j] / static_cast<double>(m);
+    }
+    for (std::size_t j = 0; j < m; ++j)
+        mean_var += mean_cov[j] / static_cast<double>(m);
+    const double idle_var = 4.0 / options.prior_draws * kEloPerNat * kEloPerNat;
+
+    const std::size_t un = anchor_of.size();
+    fit.ratings.assign(un, origin + rated_mean);
+    const auto covariance_of = [&](std::size_t i, std::size_t j) {
+        if (anchor_of[i] || anchor_of[j]) return 0.0;  // held exactly (below)
+        const int li = local[i], lj = local[j];
+        if (li >= 0 && lj >= 0)
+            return cov[static_cast<std::size_t>(li) * m + static_cast<std::size_t>(lj)];
+        if (li >= 0) return mean_cov[static_cast<std::size_t>(li)];
+        if (lj >= 0) return mean_cov[static_cast<std::size_t>(lj)];
+        return mean_var + (i == j ? idle_var : 0.0);
+    };
+    for (std::size_t i = 0; i < un; ++i) {
+        const int li = local[i];
+        if (li >= 0) fit.ratings[i] = origin + r[static_cast<std::size_t>(li)] * kEloPerNat;
+    }
+    // Anchors sit exactly at their ratings, known: with games, the fit
+    // already has no variance for them; without, they are placed there.
+    for (std::size_t i = 0; i < un; ++i)
+        if (anchor_of[i]) fit.ratings[i] = *anchor_of[i];
+    if (options.covariances) {
+        fit.covariances.assign(un * un, 0.0);
+        for (std::size_t i = 0; i < un; ++i)
+            for (std::size_t j = 0; j < un; ++j)
+                fit.covariances[i * un + j] = covariance_of(i, j);
+    }
+    fit.errors.resize(un);
+    for (std::size_t i = 0; i < un; ++i)
+        fit.errors[i] = kZ95 * std::sqrt(std::max(covariance_of(i, i), 0.0));
+}
+
 }  // namespace
 
 double EloFit::covariance(std::size_t i, std::size_t j) const {
@@ -635,43 +662,18 @@ EloFit fit_elo(const std::vector<std::string>& names, const std::vector<GameResu
     EloFit fit;
     fit.names = names;
     // anchor_of[i]: the rating player i is held at, if it is an anchor.
-    std::vector<std::optional<double>> anchor_of(names.size());
-    for (const Anchor& anchor : options.anchors) {
-        const auto i = fit.index_of(anchor.name);
-        if (!i) throw std::invalid_argument("fit_elo: unknown anchor '" + anchor.name + "'");
-        if (anchor_of[*i]) {
-            throw std::invalid_argument("fit_elo: anchor '" + anchor.name + "' is given twice");
-        }
-        if (!std::isfinite(anchor.elo)) {
-            throw std::invalid_argument("fit_elo: the rating of anchor '" + anchor.name +
-                                        "' must be finite");
-        }
-        anchor_of[*i] = anchor.elo;
-    }
-    // Only players with games are fitted ("rated"); see the idle players below.
-    std::vector<Pair> pairs = aggregate(n, games);
-    std::vector<int> local(n, -1);
-    for (const Pair& p : pairs)
-        local[p.first] = local[p.second] = 0;
-    std::vector<std::size_t> rated;
-    for (int i = 0; i < n; ++i) {
-        if (local[i] == 0) {
-            local[i] = static_cast<int>(rated.size());
-            rated.push_back(static_cast<std::size_t>(i));
-        }
-    }
-    for (Pair& p : pairs) {
-        p.first = local[p.first];
-        p.second = local[p.second];
-    }
-    const std::size_t m = rated.size();
+    const std::vector<std::optional<double>> anchor_of = anchor_ratings(fit, options);
+    // Only players with games are fitted ("rated"); see the idle players in
+    // place_players().
+    const RatedPlayers rated = rated_players(n, games);
+    const std::size_t m = rated.all.size();
 
     // The anchors with games are held at their ratings, in natural units
     // from `origin`, the first one's rating; the others cannot fix anything.
     std::vector<std::optional<double>> held(m);
     std::optional<double> origin;
     for (std::size_t i = 0; i < m; ++i) {
-        const auto& elo = anchor_of[rated[i]];
+        const auto& elo = anchor_of[rated.all[i]];
         if (!elo) continue;
         if (!origin) origin = *elo;
         held[i] = (*elo - *origin) / kEloPerNat;
@@ -687,122 +689,31 @@ EloFit fit_elo(const std::vector<std::string>& names, const std::vector<GameResu
                                          : sum / static_cast<double>(options.anchors.size());
     }
 
-    // Ratings (natural units) and covariance of the rated players, relative
-    // to the anchors, else to the reference player held at 0.
-    std::vector<double> r(m, 0.0), cov(m * m, 0.0);
     const bool fit_advantage = !options.fixed_advantage.has_value();
-    double advantage = fit_advantage ? 0.0 : *options.fixed_advantage / kEloPerNat;
-    double advantage_var = 0.0;
+    RatedFit rated_fit;  // no ratings when no one has games
     if (m > 0) {
-        const Fitted f = fit_rated(pairs, held, options, fit);
-        const State& s = f.solution.state;
-        const auto d = static_cast<std::size_t>(f.problem.dimension());
-        const std::vector<double> inverse = cholesky_inverse(f.solution.factor, d);
-        for (std::size_t i = 0; i < m; ++i) {
-            r[i] = s.r[i];
-            const int vi = f.problem.variable(static_cast<int>(i));
-            if (vi < 0) continue;
-            for (std::size_t j = 0; j < m; ++j) {
-                const int vj = f.problem.variable(static_cast<int>(j));
-                if (vj >= 0) cov[i * m + j] = inverse[static_cast<std::size_t>(vi) * d + vj];
-            }
-        }
-        advantage = s.advantage;
+        rated_fit = fit_rated_players(rated.pairs, held, games, options, fit);
+    } else {
+        rated_fit.advantage = fit_advantage ? 0.0 : *options.fixed_advantage / kEloPerNat;
         if (fit_advantage) {
-            const auto av = static_cast<std::size_t>(f.problem.advantage_variable());
-            advantage_var = inverse[av * d + av];
+            // No games at all: the advantage is its prior alone.
+            fit.advantage_prior = true;
+            rated_fit.advantage_var = 4.0 / options.prior_draws;
         }
-        // Quasi-likelihood dispersion: Var(s) = p(1-p) - E[s(1-s)] for a
-        // score s in [0, 1] with mean p; s(1-s) is 1/4 for a draw, else 0.
-        double bernoulli = 0.0, spread = 0.0;
-        for (const Pair& p : pairs) {
-            const double x = x_of(p, s);
-            const double prob = sigmoid(x);
-            bernoulli += p.games * prob * (1.0 - prob);
-            fit.log_likelihood += pair_log_likelihood(p, x);
-        }
-        for (const GameResult& g : games)
-            spread += static_cast<double>(g.count) * g.score * (1.0 - g.score);
-        if (options.draw_adjusted_errors && bernoulli > 0.0) {
-            fit.dispersion = std::clamp(1.0 - spread / bernoulli, kMinDispersion, 1.0);
-        }
-    } else if (fit_advantage) {
-        // No games at all: the advantage is its prior alone.
-        fit.advantage_prior = true;
-        advantage_var = 4.0 / options.prior_draws;
     }
 
     // Without an anchor with games, re-express relative to the mean of the
     // rated players (set to `origin`); with anchors, r and cov are already
     // relative to them.
-    if (!rated_anchor && m > 0) {
-        double mean = 0.0;
-        for (double x : r)
-            mean += x / static_cast<double>(m);
-        for (double& x : r)
-            x -= mean;
-        std::vector<double> row_mean(m, 0.0);
-        double grand = 0.0;
-        for (std::size_t i = 0; i < m; ++i) {
-            for (std::size_t j = 0; j < m; ++j)
-                row_mean[i] += cov[i * m + j];
-            row_mean[i] /= static_cast<double>(m);
-            grand += row_mean[i] / static_cast<double>(m);
-        }
-        for (std::size_t i = 0; i < m; ++i) {
-            for (std::size_t j = 0; j < m; ++j)
-                cov[i * m + j] += grand - row_mean[i] - row_mean[j];
-        }
-    }
+    if (!rated_anchor && m > 0) centre_on_mean(rated_fit.r, rated_fit.cov);
     const double scale = fit.dispersion * kEloPerNat * kEloPerNat;
-    for (double& c : cov)
+    for (double& c : rated_fit.cov)
         c *= scale;
+    place_players(rated_fit.r, rated_fit.cov, rated.local, anchor_of, *origin, options, fit);
 
-    // Idle players (no games) carry no information: each sits at the mean
-    // of the rated players, independently of them, with the variance of
-    // prior_draws virtual draws against that mean.
-    double rated_mean = 0.0, mean_var = 0.0;
-    std::vector<double> mean_cov(m, 0.0);  // Cov(mean, r_j)
-    for (std::size_t i = 0; i < m; ++i) {
-        rated_mean += r[i] * kEloPerNat / static_cast<double>(m);
-        for (std::size_t j = 0; j < m; ++j)
-            mean_cov[j] += cov[i * m + j] / static_cast<double>(m);
-    }
-    for (std::size_t j = 0; j < m; ++j)
-        mean_var += mean_cov[j] / static_cast<double>(m);
-    const double idle_var = 4.0 / options.prior_draws * kEloPerNat * kEloPerNat;
-
-    const auto un = static_cast<std::size_t>(n);
-    fit.ratings.assign(un, *origin + rated_mean);
-    const auto covariance_of = [&](std::size_t i, std::size_t j) {
-        if (anchor_of[i] || anchor_of[j]) return 0.0;  // held exactly (below)
-        const int li = local[i], lj = local[j];
-        if (li >= 0 && lj >= 0)
-            return cov[static_cast<std::size_t>(li) * m + static_cast<std::size_t>(lj)];
-        if (li >= 0) return mean_cov[static_cast<std::size_t>(li)];
-        if (lj >= 0) return mean_cov[static_cast<std::size_t>(lj)];
-        return mean_var + (i == j ? idle_var : 0.0);
-    };
-    for (std::size_t i = 0; i < un; ++i) {
-        const int li = local[i];
-        if (li >= 0) fit.ratings[i] = *origin + r[static_cast<std::size_t>(li)] * kEloPerNat;
-    }
-    // Anchors sit exactly at their ratings, known: with games, the fit
-    // already has no variance for them; without, they are placed there.
-    for (std::size_t i = 0; i < un; ++i)
-        if (anchor_of[i]) fit.ratings[i] = *anchor_of[i];
-    if (options.covariances) {
-        fit.covariances.assign(un * un, 0.0);
-        for (std::size_t i = 0; i < un; ++i)
-            for (std::size_t j = 0; j < un; ++j)
-                fit.covariances[i * un + j] = covariance_of(i, j);
-    }
-    fit.errors.resize(un);
-    for (std::size_t i = 0; i < un; ++i)
-        fit.errors[i] = kZ95 * std::sqrt(std::max(covariance_of(i, i), 0.0));
-    fit.advantage = advantage * kEloPerNat;
+    fit.advantage = rated_fit.advantage * kEloPerNat;
     if (fit_advantage) {
-        const double var = (m > 0 ? fit.dispersion : 1.0) * std::max(advantage_var, 0.0);
+        const double var = (m > 0 ? fit.dispersion : 1.0) * std::max(rated_fit.advantage_var, 0.0);
         fit.advantage_error = kZ95 * std::sqrt(var) * kEloPerNat;
     }
     return fit;
@@ -849,77 +760,6 @@ std::vector<PlayerSummary> summarize_games(const std::vector<std::string>& names
         count(second.as_second, 1.0 - g.score, g.count);
     }
     return out;
-}
-
-namespace {
-
-std::string_view trim(std::string_view s) {
-    const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\r'; };
-    while (!s.empty() && space(s.front()))
-        s.remove_prefix(1);
-    while (!s.empty() && space(s.back()))
-        s.remove_suffix(1);
-    return s;
-}
-
-}  // namespace
-
-std::vector<GameResult> read_games_csv(std::istream& in, std::vector<std::string>& names) {
-    std::unordered_map<std::string, int> index;
-    for (std::size_t i = 0; i < names.size(); ++i)
-        index.emplace(names[i], static_cast<int>(i));
-    const auto player = [&](std::string_view name) {
-        const auto [it, added] = index.emplace(std::string(name), static_cast<int>(names.size()));
-        if (added) names.emplace_back(name);
-        return it->second;
-    };
-    std::vector<GameResult> games;
-    std::string line;
-    std::int64_t number = 0;
-    bool seen_content = false;
-    while (std::getline(in, line)) {
-        ++number;
-        const auto fail = [&](const std::string& problem) {
-            throw std::runtime_error("line " + std::to_string(number) + ": " + problem);
-        };
-        const std::string_view text = trim(line);
-        if (text.empty()) continue;
-        std::vector<std::string_view> fields;
-        std::size_t start = 0;
-        for (;;) {
-            const std::size_t comma = text.find(',', start);
-            fields.push_back(trim(text.substr(start, comma - start)));
-            if (comma == std::string_view::npos) break;
-            start = comma + 1;
-        }
-        if (fields.size() != 3) {
-            fail("expected 3 comma-separated fields (white,black,result), got " +
-                 std::to_string(fields.size()));
-        }
-        const bool first_content = !seen_content;
-        seen_content = true;
-        if (first_content && fields[0] == "white" && fields[1] == "black" &&
-            fields[2] == "result") {
-            continue;
-        }
-        if (fields[0].empty() || fields[1].empty()) fail("empty player name");
-        if (fields[0] == fields[1]) fail("'" + std::string(fields[0]) + "' cannot play itself");
-        double score = 0.0;
-        if (fields[2] == "1-0") {
-            score = 1.0;
-        } else if (fields[2] == "0-1") {
-            score = 0.0;
-        } else if (fields[2] == "1/2-1/2") {
-            score = 0.5;
-        } else {
-            fail("unknown result '" + std::string(fields[2]) + "' (expected 1-0, 0-1 or 1/2-1/2)");
-        }
-        const int white = player(fields[0]);
-        const int black = player(fields[1]);
-        games.push_back({white, black, score});
-    }
-    if (in.bad()) throw std::runtime_error("error reading the games");
-    return games;
 }
 
 }  // namespace arena::rating

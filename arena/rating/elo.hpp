@@ -1,6 +1,6 @@
 #pragma once
 // Elo ratings from a set of finished games, fitted all at once by maximum
-// likelihood. Pure statistics: the only I/O is read_games_csv().
+// likelihood. Pure statistics, no I/O (games from a CSV: games_csv.hpp).
 //
 // Model (Bradley-Terry / logistic Elo, the model Ordo fits): the first mover
 // of a game between players i (moving first) and j scores on average
@@ -34,10 +34,13 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <iosfwd>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "arena/rating/game_result.hpp"
+// read_games_csv, for the callers that still take it from here (arena rate).
+#include "arena/rating/games_csv.hpp"
 
 namespace arena::rating {
 
@@ -46,18 +49,6 @@ inline constexpr double kZ95 = 1.959963984540054;
 // Floor of EloFit::dispersion, reached at a 95 % draw rate: even a set of
 // nothing but draws does not pin the ratings down exactly.
 inline constexpr double kMinDispersion = 0.05;
-
-// One finished game. `first` and `second` index the player names; `first`
-// moved first; `score` is what the first mover scored: 1, 0.5 or 0 (any value
-// in [0, 1] is accepted, e.g. for a game pair scored as one).
-struct GameResult {
-    int first = 0;
-    int second = 0;
-    double score = 0.0;
-    // How many identical games this entry stands for (at least 1), so that
-    // stored games can be passed counted by pair and result.
-    std::int64_t count = 1;
-};
 
 // A player held at a known rating.
 struct Anchor {
@@ -149,15 +140,5 @@ struct PlayerSummary {
 // exactly 1/2 and a loss below. Throws std::invalid_argument like fit_elo().
 [[nodiscard]] std::vector<PlayerSummary> summarize_games(const std::vector<std::string>& names,
                                                          const std::vector<GameResult>& games);
-
-// Reads `white,black,result` lines; white moves first; result is `1-0`,
-// `0-1` or `1/2-1/2`. The first non-blank line may be the header
-// `white,black,result`; blank lines are skipped; spaces around fields and a
-// trailing '\r' are ignored. Names may not contain commas (no quoting).
-// New names are appended to `names` in order of appearance; names already
-// there keep their index. Throws std::runtime_error("line N: ...") on the
-// first bad line.
-[[nodiscard]] std::vector<GameResult> read_games_csv(std::istream& in,
-                                                     std::vector<std::string>& names);
 
 }  // namespace arena::rating

@@ -3,7 +3,9 @@
 // runs. Every problem is reported as one ConfigError whose message names the
 // file, the line and column, and what is wrong, e.g.
 //   configs/x.yaml:7:3: unknown key 'concurency' (did you mean 'concurrency'?)
-// See docs/config.md for every key.
+// See docs/config.md for every key. The loader's parts: config_fields.hpp
+// reads the YAML, config_bots.hpp the bots, and program_files.hpp finds and
+// fingerprints their programs.
 
 #include <cstdint>
 #include <filesystem>
@@ -17,6 +19,7 @@
 #include "arena/rating/elo.hpp"
 #include "arena/rating/sprt.hpp"
 #include "arena/session/session.hpp"
+#include "arena/tournament/program_files.hpp"
 #include "arena/tournament/scoring.hpp"
 
 namespace arena::tournament {
@@ -150,19 +153,6 @@ struct Config {
     // Likely mistakes that do not stop the run ("file:line:col: warning: ...").
     std::vector<std::string> warnings;
 };
-
-// A bot's program as found from `dir` (empty: the current directory): argv[0]
-// resolved as execvp would (PATH searched when it has no '/'), and the
-// arguments that name existing files there (a script, a jar, weights).
-struct ProgramFiles {
-    std::filesystem::path executable;  // empty when not found
-    std::vector<std::filesystem::path> files;
-};
-[[nodiscard]] ProgramFiles program_files(const std::vector<std::string>& argv,
-                                         const std::filesystem::path& dir);
-// The SHA-256 of the executable alone when there are no files, else of the
-// sha256sum-style listing of it and the files. Empty when it cannot be read.
-[[nodiscard]] std::string program_sha256(const ProgramFiles& program);
 
 // The SHA-256 that identifies the bot's build: of its executable, or, when
 // its arguments name files (`python3 bot.py`, `java -jar bot.jar`), of the

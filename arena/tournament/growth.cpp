@@ -55,6 +55,90 @@ std::string changed_program(const std::string& name) {
            "tournament started";
 }
 
+// What decides the games, the bots aside, is as stored, and games_per_pair
+// and rounds have not shrunk; else false, with growth.refusal saying why.
+bool schedule_kept(const FingerprintParts& then, const FingerprintParts& now, Growth& growth) {
+    for (std::size_t i = 0; i < std::max(then.fixed.size(), now.fixed.size()); ++i) {
+        const bool had = i < then.fixed.size(), has = i < now.fixed.size();
+        if (had && has && then.fixed[i] == now.fixed[i]) continue;
+        growth.refusal = "was " + (had ? quoted(then.lines[i]) : std::string("'(nothing)'")) +
+                         ", now " + (has ? quoted(now.lines[i]) : std::string("'(nothing)'"));
+        return false;
+    }
+    const auto shrinks = [&](const char* key, int was, int is) {
+        if (is >= was) return false;
+        growth.refusal = std::string(key) + " was " + std::to_string(was) + ", now " +
+                         std::to_string(is) +
+                         ": a stored tournament's games_per_pair and rounds may grow, not shrink "
+                         "(its stored games stay)";
+        return true;
+    };
+    return !shrinks("games_per_pair", then.games_per_pair, now.games_per_pair) &&
+           !shrinks("rounds", then.rounds, now.rounds);
+}
+
+// Each bot of the config enters, stays or returns (into `growth`, and into
+// `stays` per entrant), and a changed program is handled as `versions:`
+// says; false, with growth.refusal saying why, when a bot's line changed or
+// its new program is refused.
+bool place_bots(const StoredTournament& stored, const FingerprintParts& then,
+                const FingerprintParts& now, const Config& config,
+                const std::vector<std::string>& sha256, Growth& growth, std::vector<bool>& stays) {
+    const auto& entrants = stored.entrants;
+    for (std::size_t i = 0; i < config.bots.size(); ++i) {
+        const auto& bot = config.bots[i];
+        const auto found = std::find_if(entrants.begin(), entrants.end(),
+                                        [&](const auto& e) { return e.name == bot.name; });
+        if (found == entrants.end()) {
+            growth.entering.push_back(static_cast<int>(i));
+            growth.changes.push_back("bot " + quoted(bot.name) + " enters");
+            continue;
+        }
+        const auto e = static_cast<int>(found - entrants.begin());
+        const auto& entrant = *found;
+        // Its command, protocol, limits, ...: as when it last played.
+        const auto* line_now = bot_line(now, bot.name);
+        const auto line_then = stored_bot_line(stored, then, bot.name);
+        if (line_now != nullptr && line_then && *line_then != *line_now) {
+            growth.refusal = "was " + quoted(*line_then) + ", now " + quoted(*line_now);
+            return false;
+        }
+        const auto& sha = sha256[i];
+        const bool new_program = !entrant.sha256.empty() && !sha.empty() && entrant.sha256 != sha;
+        if (new_program) {
+            switch (config.versions) {
+                case Versions::kWarn:
+                    growth.warnings.push_back("warning: " + changed_program(bot.name));
+                    break;
+                case Versions::kRefuse:
+                    growth.refusal = changed_program(bot.name) +
+                                     " (versions: keep enters the new program as a new version)";
+                    return false;
+                case Versions::kKeep:
+                    if (entrant.games == 0) {
+                        growth.new_sha256.emplace_back(e, sha);
+                        growth.changes.push_back("bot " + quoted(bot.name) +
+                                                 " has a new program before its first game: it "
+                                                 "plays on under its name");
+                        break;
+                    }
+                    growth.renamed.emplace_back(e, version_name(bot.name, entrant.version));
+                    growth.entering.push_back(static_cast<int>(i));
+                    growth.changes.push_back(
+                        "bot " + quoted(bot.name) + " has a new program: version " +
+                        std::to_string(entrant.version + 1) + " enters, and the " +
+                        std::to_string(entrant.games) + " games of version " +
+                        std::to_string(entrant.version) + " stay under " +
+                        quoted(version_name(bot.name, entrant.version)));
+                    continue;
+            }
+        }
+        stays[static_cast<std::size_t>(e)] = true;
+        if (!entrant.active) growth.changes.push_back("bot " + quoted(bot.name) + " returns");
+    }
+    return true;
+}
+
 }  // namespace
 
 std::optional<FingerprintParts> split_fingerprint(const std::string& fingerprint) {
@@ -116,79 +200,11 @@ Growth plan_growth(const StoredTournament& stored, const Config& config,
         return growth;
     }
     // What decides the games, the bots aside: as stored.
-    for (std::size_t i = 0; i < std::max(then->fixed.size(), now->fixed.size()); ++i) {
-        const bool had = i < then->fixed.size(), has = i < now->fixed.size();
-        if (had && has && then->fixed[i] == now->fixed[i]) continue;
-        growth.refusal = "was " + (had ? quoted(then->lines[i]) : std::string("'(nothing)'")) +
-                         ", now " + (has ? quoted(now->lines[i]) : std::string("'(nothing)'"));
-        return growth;
-    }
-    const auto shrinks = [&](const char* key, int was, int is) {
-        if (is >= was) return false;
-        growth.refusal = std::string(key) + " was " + std::to_string(was) + ", now " +
-                         std::to_string(is) +
-                         ": a stored tournament's games_per_pair and rounds may grow, not shrink "
-                         "(its stored games stay)";
-        return true;
-    };
-    if (shrinks("games_per_pair", then->games_per_pair, now->games_per_pair) ||
-        shrinks("rounds", then->rounds, now->rounds))
-        return growth;
+    if (!schedule_kept(*then, *now, growth)) return growth;
 
     const auto& entrants = stored.entrants;
     std::vector<bool> stays(entrants.size(), false);
-    std::vector<std::string> retires;
-    for (std::size_t i = 0; i < config.bots.size(); ++i) {
-        const auto& bot = config.bots[i];
-        const auto found = std::find_if(entrants.begin(), entrants.end(),
-                                        [&](const auto& e) { return e.name == bot.name; });
-        if (found == entrants.end()) {
-            growth.entering.push_back(static_cast<int>(i));
-            growth.changes.push_back("bot " + quoted(bot.name) + " enters");
-            continue;
-        }
-        const auto e = static_cast<int>(found - entrants.begin());
-        const auto& entrant = *found;
-        // Its command, protocol, limits, ...: as when it last played.
-        const auto* line_now = bot_line(*now, bot.name);
-        const auto line_then = stored_bot_line(stored, *then, bot.name);
-        if (line_now != nullptr && line_then && *line_then != *line_now) {
-            growth.refusal = "was " + quoted(*line_then) + ", now " + quoted(*line_now);
-            return growth;
-        }
-        const auto& sha = sha256[i];
-        const bool new_program = !entrant.sha256.empty() && !sha.empty() && entrant.sha256 != sha;
-        if (new_program) {
-            switch (config.versions) {
-                case Versions::kWarn:
-                    growth.warnings.push_back("warning: " + changed_program(bot.name));
-                    break;
-                case Versions::kRefuse:
-                    growth.refusal = changed_program(bot.name) +
-                                     " (versions: keep enters the new program as a new version)";
-                    return growth;
-                case Versions::kKeep:
-                    if (entrant.games == 0) {
-                        growth.new_sha256.emplace_back(e, sha);
-                        growth.changes.push_back("bot " + quoted(bot.name) +
-                                                 " has a new program before its first game: it "
-                                                 "plays on under its name");
-                        break;
-                    }
-                    growth.renamed.emplace_back(e, version_name(bot.name, entrant.version));
-                    growth.entering.push_back(static_cast<int>(i));
-                    growth.changes.push_back(
-                        "bot " + quoted(bot.name) + " has a new program: version " +
-                        std::to_string(entrant.version + 1) + " enters, and the " +
-                        std::to_string(entrant.games) + " games of version " +
-                        std::to_string(entrant.version) + " stay under " +
-                        quoted(version_name(bot.name, entrant.version)));
-                    continue;
-            }
-        }
-        stays[static_cast<std::size_t>(e)] = true;
-        if (!entrant.active) growth.changes.push_back("bot " + quoted(bot.name) + " returns");
-    }
+    if (!place_bots(stored, *then, *now, config, sha256, growth, stays)) return growth;
     bool roster_changes = !growth.entering.empty();
     for (std::size_t e = 0; e < entrants.size(); ++e) {
         if (entrants[e].active == stays[e]) continue;
