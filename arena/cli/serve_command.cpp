@@ -17,10 +17,10 @@
 
 #include "arena/cli/bot_options.hpp"
 #include "arena/cli/commands.hpp"
-#include "arena/cli/report.hpp"
 #include "arena/cli/serve_setup.hpp"
 #include "arena/cli/stop_signal.hpp"
 #include "arena/record/escape.hpp"
+#include "arena/report/anchors.hpp"
 #include "arena/serve/http_server.hpp"
 #include "arena/serve/site.hpp"
 #include "arena/session/command_line.hpp"
@@ -127,7 +127,7 @@ RunningServer::RunningServer(const ServeSetup& setup, std::ostream& err) {
         }
         databases.push_back(std::make_unique<serve::ServedDatabase>(
             static_cast<int>(i), paths[i],
-            [](const std::string& text) { return anchors_of_config_text(text); }));
+            [](const std::string& text) { return report::anchors_of_config_text(text); }));
         raw.push_back(databases.back().get());
         std::error_code ec;
         if (!play_db.empty() && fs::equivalent(paths[i], play_db, ec))
