@@ -19,8 +19,6 @@
 #include "arena/cli/bot_options.hpp"
 #include "arena/cli/commands.hpp"
 #include "arena/cli/options.hpp"
-#include "arena/cli/report.hpp"
-#include "arena/cli/sprt_report.hpp"
 #include "arena/cli/stop_signal.hpp"
 #include "arena/games/registry.hpp"
 #include "arena/match/close_calls.hpp"
@@ -32,6 +30,8 @@
 #include "arena/rating/pentanomial.hpp"
 #include "arena/rating/sprt.hpp"
 #include "arena/record/escape.hpp"
+#include "arena/report/head_to_head_text.hpp"
+#include "arena/report/sprt_text.hpp"
 #include "arena/session/cgroup.hpp"
 #include "arena/session/command_line.hpp"
 #include "arena/store/results_store.hpp"
@@ -548,8 +548,9 @@ class MatchLines : public tournament::RunObserver {
                                                                           : 0.5);
             pair_done = test().counted_pairs > before;
             const auto& r = test().result;
-            suffix = "  LLR " + fixed_decimals(r.llr, 2) + " (" + fixed_decimals(r.lower, 2) +
-                     ", " + fixed_decimals(r.upper, 2) + ")";
+            suffix = "  LLR " + report::fixed_decimals(r.llr, 2) + " (" +
+                     report::fixed_decimals(r.lower, 2) + ", " +
+                     report::fixed_decimals(r.upper, 2) + ")";
         }
         // A game kept in memory only (no --db) has no number to show.
         print_game(out_, static_cast<int>(index) + 1, m_.games, m_.db.empty() ? 0 : game_id, record,
@@ -569,8 +570,8 @@ class MatchLines : public tournament::RunObserver {
     // The head-to-head block of the complete pairs, and the LLR line.
     void print_block(std::ostream& out) const {
         const auto& t = test();
-        print_sprt_block(out, m_.bots[0].name, m_.bots[1].name, *m_.sprt, t.result, t.pairs,
-                         t.games);
+        report::print_sprt_block(out, m_.bots[0].name, m_.bots[1].name, *m_.sprt, t.result, t.pairs,
+                                 t.games);
     }
 
     // The decision, or why there is none.
@@ -578,14 +579,14 @@ class MatchLines : public tournament::RunObserver {
         std::string undecided =
             "SPRT: no decision after " + std::to_string(tally_.games()) + " games";
         if (!stopped_early && tally_.games() >= m_.games) undecided += " (the most --games allows)";
-        print_sprt_decision(out, test().result.decision, undecided);
+        report::print_sprt_decision(out, test().result.decision, undecided);
     }
 
     [[nodiscard]] nlohmann::json sprt_json() const {
         const auto& t = test();
         const auto& o = *m_.sprt;
         if (t.counted_pairs == 0) {
-            return {{"model", std::string(sprt_model_name(o.model))},
+            return {{"model", std::string(report::sprt_model_name(o.model))},
                     {"elo0", o.elo0},
                     {"elo1", o.elo1},
                     {"alpha", o.alpha},
@@ -597,7 +598,7 @@ class MatchLines : public tournament::RunObserver {
                     {"pairs", 0},
                     {"games", 0}};
         }
-        return cli::sprt_json(o, t.result, rating::head_to_head(t.pairs), t.games, t.pairs);
+        return report::sprt_json(o, t.result, rating::head_to_head(t.pairs), t.games, t.pairs);
     }
 
   private:

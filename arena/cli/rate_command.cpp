@@ -20,9 +20,9 @@
 
 #include "arena/cli/commands.hpp"
 #include "arena/cli/options.hpp"
-#include "arena/cli/report.hpp"
 #include "arena/rating/elo.hpp"
 #include "arena/record/escape.hpp"
+#include "arena/report/anchors.hpp"
 
 namespace arena::cli {
 namespace {
@@ -208,7 +208,7 @@ int rate_command(const std::vector<std::string>& args, std::ostream& out, std::o
         ("help,h", "show this help")
         ("csv", po::bool_switch(&csv), "print name,elo,error rows")
         ("anchor", po::value<std::vector<std::string>>()->composing()->notifier(
-             [&](const std::vector<std::string>& v) { anchors = parse_anchors(v); }),
+             [&](const std::vector<std::string>& v) { anchors = report::parse_anchors(v); }),
          "NAME=ELO: hold player NAME at rating ELO, the others fitted around it (repeatable; NAME alone means NAME=0); default: mean 0")
         ("no-advantage", po::bool_switch(&no_advantage), "do not fit a first-mover advantage");
     // clang-format on

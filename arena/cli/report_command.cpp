@@ -17,8 +17,8 @@
 
 #include "arena/cli/commands.hpp"
 #include "arena/cli/db_args.hpp"
-#include "arena/cli/report.hpp"
 #include "arena/record/escape.hpp"
+#include "arena/report/anchors.hpp"
 #include "arena/report/html_report.hpp"
 #include "arena/store/results_store.hpp"
 #include "arena/tournament/scoring.hpp"
@@ -125,7 +125,7 @@ int report_command(const std::vector<std::string>& args, std::ostream& out, std:
         "the HTML file to write ('-': standard output)")(
         "anchor",
         po::value<std::vector<std::string>>()->composing()->notifier(
-            [&](const std::vector<std::string>& v) { anchors = parse_anchors(v); }),
+            [&](const std::vector<std::string>& v) { anchors = report::parse_anchors(v); }),
         "BOT=ELO: hold BOT at rating ELO, as in arena standings (repeatable); default: the "
         "anchors of the tournament's config, else mean 0");
     if (auto code = parse_db_args("report", kUsage, args, opts, false, a, out, err)) return *code;
@@ -135,7 +135,8 @@ int report_command(const std::vector<std::string>& args, std::ostream& out, std:
         if (!t) return kExitUsage;
         report::ReportOptions options;
         try {
-            options.anchors = anchors ? *anchors : anchors_of_config_text(t->spec.config_text);
+            options.anchors =
+                anchors ? *anchors : report::anchors_of_config_text(t->spec.config_text);
         } catch (const std::invalid_argument& e) {
             err << "arena report: tournament '" << record::escape_controls(t->spec.name) << "' in "
                 << a.db << ": " << e.what() << " (give the anchors with --anchor BOT=ELO)\n";

@@ -13,11 +13,14 @@
 #include "arena/cli/commands.hpp"
 #include "arena/cli/db_args.hpp"
 #include "arena/cli/options.hpp"
-#include "arena/cli/report.hpp"
 #include "arena/games/registry.hpp"
 #include "arena/record/escape.hpp"
 #include "arena/record/suggest.hpp"
+#include "arena/report/anchors.hpp"
+#include "arena/report/head_to_head_text.hpp"
+#include "arena/report/text_standings.hpp"
 #include "arena/store/results_store.hpp"
+#include "arena/tournament/scoring.hpp"
 #include "protocol/codec.hpp"
 
 namespace arena::cli {
@@ -171,7 +174,7 @@ std::optional<std::vector<rating::Anchor>> standings_anchors(
         anchors = *given;
     } else {
         try {
-            anchors = anchors_of_config_text(t.spec.config_text);
+            anchors = report::anchors_of_config_text(t.spec.config_text);
         } catch (const std::invalid_argument& e) {
             err << "arena standings: tournament '" << t.spec.name << "' in " << db << ": "
                 << e.what() << " (give the anchors with --anchor BOT=ELO instead)\n";
@@ -210,7 +213,7 @@ int standings_command(const std::vector<std::string>& args, std::ostream& out, s
     opts.add_options()(
         "anchor",
         po::value<std::vector<std::string>>()->composing()->notifier(
-            [&](const std::vector<std::string>& v) { anchors = parse_anchors(v); }),
+            [&](const std::vector<std::string>& v) { anchors = report::parse_anchors(v); }),
         "BOT=ELO: hold BOT at rating ELO, the other ratings fitted around it (repeatable; "
         "BOT alone means BOT=0); default: the anchors of the tournament's config, else "
         "mean 0")(
@@ -253,7 +256,7 @@ int standings_command(const std::vector<std::string>& args, std::ostream& out, s
             if (anchors && !standings_anchors(store, *t, anchors, a.db, err)) return kExitUsage;
             for (const auto& bot : vs)
                 if (!check_bot(store, *t, bot, "standings", a.db, err)) return kExitUsage;
-            report_head_to_head(store, *t, vs[0], vs[1], out);
+            report::report_head_to_head(store, *t, vs[0], vs[1], out);
             return kExitOk;
         }
         const auto scale = standings_anchors(store, *t, anchors, a.db, err);
@@ -270,10 +273,13 @@ int standings_command(const std::vector<std::string>& args, std::ostream& out, s
             }
         }
         if (pairs) {
-            report_pairs(store, *t, out, *scale, active);
+            report::report_pairs(store, *t, out, *scale, active);
             return kExitOk;
         }
-        report_standings(store, *t, out, *scale, active);
+        std::optional<report::ReportOptions::Points> points;
+        if (const auto scoring = tournament::scoring_of_config_text(t->spec.config_text))
+            points = report::ReportOptions::Points{scoring->win, scoring->draw, scoring->loss};
+        report::report_standings(store, *t, out, *scale, points, active);
         return kExitOk;
     } catch (const std::exception& e) {
         err << "arena standings: " << e.what() << "\n";

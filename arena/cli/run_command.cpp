@@ -24,12 +24,12 @@
 
 #include "arena/cli/commands.hpp"
 #include "arena/cli/config_args.hpp"
-#include "arena/cli/report.hpp"
 #include "arena/cli/serve_setup.hpp"
-#include "arena/cli/sprt_report.hpp"
 #include "arena/cli/stop_signal.hpp"
 #include "arena/match/close_calls.hpp"
 #include "arena/record/escape.hpp"
+#include "arena/report/sprt_text.hpp"
+#include "arena/report/text_standings.hpp"
 #include "arena/session/cgroup.hpp"
 #include "arena/store/run_lock.hpp"
 #include "arena/submissions/submissions.hpp"
@@ -39,6 +39,7 @@
 #include "arena/tournament/progress.hpp"
 #include "arena/tournament/runner.hpp"
 #include "arena/tournament/schedule.hpp"
+#include "arena/tournament/scoring.hpp"
 #include "arena/tournament/shard.hpp"
 #include "arena/tournament/stored_lineup.hpp"
 #include "arena/tournament/tsinghua_so.hpp"
@@ -128,6 +129,16 @@ store::LockWaiting wait_for_the_database(std::ostream& err, std::stop_token stop
     return waiting;
 }
 
+// The standings table, with the course-style points of the stored config's
+// `scoring:` when it has them.
+void print_standings(store::ResultsStore& store, const store::TournamentRow& row,
+                     const tournament::Config& config, std::ostream& out) {
+    std::optional<report::ReportOptions::Points> points;
+    if (const auto scoring = tournament::scoring_of_config_text(row.spec.config_text))
+        points = report::ReportOptions::Points{scoring->win, scoring->draw, scoring->loss};
+    report::report_standings(store, row, out, config.anchors, points);
+}
+
 // Each opponent's test of a gauntlet with `sprt`, after the standings.
 void print_gauntlet_sprt(const tournament::Config& config, const tournament::Lineup& lineup,
                          const tournament::RunOutcome& outcome, std::ostream& out) {
@@ -135,7 +146,8 @@ void print_gauntlet_sprt(const tournament::Config& config, const tournament::Lin
     for (const auto& t : outcome.sprt_tests) {
         const auto& challenger = lineup.names[static_cast<std::size_t>(t.challenger)];
         const auto& opponent = lineup.names[static_cast<std::size_t>(t.opponent)];
-        print_sprt_block(out, challenger, opponent, *config.sprt, t.result, t.pairs, t.games);
+        report::print_sprt_block(out, challenger, opponent, *config.sprt, t.result, t.pairs,
+                                 t.games);
         std::string undecided = "SPRT: no decision after " + std::to_string(t.counted_pairs) +
                                 " of " + std::to_string(t.scheduled_pairs) + " pairs";
         if (!t.playable) {
@@ -146,7 +158,7 @@ void print_gauntlet_sprt(const tournament::Config& config, const tournament::Lin
         } else if (t.counted_pairs == t.scheduled_pairs) {
             undecided += " (the most games_per_pair allows)";
         }
-        print_sprt_decision(out, t.result.decision, undecided);
+        report::print_sprt_decision(out, t.result.decision, undecided);
         if (t.late_pairs > 0) {
             out << t.late_pairs << " more pair" << (t.late_pairs == 1 ? " was" : "s were")
                 << " finished after the decision: stored, not counted in the test\n";
@@ -333,7 +345,7 @@ int conclude(store::ResultsStore& store, const tournament::Config& config, const
              std::ostream& err) {
     if (!outcome.interrupted) {
         store.set_status(o.id, "finished");
-        report_standings(store, *store.find_tournament(config.name), out, config.anchors);
+        print_standings(store, *store.find_tournament(config.name), config, out);
         print_gauntlet_sprt(config, o.lineup, outcome, out);
         submissions::print_left_out(left_out, out);
         if (outcome.stored > 0) warn_close_calls(store, o.id, config.time, err);
@@ -355,7 +367,7 @@ int conclude(store::ResultsStore& store, const tournament::Config& config, const
     store.set_status(o.id, "interrupted");
     if (!outcome.given_up.empty() && !stopped) {
         if (const auto row = store.find_tournament(config.name); row && outcome.stored > 0)
-            report_standings(store, *row, out, config.anchors);
+            print_standings(store, *row, config, out);
         submissions::print_left_out(left_out, out);
         for (const auto& g : outcome.given_up) {
             err << "arena run: " << record::escape_controls(g.bot.describe()) << ", so its "
@@ -366,7 +378,7 @@ int conclude(store::ResultsStore& store, const tournament::Config& config, const
     }
     err << "arena run: interrupted: " << stopped_text(outcome, config) << "\n";
     if (const auto row = store.find_tournament(config.name); row && outcome.stored > 0) {
-        report_standings(store, *row, out, config.anchors);
+        print_standings(store, *row, config, out);
         print_gauntlet_sprt(config, o.lineup, outcome, out);
     }
     submissions::print_left_out(left_out, out);

@@ -18,10 +18,10 @@
 #include "arena/cli/bot_options.hpp"
 #include "arena/cli/commands.hpp"
 #include "arena/cli/options.hpp"
-#include "arena/cli/report.hpp"
 #include "arena/cli/serve_setup.hpp"
 #include "arena/cli/stop_signal.hpp"
 #include "arena/record/escape.hpp"
+#include "arena/report/anchors.hpp"
 #include "arena/serve/http_server.hpp"
 #include "arena/serve/site.hpp"
 #include "arena/session/command_line.hpp"
@@ -128,7 +128,7 @@ RunningServer::RunningServer(const ServeSetup& setup, std::ostream& err) {
         }
         databases.push_back(std::make_unique<serve::ServedDatabase>(
             static_cast<int>(i), paths[i],
-            [](const std::string& text) { return anchors_of_config_text(text); }));
+            [](const std::string& text) { return report::anchors_of_config_text(text); }));
         raw.push_back(databases.back().get());
         std::error_code ec;
         if (!play_db.empty() && fs::equivalent(paths[i], play_db, ec))
@@ -240,19 +240,16 @@ int serve_command(const std::vector<std::string>& args, std::ostream& out, std::
     line.positional.add("db", -1);
     session::Isolation isolation;
     session::SessionOptions session_options;
-    if (const auto done =
-            parse_command_line(line, args, out, err, [&](const po::variables_map&) {
-                if (dbs.empty() && play_db.empty())
-                    throw std::invalid_argument("expected at least one DB (or --play-db)");
-                if (port < 0 || port > 65535)
-                    throw std::invalid_argument("--port must be 0..65535");
-                if (play_max < 1 || play_max > 64)
-                    throw std::invalid_argument("--play-max must be 1..64");
-                if (idle_s < 5) throw std::invalid_argument("--play-idle-s must be at least 5");
-                if (max_move_ms < 10)
-                    throw std::invalid_argument("--max-move-ms must be at least 10");
-                run_options.apply(isolation, session_options);
-            }))
+    if (const auto done = parse_command_line(line, args, out, err, [&](const po::variables_map&) {
+            if (dbs.empty() && play_db.empty())
+                throw std::invalid_argument("expected at least one DB (or --play-db)");
+            if (port < 0 || port > 65535) throw std::invalid_argument("--port must be 0..65535");
+            if (play_max < 1 || play_max > 64)
+                throw std::invalid_argument("--play-max must be 1..64");
+            if (idle_s < 5) throw std::invalid_argument("--play-idle-s must be at least 5");
+            if (max_move_ms < 10) throw std::invalid_argument("--max-move-ms must be at least 10");
+            run_options.apply(isolation, session_options);
+        }))
         return *done;
 
     // Blocked in every thread from here on, so the server's threads leave

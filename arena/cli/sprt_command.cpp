@@ -16,11 +16,11 @@
 
 #include "arena/cli/commands.hpp"
 #include "arena/cli/options.hpp"
-#include "arena/cli/report.hpp"
-#include "arena/cli/sprt_report.hpp"
 #include "arena/rating/head_to_head.hpp"
 #include "arena/rating/sprt.hpp"
 #include "arena/record/escape.hpp"
+#include "arena/report/head_to_head_text.hpp"
+#include "arena/report/sprt_text.hpp"
 
 namespace arena::cli {
 namespace {
@@ -160,12 +160,12 @@ int sprt_command(const std::vector<std::string>& args, std::ostream& out, std::o
         return kExitFailure;
     }
     if (json) {
-        out << sprt_json(options, result, h, games, pairs).dump() << "\n";
+        out << report::sprt_json(options, result, h, games, pairs).dump() << "\n";
         return kExitOk;
     }
-    print_head_to_head(out, h, games, pairs);
-    print_sprt_llr(out, result, options);
-    print_sprt_decision(out, result.decision, "SPRT: no decision yet (continue)");
+    report::print_head_to_head(out, h, games, pairs);
+    report::print_sprt_llr(out, result, options);
+    report::print_sprt_decision(out, result.decision, "SPRT: no decision yet (continue)");
     return kExitOk;
 }
 

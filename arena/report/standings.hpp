@@ -2,7 +2,7 @@
 // The standings of a stored tournament as numbers: the games counted by pair,
 // result and ending, the Elo fit, each bot's W/D/L overall and by colour, its
 // losses by every kind of fault, and the crosstable. `arena standings` prints
-// them as text (arena/cli/report.cpp) and `arena report` as HTML
+// them as text (text_standings.hpp) and `arena report` as HTML
 // (html_report.hpp); both compute them here, once, and format the figures
 // with the same functions, so the two always show the same numbers.
 

@@ -1,44 +1,34 @@
-#pragma once
-// The GSPRT's part of the head-to-head block, shared by `arena sprt` (the
-// offline calculator) and `arena match --sprt` (the live test): the LLR line
-// in the form fastchess prints it, the decision, and the same as JSON fields.
-// The rest of the block is print_head_to_head() (report.hpp).
+#include "arena/report/sprt_text.hpp"
 
 #include <cmath>
 #include <cstdint>
-#include <nlohmann/json.hpp>
-#include <optional>
-#include <ostream>
-#include <string>
 
-#include "arena/cli/report.hpp"
-#include "arena/rating/head_to_head.hpp"
-#include "arena/rating/pentanomial.hpp"
-#include "arena/rating/sprt.hpp"
 #include "arena/record/escape.hpp"
+#include "arena/report/head_to_head_text.hpp"
 
-namespace arena::cli {
+namespace arena::report {
+namespace {
 
 // A number for JSON: null when infinite or undefined.
-inline nlohmann::json sprt_json_number(double x) {
+nlohmann::json sprt_json_number(double x) {
     return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr);
 }
 
-inline std::string_view sprt_model_name(rating::SprtModel model) {
+}  // namespace
+
+std::string_view sprt_model_name(rating::SprtModel model) {
     return model == rating::SprtModel::logistic ? "logistic" : "normalized";
 }
 
-// "LLR: x (lo, hi) [e0, e1]"
-inline void print_sprt_llr(std::ostream& out, const rating::SprtResult& result,
-                           const rating::SprtOptions& options) {
+void print_sprt_llr(std::ostream& out, const rating::SprtResult& result,
+                    const rating::SprtOptions& options) {
     out << "LLR: " << fixed_decimals(result.llr, 2) << " (" << fixed_decimals(result.lower, 2)
         << ", " << fixed_decimals(result.upper, 2) << ") [" << fixed_decimals(options.elo0, 2)
         << ", " << fixed_decimals(options.elo1, 2) << "]\n";
 }
 
-// "SPRT: H1 accepted", "SPRT: H0 accepted", or `undecided` (a line of its own).
-inline void print_sprt_decision(std::ostream& out, rating::SprtDecision decision,
-                                const std::string& undecided) {
+void print_sprt_decision(std::ostream& out, rating::SprtDecision decision,
+                         const std::string& undecided) {
     if (decision == rating::SprtDecision::accept_h1) {
         out << "SPRT: H1 accepted\n";
     } else if (decision == rating::SprtDecision::accept_h0) {
@@ -48,12 +38,9 @@ inline void print_sprt_decision(std::ostream& out, rating::SprtDecision decision
     }
 }
 
-// The block of one test of `a` against `b`: a heading naming both and the
-// complete pairs, the head-to-head of those pairs (from a's side) and the
-// LLR line. Names are escaped: they come from configs and command lines.
-inline void print_sprt_block(std::ostream& out, const std::string& a, const std::string& b,
-                             const rating::SprtOptions& options, const rating::SprtResult& result,
-                             const rating::Pentanomial& pairs, const rating::Trinomial& paired) {
+void print_sprt_block(std::ostream& out, const std::string& a, const std::string& b,
+                      const rating::SprtOptions& options, const rating::SprtResult& result,
+                      const rating::Pentanomial& pairs, const rating::Trinomial& paired) {
     const std::string ea = record::escape_controls(a), eb = record::escape_controls(b);
     const std::int64_t n = pairs.pairs();
     out << "--------------------------------------------------\n"
@@ -67,16 +54,9 @@ inline void print_sprt_block(std::ostream& out, const std::string& a, const std:
     print_sprt_llr(out, result, options);
 }
 
-// The test and the head-to-head as one JSON object: the hypotheses, llr,
-// lower, upper, decision ("H0", "H1" or "continue"), score, elo, elo_error,
-// elo_lower, elo_upper, nelo, nelo_error, los, draw_ratio, and the counts
-// (pairs, games, points, ptnml, pairs_ratio from `pairs`; else games,
-// wins, draws, losses, points from `games`). With both, the games' W/D/L
-// are added to the pairs' fields.
-inline nlohmann::json sprt_json(const rating::SprtOptions& options,
-                                const rating::SprtResult& result, const rating::HeadToHead& h,
-                                const std::optional<rating::Trinomial>& games,
-                                const std::optional<rating::Pentanomial>& pairs) {
+nlohmann::json sprt_json(const rating::SprtOptions& options, const rating::SprtResult& result,
+                         const rating::HeadToHead& h, const std::optional<rating::Trinomial>& games,
+                         const std::optional<rating::Pentanomial>& pairs) {
     nlohmann::json j = {
         {"model", std::string(sprt_model_name(options.model))},
         {"elo0", options.elo0},
@@ -114,4 +94,4 @@ inline nlohmann::json sprt_json(const rating::SprtOptions& options,
     return j;
 }
 
-}  // namespace arena::cli
+}  // namespace arena::report

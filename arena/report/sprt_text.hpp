@@ -1,0 +1,50 @@
+#pragma once
+// The GSPRT's part of the head-to-head block, shared by `arena sprt` (the
+// offline calculator), `arena match --sprt` and the SPRT gauntlet of `arena
+// run` (the live tests): the LLR line in the form fastchess prints it, the
+// decision, and the same as JSON fields. The rest of the block is
+// print_head_to_head() (head_to_head_text.hpp).
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <string_view>
+
+#include "arena/rating/head_to_head.hpp"
+#include "arena/rating/pentanomial.hpp"
+#include "arena/rating/sprt.hpp"
+
+namespace arena::report {
+
+// "logistic" or "normalized".
+[[nodiscard]] std::string_view sprt_model_name(rating::SprtModel model);
+
+// "LLR: x (lo, hi) [e0, e1]"
+void print_sprt_llr(std::ostream& out, const rating::SprtResult& result,
+                    const rating::SprtOptions& options);
+
+// "SPRT: H1 accepted", "SPRT: H0 accepted", or `undecided` (a line of its own).
+void print_sprt_decision(std::ostream& out, rating::SprtDecision decision,
+                         const std::string& undecided);
+
+// The block of one test of `a` against `b`: a heading naming both and the
+// complete pairs, the head-to-head of those pairs (from a's side) and the
+// LLR line. Names are escaped: they come from configs and command lines.
+void print_sprt_block(std::ostream& out, const std::string& a, const std::string& b,
+                      const rating::SprtOptions& options, const rating::SprtResult& result,
+                      const rating::Pentanomial& pairs, const rating::Trinomial& paired);
+
+// The test and the head-to-head as one JSON object: the hypotheses, llr,
+// lower, upper, decision ("H0", "H1" or "continue"), score, elo, elo_error,
+// elo_lower, elo_upper, nelo, nelo_error, los, draw_ratio, and the counts
+// (pairs, games, points, ptnml, pairs_ratio from `pairs`; else games,
+// wins, draws, losses, points from `games`). With both, the games' W/D/L
+// are added to the pairs' fields.
+[[nodiscard]] nlohmann::json sprt_json(const rating::SprtOptions& options,
+                                       const rating::SprtResult& result,
+                                       const rating::HeadToHead& h,
+                                       const std::optional<rating::Trinomial>& games,
+                                       const std::optional<rating::Pentanomial>& pairs);
+
+}  // namespace arena::report
