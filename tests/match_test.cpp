@@ -277,7 +277,7 @@ TEST(Match, SlowBotLosesOnTimeRightAfterTheDeadline) {
     Player slow(misbehave(unique_marker(), {"--mode", "sleep", "--sleep-ms", sleep}),
                 quick_options(2000ms));
     Player fast(random_bot("fast"), quick_options(2000ms));
-    const auto tc = per_move(scaled(100ms));
+    const auto tc = per_move(scaled(200ms));
     for (int i = 0; i < 6; ++i) {
         const auto r = i % 2 ? play_game(*game, fast, slow, tc) : play_game(*game, slow, fast, tc);
         EXPECT_EQ(r.termination, Termination::kTimeout);
@@ -289,15 +289,17 @@ TEST(Match, SlowBotLosesOnTimeRightAfterTheDeadline) {
     }
 }
 
-// At 100 ms per move, 60 ms is comfortably in time: 200 moves, no loss. The
-// limit and the sleep scale together; a slower build plays fewer moves.
+// At 200 ms per move, 50 ms is comfortably in time: 200 moves, no loss. The
+// limit and the sleep scale together; a slower build plays fewer moves. (At
+// 100 ms against 60 ms the 50 ms margin was lost to the load of a full
+// suite at -j4 on 2 cores, three times in one afternoon.)
 TEST(Match, BotWellInsideTheLimitNeverLosesOnTime) {
     const auto game = games::make_game("connect4", {});
-    const auto sleep = std::to_string(scaled(60ms).count());
+    const auto sleep = std::to_string(scaled(50ms).count());
     Player steady(misbehave(unique_marker(), {"--mode", "sleep", "--sleep-ms", sleep}),
                   quick_options(2000ms));
     Player fast(random_bot("fast"), quick_options(2000ms));
-    const auto tc = per_move(scaled(100ms));
+    const auto tc = per_move(scaled(200ms));
     Tally tally({"bad", "fast"});
     int moves = 0;
     for (int i = 0; moves < 200 / arena::testing::time_scale(); ++i) {
