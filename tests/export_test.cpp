@@ -22,14 +22,14 @@
 #include <string>
 #include <vector>
 
-#include "arena/cli/export_formats.hpp"
+#include "arena/export/formats.hpp"
 #include "arena/games/registry.hpp"
 #include "arena/games/reversi.hpp"
 #include "arena/store/results_store.hpp"
 #include "arena_process.hpp"
 #include "db_query.hpp"
 
-namespace arena::cli {
+namespace arena::exporting {
 namespace {
 
 using arena::testing::lines_of;
@@ -785,4 +785,4 @@ TEST(ExportFormats, PgnWrapsLongGames) {
 }
 
 }  // namespace
-}  // namespace arena::cli
+}  // namespace arena::exporting

@@ -562,6 +562,30 @@ TEST(Connect4, NotationAndStart) {
     EXPECT_EQ(wide->format_move(12), "13");
 }
 
+TEST(Connect4, DescribesItsBoard) {
+    const auto game = game_of(
+        "connect4", {{"rows", "5"}, {"cols", "8"}, {"connect", "3"}, {"blocked", "4:3,2:1"}});
+    const auto b = game->board();
+    EXPECT_EQ(b.width, 8);
+    EXPECT_EQ(b.height, 5);
+    EXPECT_TRUE(b.gravity);
+    EXPECT_FALSE(b.rows_from_top);
+    const std::vector<Cell> blocked{{1, 0}, {3, 2}};  // sorted, 0-based
+    EXPECT_EQ(b.blocked, blocked);
+    EXPECT_EQ(b.move_count(), 8);  // a move is a column
+    EXPECT_EQ(b.viewer, (std::vector<ViewerField>{
+                            {"rows", 5}, {"cols", 8}, {"connect", 3}, {"blocked", blocked}}));
+    // The first piece in column 2 lands above the blocked cell.
+    const auto s = play(*game, {"2", "2", "5"});
+    EXPECT_EQ(s->piece_at({1, 0}), kBlockedCell);
+    EXPECT_EQ(s->piece_at({1, 1}), 1);
+    EXPECT_EQ(s->piece_at({1, 2}), 2);
+    EXPECT_EQ(s->piece_at({4, 0}), 1);
+    EXPECT_EQ(s->piece_at({0, 0}), kEmptyCell);
+    EXPECT_EQ(s->piece_count(1), 2);
+    EXPECT_EQ(s->piece_count(2), 1);
+}
+
 TEST(Connect4, RenderShowsPiecesAndCoordinates) {
     const auto game = game_of("connect4", {{"rows", "4"}, {"cols", "4"}, {"blocked", "2:1"}});
     const auto s = play(*game, {"1", "2"});
@@ -735,6 +759,26 @@ TEST(Gomoku, Notation) {
     EXPECT_EQ(big->legal_moves().size(), 26u * 26u);
 }
 
+TEST(Gomoku, DescribesItsBoard) {
+    const auto game = game_of("gomoku", {{"size", "9"}, {"rule", "exact5"}});
+    const auto b = game->board();
+    EXPECT_EQ(b.width, 9);
+    EXPECT_EQ(b.height, 9);
+    EXPECT_FALSE(b.gravity);
+    EXPECT_FALSE(b.rows_from_top);
+    EXPECT_TRUE(b.blocked.empty());
+    EXPECT_EQ(b.move_count(), 81);  // a move is a cell
+    EXPECT_EQ(b.viewer, (std::vector<ViewerField>{{"size", 9}, {"rule", std::string("exact5")}}));
+    const auto s = play(*game, {"c2", "h8"});
+    EXPECT_EQ(b.cell_of(*s->parse_move("c2")), (Cell{2, 1}));
+    EXPECT_EQ(b.cell_of(*s->parse_move("i9")), (Cell{8, 8}));
+    EXPECT_EQ(s->piece_at({2, 1}), 1);
+    EXPECT_EQ(s->piece_at({7, 7}), 2);
+    EXPECT_EQ(s->piece_at({0, 0}), kEmptyCell);
+    EXPECT_EQ(s->piece_count(1), 1);
+    EXPECT_EQ(s->piece_count(2), 1);
+}
+
 TEST(Gomoku, RenderShowsStonesAndCoordinates) {
     const auto s = play(*game_of("gomoku", {{"size", "5"}}), {"a1", "e5"});
     EXPECT_EQ(s->render(),
@@ -874,6 +918,36 @@ TEST(Reversi, StartPosition) {
     EXPECT_EQ(r.disc_count(1), 4);
     EXPECT_EQ(r.disc_count(2), 1);
     EXPECT_EQ(after->current_player(), 2);
+}
+
+TEST(Reversi, DescribesItsBoard) {
+    const auto game = game_of("reversi");
+    const auto b = game->board();
+    EXPECT_EQ(b.width, 8);
+    EXPECT_EQ(b.height, 8);
+    EXPECT_FALSE(b.gravity);
+    EXPECT_TRUE(b.rows_from_top);
+    EXPECT_TRUE(b.blocked.empty());
+    EXPECT_EQ(b.move_count(), 64);
+    EXPECT_TRUE(b.viewer.empty());
+    // Cells count rows from the bottom, the notation from the top.
+    const auto start = game->new_initial_state();
+    EXPECT_EQ(b.cell_of(*start->parse_move("d3")), (Cell{3, 5}));
+    EXPECT_EQ(b.cell_of(*start->parse_move("a1")), (Cell{0, 7}));
+    EXPECT_EQ(b.cell_of(*start->parse_move("h8")), (Cell{7, 0}));
+    EXPECT_EQ(start->piece_at({3, 4}), 2);  // d4
+    EXPECT_EQ(start->piece_at({4, 4}), 1);  // e4
+    EXPECT_EQ(start->piece_at({3, 3}), 1);  // d5
+    EXPECT_EQ(start->piece_at({4, 3}), 2);  // e5
+    EXPECT_EQ(start->piece_at({0, 0}), kEmptyCell);
+    EXPECT_EQ(start->piece_count(1), 2);
+    EXPECT_EQ(start->piece_count(2), 2);
+    // d3 flips d4.
+    const auto after = play(*game, {"d3"});
+    EXPECT_EQ(after->piece_at({3, 5}), 1);
+    EXPECT_EQ(after->piece_at({3, 4}), 1);
+    EXPECT_EQ(after->piece_count(1), 4);
+    EXPECT_EQ(after->piece_count(2), 1);
 }
 
 TEST(Reversi, ForcedPassThenGameOver) {

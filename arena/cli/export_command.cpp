@@ -1,5 +1,5 @@
 // `arena export DB --format FORMAT [--tournament NAME] [-o FILE]`: the stored
-// games in formats other tools read (export_formats.hpp, docs/export.md).
+// games in formats other tools read (arena/export/formats.hpp, docs/export.md).
 
 #include <boost/program_options.hpp>
 #include <cerrno>
@@ -14,7 +14,7 @@
 
 #include "arena/cli/commands.hpp"
 #include "arena/cli/db_args.hpp"
-#include "arena/cli/export_formats.hpp"
+#include "arena/export/formats.hpp"
 #include "arena/store/results_store.hpp"
 
 namespace arena::cli {
@@ -22,6 +22,8 @@ namespace {
 
 namespace fs = std::filesystem;
 namespace po = boost::program_options;
+using exporting::ExportError;
+using exporting::ExportFormat;
 
 constexpr std::string_view kUsage =
     "usage: arena export DB --format FORMAT [--tournament NAME] [-o FILE]\n\n"
@@ -48,9 +50,9 @@ int export_command(const std::vector<std::string>& args, std::ostream& out, std:
         ("help,h", "show this help")
         ("format,f", po::value<std::string>(&format_name)->required()->notifier(
              [](const std::string& name) {
-                 if (!parse_export_format(name))
+                 if (!exporting::parse_export_format(name))
                      throw std::invalid_argument("unknown format '" + name + "' (formats: " +
-                                                 export_format_names() + ")");
+                                                 exporting::export_format_names() + ")");
              }),
          "pgn, csv, moves-csv, connect4, psq or ggf")
         ("tournament,t", po::value<std::string>(),
@@ -60,7 +62,7 @@ int export_command(const std::vector<std::string>& args, std::ostream& out, std:
          "that gets one file per game");
     // clang-format on
     if (auto code = parse_db_args("export", kUsage, args, opts, false, a, out, err)) return *code;
-    const auto format = *parse_export_format(format_name);
+    const auto format = *exporting::parse_export_format(format_name);
     const bool psq_files = format == ExportFormat::kPsq && !output.empty();
 
     // Everything is formatted before anything is written, so a game the
@@ -89,25 +91,27 @@ int export_command(const std::vector<std::string>& args, std::ostream& out, std:
             err << "arena export: no tournament in " << a.db << "\n";
             return kExitUsage;
         }
-        if (const auto game = required_game(format); !game.empty()) {
+        if (const auto game = exporting::required_game(format); !game.empty()) {
             for (const auto& t : chosen) {
                 if (t.spec.game == game) continue;
                 err << "arena export: tournament '" << t.spec.name << "' in " << a.db << " is "
-                    << t.spec.game << "; --format " << to_string(format) << " holds only " << game
+                    << t.spec.game << "; --format " << exporting::to_string(format)
+                    << " holds only " << game
                     << (chosen.size() > 1 ? " (choose a tournament with --tournament)" : "")
                     << "\n";
                 return kExitUsage;
             }
         }
-        text = format_header(format);
+        text = exporting::format_header(format);
         bool first = true;
         for (const auto& t : chosen) {
             for (const auto& summary : store.games(t.id)) {
                 const auto game = store.load_game(summary.id);
                 if (!game) continue;  // deleted meanwhile
-                auto piece = format_game(format, t.spec.name, *game);
+                auto piece = exporting::format_game(format, t.spec.name, *game);
                 if (psq_files) {
-                    files.emplace_back(psq_file_name(t.spec.name, summary), std::move(piece));
+                    files.emplace_back(exporting::psq_file_name(t.spec.name, summary),
+                                       std::move(piece));
                     continue;
                 }
                 // Piskvork reads one game a file; on one stream a blank line

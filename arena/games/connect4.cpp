@@ -147,6 +147,19 @@ std::unique_ptr<State> Connect4Game::new_initial_state() const {
     return std::unique_ptr<State>(new Connect4State(config_));
 }
 
+BoardDescription Connect4Game::board() const {
+    BoardDescription b;
+    b.width = config_.cols;
+    b.height = config_.rows;
+    b.gravity = true;
+    b.blocked = config_.blocked;
+    b.viewer = {{"rows", config_.rows},
+                {"cols", config_.cols},
+                {"connect", config_.connect},
+                {"blocked", config_.blocked}};
+    return b;
+}
+
 Connect4State::Connect4State(const Connect4Config& config)
     : rows_(config.rows), cols_(config.cols), connect_(config.connect) {
     for (const auto& cell : config.blocked)
@@ -155,6 +168,14 @@ Connect4State::Connect4State(const Connect4Config& config)
     for (int col = 0; col < cols_; ++col)
         settle_top(col);
     if (open_cells_ == 0) outcome_ = Outcome::kDraw;
+}
+
+int Connect4State::piece_count(int player) const {
+    int count = 0;
+    for (int row = 0; row < rows_; ++row)
+        for (int col = 0; col < cols_; ++col)
+            count += at(col, row) == player ? 1 : 0;
+    return count;
 }
 
 void Connect4State::settle_top(int col) {

@@ -39,11 +39,8 @@ inline constexpr int kConnect4MinConnect = 2;
 inline constexpr int kTsinghuaMinSize = 9;
 inline constexpr int kTsinghuaMaxSize = 12;
 
-struct Connect4Cell {
-    int col = 0;  // 0-based
-    int row = 0;  // 0-based, 0 = bottom
-    friend bool operator==(const Connect4Cell&, const Connect4Cell&) = default;
-};
+// (col, row) 0-based, row 0 at the bottom: the board encoding above.
+using Connect4Cell = Cell;
 
 struct Connect4Config {
     int rows = 6;
@@ -64,6 +61,7 @@ class Connect4Game final : public Game {
     [[nodiscard]] std::string name() const override { return "connect4"; }
     [[nodiscard]] Params params() const override;
     [[nodiscard]] std::unique_ptr<State> new_initial_state() const override;
+    [[nodiscard]] BoardDescription board() const override;
 
     [[nodiscard]] const Connect4Config& config() const { return config_; }
 
@@ -74,8 +72,8 @@ class Connect4Game final : public Game {
 class Connect4State final : public State {
   public:
     // Contents of a cell, as returned by at().
-    static constexpr int kEmpty = 0;
-    static constexpr int kBlocked = 3;
+    static constexpr int kEmpty = kEmptyCell;
+    static constexpr int kBlocked = kBlockedCell;
 
     [[nodiscard]] std::unique_ptr<State> clone() const override;
     [[nodiscard]] int current_player() const override { return to_move_; }
@@ -87,6 +85,8 @@ class Connect4State final : public State {
     [[nodiscard]] std::string format_move(Move m) const override;
     [[nodiscard]] std::string render() const override;
     [[nodiscard]] int ply() const override { return ply_; }
+    [[nodiscard]] int piece_at(Cell cell) const override { return at(cell.col, cell.row); }
+    [[nodiscard]] int piece_count(int player) const override;
 
     [[nodiscard]] int rows() const { return rows_; }
     [[nodiscard]] int cols() const { return cols_; }

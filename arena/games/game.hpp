@@ -10,6 +10,10 @@
 // Connect-4, a cell index for Gomoku and Reversi); kPass is the one value
 // shared by all games. Text notation (the protocol's) goes through
 // parse_move/format_move so the rest of the arena never decodes a move itself.
+//
+// A Game also describes its board (BoardDescription) and a State says what
+// each cell holds, so that a viewer or an exporter can draw and write any
+// game's positions without knowing the concrete game.
 
 #include <cstdint>
 #include <memory>
@@ -18,6 +22,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <variant>
 #include <vector>
 
 namespace arena::games {
@@ -64,6 +69,52 @@ class GameError : public std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// A cell of a board: col 0 at the left and row 0 at the bottom, in every
+// game, whatever order the game's own move numbers use.
+struct Cell {
+    int col = 0;
+    int row = 0;
+    friend bool operator==(const Cell&, const Cell&) = default;
+};
+
+// What a cell holds, as State::piece_at() says: kEmptyCell, 1 or 2 (a piece
+// of that player) or kBlockedCell (no piece can go there).
+inline constexpr int kEmptyCell = 0;
+inline constexpr int kBlockedCell = 3;
+
+// One entry of what the replay viewer reads about a board beyond the game's
+// name (the board entries of docs/report.md): a key and a number, a text or
+// a list of cells, in the game's own terms.
+struct ViewerField {
+    std::string key;
+    std::variant<int, std::string, std::vector<Cell>> value;
+    friend bool operator==(const ViewerField&, const ViewerField&) = default;
+};
+
+// A game's board, as code that draws or writes positions sees it.
+struct BoardDescription {
+    int width = 0;   // columns
+    int height = 0;  // rows
+    // With gravity a move is a column (0-based) and the piece drops to the
+    // lowest free cell of it (Connect-4); without, a move is the cell
+    // row * width + col (Gomoku, Reversi).
+    bool gravity = false;
+    // The game's move numbers and notation count rows from the top (Reversi:
+    // d3 is on the third row from the top) rather than from the bottom.
+    bool rows_from_top = false;
+    std::vector<Cell> blocked;  // cells no piece can take
+    // The viewer's fields in the order the game lists them.
+    std::vector<ViewerField> viewer;
+
+    // The moves are the numbers 0 .. move_count() - 1, and kPass.
+    [[nodiscard]] int move_count() const { return gravity ? width : width * height; }
+    // The cell a move names, for a game without gravity.
+    [[nodiscard]] Cell cell_of(Move m) const {
+        const int row = m / width;
+        return {m % width, rows_from_top ? height - 1 - row : row};
+    }
+};
+
 class State {
   public:
     virtual ~State() = default;
@@ -92,6 +143,12 @@ class State {
     // A human-readable board, several lines, ending in '\n'.
     [[nodiscard]] virtual std::string render() const = 0;
 
+    // kEmptyCell, 1, 2 or kBlockedCell; `cell` is inside the game's board
+    // (Game::board()).
+    [[nodiscard]] virtual int piece_at(Cell cell) const = 0;
+    // The pieces of `player` (1 or 2) on the board.
+    [[nodiscard]] virtual int piece_count(int player) const = 0;
+
     // Number of moves applied since the initial position (passes included).
     [[nodiscard]] virtual int ply() const = 0;
 };
@@ -108,6 +165,9 @@ class Game {
     [[nodiscard]] virtual Params params() const = 0;
 
     [[nodiscard]] virtual std::unique_ptr<State> new_initial_state() const = 0;
+
+    // The board every State of this game is played on.
+    [[nodiscard]] virtual BoardDescription board() const = 0;
 };
 
 }  // namespace arena::games

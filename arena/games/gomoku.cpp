@@ -35,7 +35,22 @@ std::unique_ptr<State> GomokuGame::new_initial_state() const {
     return std::unique_ptr<State>(new GomokuState(config_));
 }
 
+BoardDescription GomokuGame::board() const {
+    BoardDescription b;
+    b.width = config_.size;
+    b.height = config_.size;
+    b.viewer = {{"size", config_.size}, {"rule", std::string(to_string(config_.rule))}};
+    return b;
+}
+
 GomokuState::GomokuState(const GomokuConfig& config) : size_(config.size), rule_(config.rule) {}
+
+int GomokuState::piece_count(int player) const {
+    int count = 0;
+    for (int cell = 0; cell < size_ * size_; ++cell)
+        count += cells_[cell] == player ? 1 : 0;
+    return count;
+}
 
 bool GomokuState::wins_through(int col, int row) const {
     const int who = at(col, row);

@@ -49,6 +49,7 @@ class GomokuGame final : public Game {
     [[nodiscard]] std::string name() const override { return "gomoku"; }
     [[nodiscard]] Params params() const override;
     [[nodiscard]] std::unique_ptr<State> new_initial_state() const override;
+    [[nodiscard]] BoardDescription board() const override;
 
     [[nodiscard]] const GomokuConfig& config() const { return config_; }
 
@@ -58,7 +59,7 @@ class GomokuGame final : public Game {
 
 class GomokuState final : public State {
   public:
-    static constexpr int kEmpty = 0;  // contents of an empty cell, as returned by at()
+    static constexpr int kEmpty = kEmptyCell;  // contents of an empty cell, as returned by at()
 
     [[nodiscard]] std::unique_ptr<State> clone() const override;
     [[nodiscard]] int current_player() const override { return to_move_; }
@@ -70,6 +71,8 @@ class GomokuState final : public State {
     [[nodiscard]] std::string format_move(Move m) const override;
     [[nodiscard]] std::string render() const override;
     [[nodiscard]] int ply() const override { return ply_; }
+    [[nodiscard]] int piece_at(Cell cell) const override { return at(cell.col, cell.row); }
+    [[nodiscard]] int piece_count(int player) const override;
 
     [[nodiscard]] int size() const { return size_; }
     [[nodiscard]] GomokuRule rule() const { return rule_; }

@@ -76,6 +76,14 @@ std::unique_ptr<State> ReversiGame::new_initial_state() const {
     return std::make_unique<ReversiState>();
 }
 
+BoardDescription ReversiGame::board() const {
+    BoardDescription b;
+    b.width = kReversiSize;
+    b.height = kReversiSize;
+    b.rows_from_top = true;
+    return b;
+}
+
 ReversiState::ReversiState()
     : ReversiState(bit_of(cell_of(3, 4)) | bit_of(cell_of(4, 3)),  // black: d5, e4
                    bit_of(cell_of(3, 3)) | bit_of(cell_of(4, 4)),  // white: d4, e5
@@ -108,6 +116,11 @@ void ReversiState::settle() {
 
 int ReversiState::disc_count(int player) const {
     return std::popcount(discs(player));
+}
+
+int ReversiState::piece_at(Cell cell) const {
+    const std::uint64_t bit = bit_of(cell_of(cell.col, kReversiSize - 1 - cell.row));
+    return (discs_[0] & bit) != 0 ? 1 : (discs_[1] & bit) != 0 ? 2 : kEmptyCell;
 }
 
 std::unique_ptr<State> ReversiState::clone() const {

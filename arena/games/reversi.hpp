@@ -36,6 +36,7 @@ class ReversiGame final : public Game {
     [[nodiscard]] std::string name() const override { return "reversi"; }
     [[nodiscard]] Params params() const override { return {}; }
     [[nodiscard]] std::unique_ptr<State> new_initial_state() const override;
+    [[nodiscard]] BoardDescription board() const override;
 };
 
 class ReversiState final : public State {
@@ -56,6 +57,10 @@ class ReversiState final : public State {
     [[nodiscard]] std::string format_move(Move m) const override;
     [[nodiscard]] std::string render() const override;
     [[nodiscard]] int ply() const override { return ply_; }
+    // `cell` counts rows from the bottom, as everywhere in Cell: row 0 is
+    // the bitboards' row 7.
+    [[nodiscard]] int piece_at(Cell cell) const override;
+    [[nodiscard]] int piece_count(int player) const override { return disc_count(player); }
 
     // The discs of player 1 (black) or 2 (white).
     [[nodiscard]] std::uint64_t discs(int player) const { return discs_[player - 1]; }

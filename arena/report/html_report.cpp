@@ -7,11 +7,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstdio>
-#include <ctime>
 #include <iomanip>
 #include <map>
-#include <memory>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -19,14 +16,11 @@
 #include <utility>
 #include <vector>
 
-#include "arena/games/connect4.hpp"
-#include "arena/games/gomoku.hpp"
-#include "arena/games/registry.hpp"
 #include "arena/rating/pentanomial.hpp"
 #include "arena/rating/sprt.hpp"
 #include "arena/record/game_record.hpp"
-#include "arena/record/params_text.hpp"
 #include "arena/report/charts.hpp"
+#include "arena/report/game_data.hpp"
 #include "arena/report/html.hpp"
 #include "arena/report/standings.hpp"
 
@@ -42,100 +36,6 @@ constexpr std::size_t kMaxProgressBots = 40;
 constexpr std::size_t kMaxHistograms = 48;
 // Points of the rating-over-games chart: one fit each.
 constexpr std::size_t kProgressPoints = 60;
-
-// The 64 characters of the move code: a move's number is its index here
-// (two characters, high first, for boards of more than 64 cells).
-constexpr std::string_view kMoveAlphabet =
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-
-// One board of the tournament: what the viewer needs to draw it, and a
-// state to read its moves with.
-struct Board {
-    json description;
-    std::unique_ptr<games::Game> game;
-    std::unique_ptr<games::State> initial;
-    int width = 1;  // characters per move in the move code
-};
-
-Board make_board(const std::string& name, const std::string& params_text) {
-    Board b;
-    b.game = games::make_game(name, record::parse_params(params_text));
-    b.initial = b.game->new_initial_state();
-    int cells = 64;
-    if (const auto* c4 = dynamic_cast<const games::Connect4Game*>(b.game.get())) {
-        const auto& c = c4->config();
-        json blocked = json::array();
-        for (const auto& cell : c.blocked)
-            blocked.push_back({cell.col, cell.row});
-        b.description = {{"game", "connect4"},
-                         {"rows", c.rows},
-                         {"cols", c.cols},
-                         {"connect", c.connect},
-                         {"blocked", blocked}};
-        cells = c.cols;
-    } else if (const auto* gomoku = dynamic_cast<const games::GomokuGame*>(b.game.get())) {
-        const auto& c = gomoku->config();
-        b.description = {{"game", "gomoku"}, {"size", c.size}, {"rule", games::to_string(c.rule)}};
-        cells = c.size * c.size;
-    } else if (name == "reversi") {
-        b.description = {{"game", "reversi"}};
-    } else {
-        throw games::GameError("the report cannot draw boards of game '" + name + "'");
-    }
-    b.width = cells <= 64 ? 1 : 2;
-    b.description["w"] = b.width;
-    b.description["params"] = params_text;
-    return b;
-}
-
-// A move of `board` as a number (see replay_game_json()), nullopt when the
-// text is not a move of the game.
-std::optional<int> move_number(const Board& board, const std::string& text) {
-    const auto move = board.initial->parse_move(text);
-    if (!move) return std::nullopt;
-    return *move;
-}
-
-std::string move_code(int move, int width) {
-    if (move == games::kPass) return std::string(static_cast<std::size_t>(width), '.');
-    if (width == 1) return std::string(1, kMoveAlphabet[static_cast<std::size_t>(move)]);
-    return {kMoveAlphabet[static_cast<std::size_t>(move / 64)],
-            kMoveAlphabet[static_cast<std::size_t>(move % 64)]};
-}
-
-// The end of a log, at most `max_bytes`, cut after a newline when one is near.
-std::string log_tail(const std::string& log, std::size_t max_bytes) {
-    if (log.size() <= max_bytes) return log;
-    std::string tail = log.substr(log.size() - max_bytes);
-    const auto newline = tail.find('\n');
-    if (newline != std::string::npos && newline < 200) tail.erase(0, newline + 1);
-    return "…" + tail;
-}
-
-std::string joined_info(const std::vector<std::string>& info, std::size_t max_bytes) {
-    std::string text;
-    for (const auto& line : info)
-        text += (text.empty() ? "" : "\n") + line;
-    if (text.size() > max_bytes) text = text.substr(0, max_bytes) + "…";
-    return text;
-}
-
-// Milliseconds since the epoch of "2024-05-01T12:34:56.789Z"; nullopt for
-// other text.
-std::optional<std::int64_t> epoch_ms(const std::string& iso) {
-    std::tm tm{};
-    int millis = 0;
-    if (std::sscanf(iso.c_str(), "%d-%d-%dT%d:%d:%d.%dZ", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
-                    &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &millis) != 7)
-        return std::nullopt;
-    tm.tm_year -= 1900;
-    tm.tm_mon -= 1;
-    return static_cast<std::int64_t>(timegm(&tm)) * 1000 + millis;
-}
-
-int winner_of_result(const std::string& result) {
-    return result == "1-0" ? 1 : result == "0-1" ? 2 : 0;
-}
 
 // The time control of the stored config: move_ms and tolerance_ms, when
 // there.
@@ -212,142 +112,6 @@ std::string sha256_base64(std::string_view text) {
     std::array<unsigned char, 4 * ((SHA256_DIGEST_LENGTH + 2) / 3) + 1> encoded{};
     const int n = EVP_EncodeBlock(encoded.data(), digest.data(), SHA256_DIGEST_LENGTH);
     return {reinterpret_cast<const char*>(encoded.data()), static_cast<std::size_t>(n)};
-}
-
-// What the page shows of every game, gathered in one pass over the games.
-struct Gathered {
-    json data;                                 // the embedded data (see docs/report.md)
-    std::vector<std::vector<double>> move_ms;  // per bot: its own moves' times
-    std::map<std::string, std::int64_t> endings;
-    bool text_cut = false;  // info and logs left out past the budget
-};
-
-Gathered gather(store::ResultsStore& store, const store::TournamentRow& tournament,
-                const std::vector<std::string>& names, const ReportOptions& options) {
-    Gathered g;
-    std::map<std::string, int> bot_index;
-    for (std::size_t i = 0; i < names.size(); ++i)
-        bot_index.emplace(names[i], static_cast<int>(i));
-    g.move_ms.resize(names.size());
-    std::vector<std::string> endings;
-    for (const auto t : record::kAllTerminations)
-        endings.emplace_back(record::to_string(t));
-    std::map<std::pair<std::string, std::string>, int> board_index;  // (game, params) -> index
-    std::vector<Board> boards;
-    json boards_json = json::array();
-    json rows = json::array();
-    std::size_t text_bytes = 0;
-    std::optional<std::int64_t> base_ms;
-    std::string base_text;
-
-    for (const auto& summary : store.games(tournament.id)) {
-        const auto game = store.load_game(summary.id);
-        if (!game) continue;  // deleted meanwhile
-        const auto key = std::pair(game->game, game->params);
-        auto found = board_index.find(key);
-        if (found == board_index.end()) {
-            boards.push_back(make_board(game->game, game->params));
-            boards_json.push_back(boards.back().description);
-            found = board_index.emplace(key, static_cast<int>(boards.size() - 1)).first;
-        }
-        const Board& board = boards[static_cast<std::size_t>(found->second)];
-        const auto first = bot_index.find(summary.first), second = bot_index.find(summary.second);
-        const int f = first == bot_index.end() ? -1 : first->second;
-        const int s = second == bot_index.end() ? -1 : second->second;
-
-        std::string code;
-        json times = json::array();
-        json info = json::object(), bad = json::object();
-        std::string sides;  // only kept when they do not simply alternate
-        bool alternate = true;
-        // The opening's moves, as the schedule gave them.
-        int opening_plies = 0;
-        {
-            std::istringstream words(summary.slot.opening);
-            std::string word;
-            while (words >> word)
-                ++opening_plies;
-        }
-        for (const auto& m : game->moves) {
-            const auto number = move_number(board, m.move);
-            if (number) {
-                code += move_code(*number, board.width);
-            } else {
-                code += std::string(static_cast<std::size_t>(board.width), '!');
-                bad[std::to_string(m.ply)] = m.move;
-            }
-            // Tens of microseconds; -1: played by the arena.
-            times.push_back(m.by_arena ? std::int64_t{-1} : (m.time_us + 5) / 10);
-            sides += m.side == 1 ? '1' : '2';
-            if (m.side != (m.ply % 2 == 1 ? 1 : 2)) alternate = false;
-            const int mover = m.side == 1 ? f : s;
-            if (!m.by_arena && mover >= 0)
-                g.move_ms[static_cast<std::size_t>(mover)].push_back(
-                    static_cast<double>(m.time_us) / 1000.0);
-            if (!m.info.empty() && !g.text_cut) {
-                auto text = joined_info(m.info, options.max_info_bytes_per_move);
-                text_bytes += text.size();
-                info[std::to_string(m.ply)] = std::move(text);
-            }
-        }
-        json logs = json::array();
-        bool any_log = false;
-        for (const auto& log : game->stderr_logs) {
-            std::string tail = g.text_cut ? "" : log_tail(log, options.max_log_bytes);
-            text_bytes += tail.size();
-            any_log = any_log || !tail.empty();
-            logs.push_back(std::move(tail));
-        }
-        if (text_bytes > options.max_text_bytes) g.text_cut = true;
-
-        std::int64_t offset = 0;
-        if (const auto ms = epoch_ms(summary.started_at)) {
-            if (!base_ms) {
-                base_ms = *ms;
-                base_text = summary.started_at;
-            }
-            offset = *ms - *base_ms;
-        }
-        ++g.endings[summary.termination];
-        const auto ending = std::find(endings.begin(), endings.end(), summary.termination);
-        json row = {summary.id,
-                    summary.slot.index,
-                    summary.slot.pair,
-                    f,
-                    s,
-                    winner_of_result(summary.result),
-                    static_cast<int>(ending - endings.begin()),
-                    found->second,
-                    opening_plies,
-                    code,
-                    times,
-                    (summary.duration_us + 500) / 1000,
-                    offset,
-                    summary.detail};
-        json extra = json::object();
-        if (!info.empty()) extra["i"] = std::move(info);
-        if (any_log) extra["l"] = std::move(logs);
-        if (!bad.empty()) extra["x"] = std::move(bad);
-        if (!alternate) extra["s"] = std::move(sides);
-        if (game->peak_memory[0] || game->peak_memory[1]) {
-            json memory = json::array();
-            for (const auto& bytes : game->peak_memory)
-                memory.push_back(bytes ? json(*bytes) : json(nullptr));
-            extra["m"] = std::move(memory);
-        }
-        if (!extra.empty()) row.push_back(std::move(extra));
-        rows.push_back(std::move(row));
-    }
-    g.data = {{"v", 1},
-              {"tournament", tournament.spec.name},
-              {"game", tournament.spec.game},
-              {"bots", names},
-              {"endings", endings},
-              {"boards", boards_json},
-              {"base", base_text},
-              {"games", std::move(rows)},
-              {"textCut", g.text_cut}};
-    return g;
 }
 
 // The page, section by section.
@@ -800,34 +564,6 @@ class Page {
 void write_report(store::ResultsStore& store, const store::TournamentRow& tournament,
                   const ReportOptions& options, std::ostream& out) {
     Page(store, tournament, options, out).write();
-}
-
-json replay_game_json(const store::StoredGame& game, std::size_t max_log_bytes) {
-    const Board board = make_board(game.game, game.params);
-    json moves = json::array();
-    for (const auto& m : game.moves) {
-        const auto number = move_number(board, m.move);
-        moves.push_back({{"m", number ? json(*number) : json(nullptr)},
-                         {"text", m.move},
-                         {"side", m.side},
-                         {"us", m.by_arena ? json(nullptr) : json(m.time_us)},
-                         {"info", joined_info(m.info, std::string::npos)}});
-    }
-    const auto& s = game.summary;
-    return {{"id", s.id},
-            {"index", s.slot.index},
-            {"first", s.first},
-            {"second", s.second},
-            {"game", game.game},
-            {"params", game.params},
-            {"board", board.description},
-            {"moves", std::move(moves)},
-            {"result", s.result},
-            {"termination", s.termination},
-            {"detail", s.detail},
-            {"logs",
-             {log_tail(game.stderr_logs[0], max_log_bytes),
-              log_tail(game.stderr_logs[1], max_log_bytes)}}};
 }
 
 std::string content_security_policy(const std::vector<std::string_view>& scripts) {

@@ -1,18 +1,15 @@
-#include "arena/cli/export_formats.hpp"
+#include "arena/export/formats.hpp"
 
 #include <array>
 #include <cstdlib>
 #include <memory>
 #include <utility>
 
-#include "arena/games/connect4.hpp"
-#include "arena/games/gomoku.hpp"
 #include "arena/games/registry.hpp"
-#include "arena/games/reversi.hpp"
 #include "arena/record/params_text.hpp"
 #include "protocol/codec.hpp"
 
-namespace arena::cli {
+namespace arena::exporting {
 namespace {
 
 struct FormatName {
@@ -290,12 +287,12 @@ std::string connect4_line(const std::string& tournament, const store::StoredGame
         throw ExportError(label(tournament, game.summary) + " is " + game.game + ", not connect4");
     }
     const auto rules = game_of(tournament, game);
-    const auto& config = dynamic_cast<const games::Connect4Game&>(*rules).config();
-    if (config.cols > kMaxDigitColumns) {
-        throw ExportError(label(tournament, game.summary) + " has " + std::to_string(config.cols) +
+    const auto board = rules->board();
+    if (board.width > kMaxDigitColumns) {
+        throw ExportError(label(tournament, game.summary) + " has " + std::to_string(board.width) +
                           " columns; connect4 move strings hold at most 9 (one digit a move)");
     }
-    if (!config.blocked.empty()) {
+    if (!board.blocked.empty()) {
         throw ExportError(label(tournament, game.summary) +
                           " has blocked cells, which connect4 move strings cannot show");
     }
@@ -314,15 +311,16 @@ std::string psq_game(const std::string& tournament, const store::StoredGame& gam
         throw ExportError(label(tournament, game.summary) + " is " + game.game + ", not gomoku");
     }
     const auto rules = game_of(tournament, game);
-    const int size = dynamic_cast<const games::GomokuGame&>(*rules).config().size;
+    const auto board = rules->board();
     // The two numbers after the size are Piskvork's levels of the two
     // players (11: a program); the last is the player who moved first.
-    std::string out =
-        "Piskvorky " + std::to_string(size) + "x" + std::to_string(size) + ", 11:11, 0\n";
+    std::string out = "Piskvorky " + std::to_string(board.width) + "x" +
+                      std::to_string(board.height) + ", 11:11, 0\n";
     static_cast<void>(replay(tournament, game, *rules,
                              [&](const games::State&, games::Move m, const store::StoredMove& sm) {
-                                 out += std::to_string(m % size + 1) + "," +
-                                        std::to_string(m / size + 1) + "," +
+                                 const auto cell = board.cell_of(m);
+                                 out += std::to_string(cell.col + 1) + "," +
+                                        std::to_string(cell.row + 1) + "," +
                                         std::to_string((sm.time_us + 500) / 1000) + "\n";
                              }));
     const auto& s = game.summary;
@@ -361,14 +359,13 @@ std::string ggf_game(const std::string& tournament, const store::StoredGame& gam
                    if (!sm.by_arena) moves += "//" + milliseconds_text(sm.time_us / 1000);
                    moves += "]";
                });
-    const auto& end = dynamic_cast<const games::ReversiState&>(*final_state);
 
     // The result from Black's (the first mover's) point of view: the disc
     // difference after a game played out; a forfeit counts as 64 discs,
     // flagged t (timeout) or r (any other fault, as if resigned).
     std::string result;
     if (s.termination == "normal") {
-        const int diff = end.disc_count(1) - end.disc_count(2);
+        const int diff = final_state->piece_count(1) - final_state->piece_count(2);
         result = (diff < 0 ? "-" : "+") + std::to_string(std::abs(diff)) + ".000";
     } else {
         const char* sign = s.result == "0-1" ? "-" : "+";
@@ -376,11 +373,15 @@ std::string ggf_game(const std::string& tournament, const store::StoredGame& gam
         result = std::string(sign) + discs + ".000" + (s.termination == "timeout" ? ":t" : ":r");
     }
 
-    const games::ReversiState start;
+    // The start position, row by row from the top (GGF's a1 is the top left).
+    const auto shape = rules->board();
+    const auto start = rules->new_initial_state();
     std::string board;
-    for (int cell = 0; cell < games::kReversiSize * games::kReversiSize; ++cell) {
-        const auto bit = std::uint64_t{1} << cell;
-        board += (start.discs(1) & bit) != 0 ? '*' : (start.discs(2) & bit) != 0 ? 'O' : '-';
+    for (int row = shape.height - 1; row >= 0; --row) {
+        for (int col = 0; col < shape.width; ++col) {
+            const int piece = start->piece_at({col, row});
+            board += piece == 1 ? '*' : piece == 2 ? 'O' : '-';
+        }
     }
 
     const auto when = parse_timestamp(s.started_at);
@@ -390,7 +391,8 @@ std::string ggf_game(const std::string& tournament, const store::StoredGame& gam
             "DT[" + when->year + "." + when->month + "." + when->day + "_" + when->time + ".UTC]";
     }
     out += "PB[" + one_line(s.first, "[]\\") + "]PW[" + one_line(s.second, "[]\\") + "]";
-    out += "RE[" + result + "]TY[8]BO[8 " + board + " *]" + moves + ";)\n";
+    const auto size = std::to_string(shape.width);
+    out += "RE[" + result + "]TY[" + size + "]BO[" + size + " " + board + " *]" + moves + ";)\n";
     return out;
 }
 
@@ -426,4 +428,4 @@ std::string format_header(ExportFormat format) {
     }
 }
 
-}  // namespace arena::cli
+}  // namespace arena::exporting

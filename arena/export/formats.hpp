@@ -24,7 +24,7 @@
 
 #include "arena/store/results_store.hpp"
 
-namespace arena::cli {
+namespace arena::exporting {
 
 enum class ExportFormat { kPgn, kCsv, kMovesCsv, kConnect4, kPsq, kGgf };
 
@@ -94,4 +94,4 @@ class ExportError : public std::runtime_error {
 // The first line of a CSV format, empty for the others.
 [[nodiscard]] std::string format_header(ExportFormat format);
 
-}  // namespace arena::cli
+}  // namespace arena::exporting
