@@ -277,7 +277,7 @@ TEST(Match, SlowBotLosesOnTimeRightAfterTheDeadline) {
     Player slow(misbehave(unique_marker(), {"--mode", "sleep", "--sleep-ms", sleep}),
                 quick_options(2000ms));
     Player fast(random_bot("fast"), quick_options(2000ms));
-    const auto tc = per_move(scaled(200ms));
+    const auto tc = per_move(scaled(100ms));
     for (int i = 0; i < 6; ++i) {
         const auto r = i % 2 ? play_game(*game, fast, slow, tc) : play_game(*game, slow, fast, tc);
         EXPECT_EQ(r.termination, Termination::kTimeout);

@@ -50,6 +50,13 @@ class Site {
   private:
     [[nodiscard]] Response get(const std::vector<std::string>& path,
                                const std::map<std::string, std::string>& query);
+    // The pages and their /api twins (`api`), below the path's first word.
+    [[nodiscard]] Response tournament_page(const std::vector<std::string>& p,
+                                           const std::map<std::string, std::string>& query,
+                                           bool api);
+    [[nodiscard]] Response game_page(const std::vector<std::string>& p, bool api);
+    [[nodiscard]] Response live_page(const std::vector<std::string>& p, bool api);
+    [[nodiscard]] Response play_page(const std::vector<std::string>& p, bool api);
     [[nodiscard]] Response post(const std::vector<std::string>& path, const Request& request);
     [[nodiscard]] ServedDatabase* database(const std::string& segment);
     [[nodiscard]] nlohmann::json index_json();
