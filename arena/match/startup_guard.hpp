@@ -37,8 +37,8 @@ class StartupGuard {
 
     struct GivenUp {
         std::string bot;
-        int failures = 0;                 // failed starts in a row
-        std::string detail;               // what the last one said
+        int failures = 0;         // failed starts in a row
+        std::string detail;       // what the last one said
         std::string stderr_tail;  // the end of its stderr, escaped
         // "bot 'x' failed to start 3 times in a row (exit 1; its stderr: ...)",
         // or "bot 'x' cannot be started (...)" for a command that cannot run.
