@@ -202,7 +202,9 @@ void Run::play_phase() {
     const auto writer_start = thread_cpu();
     for (auto batch = queue_.take(); !batch.empty(); batch = queue_.take())
         store_batch(batch);
-    outcome_.storage_cpu += thread_cpu() - writer_start;
+    const auto storing = thread_cpu() - writer_start;
+    std::lock_guard lock(cpu_mutex_);  // the workers may still be adding theirs
+    outcome_.storage_cpu += storing;
 }
 
 void Run::worker(bool stores_itself) {
