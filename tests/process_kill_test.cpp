@@ -200,6 +200,63 @@ TEST_F(KilledArena, AsANormalUserToo) {
     EXPECT_EQ(t.clean, t.kills);
 }
 
+// The cgroup v1 freezer directory of the arena with pid `arena`
+// (<mount>/<its group>/arena-<pid>), or empty where there is none.
+fs::path arena_freezer_dir(pid_t arena) {
+    const fs::path mount = "/sys/fs/cgroup/freezer";
+    std::ifstream in("/proc/" + std::to_string(arena) + "/cgroup");
+    for (std::string line; std::getline(in, line);) {
+        const auto colon = line.find(':');
+        const auto second = line.find(':', colon + 1);
+        if (colon == std::string::npos || second == std::string::npos) continue;
+        if (line.substr(colon + 1, second - colon - 1) != "freezer") continue;
+        return mount / fs::path(line.substr(second + 1)).relative_path() /
+               ("arena-" + std::to_string(arena));
+    }
+    return {};
+}
+
+// Writes FROZEN or THAWED to every bot group's freezer under `dir`; the
+// number of groups with processes in them.
+int set_bot_groups(const fs::path& dir, const char* state) {
+    int busy = 0;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(dir, ec)) {
+        if (!e.path().filename().string().starts_with("bot-")) continue;
+        std::ofstream(e.path() / "freezer.state") << state;
+        if (!testing::slurp((e.path() / "cgroup.procs").string()).empty()) ++busy;
+    }
+    return busy;
+}
+
+// With cgroup v1, the arena kills a bot by freezing its group, signalling
+// every process in it and thawing it; a frozen process dies of SIGKILL only
+// once thawed. An arena killed in between (here: every bot group frozen by
+// the test, then the arena killed) leaves no bot process behind either.
+TEST_F(KilledArena, ABotFrozenForItsKillDiesWithTheArena) {
+    if (::geteuid() != 0) GTEST_SKIP() << "cgroups need root";
+    const auto config = write_config(20, true);
+    ArenaOptions options;
+    options.cwd = dir_;
+    ArenaProcess run(dir_, {"run", config.string()}, options);
+    const fs::path freezer = arena_freezer_dir(run.pid());
+    if (freezer.empty() || !fs::exists(freezer.parent_path()))
+        GTEST_SKIP() << "no cgroup v1 freezer here";
+    const auto until = std::chrono::steady_clock::now() + 10s;
+    int frozen = 0;
+    while (frozen < 2 && std::chrono::steady_clock::now() < until) {
+        std::this_thread::sleep_for(20ms);
+        frozen = set_bot_groups(freezer, "THAWED");
+    }
+    ASSERT_GE(frozen, 2) << "no game started in 10 s";
+    set_bot_groups(freezer, "FROZEN");
+    EXPECT_EQ(::kill(run.pid(), SIGKILL), 0);
+    EXPECT_EQ(run.wait().status, 128 + SIGKILL);
+    const auto left = testing::survivors(marker_, 2s);
+    EXPECT_EQ(left, std::vector<int>{}) << left.size() << " bot processes left";
+    set_bot_groups(freezer, "THAWED");  // if they were left: not to hang the test
+}
+
 // ---- a bot that exits after each game -----------------------------------------
 
 // A bot that quits after `end` has lost nothing: each of its games starts a

@@ -7,6 +7,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -20,6 +21,7 @@
 #include <thread>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 
 namespace arena::session::reaper {
 namespace {
@@ -115,57 +117,92 @@ constexpr int kMaxGroups = 4096;
 // How often the keeper reaps the orphans of its namespace.
 constexpr int kKeeperPollMs = 50;
 
+// The keeper's record of the bots' process groups (see keeper_main).
+struct KeptGroups {
+    pid_t pids[kMaxGroups];
+    int count = 0;
+
+    // Reads what is on the pipe `fd` into the record; false at its end.
+    bool read_from(int fd) {
+        Record records[64];
+        const ssize_t n = ::read(fd, records, sizeof records);
+        if (n == 0) return false;
+        for (ssize_t i = 0; i < n / static_cast<ssize_t>(sizeof(Record)); ++i) {
+            const Record& r = records[i];
+            if (r.op == kAdd && count < kMaxGroups) {
+                pids[count++] = r.pid;
+            } else if (r.op == kRemove) {
+                for (int j = 0; j < count; ++j) {
+                    if (pids[j] == r.pid) {
+                        pids[j] = pids[--count];
+                        break;
+                    }
+                }
+            }
+        }
+        return true;
+    }
+};
+
+// Closes every descriptor but `a` and `b` (either may be -1).
+void close_all_but(int a, int b) {
+    if (a > b) std::swap(a, b);
+    unsigned from = 0;
+    for (const int keep : {a, b}) {
+        if (keep < 0) continue;
+        const auto k = static_cast<unsigned>(keep);
+        if (k > from) ::close_range(from, k - 1, 0);
+        from = k + 1;
+    }
+    ::close_range(from, ~0U, 0);
+}
+
 // The keeper's life, in the forked child: async-signal-safe calls only (the
 // arena is multithreaded). `fd` is the read end of the pipe whose write end
 // only the arena holds: end of file is the arena's death, whatever killed it.
+// `arena_fd`, a pidfd of the arena (or -1), says so too, even while some
+// process the arena forked still holds the write end before its exec (a
+// bot's child frozen in its cgroup there would hold it for good).
 // `cgroups` (null-terminated) are the arena's cgroup directories.
-[[noreturn]] void keeper_main(int fd, bool init, const char* const* cgroups) {
+[[noreturn]] void keeper_main(int fd, int arena_fd, bool init, const char* const* cgroups) {
     ::prctl(PR_SET_NAME, "arena-keeper", 0, 0, 0);
     // Nothing of the arena's but the pipe: a descriptor held here would
     // keep a bot's pipe (or the run's lock) open after the arena is gone.
-    if (fd > 0) ::close_range(0, static_cast<unsigned>(fd) - 1, 0);
-    ::close_range(static_cast<unsigned>(fd) + 1, ~0U, 0);
+    close_all_but(fd, arena_fd);
     sigset_t none;
     sigemptyset(&none);
     ::sigprocmask(SIG_SETMASK, &none, nullptr);
-    static pid_t groups[kMaxGroups];
-    int count = 0;
+    static KeptGroups groups;
     for (;;) {
-        pollfd p{fd, POLLIN, 0};
-        const int ready = ::poll(&p, 1, init ? kKeeperPollMs : -1);
+        pollfd p[2] = {{fd, POLLIN, 0}, {arena_fd, POLLIN, 0}};
+        const int ready = ::poll(p, arena_fd >= 0 ? 2 : 1, init ? kKeeperPollMs : -1);
         if (init) {
             // The init of the bots' namespace: their orphans come here.
             while (::waitpid(-1, nullptr, WNOHANG) > 0) {
             }
         }
         if (ready <= 0) continue;
-        Record records[64];
-        const ssize_t n = ::read(fd, records, sizeof records);
-        if (n < 0) continue;
-        if (n == 0) break;  // the arena is gone
-        for (ssize_t i = 0; i < n / static_cast<ssize_t>(sizeof(Record)); ++i) {
-            const Record& r = records[i];
-            if (r.op == kAdd && count < kMaxGroups) {
-                groups[count++] = r.pid;
-            } else if (r.op == kRemove) {
-                for (int j = 0; j < count; ++j) {
-                    if (groups[j] == r.pid) {
-                        groups[j] = groups[--count];
-                        break;
-                    }
-                }
+        if (p[0].revents != 0 && !groups.read_from(fd)) break;  // the arena is gone
+        if (arena_fd >= 0 && p[1].revents != 0) {
+            // The arena is gone: what it wrote last is still to be read.
+            pollfd rest{fd, POLLIN, 0};
+            while (::poll(&rest, 1, 0) > 0 && groups.read_from(fd)) {
             }
+            break;
         }
     }
-    // As the namespace's init, exiting kills every process in it. Else every
-    // bot's process group, and each group in the arena's cgroups, until
-    // nothing is left (a group signal reaches a forking process and its
-    // child alike).
-    if (init) ::_exit(0);
-    for (int round = 0; round < 50; ++round) {
+    // The arena is gone. Every bot's process group, and each group in the
+    // arena's cgroups, is killed until nothing is left (a group signal
+    // reaches a forking process and its child alike). kill_tree also thaws
+    // each cgroup: the arena may have died in the middle of a kill, with a
+    // bot's cgroup v1 freezer at FROZEN, and a process frozen there dies of
+    // SIGKILL only once thawed (the kernel's own kill of a PID namespace
+    // included). As the namespace's init, one round is enough: its exit
+    // kills every process left in the namespace.
+    for (int round = 0; round < (init ? 1 : 50); ++round) {
         bool any = false;
-        for (int j = 0; j < count; ++j)
-            if (::kill(-groups[j], SIGKILL) == 0) any = true;
+        for (int j = 0; j < groups.count; ++j)
+            if (::kill(-groups.pids[j], SIGKILL) == 0) any = true;
         for (const char* const* dir = cgroups; dir != nullptr && *dir != nullptr; ++dir)
             if (cgroup::kill_tree(*dir)) any = true;
         if (!any) break;
@@ -262,22 +299,21 @@ class Keeper {
         dirs.push_back(nullptr);
         const bool init = namespace_;
         const pid_t arena = ::getpid();
+        // (glibc 2.36's pidfd_open declaration lacks C linkage, hence syscall.)
+        const int arena_fd = static_cast<int>(::syscall(SYS_pidfd_open, arena, 0));
         const pid_t pid = ::fork();
         if (pid == 0) {
-            if (init) {
-                // Dies with the arena (with this thread, which lives as long),
-                // taking every process of the namespace with it.
-                ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-                if (::getppid() != 0) ::_exit(0);  // the arena is already gone
-            } else {
-                // Outlives the arena, out of reach of the signals of its
-                // terminal and its process group.
-                ::setsid();
-                if (::getppid() != arena) ::_exit(0);
-            }
-            keeper_main(fds[0], init, dirs.data());
+            // Outlives the arena, out of reach of the signals of its terminal
+            // and its process group, until it has seen the end of its pipe
+            // and killed what is left. Not PR_SET_PDEATHSIG: a keeper killed
+            // with the arena could not thaw a bot's frozen cgroup, whose
+            // processes would then outlive its namespace.
+            ::setsid();
+            if (!init && ::getppid() != arena) ::_exit(0);
+            keeper_main(fds[0], arena_fd, init, dirs.data());
         }
         ::close(fds[0]);
+        if (arena_fd >= 0) ::close(arena_fd);
         if (pid < 0) {
             ::close(fds[1]);
             return;

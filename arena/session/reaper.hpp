@@ -24,22 +24,24 @@
 //
 // Whatever ends the arena (kill -9, a crash, the out-of-memory killer), no
 // process of a bot outlives it by more than a moment. A bot leader has
-// PR_SET_PDEATHSIG, which covers it alone; for everything it starts:
+// PR_SET_PDEATHSIG, which covers it alone; for everything it starts, a small
+// keeper process forked from the arena (on the spawner thread), in a session
+// of its own, holds the read end of a pipe only the arena can write, and a
+// pidfd of the arena. At end of file or the pidfd's signal (the arena is
+// gone, however it died) it kills and thaws every
+// group in the arena's cgroups (a process in a cgroup v1 freezer that the
+// arena froze to kill it dies only once thawed), and then:
 //  - where the arena may make a PID namespace (root, or CAP_SYS_ADMIN), the
-//    bots are born in one of their own, whose init is a small keeper process
-//    forked from the arena (on the spawner thread, with PR_SET_PDEATHSIG).
-//    When the arena dies the keeper dies, and the kernel kills every process
-//    of the namespace: helpers, daemons, setsid() escapes and fork bombs
-//    alike, at once. The keeper also reaps the namespace's orphans (which
-//    the sweep kills as adopted ones);
-//  - elsewhere (a normal user), the keeper is a process of its own session
-//    that outlives the arena: it holds the read end of a pipe only the arena
-//    can write, and the arena tells it each bot's process group. At end of
-//    file (the arena is gone) it SIGKILLs every bot's process group, and
-//    every process in the arena's cgroups, until none is left, then exits.
-//    What left its bot's process group (setsid) without a cgroup to hold it
-//    is killed by the arena's sweep within 100 ms while the arena lives; one
-//    that did so in the last 100 ms before the arena died can survive.
+//    bots are born in one of their own, whose init is the keeper. Its exit
+//    makes the kernel kill every process of the namespace: helpers, daemons,
+//    setsid() escapes and fork bombs alike, at once. The keeper also reaps
+//    the namespace's orphans (which the sweep kills as adopted ones);
+//  - elsewhere (a normal user), the arena tells the keeper each bot's process
+//    group; it SIGKILLs them all, and every process in the arena's cgroups,
+//    until none is left, then exits. What left its bot's process group
+//    (setsid) without a cgroup to hold it is killed by the arena's sweep
+//    within 100 ms while the arena lives; one that did so in the last 100 ms
+//    before the arena died can survive.
 // The cgroups of a killed arena are emptied and removed by the next arena
 // that starts beside it (cgroup.hpp).
 
