@@ -18,6 +18,11 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailure = 1;  // could not do what was asked (a bot cannot start, ...)
 inline constexpr int kExitUsage = 2;    // bad arguments or configuration
 
+// The whole command line after `arena` (the command word first), as the
+// executable runs it: what `arena` prints goes to `out` and `err`, and the
+// exit status is returned. Tests call it in-process.
+int dispatch(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err);
+
 int match_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int run_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int standings_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
