@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <array>
 #include <boost/program_options.hpp>
-#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <iomanip>
@@ -29,6 +28,7 @@
 #include "arena/rating/head_to_head.hpp"
 #include "arena/rating/pentanomial.hpp"
 #include "arena/rating/sprt.hpp"
+#include "arena/rating/sprt_input.hpp"
 #include "arena/record/escape.hpp"
 #include "arena/report/head_to_head_text.hpp"
 #include "arena/report/sprt_text.hpp"
@@ -173,75 +173,6 @@ void choose_openings(MatchArgs& m, const std::string& openings, bool plies_given
     m.openings = std::move(lines.lines);
 }
 
-// "elo0=E0,elo1=E1[,alpha=A,beta=B,model=normalized|logistic]" -> options.
-// Throws std::invalid_argument naming the bad part.
-rating::SprtOptions parse_sprt(const std::string& text) {
-    rating::SprtOptions o;
-    bool elo0 = false, elo1 = false, alpha = false, beta = false, model = false;
-    const std::string expected =
-        "(expected elo0=E0,elo1=E1[,alpha=A,beta=B,model=normalized|logistic])";
-    std::istringstream in(text);
-    std::vector<std::string> parts;
-    for (std::string part; std::getline(in, part, ',');)
-        parts.push_back(part);
-    if (text.empty() || text.back() == ',') parts.emplace_back();
-    for (const auto& part : parts) {
-        const auto eq = part.find('=');
-        if (part.empty()) throw std::invalid_argument("--sprt: an empty part " + expected);
-        if (eq == std::string::npos) {
-            throw std::invalid_argument("--sprt: '" + part + "' is not KEY=VALUE " + expected);
-        }
-        const std::string key = part.substr(0, eq), value = part.substr(eq + 1);
-        auto seen = [&](bool& flag) {
-            if (flag) throw std::invalid_argument("--sprt: " + key + " is given twice");
-            flag = true;
-        };
-        auto number = [&]() {
-            std::size_t used = 0;
-            double x = 0.0;
-            try {
-                x = std::stod(value, &used);
-            } catch (const std::exception&) {
-                used = 0;
-            }
-            if (value.empty() || used != value.size() || !std::isfinite(x)) {
-                throw std::invalid_argument("--sprt: " + key + "='" + value +
-                                            "' is not a finite number");
-            }
-            return x;
-        };
-        if (key == "elo0") {
-            seen(elo0);
-            o.elo0 = number();
-        } else if (key == "elo1") {
-            seen(elo1);
-            o.elo1 = number();
-        } else if (key == "alpha") {
-            seen(alpha);
-            o.alpha = number();
-        } else if (key == "beta") {
-            seen(beta);
-            o.beta = number();
-        } else if (key == "model") {
-            seen(model);
-            const auto parsed = rating::parse_sprt_model(value);
-            if (!parsed) {
-                throw std::invalid_argument("--sprt: model='" + value +
-                                            "' is not a model (normalized or logistic)");
-            }
-            o.model = *parsed;
-        } else {
-            throw std::invalid_argument("--sprt: unknown key '" + key +
-                                        "' (keys: elo0, elo1, alpha, beta, model)");
-        }
-    }
-    if (!elo0) throw std::invalid_argument("--sprt: elo0 is missing " + expected);
-    if (!elo1) throw std::invalid_argument("--sprt: elo1 is missing " + expected);
-    if (const std::string problem = rating::sprt_options_problem(o); !problem.empty())
-        throw std::invalid_argument("--sprt: " + problem);
-    return o;
-}
-
 template <typename T>
 void add_param(games::Params& params, const po::variables_map& vm, const char* option,
                const char* key) {
@@ -365,7 +296,7 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
                     throw std::invalid_argument(
                         "--transcript needs --db (the transcript is stored there)");
                 if (vm.count("sprt")) {
-                    m.sprt = parse_sprt(sprt_text);
+                    m.sprt = rating::parse_sprt_options(sprt_text, "--sprt");
                     if (vm["games"].defaulted()) m.games = kSprtMaxGames;
                     if (m.games < 2 || m.games % 2 != 0) {
                         throw std::invalid_argument(
