@@ -40,6 +40,7 @@
 #include "arena/tournament/fingerprint.hpp"
 #include "arena/tournament/gauntlet_sprt.hpp"
 #include "arena/tournament/growth.hpp"
+#include "arena/tournament/match_config.hpp"
 #include "arena/tournament/openings.hpp"
 #include "arena/tournament/runner.hpp"
 #include "arena/tournament/schedule.hpp"
@@ -108,83 +109,14 @@ example:
 
 )";
 
-struct MatchArgs {
-    std::string game;
-    games::Params params;  // game parameters, possibly a family (variant=tsinghua)
-    int games = 2;
-    match::TimeControl time;
-    session::SessionOptions session;
-    std::uint64_t seed = 1;
-    int random_plies = 0;
-    // The openings the pairs start from (an openings file, checked on the
-    // board), shuffled by the seed; empty: random_plies.
-    std::filesystem::path openings_file;
-    std::vector<std::vector<std::string>> openings;
-    bool json = false;
-    session::Isolation isolation;  // for both bots
-    std::vector<session::BotSpec> bots;
-    std::vector<std::string> commands;        // each bot argument as typed
-    std::string db;                           // results database to store the match in; "" for none
-    std::string name;                         // the stored tournament's name ("" for a default)
-    std::vector<std::string> args;            // the whole command line, for the stored record
-    std::optional<rating::SprtOptions> sprt;  // with --sprt: the test to run
+struct MatchArgs : tournament::MatchSettings {
+    bool json = false;  // the summary as one JSON object on stdout
 };
 
-// --games when --sprt is given without it, and --random-plies likewise.
-constexpr int kSprtMaxGames = 20000;
-constexpr int kSprtRandomPlies = 4;
 // The head-to-head block is printed after every this many pairs.
 constexpr std::int64_t kSprtReportPairs = 16;
 
-// The openings of the pairs: --openings FILE or none, --random-plies N, or
-// by default the game's shipped suite for the board (else, with --sprt, a
-// few random plies). Throws std::invalid_argument naming the problem.
-void choose_openings(MatchArgs& m, const std::string& openings, bool plies_given) {
-    if (!openings.empty() && openings != "none" && plies_given) {
-        throw std::invalid_argument(
-            "give either --openings FILE or --random-plies, not both (the openings come from one "
-            "or the other)");
-    }
-    if (openings == "none" || plies_given) return;
-    std::filesystem::path file = openings;
-    if (file.empty()) {
-        const auto suite = tournament::default_suite(m.game, m.params);
-        if (!suite) {
-            if (m.sprt) m.random_plies = kSprtRandomPlies;
-            return;
-        }
-        file = *suite;
-    }
-    tournament::OpeningsFile lines;
-    try {
-        lines = tournament::read_openings_file(file);
-    } catch (const std::runtime_error& e) {
-        throw std::invalid_argument(std::string("--openings: ") + e.what());
-    }
-    if (const std::string* variant = games::find_param(m.params, "variant");
-        variant != nullptr && *variant != "standard") {
-        throw std::invalid_argument("--openings needs one board, and --variant " + *variant +
-                                    " draws a board per pair: use --random-plies");
-    }
-    const auto game = games::make_game(m.game, m.params);
-    if (const auto problem = tournament::check_openings(*game, m.game, lines); !problem.empty())
-        throw std::invalid_argument("--openings: openings file '" + file.string() + "' " + problem);
-    m.openings_file = file;
-    m.openings = std::move(lines.lines);
-}
-
-template <typename T>
-void add_param(games::Params& params, const po::variables_map& vm, const char* option,
-               const char* key) {
-    if (vm.count(option)) {
-        std::ostringstream text;
-        text << vm[option].as<T>();
-        params.emplace_back(key, text.str());
-    }
-}
-
-// BOT1 and BOT2 with their folders (--dir, --dir1, --dir2); two bots of one
-// name become NAME-1 and NAME-2.
+// BOT1 and BOT2 with their folders (--dir, --dir1, --dir2).
 void read_bots(MatchArgs& m, const po::variables_map& vm, const std::vector<std::string>& args,
                const std::array<std::string, 3>& dirs) {
     const auto bots =
@@ -195,45 +127,19 @@ void read_bots(MatchArgs& m, const po::variables_map& vm, const std::vector<std:
         m.bots.push_back(parse_bot_argument(b));
     m.commands = bots;
     m.args = args;
-    for (std::size_t i = 0; i < 2; ++i) {
-        const std::string& dir = dirs[i + 1].empty() ? dirs[0] : dirs[i + 1];
-        if (dir.empty()) continue;
-        std::error_code ec;
-        if (!std::filesystem::is_directory(dir, ec)) {
-            throw std::invalid_argument(
-                "--dir" + std::string(dirs[i + 1].empty() ? "" : std::to_string(i + 1)) + " '" +
-                dir + "' is not a directory");
-        }
-        m.bots[i].working_dir = dir;
-    }
-    if (m.bots[0].name == m.bots[1].name) {
-        m.bots[0].name += "-1";
-        m.bots[1].name += "-2";
-    }
+    tournament::place_bots(m, dirs);
 }
 
 // The game and its board from the options, checked before any bot starts;
 // the openings; and whether each bot's protocol plays it.
 void read_game(MatchArgs& m, const po::variables_map& vm, const std::string& openings_text) {
-    add_param<std::string>(m.params, vm, "variant", "variant");
-    add_param<int>(m.params, vm, "rows", "rows");
-    add_param<int>(m.params, vm, "cols", "cols");
-    add_param<int>(m.params, vm, "connect", "connect");
-    add_param<std::string>(m.params, vm, "blocked", "blocked");
-    add_param<int>(m.params, vm, "size", "size");
-    add_param<std::string>(m.params, vm, "rule", "rule");
-    // Validate the game now, before any bot starts.
-    (void)games::make_game(m.game, games::realize(m.game, m.params, m.seed));
-    choose_openings(m, openings_text, !vm["random-plies"].defaulted());
-    for (const auto& bot : m.bots) {
-        const auto problem = session::protocol_problem(bot.protocol, m.game, m.params);
-        if (!problem.empty()) throw std::invalid_argument("bot '" + bot.name + "': " + problem);
+    // The board's options, in the order the stored config has always listed them.
+    for (const char* key : {"variant", "rows", "cols", "connect", "blocked", "size", "rule"}) {
+        if (!vm.count(key)) continue;
+        const int* number = boost::any_cast<int>(&vm[key].value());
+        m.params.emplace_back(key, number ? std::to_string(*number) : vm[key].as<std::string>());
     }
-    for (const auto& bot : m.bots) {
-        if (std::filesystem::path(bot.argv.front()).filename() != tournament::kSoHostName) continue;
-        const std::string problem = tournament::tsinghua_game_problem(m.game, m.params);
-        if (!problem.empty()) throw std::invalid_argument("bot '" + bot.name + "': " + problem);
-    }
+    tournament::check_match_game(m, openings_text, !vm["random-plies"].defaulted());
 }
 
 // Parses the arguments; on a usage error prints it and returns nullopt
@@ -290,36 +196,19 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
     if (const auto done =
             parse_command_line(line, args, out, err, [&](const po::variables_map& vm) {
                 read_bots(m, vm, args, dirs);
-                if (!m.name.empty() && m.db.empty())
-                    throw std::invalid_argument("--name needs --db");
-                if (m.session.transcript && m.db.empty())
-                    throw std::invalid_argument(
-                        "--transcript needs --db (the transcript is stored there)");
-                if (vm.count("sprt")) {
-                    m.sprt = rating::parse_sprt_options(sprt_text, "--sprt");
-                    if (vm["games"].defaulted()) m.games = kSprtMaxGames;
-                    if (m.games < 2 || m.games % 2 != 0) {
-                        throw std::invalid_argument(
-                            "--games must be an even number of at least 2 with --sprt (the games "
-                            "come in colour-swapped pairs)");
-                    }
-                }
-                if (m.games < 1) throw std::invalid_argument("--games must be at least 1");
-                if (m.random_plies < 0)
-                    throw std::invalid_argument("--random-plies must not be negative");
                 m.time.move = match::Millis{move_ms};
                 m.time.tolerance = match::Millis{tolerance_ms};
                 m.time.game = match::Millis{game_ms};
                 m.time.increment = match::Millis{inc_ms};
-                if (auto problem = m.time.validate(); !problem.empty())
-                    throw std::invalid_argument(problem);
+                tournament::check_match_settings(
+                    m, vm.count("sprt") ? std::optional(sprt_text) : std::nullopt,
+                    vm["games"].defaulted());
                 run_options.apply(m.isolation, m.session);
                 for (auto& bot : m.bots)
                     bot.isolation = m.isolation;
                 for (std::size_t i = 0; i < 2; ++i)
                     set_bot_protocol(m.bots[i],
                                      protocols[i + 1].empty() ? protocols[0] : protocols[i + 1]);
-
                 read_game(m, vm, openings_text);
             })) {
         exit_code = *done;
@@ -364,65 +253,6 @@ void print_game(std::ostream& out, int index, int total, std::int64_t stored_id,
     out << suffix << std::endl;
 }
 
-// The match as a tournament: a round-robin of the two bots (with --sprt, a
-// gauntlet of BOT1 against BOT2 with that test), one colour-swapped pair
-// after another, each pair on its own board and opening.
-tournament::Config match_config(const MatchArgs& m) {
-    tournament::Config c;
-    c.game = m.game;
-    c.game_params = m.params;
-    c.time = m.time;
-    c.startup_ms = m.session.startup_limit.count();
-    c.realtime_deadlines = m.session.realtime_deadlines;
-    c.transcript = m.session.transcript;
-    c.games_per_pair = m.games + m.games % 2;  // played: the first m.games
-    if (m.sprt) {
-        c.schedule = tournament::ScheduleType::kGauntlet;
-        c.challenger = m.bots[0].name;
-        c.sprt = m.sprt;
-    }
-    if (m.openings.empty()) {
-        c.openings.random_plies = m.random_plies;
-    } else {
-        c.openings.file = m.openings_file;
-        c.openings.lines = m.openings;
-        c.openings.order = tournament::OpeningOrder::kRandom;
-    }
-    c.seed = m.seed;
-    c.concurrency = 1;
-    c.database = m.db;  // hidden from sandboxed bots
-    for (std::size_t i = 0; i < 2; ++i) {
-        const auto& spec = m.bots[i];
-        tournament::BotConfig b;
-        b.name = spec.name;
-        b.command = m.commands[i];
-        b.argv = spec.argv;
-        b.protocol = std::string(session::to_string(spec.protocol));
-        const auto program = tournament::program_files(spec.argv, spec.working_dir);
-        b.executable = program.executable;
-        b.files = program.files;
-        b.isolation = spec.isolation;
-        b.max_line_bytes = m.session.max_line_bytes;
-        b.dir = spec.working_dir;
-        // A strategy library is loaded afresh for every game.
-        b.restart_each_game = tournament::runs_so_host(spec.argv);
-        c.bots.push_back(std::move(b));
-    }
-    return c;
-}
-
-// The command line, for the stored config's first line.
-std::string command_comment(const std::vector<std::string>& args) {
-    std::string line = "arena match";
-    for (const auto& a : args) {
-        std::string shown = a;
-        for (char& ch : shown)
-            if (ch == '\n' || ch == '\r') ch = ' ';
-        line += " " + session::join_command({shown});
-    }
-    return line;
-}
-
 // The match as a tournament of its own in the results database (--db, or
 // one in memory): named BOT1-vs-BOT2 (-2, -3, ... when taken) or --name.
 std::int64_t create_tournament(store::ResultsStore& store, const MatchArgs& m,
@@ -438,7 +268,7 @@ std::int64_t create_tournament(store::ResultsStore& store, const MatchArgs& m,
             name = base + "-" + std::to_string(n);
     }
     config.name = name;
-    config.text = tournament::config_text(config, command_comment(m.args));
+    config.text = tournament::config_text(config, tournament::command_comment(m.args));
     std::vector<store::BotEntry> bots;
     for (const auto& b : config.bots)
         bots.push_back({b.name, b.command, b.protocol, tournament::bot_sha256(b)});
@@ -629,7 +459,7 @@ int match_command(const std::vector<std::string>& args, std::ostream& out, std::
     const MatchArgs& m = *parsed;
     err << session::cgroup::describe_limits(m.isolation.cgroup) << "\n";
 
-    tournament::Config config = match_config(m);
+    tournament::Config config = tournament::match_config(m);
     std::optional<store::ResultsStore> store;
     std::int64_t id = 0;
     try {

@@ -1,0 +1,167 @@
+// `arena match` as a tournament of its own (tournament/match_config): the
+// settings checked and made into a two-bot config.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "arena/tournament/match_config.hpp"
+#include "temp_dir.hpp"
+#include "thrown.hpp"
+
+namespace arena::tournament {
+namespace {
+
+using arena::testing::message_of;
+using arena::testing::TempDir;
+
+// Two bots running /bin/sh, on connect4.
+MatchSettings two_bots(const std::string& a = "a", const std::string& b = "b") {
+    MatchSettings m;
+    m.game = "connect4";
+    m.bots.resize(2);
+    m.bots[0].name = a;
+    m.bots[1].name = b;
+    for (auto& bot : m.bots)
+        bot.argv = {"/bin/sh"};
+    m.commands = {a + "=/bin/sh", b + "=/bin/sh"};
+    m.args = {"--game", "connect4", m.commands[0], m.commands[1]};
+    return m;
+}
+
+TEST(MatchSettings, ChecksTheSettingsInTheOptionsOrder) {
+    auto m = two_bots();
+    m.name = "n";
+    EXPECT_EQ(
+        message_of<std::invalid_argument>([&] { check_match_settings(m, std::nullopt, true); }),
+        "--name needs --db");
+    m = two_bots();
+    m.session.transcript = true;
+    EXPECT_EQ(
+        message_of<std::invalid_argument>([&] { check_match_settings(m, std::nullopt, true); }),
+        "--transcript needs --db (the transcript is stored there)");
+    m = two_bots();
+    EXPECT_EQ(message_of<std::invalid_argument>(
+                  [&] { check_match_settings(m, std::string("elo0=0"), true); }),
+              "--sprt: elo1 is missing (expected "
+              "elo0=E0,elo1=E1[,alpha=A,beta=B,model=normalized|logistic])");
+    m = two_bots();
+    m.games = 7;
+    EXPECT_EQ(message_of<std::invalid_argument>(
+                  [&] { check_match_settings(m, std::string("elo0=0,elo1=5"), false); }),
+              "--games must be an even number of at least 2 with --sprt (the games come in "
+              "colour-swapped pairs)");
+    m = two_bots();
+    m.random_plies = -1;
+    EXPECT_EQ(
+        message_of<std::invalid_argument>([&] { check_match_settings(m, std::nullopt, true); }),
+        "--random-plies must not be negative");
+}
+
+TEST(MatchSettings, AnSprtPlaysUpToTwentyThousandGamesByDefault) {
+    auto m = two_bots();
+    check_match_settings(m, std::string("elo0=0,elo1=5,model=logistic"), true);
+    ASSERT_TRUE(m.sprt);
+    EXPECT_EQ(m.sprt->model, rating::SprtModel::logistic);
+    EXPECT_EQ(m.games, kSprtMaxGames);
+    m = two_bots();
+    m.games = 10;
+    check_match_settings(m, std::string("elo0=0,elo1=5"), false);
+    EXPECT_EQ(m.games, 10);
+}
+
+TEST(MatchSettings, PlacesBotsAndTellsTwinsApart) {
+    TempDir dir;
+    auto m = two_bots("x", "x");
+    place_bots(m, {dir.path().string(), "", ""});
+    EXPECT_EQ(m.bots[0].name, "x-1");
+    EXPECT_EQ(m.bots[1].name, "x-2");
+    EXPECT_EQ(m.bots[0].working_dir, dir.path());
+    EXPECT_EQ(m.bots[1].working_dir, dir.path());
+    m = two_bots();
+    const std::string missing = (dir.path() / "nope").string();
+    EXPECT_EQ(message_of<std::invalid_argument>([&] {
+                  place_bots(m, {"", "", missing});
+              }),
+              "--dir2 '" + missing + "' is not a directory");
+    EXPECT_EQ(message_of<std::invalid_argument>([&] {
+                  place_bots(m, {missing, "", ""});
+              }),
+              "--dir '" + missing + "' is not a directory");
+}
+
+TEST(MatchSettings, OpeningsComeFromTheSuiteAFileOrNowhere) {
+    auto m = two_bots();
+    choose_openings(m, "", false);  // connect4 7x6 has a shipped suite
+    EXPECT_EQ(m.openings_file.filename(), "connect4-7x6-balanced.txt");
+    EXPECT_FALSE(m.openings.empty());
+
+    m = two_bots();
+    choose_openings(m, "none", false);
+    EXPECT_TRUE(m.openings.empty());
+    EXPECT_EQ(m.random_plies, 0);
+
+    m = two_bots();
+    m.params = {{"rows", "5"}};  // no suite for 7x5: an SPRT starts from random plies
+    m.sprt = rating::SprtOptions{};
+    choose_openings(m, "", false);
+    EXPECT_TRUE(m.openings.empty());
+    EXPECT_EQ(m.random_plies, 4);
+
+    m = two_bots();
+    EXPECT_EQ(message_of<std::invalid_argument>([&] { choose_openings(m, "f.txt", true); }),
+              "give either --openings FILE or --random-plies, not both (the openings come from "
+              "one or the other)");
+    TempDir dir;
+    const std::string file = dir.write("o.txt", "4 4\n9\n");
+    EXPECT_EQ(message_of<std::invalid_argument>([&] { choose_openings(m, file, false); }),
+              "--openings: openings file '" + file + "' line 2: move '9' is not legal in connect4");
+}
+
+TEST(MatchSettings, CheckMatchGameRefusesABoardOrProtocolThatCannotPlay) {
+    auto m = two_bots();
+    m.bots[1].protocol = session::BotProtocol::kNboard;
+    EXPECT_EQ(message_of<std::invalid_argument>([&] {
+                  check_match_game(m, "none", false);
+              }).rfind("bot 'b': ", 0),
+              0u);
+}
+
+TEST(MatchSettings, MakesATwoBotConfig) {
+    auto m = two_bots();
+    m.games = 5;
+    m.seed = 9;
+    m.random_plies = 3;
+    m.session.max_line_bytes = 4096;
+    Config c = match_config(m);
+    EXPECT_EQ(c.game, "connect4");
+    EXPECT_EQ(c.games_per_pair, 6);  // an odd match plays half of the last pair
+    EXPECT_EQ(c.seed, 9u);
+    EXPECT_EQ(c.concurrency, 1);
+    EXPECT_EQ(c.openings.random_plies, 3);
+    EXPECT_FALSE(c.sprt);
+    ASSERT_EQ(c.bots.size(), 2u);
+    EXPECT_EQ(c.bots[0].name, "a");
+    EXPECT_EQ(c.bots[1].command, "b=/bin/sh");
+    EXPECT_EQ(c.bots[0].protocol, "arena1");
+    EXPECT_EQ(c.bots[0].executable, "/bin/sh");
+    EXPECT_EQ(c.bots[0].max_line_bytes, 4096u);
+
+    m.sprt = rating::SprtOptions{};
+    c = match_config(m);
+    EXPECT_EQ(c.schedule, ScheduleType::kGauntlet);
+    EXPECT_EQ(c.challenger, "a");
+    EXPECT_TRUE(c.sprt);
+}
+
+TEST(MatchSettings, CommandCommentQuotesAndFlattens) {
+    EXPECT_EQ(command_comment({"--game", "connect4", "a=/bin/sh -c 'x'", "two\nlines"}),
+              "arena match --game connect4 'a=/bin/sh -c '\\''x'\\''' 'two lines'");
+}
+
+}  // namespace
+}  // namespace arena::tournament
