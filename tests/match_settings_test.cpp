@@ -1,15 +1,20 @@
-// `arena match` as a tournament of its own (tournament/match_config): the
-// settings checked and made into a two-bot config.
+// `arena match` as a tournament of its own (tournament/match_config) and the
+// lines it prints (tournament/match_lines): the settings checked and made
+// into a two-bot config, and the game lines and summary byte for byte.
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <optional>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "arena/tournament/growth.hpp"
 #include "arena/tournament/match_config.hpp"
+#include "arena/tournament/match_lines.hpp"
 #include "temp_dir.hpp"
 #include "thrown.hpp"
 
@@ -31,6 +36,19 @@ MatchSettings two_bots(const std::string& a = "a", const std::string& b = "b") {
     m.commands = {a + "=/bin/sh", b + "=/bin/sh"};
     m.args = {"--game", "connect4", m.commands[0], m.commands[1]};
     return m;
+}
+
+record::GameRecord game(const std::string& first, const std::string& second, games::Outcome o,
+                        record::Termination t = record::Termination::kNormal) {
+    record::GameRecord g;
+    g.game = "connect4";
+    g.players[0] = first;
+    g.players[1] = second;
+    g.moves.resize(7);
+    g.outcome = o;
+    g.termination = t;
+    g.duration = std::chrono::milliseconds(1250);
+    return g;
 }
 
 TEST(MatchSettings, ChecksTheSettingsInTheOptionsOrder) {
@@ -161,6 +179,81 @@ TEST(MatchSettings, MakesATwoBotConfig) {
 TEST(MatchSettings, CommandCommentQuotesAndFlattens) {
     EXPECT_EQ(command_comment({"--game", "connect4", "a=/bin/sh -c 'x'", "two\nlines"}),
               "arena match --game connect4 'a=/bin/sh -c '\\''x'\\''' 'two lines'");
+}
+
+TEST(MatchLines, PrintsALinePerGame) {
+    std::ostringstream out;
+    print_game(out, 3, 10, 0, game("a", "b", games::Outcome::kWin1), "");
+    print_game(out, 4, 10, 42, game("b", "a", games::Outcome::kDraw), "  tail");
+    auto faulty = game("a", "b\x1b", games::Outcome::kWin2, record::Termination::kTimeout);
+    faulty.detail = "a: no move within 100 ms";
+    faulty.fault_after = std::chrono::microseconds(101'250);
+    print_game(out, 5, 10, 0, faulty, "");
+    EXPECT_EQ(out.str(),
+              "game 3/10: a vs b  1-0  normal  7 plies  1.25 s\n"
+              "game #42 (4/10 stored): b vs a  1/2-1/2  normal  7 plies  1.25 s  tail\n"
+              "game 5/10: a vs b\\x1b  0-1  timeout  7 plies  1.25 s  (a: no move within 100 "
+              "ms; verdict 101.2 ms after go)\n");
+}
+
+TEST(MatchLines, CountsTheGamesAndSaysWhenNoTestDecided) {
+    const auto m = two_bots();
+    const Config config = match_config(m);
+    const auto schedule = base_lineup(config).schedule;
+    std::ostringstream out;
+    MatchLines lines(config, schedule, 2, false, {}, out);
+    lines.game_stored(0, 1, game("a", "b", games::Outcome::kWin1));
+    lines.game_stored(1, 2, game("b", "a", games::Outcome::kWin2, record::Termination::kCrash));
+    EXPECT_EQ(out.str(),
+              "game 1/2: a vs b  1-0  normal  7 plies  1.25 s\n"
+              "game 2/2: b vs a  0-1  crash  7 plies  1.25 s\n");
+    EXPECT_FALSE(lines.has_sprt());
+    EXPECT_EQ(lines.tally().games(), 2);
+    EXPECT_EQ(lines.undecided(false), "SPRT: no decision after 2 games (the most --games allows)");
+    EXPECT_EQ(lines.undecided(true), "SPRT: no decision after 2 games");
+}
+
+TEST(MatchLines, WritesTheSprtTextItIsGiven) {
+    auto m = two_bots();
+    m.sprt = rating::SprtOptions{};
+    m.games = 4;
+    const Config config = match_config(m);
+    const auto schedule = base_lineup(config).schedule;
+    std::ostringstream out;
+    SprtText text{
+        [](const rating::SprtResult&) { return std::string("  <llr>"); },
+        [](std::ostream& o, const OpponentTest& t) { o << "<block " << t.counted_pairs << ">\n"; }};
+    MatchLines lines(config, schedule, 4, false, text, out);
+    lines.game_stored(0, 1,
+                      game(schedule[0].first == 0 ? "a" : "b", schedule[0].first == 0 ? "b" : "a",
+                           games::Outcome::kWin1));
+    EXPECT_EQ(out.str().substr(out.str().size() - 8), "  <llr>\n");
+    ASSERT_TRUE(lines.has_sprt());
+    std::ostringstream block;
+    lines.print_block(block);
+    EXPECT_EQ(block.str(), "<block 0>\n");
+}
+
+TEST(MatchLines, SummaryAsATableAndAsJson) {
+    match::Tally tally({"alpha", "b"});
+    tally.add(game("alpha", "b", games::Outcome::kWin1));
+    tally.add(game("b", "alpha", games::Outcome::kWin1, record::Termination::kTimeout));
+    std::ostringstream out;
+    print_summary(out, tally);
+    EXPECT_EQ(out.str(),
+              "\nbot    games   wins  draws losses   score  timeout    crash  illegal protocol  "
+              "startup\n"
+              "alpha      2      1      0      1   50.0%        1        0        0        0    "
+              "    0\n"
+              "b          2      1      0      1   50.0%        0        0        0        0    "
+              "    0\n");
+    const auto j = summary_json("connect4", tally);
+    EXPECT_EQ(j["game"], "connect4");
+    EXPECT_EQ(j["games"], 2);
+    EXPECT_EQ(j["bots"][0]["name"], "alpha");
+    EXPECT_EQ(j["bots"][0]["timeout"], 1);
+    EXPECT_EQ(j["bots"][1]["losses"], 1);
+    EXPECT_DOUBLE_EQ(j["bots"][1]["score"].get<double>(), 0.5);
 }
 
 }  // namespace

@@ -41,6 +41,7 @@
 #include "arena/tournament/gauntlet_sprt.hpp"
 #include "arena/tournament/growth.hpp"
 #include "arena/tournament/match_config.hpp"
+#include "arena/tournament/match_lines.hpp"
 #include "arena/tournament/openings.hpp"
 #include "arena/tournament/runner.hpp"
 #include "arena/tournament/schedule.hpp"
@@ -112,9 +113,6 @@ example:
 struct MatchArgs : tournament::MatchSettings {
     bool json = false;  // the summary as one JSON object on stdout
 };
-
-// The head-to-head block is printed after every this many pairs.
-constexpr std::int64_t kSprtReportPairs = 16;
 
 // BOT1 and BOT2 with their folders (--dir, --dir1, --dir2).
 void read_bots(MatchArgs& m, const po::variables_map& vm, const std::vector<std::string>& args,
@@ -217,42 +215,6 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
     return m;
 }
 
-std::string seconds(std::chrono::microseconds us) {
-    std::ostringstream s;
-    s << std::fixed << std::setprecision(2) << static_cast<double>(us.count()) / 1e6 << " s";
-    return s.str();
-}
-
-// One line per finished game, flushed at once: a match interrupted, or
-// piped into a file, keeps every line of the games it played.
-void print_game(std::ostream& out, int index, int total, std::int64_t stored_id,
-                const record::GameRecord& g, const std::string& suffix) {
-    // A stored game is numbered by its id (what `arena games` lists and
-    // `show` and `log` take), the count after it being progress; an unstored
-    // one by its place in the match.
-    if (stored_id > 0) {
-        out << "game #" << stored_id << " (" << index << "/" << total << " stored)";
-    } else {
-        out << "game " << index << "/" << total;
-    }
-    out << ": " << record::escape_controls(g.players[0]) << " vs "
-        << record::escape_controls(g.players[1]) << "  " << record::score_text(g.outcome) << "  "
-        << record::to_string(g.termination) << "  " << g.moves.size() << " plies  "
-        << seconds(g.duration);
-    if (!g.detail.empty()) {
-        // The detail and stderr tails quote what the bot sent.
-        out << "  (" << record::escape_controls(g.detail);
-        if (g.fault_after.count() > 0)
-            out << "; verdict " << std::fixed << std::setprecision(1)
-                << static_cast<double>(g.fault_after.count()) / 1000.0 << " ms after go";
-        const std::string fault = record::fault_description(g);
-        if (fault.size() > g.detail.size())
-            out << record::escape_controls(std::string_view(fault).substr(g.detail.size()));
-        out << ")";
-    }
-    out << suffix << std::endl;
-}
-
 // The match as a tournament of its own in the results database (--db, or
 // one in memory): named BOT1-vs-BOT2 (-2, -3, ... when taken) or --name.
 std::int64_t create_tournament(store::ResultsStore& store, const MatchArgs& m,
@@ -280,155 +242,60 @@ std::int64_t create_tournament(store::ResultsStore& store, const MatchArgs& m,
     return id;
 }
 
-// What `arena match` prints as it goes: a line per game (with --sprt, the
-// LLR after it, and every kSprtReportPairs pairs the head-to-head block),
-// and the counts for the summary and the close-call warnings.
-class MatchLines : public tournament::RunObserver {
-  public:
-    MatchLines(const MatchArgs& m, const tournament::Config& config,
-               const std::vector<tournament::Pairing>& schedule, std::ostream& out)
-        : m_(m),
-          schedule_(schedule),
-          out_(out),
-          tally_({m.bots[0].name, m.bots[1].name}),
-          close_calls_(m.time) {
-        if (m.sprt) sprt_.emplace(config, schedule);
-    }
-
-    void game_stored(std::int64_t index, std::int64_t game_id,
-                     const record::GameRecord& record) override {
-        tally_.add(record);
-        close_calls_.add(record);
-        std::string suffix;
-        bool pair_done = false;
-        if (sprt_) {
-            const auto& pairing = schedule_[static_cast<std::size_t>(index)];
-            const auto before = test().counted_pairs;
-            sprt_->add(pairing, record.outcome == games::Outcome::kWin1   ? 1.0
-                                : record.outcome == games::Outcome::kWin2 ? 0.0
-                                                                          : 0.5);
-            pair_done = test().counted_pairs > before;
-            const auto& r = test().result;
-            suffix = "  LLR " + report::fixed_decimals(r.llr, 2) + " (" +
-                     report::fixed_decimals(r.lower, 2) + ", " +
-                     report::fixed_decimals(r.upper, 2) + ")";
-        }
-        // A game kept in memory only (no --db) has no number to show.
-        print_game(out_, static_cast<int>(index) + 1, m_.games, m_.db.empty() ? 0 : game_id, record,
-                   suffix);
-        if (pair_done && !test().decided() && test().counted_pairs % kSprtReportPairs == 0) {
-            print_block(out_);
-            out_ << std::flush;
-        }
-    }
-
-    [[nodiscard]] const match::Tally& tally() const { return tally_; }
-    [[nodiscard]] const match::CloseCallCounter& close_calls() const { return close_calls_; }
-    [[nodiscard]] bool has_sprt() const { return sprt_.has_value(); }
-    // BOT1's test against BOT2.
-    [[nodiscard]] const tournament::OpponentTest& test() const { return sprt_->tests().front(); }
-
-    // The head-to-head block of the complete pairs, and the LLR line.
-    void print_block(std::ostream& out) const {
-        const auto& t = test();
-        report::print_sprt_block(out, m_.bots[0].name, m_.bots[1].name, *m_.sprt, t.result, t.pairs,
-                                 t.games);
-    }
-
-    // The decision, or why there is none.
-    void print_decision(std::ostream& out, bool stopped_early) const {
-        std::string undecided =
-            "SPRT: no decision after " + std::to_string(tally_.games()) + " games";
-        if (!stopped_early && tally_.games() >= m_.games) undecided += " (the most --games allows)";
-        report::print_sprt_decision(out, test().result.decision, undecided);
-    }
-
-    [[nodiscard]] nlohmann::json sprt_json() const {
-        const auto& t = test();
-        const auto& o = *m_.sprt;
-        if (t.counted_pairs == 0) {
-            return {{"model", std::string(report::sprt_model_name(o.model))},
-                    {"elo0", o.elo0},
-                    {"elo1", o.elo1},
-                    {"alpha", o.alpha},
-                    {"beta", o.beta},
-                    {"llr", t.result.llr},
-                    {"lower", t.result.lower},
-                    {"upper", t.result.upper},
-                    {"decision", std::string(rating::decision_name(t.result.decision))},
-                    {"pairs", 0},
-                    {"games", 0}};
-        }
-        return report::sprt_json(o, t.result, rating::head_to_head(t.pairs), t.games, t.pairs);
-    }
-
-  private:
-    const MatchArgs& m_;
-    const std::vector<tournament::Pairing>& schedule_;
-    std::ostream& out_;
-    match::Tally tally_;
-    match::CloseCallCounter close_calls_;
-    // The same test the runner's pairing source runs, kept here for the lines.
-    std::optional<tournament::GauntletSprt> sprt_;
-};
-
-void print_summary(std::ostream& out, const match::Tally& tally) {
-    std::size_t width = 4;
-    for (const auto& b : tally.bots())
-        width = std::max(width, record::escape_controls(b.name).size());
-    out << "\n"
-        << std::left << std::setw(static_cast<int>(width)) << "bot" << std::right
-        << "  games   wins  draws losses   score";
-    for (auto t : record::kAllTerminations)
-        if (t != Termination::kNormal) out << std::setw(9) << record::to_string(t);
-    out << "\n";
-    for (const auto& b : tally.bots()) {
-        out << std::left << std::setw(static_cast<int>(width)) << record::escape_controls(b.name)
-            << std::right << std::setw(7) << b.games() << std::setw(7) << b.wins << std::setw(7)
-            << b.draws << std::setw(7) << b.losses << std::setw(7) << std::fixed
-            << std::setprecision(1) << 100.0 * b.score() << "%";
-        for (auto t : record::kAllTerminations)
-            if (t != Termination::kNormal) out << std::setw(9) << b.lost(t);
-        out << "\n";
-    }
+// The SPRT's text in the match's lines: the report's, as `arena sprt` prints it.
+tournament::SprtText sprt_text(const MatchArgs& m) {
+    return {[](const rating::SprtResult& r) {
+                return "  LLR " + report::fixed_decimals(r.llr, 2) + " (" +
+                       report::fixed_decimals(r.lower, 2) + ", " +
+                       report::fixed_decimals(r.upper, 2) + ")";
+            },
+            [&m](std::ostream& out, const tournament::OpponentTest& t) {
+                report::print_sprt_block(out, m.bots[0].name, m.bots[1].name, *m.sprt, t.result,
+                                         t.pairs, t.games);
+            }};
 }
 
-nlohmann::json summary_json(const MatchArgs& m, const match::Tally& tally) {
-    nlohmann::json bots = nlohmann::json::array();
-    for (const auto& b : tally.bots()) {
-        nlohmann::json j{{"name", b.name},   {"games", b.games()}, {"wins", b.wins},
-                         {"draws", b.draws}, {"losses", b.losses}, {"score", b.score()}};
-        for (auto t : record::kAllTerminations)
-            if (t != Termination::kNormal) j[std::string(record::to_string(t))] = b.lost(t);
-        bots.push_back(std::move(j));
+// The test as JSON; before its first complete pair, its settings and bounds.
+nlohmann::json sprt_json(const rating::SprtOptions& o, const tournament::OpponentTest& t) {
+    if (t.counted_pairs == 0) {
+        return {{"model", std::string(report::sprt_model_name(o.model))},
+                {"elo0", o.elo0},
+                {"elo1", o.elo1},
+                {"alpha", o.alpha},
+                {"beta", o.beta},
+                {"llr", t.result.llr},
+                {"lower", t.result.lower},
+                {"upper", t.result.upper},
+                {"decision", std::string(rating::decision_name(t.result.decision))},
+                {"pairs", 0},
+                {"games", 0}};
     }
-    return {{"game", m.game}, {"games", tally.games()}, {"bots", std::move(bots)}};
+    return report::sprt_json(o, t.result, rating::head_to_head(t.pairs), t.games, t.pairs);
 }
 
 // Prints the summary (text or JSON) and the warnings; returns the exit status.
-int finish_match(const MatchArgs& m, const MatchLines& lines, bool interrupted, std::string failure,
-                 store::ResultsStore& store, std::int64_t id, const std::string& name,
-                 std::ostream& out, std::ostream& err) {
+int finish_match(const MatchArgs& m, const tournament::MatchLines& lines, bool interrupted,
+                 std::string failure, store::ResultsStore& store, std::int64_t id,
+                 const std::string& name, std::ostream& out, std::ostream& err) {
     const bool stopped_early = interrupted || !failure.empty();
     if (m.json) {
-        auto j = summary_json(m, lines.tally());
+        auto j = tournament::summary_json(m.game, lines.tally());
         if (lines.has_sprt()) {
-            j["sprt"] = lines.sprt_json();
+            j["sprt"] = sprt_json(*m.sprt, lines.test());
             j["max_games"] = m.games;
         }
         out << j.dump() << std::endl;
     } else {
-        print_summary(out, lines.tally());
+        tournament::print_summary(out, lines.tally());
         if (lines.has_sprt()) {
             out << "\n";
             lines.print_block(out);
-            lines.print_decision(out, stopped_early);
+            report::print_sprt_decision(out, lines.test().result.decision,
+                                        lines.undecided(stopped_early));
         }
         out << std::flush;
     }
-    for (const auto& [bot, count] : lines.close_calls().warnings())
-        err << match::close_call_warning(bot, count, "let it stop earlier, or raise --tolerance-ms")
-            << "\n";
+    lines.print_warnings(err);
     try {
         store.set_status(id, stopped_early ? "interrupted" : "finished");
         if (!m.db.empty())
@@ -474,7 +341,8 @@ int match_command(const std::vector<std::string>& args, std::ostream& out, std::
     lineup.schedule.resize(
         static_cast<std::size_t>(m.games));  // an odd --games: the last pair half
     // With --json, stdout holds the JSON object only; game lines go to stderr.
-    MatchLines lines(m, config, lineup.schedule, m.json ? err : out);
+    tournament::MatchLines lines(config, lineup.schedule, m.games, !m.db.empty(), sprt_text(m),
+                                 m.json ? err : out);
     tournament::RunOutcome outcome;
     bool interrupted = false;
     {
