@@ -1,6 +1,7 @@
-// `arena match` as a tournament of its own (tournament/match_config) and the
-// lines it prints (tournament/match_lines): the settings checked and made
-// into a two-bot config, and the game lines and summary byte for byte.
+// `arena match` as a tournament of its own (tournament/match_config,
+// match_run) and the lines it prints (tournament/match_lines): the settings
+// checked and made into a two-bot config, the stored tournament's name, and
+// the game lines and summary byte for byte.
 
 #include <gtest/gtest.h>
 
@@ -15,6 +16,7 @@
 #include "arena/tournament/growth.hpp"
 #include "arena/tournament/match_config.hpp"
 #include "arena/tournament/match_lines.hpp"
+#include "arena/tournament/match_run.hpp"
 #include "temp_dir.hpp"
 #include "thrown.hpp"
 
@@ -179,6 +181,31 @@ TEST(MatchSettings, MakesATwoBotConfig) {
 TEST(MatchSettings, CommandCommentQuotesAndFlattens) {
     EXPECT_EQ(command_comment({"--game", "connect4", "a=/bin/sh -c 'x'", "two\nlines"}),
               "arena match --game connect4 'a=/bin/sh -c '\\''x'\\''' 'two lines'");
+}
+
+TEST(MatchRun, NamesTheStoredTournamentAfterItsBots) {
+    store::ResultsStore store(":memory:");
+    const auto m = two_bots();
+    Config c1 = match_config(m), c2 = match_config(m);
+    const auto id1 = create_match_tournament(store, m, c1);
+    const auto id2 = create_match_tournament(store, m, c2);
+    EXPECT_NE(id1, id2);
+    EXPECT_EQ(c1.name, "a-vs-b");
+    EXPECT_EQ(c2.name, "a-vs-b-2");
+    EXPECT_EQ(c1.text.rfind("# arena match --game connect4", 0), 0u) << c1.text;
+    EXPECT_EQ(store.find_tournament("a-vs-b")->status, "running");
+
+    auto named = two_bots();
+    named.name = "a-vs-b";
+    named.db = "x.db";
+    Config c3 = match_config(named);
+    try {
+        (void)create_match_tournament(store, named, c3);
+        ADD_FAILURE() << "no error";
+    } catch (const store::StoreError& e) {
+        EXPECT_STREQ(e.what(),
+                     "x.db already holds a tournament named 'a-vs-b' (choose another --name)");
+    }
 }
 
 TEST(MatchLines, PrintsALinePerGame) {

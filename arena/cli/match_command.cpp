@@ -2,16 +2,12 @@
 // with a line per finished game and a summary per bot; with --sprt, played
 // in colour-swapped pairs until the GSPRT decides (docs/ratings.md).
 
-#include <algorithm>
 #include <array>
 #include <boost/program_options.hpp>
 #include <cstdint>
-#include <filesystem>
-#include <iomanip>
-#include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <sstream>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -19,39 +15,22 @@
 #include "arena/cli/commands.hpp"
 #include "arena/cli/options.hpp"
 #include "arena/cli/stop_signal.hpp"
-#include "arena/games/registry.hpp"
-#include "arena/match/close_calls.hpp"
-#include "arena/match/match.hpp"
-#include "arena/match/opening.hpp"
-#include "arena/match/startup_guard.hpp"
-#include "arena/match/tally.hpp"
 #include "arena/rating/head_to_head.hpp"
-#include "arena/rating/pentanomial.hpp"
 #include "arena/rating/sprt.hpp"
 #include "arena/rating/sprt_input.hpp"
 #include "arena/record/escape.hpp"
 #include "arena/report/head_to_head_text.hpp"
 #include "arena/report/sprt_text.hpp"
 #include "arena/session/cgroup.hpp"
-#include "arena/session/command_line.hpp"
-#include "arena/store/results_store.hpp"
 #include "arena/tournament/config.hpp"
-#include "arena/tournament/config_text.hpp"
-#include "arena/tournament/fingerprint.hpp"
-#include "arena/tournament/gauntlet_sprt.hpp"
-#include "arena/tournament/growth.hpp"
 #include "arena/tournament/match_config.hpp"
 #include "arena/tournament/match_lines.hpp"
-#include "arena/tournament/openings.hpp"
-#include "arena/tournament/runner.hpp"
-#include "arena/tournament/schedule.hpp"
-#include "arena/tournament/tsinghua_so.hpp"
+#include "arena/tournament/match_run.hpp"
 
 namespace arena::cli {
 namespace {
 
 namespace po = boost::program_options;
-using record::Termination;
 
 constexpr std::string_view kMatchUsage = R"(usage: arena match --game GAME [options] BOT1 BOT2
 
@@ -215,33 +194,6 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
     return m;
 }
 
-// The match as a tournament of its own in the results database (--db, or
-// one in memory): named BOT1-vs-BOT2 (-2, -3, ... when taken) or --name.
-std::int64_t create_tournament(store::ResultsStore& store, const MatchArgs& m,
-                               tournament::Config& config) {
-    std::string name = m.name.empty() ? m.bots[0].name + "-vs-" + m.bots[1].name : m.name;
-    if (store.find_tournament(name)) {
-        if (!m.name.empty()) {
-            throw store::StoreError(m.db + " already holds a tournament named '" + name +
-                                    "' (choose another --name)");
-        }
-        const std::string base = name;
-        for (int n = 2; store.find_tournament(name); ++n)
-            name = base + "-" + std::to_string(n);
-    }
-    config.name = name;
-    config.text = tournament::config_text(config, tournament::command_comment(m.args));
-    std::vector<store::BotEntry> bots;
-    for (const auto& b : config.bots)
-        bots.push_back({b.name, b.command, b.protocol, tournament::bot_sha256(b)});
-    const auto id =
-        store.create_tournament({name, m.game, config.text, tournament::sha256_text(config.text),
-                                 m.seed, static_cast<std::int64_t>(m.games)},
-                                bots);
-    store.set_status(id, "running");
-    return id;
-}
-
 // The SPRT's text in the match's lines: the report's, as `arena sprt` prints it.
 tournament::SprtText sprt_text(const MatchArgs& m) {
     return {[](const rating::SprtResult& r) {
@@ -274,9 +226,9 @@ nlohmann::json sprt_json(const rating::SprtOptions& o, const tournament::Opponen
 }
 
 // Prints the summary (text or JSON) and the warnings; returns the exit status.
-int finish_match(const MatchArgs& m, const tournament::MatchLines& lines, bool interrupted,
-                 std::string failure, store::ResultsStore& store, std::int64_t id,
-                 const std::string& name, std::ostream& out, std::ostream& err) {
+int finish_match(const MatchArgs& m, tournament::MatchRun& run, bool interrupted,
+                 std::string failure, std::ostream& out, std::ostream& err) {
+    const tournament::MatchLines& lines = run.lines();
     const bool stopped_early = interrupted || !failure.empty();
     if (m.json) {
         auto j = tournament::summary_json(m.game, lines.tally());
@@ -296,13 +248,11 @@ int finish_match(const MatchArgs& m, const tournament::MatchLines& lines, bool i
         out << std::flush;
     }
     lines.print_warnings(err);
-    try {
-        store.set_status(id, stopped_early ? "interrupted" : "finished");
-        if (!m.db.empty())
-            err << "arena match: stored as tournament '" << name << "' in " << m.db << "\n";
-    } catch (const std::exception& e) {
-        if (failure.empty()) failure = e.what();
-    }
+    const std::string status_error = run.set_status(stopped_early);
+    if (status_error.empty() && !m.db.empty())
+        err << "arena match: stored as tournament '" << run.config().name << "' in " << m.db
+            << "\n";
+    if (failure.empty()) failure = status_error;
     if (!failure.empty()) {
         err << "arena match: " << record::escape_controls(failure) << "\n";
         return kExitFailure;
@@ -327,43 +277,22 @@ int match_command(const std::vector<std::string>& args, std::ostream& out, std::
     err << session::cgroup::describe_limits(m.isolation.cgroup) << "\n";
 
     tournament::Config config = tournament::match_config(m);
-    std::optional<store::ResultsStore> store;
-    std::int64_t id = 0;
+    std::optional<tournament::MatchRun> run;
     try {
-        store.emplace(m.db.empty() ? std::filesystem::path(":memory:")
-                                   : std::filesystem::path(m.db));
-        id = create_tournament(*store, m, config);
+        // With --json, stdout holds the JSON object only; game lines go to stderr.
+        run.emplace(m, std::move(config), sprt_text(m), m.json ? err : out);
     } catch (const std::exception& e) {
         err << "arena match: " << e.what() << "\n";
         return kExitFailure;
     }
-    auto lineup = tournament::base_lineup(config);
-    lineup.schedule.resize(
-        static_cast<std::size_t>(m.games));  // an odd --games: the last pair half
-    // With --json, stdout holds the JSON object only; game lines go to stderr.
-    tournament::MatchLines lines(config, lineup.schedule, m.games, !m.db.empty(), sprt_text(m),
-                                 m.json ? err : out);
-    tournament::RunOutcome outcome;
+    std::string failure;
     bool interrupted = false;
     {
         StopOnSignal signals;
-        tournament::Runner runner(config, *store, id, lineup);
-        tournament::RunOptions options;
-        options.progress = &lines;
-        options.messages = &err;
-        options.command = "arena match";
-        outcome = runner.run(options, signals.token());
+        failure = run->play(err, signals.token());
         interrupted = signals.stopped();
     }
-    std::string failure = outcome.error;
-    if (failure.empty() && !outcome.given_up.empty()) {
-        // A bot that keeps failing to start is not started for every game.
-        failure = outcome.given_up.front().bot.describe() + ", so the match stopped after " +
-                  std::to_string(lines.tally().games()) + " of " + std::to_string(m.games) +
-                  " games (failed starts are not results): fix it and run it again";
-    }
-    return finish_match(m, lines, interrupted && failure.empty(), failure, *store, id, config.name,
-                        out, err);
+    return finish_match(m, *run, interrupted && failure.empty(), failure, out, err);
 }
 
 }  // namespace arena::cli
