@@ -22,25 +22,6 @@
 namespace arena::serve {
 namespace {
 
-// A stand-in for the command line's reading: "name=command", and the
-// protocols by name; "bad" arguments and "weird" protocols are refused.
-BotReader test_reader() {
-    BotReader read;
-    read.argument = [](const std::string& arg) {
-        if (arg.find("bad") != std::string::npos) throw std::invalid_argument("bad bot: " + arg);
-        session::BotSpec spec;
-        spec.name = arg.substr(0, arg.find('='));
-        spec.argv = {arg.substr(arg.find('=') + 1)};
-        return spec;
-    };
-    read.protocol = [](session::BotSpec& spec, const std::string& protocol) {
-        const auto parsed = session::parse_bot_protocol(protocol);
-        if (!parsed) throw std::invalid_argument("unknown protocol '" + protocol + "'");
-        spec.protocol = *parsed;
-    };
-    return read;
-}
-
 store::BotEntry stored(const std::string& name, const std::string& command,
                        const std::string& protocol = "arena1") {
     return {name, command, protocol, ""};
@@ -70,7 +51,7 @@ TEST(PlayBots, TheGivenBotsThenEachStoredProgramOnceWithItsGames) {
     session::Isolation isolation;
     isolation.limits.memory_mb = 64;
     std::ostringstream err;
-    const auto bots = play_bots({"mine=/bin/m --fast"}, {&db}, isolation, test_reader(), err);
+    const auto bots = play_bots({"mine=/bin/m --fast"}, {&db}, isolation, err);
     ASSERT_EQ(bots.size(), 3u);
     EXPECT_EQ(bots[0].label, "mine (--play-bot)");
     EXPECT_EQ(bots[0].entry.command, "/bin/m --fast");
@@ -85,16 +66,17 @@ TEST(PlayBots, TheGivenBotsThenEachStoredProgramOnceWithItsGames) {
         EXPECT_EQ(bot.spec.isolation.limits.memory_mb, 64);
     EXPECT_EQ(err.str(), "arena serve: " + path +
                              ": bot 'odd' of tournament 'cup' is not offered on /play: unknown "
-                             "protocol 'weird'\n");
+                             "protocol 'weird' (expected " +
+                             session::bot_protocol_names() + ", or 'tsinghua-so')\n");
 }
 
 TEST(PlayBots, ABadPlayBotIsRefused) {
     std::ostringstream err;
     try {
-        (void)play_bots({"ok=/bin/ok", "bad=/bin/x"}, {}, {}, test_reader(), err);
+        (void)play_bots({"ok=/bin/ok", "bad="}, {}, {}, err);
         FAIL() << "no error";
     } catch (const std::invalid_argument& e) {
-        EXPECT_STREQ(e.what(), "bad bot: bad=/bin/x");
+        EXPECT_STREQ(e.what(), "empty command");
     }
 }
 
@@ -137,7 +119,6 @@ TEST(RunningServer, DescribesWhatItServes) {
     ServeSetup setup;
     setup.databases = {path};
     setup.play_db = (dir.path() / "play.db").string();
-    setup.read_bot = test_reader();
     setup.server.port = 0;
     RunningServer server(setup, err);
     EXPECT_EQ(server.describe(), "serving http://127.0.0.1:" + std::to_string(server.port()) +

@@ -18,6 +18,7 @@
 #include "arena/cli/options.hpp"
 #include "arena/record/escape.hpp"
 #include "arena/session/cgroup.hpp"
+#include "arena/tournament/bot_argument.hpp"
 #include "arena/tournament/config.hpp"
 #include "arena/tournament/tsinghua_so.hpp"
 
@@ -121,7 +122,7 @@ std::optional<CheckArgs> parse_args(const std::vector<std::string>& args, std::o
             parse_command_line(line, option_words, out, err, [&](const po::variables_map& vm) {
                 if (command.empty()) throw std::invalid_argument("no bot command given");
                 if (command.size() == 1) {
-                    o.bot = parse_bot_argument(command[0]);
+                    o.bot = tournament::parse_bot_argument(command[0]);
                     c.command = command[0];
                 } else {
                     o.bot.argv = command;
@@ -137,7 +138,7 @@ std::optional<CheckArgs> parse_args(const std::vector<std::string>& args, std::o
                 }
                 const bool library = tournament::runs_so_host(o.bot.argv);
                 if (library && vm["protocol"].defaulted()) protocol = tournament::kTsinghuaSo;
-                set_bot_protocol(o.bot, protocol);
+                tournament::set_bot_protocol(o.bot, protocol);
                 o.kind = check::bot_kind(o.bot.protocol, protocol == tournament::kTsinghuaSo ||
                                                              tournament::runs_so_host(o.bot.argv));
                 if (o.game.empty()) {

@@ -22,6 +22,7 @@
 #include "arena/report/head_to_head_text.hpp"
 #include "arena/report/sprt_text.hpp"
 #include "arena/session/cgroup.hpp"
+#include "arena/tournament/bot_argument.hpp"
 #include "arena/tournament/config.hpp"
 #include "arena/tournament/match_config.hpp"
 #include "arena/tournament/match_lines.hpp"
@@ -101,7 +102,7 @@ void read_bots(MatchArgs& m, const po::variables_map& vm, const std::vector<std:
     if (bots.size() != 2)
         throw std::invalid_argument("expected two bots, got " + std::to_string(bots.size()));
     for (const auto& b : bots)
-        m.bots.push_back(parse_bot_argument(b));
+        m.bots.push_back(tournament::parse_bot_argument(b));
     m.commands = bots;
     m.args = args;
     tournament::place_bots(m, dirs);
@@ -184,8 +185,8 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
                 for (auto& bot : m.bots)
                     bot.isolation = m.isolation;
                 for (std::size_t i = 0; i < 2; ++i)
-                    set_bot_protocol(m.bots[i],
-                                     protocols[i + 1].empty() ? protocols[0] : protocols[i + 1]);
+                    tournament::set_bot_protocol(
+                        m.bots[i], protocols[i + 1].empty() ? protocols[0] : protocols[i + 1]);
                 read_game(m, vm, openings_text);
             })) {
         exit_code = *done;

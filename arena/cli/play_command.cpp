@@ -22,6 +22,7 @@
 #include "arena/record/escape.hpp"
 #include "arena/serve/play_store.hpp"
 #include "arena/terminal/terminal_play.hpp"
+#include "arena/tournament/bot_argument.hpp"
 #include "arena/tournament/config.hpp"
 
 namespace arena::cli {
@@ -114,7 +115,7 @@ std::optional<PlayArgs> parse_args(const std::vector<std::string>& args, std::os
                     throw std::invalid_argument("expected one bot, got " +
                                                 std::to_string(bots.size()));
                 p.command = bots[0];
-                p.bot = parse_bot_argument(bots[0]);
+                p.bot = tournament::parse_bot_argument(bots[0]);
                 if (!dir.empty()) {
                     std::error_code ec;
                     if (!std::filesystem::is_directory(dir, ec))
@@ -145,7 +146,7 @@ std::optional<PlayArgs> parse_args(const std::vector<std::string>& args, std::os
                 session::Isolation isolation;
                 run_options.apply(isolation, p.session);
                 p.bot.isolation = isolation;
-                set_bot_protocol(p.bot, protocol);
+                tournament::set_bot_protocol(p.bot, protocol);
                 add_param<std::string>(p.params, vm, "variant");
                 add_param<int>(p.params, vm, "rows");
                 add_param<int>(p.params, vm, "cols");

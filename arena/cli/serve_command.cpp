@@ -86,7 +86,6 @@ int serve_command(const std::vector<std::string>& args, std::ostream& out, std::
         return *done;
     setup.play = !no_play;
     setup.db_bots = !no_db_bots;
-    setup.read_bot = {parse_bot_argument, set_bot_protocol};
     setup.idle = std::chrono::seconds(idle_s);
     setup.max_move_ms = match::Millis{max_move_ms};
     setup.server.port = static_cast<unsigned short>(port);

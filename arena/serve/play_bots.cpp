@@ -8,14 +8,14 @@
 #include "arena/record/escape.hpp"
 #include "arena/serve/play_store.hpp"
 #include "arena/session/command_line.hpp"
+#include "arena/tournament/bot_argument.hpp"
 
 namespace arena::serve {
 namespace {
 
 // The bot of a --play-bot argument, labelled as one.
-PlayBot given_bot(const std::string& arg, const session::Isolation& isolation,
-                  const BotReader& read) {
-    auto spec = read.argument(arg);
+PlayBot given_bot(const std::string& arg, const session::Isolation& isolation) {
+    auto spec = tournament::parse_bot_argument(arg);
     spec.isolation = isolation;
     const auto eq = arg.find('=');
     const auto space = arg.find_first_of(" \t");
@@ -33,8 +33,8 @@ PlayBot given_bot(const std::string& arg, const session::Isolation& isolation,
 // command and protocol, `seen` holding where each is), with every game it
 // was seen playing.
 void add_stored_bots(
-    ServedDatabase& db, const session::Isolation& isolation, const BotReader& read,
-    std::ostream& err, std::vector<PlayBot>& bots,
+    ServedDatabase& db, const session::Isolation& isolation, std::ostream& err,
+    std::vector<PlayBot>& bots,
     std::map<std::tuple<std::string, std::string, std::string>, std::size_t>& seen) {
     for (const auto& t : db.bots()) {
         const auto key = std::make_tuple(t.bot.name, t.bot.command, t.bot.protocol);
@@ -49,7 +49,7 @@ void add_stored_bots(
             spec.name = t.bot.name;
             spec.argv = session::split_command(t.bot.command);
             spec.isolation = isolation;
-            read.protocol(spec, t.bot.protocol);
+            tournament::set_bot_protocol(spec, t.bot.protocol);
         } catch (const std::exception& e) {
             err << "arena serve: " << db.path().string() << ": bot '"
                 << record::escape_controls(t.bot.name) << "' of tournament '"
@@ -72,14 +72,13 @@ void add_stored_bots(
 
 std::vector<PlayBot> play_bots(const std::vector<std::string>& play_bot_args,
                                const std::vector<ServedDatabase*>& databases,
-                               const session::Isolation& isolation, const BotReader& read,
-                               std::ostream& err) {
+                               const session::Isolation& isolation, std::ostream& err) {
     std::vector<PlayBot> bots;
     for (const auto& arg : play_bot_args)
-        bots.push_back(given_bot(arg, isolation, read));
+        bots.push_back(given_bot(arg, isolation));
     std::map<std::tuple<std::string, std::string, std::string>, std::size_t> seen;
     for (auto* db : databases)
-        add_stored_bots(*db, isolation, read, err, bots, seen);
+        add_stored_bots(*db, isolation, err, bots, seen);
     return bots;
 }
 

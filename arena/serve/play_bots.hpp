@@ -2,7 +2,6 @@
 // The bots /play offers (arena serve): those given as --play-bot, then those
 // of the served tournaments, each program once.
 
-#include <functional>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -13,15 +12,6 @@
 
 namespace arena::serve {
 
-// How a bot is read from text: the command line's own reading, handed in
-// (arena/cli/bot_options.hpp). Each throws std::invalid_argument.
-struct BotReader {
-    // "[name=]command [args...]" -> the bot.
-    std::function<session::BotSpec(const std::string& argument)> argument;
-    // Makes `spec` speak `protocol`, a name as a tournament stores it.
-    std::function<void(session::BotSpec& spec, const std::string& protocol)> protocol;
-};
-
 // The bots of `play_bot_args` ('[name=]command' each; a bad one throws
 // std::invalid_argument), then those of `databases` not already offered (by
 // name, command and protocol), with every game each was seen playing, all
@@ -30,6 +20,6 @@ struct BotReader {
 [[nodiscard]] std::vector<PlayBot> play_bots(const std::vector<std::string>& play_bot_args,
                                              const std::vector<ServedDatabase*>& databases,
                                              const session::Isolation& isolation,
-                                             const BotReader& read, std::ostream& err);
+                                             std::ostream& err);
 
 }  // namespace arena::serve

@@ -73,7 +73,7 @@ RunningServer::RunningServer(const ServeSetup& setup, std::ostream& err) {
             for (const auto& db : databases)
                 stored.push_back(db.get());
         PlayConfig config;
-        config.bots = play_bots(setup.play_bot_args, stored, setup.isolation, setup.read_bot, err);
+        config.bots = play_bots(setup.play_bot_args, stored, setup.isolation, err);
         config.db = play_db;
         config.max_sessions = setup.play_max;
         config.idle_timeout = setup.idle;

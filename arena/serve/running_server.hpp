@@ -26,7 +26,6 @@ struct ServeSetup {
     std::string play_db;                     // empty: the first database
     std::vector<std::string> play_bot_args;  // '[name=]command' each
     bool db_bots = true;                     // offer the served tournaments' bots too
-    BotReader read_bot;                      // how /play's bots are read (with `play`)
     session::Isolation isolation;            // of /play's bots
     session::SessionOptions session;
     std::size_t play_max = 4;
