@@ -17,6 +17,7 @@
 
 #include "arena/games/registry.hpp"
 #include "arena/terminal/terminal_person.hpp"
+#include "arena/tournament/bot_argument.hpp"
 
 namespace arena::terminal {
 namespace {
@@ -49,7 +50,7 @@ class Pipe {
 std::string error_of(const session::BotSpec& bot, const std::string& game,
                      const games::Params& params) {
     try {
-        check_bot_game(bot, game, params);
+        tournament::check_bot_game(bot, game, params);
     } catch (const std::invalid_argument& e) {
         return e.what();
     }

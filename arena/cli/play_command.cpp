@@ -156,7 +156,7 @@ std::optional<PlayArgs> parse_args(const std::vector<std::string>& args, std::os
                 add_param<std::string>(p.params, vm, "rule");
                 p.params = games::realize(p.game, p.params, p.seed);
                 (void)games::make_game(p.game, p.params);  // checks the game and its board
-                terminal::check_bot_game(p.bot, p.game, p.params);
+                tournament::check_bot_game(p.bot, p.game, p.params);
             })) {
         exit_code = *done;
         return std::nullopt;

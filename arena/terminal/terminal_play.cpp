@@ -10,17 +10,6 @@
 
 namespace arena::terminal {
 
-void check_bot_game(const session::BotSpec& bot, const std::string& game,
-                    const games::Params& params) {
-    if (const auto problem = session::protocol_problem(bot.protocol, game, params);
-        !problem.empty())
-        throw std::invalid_argument("bot '" + bot.name + "': " + problem);
-    if (std::filesystem::path(bot.argv.front()).filename() == tournament::kSoHostName) {
-        const std::string problem = tournament::tsinghua_game_problem(game, params);
-        if (!problem.empty()) throw std::invalid_argument("bot '" + bot.name + "': " + problem);
-    }
-}
-
 std::string intro_text(const PlaySetup& setup, const games::Game& game) {
     const std::string bot_name = record::escape_controls(setup.bot.name);
     const auto limit = setup.human_limit.count();

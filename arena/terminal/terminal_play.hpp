@@ -29,13 +29,6 @@ struct PlaySetup {
     std::string person = "human";
 };
 
-// Throws std::invalid_argument("bot 'NAME': ...") when `bot` cannot play
-// `game` on the board of `params`: its protocol does not play it, or it is
-// a strategy library (played through arena-so-host) and the board is not one
-// a strategy library plays.
-void check_bot_game(const session::BotSpec& bot, const std::string& game,
-                    const games::Params& params);
-
 // The lines before the game: who plays what against whom, the clocks, and
 // how to type a move.
 [[nodiscard]] std::string intro_text(const PlaySetup& setup, const games::Game& game);

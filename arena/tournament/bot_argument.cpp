@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "arena/session/bot_protocol.hpp"
 #include "arena/session/command_line.hpp"
 #include "arena/tournament/tsinghua_so.hpp"
 
@@ -58,6 +59,17 @@ void set_bot_protocol(session::BotSpec& spec, const std::string& protocol) {
                                     std::string(kTsinghuaSo) + "')");
     }
     spec.protocol = *parsed;
+}
+
+void check_bot_game(const session::BotSpec& bot, const std::string& game,
+                    const games::Params& params) {
+    if (const auto problem = session::protocol_problem(bot.protocol, game, params);
+        !problem.empty())
+        throw std::invalid_argument("bot '" + bot.name + "': " + problem);
+    if (std::filesystem::path(bot.argv.front()).filename() == kSoHostName) {
+        const std::string problem = tsinghua_game_problem(game, params);
+        if (!problem.empty()) throw std::invalid_argument("bot '" + bot.name + "': " + problem);
+    }
 }
 
 }  // namespace arena::tournament

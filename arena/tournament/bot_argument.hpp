@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "arena/games/game.hpp"
 #include "arena/session/session.hpp"
 
 namespace arena::tournament {
@@ -24,5 +25,12 @@ void play_strategy_library(session::BotSpec& spec);
 // "tsinghua-so" (a strategy library through arena-so-host). Throws
 // std::invalid_argument for an unknown name.
 void set_bot_protocol(session::BotSpec& spec, const std::string& protocol);
+
+// Throws std::invalid_argument("bot 'NAME': ...") when `bot` cannot play
+// `game` on the board of `params`: its protocol does not play it, or it is
+// a strategy library (played through arena-so-host) and the board is not one
+// a strategy library plays.
+void check_bot_game(const session::BotSpec& bot, const std::string& game,
+                    const games::Params& params);
 
 }  // namespace arena::tournament

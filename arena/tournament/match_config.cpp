@@ -8,6 +8,7 @@
 #include "arena/rating/sprt_input.hpp"
 #include "arena/session/bot_protocol.hpp"
 #include "arena/session/command_line.hpp"
+#include "arena/tournament/bot_argument.hpp"
 #include "arena/tournament/openings.hpp"
 #include "arena/tournament/program_files.hpp"
 #include "arena/tournament/tsinghua_so.hpp"
@@ -95,15 +96,8 @@ void check_match_game(MatchSettings& m, const std::string& openings, bool plies_
     // Validate the game now, before any bot starts.
     (void)games::make_game(m.game, games::realize(m.game, m.params, m.seed));
     choose_openings(m, openings, plies_given);
-    for (const auto& bot : m.bots) {
-        const auto problem = session::protocol_problem(bot.protocol, m.game, m.params);
-        if (!problem.empty()) throw std::invalid_argument("bot '" + bot.name + "': " + problem);
-    }
-    for (const auto& bot : m.bots) {
-        if (std::filesystem::path(bot.argv.front()).filename() != kSoHostName) continue;
-        const std::string problem = tsinghua_game_problem(m.game, m.params);
-        if (!problem.empty()) throw std::invalid_argument("bot '" + bot.name + "': " + problem);
-    }
+    for (const auto& bot : m.bots)
+        check_bot_game(bot, m.game, m.params);
 }
 
 Config match_config(const MatchSettings& m) {
