@@ -21,7 +21,7 @@
 #include "arena/report/anchors.hpp"
 #include "arena/report/html_report.hpp"
 #include "arena/store/results_store.hpp"
-#include "arena/tournament/scoring.hpp"
+#include "arena/tournament/stored_settings.hpp"
 
 namespace arena::cli {
 
@@ -133,10 +133,10 @@ int report_command(const std::vector<std::string>& args, std::ostream& out, std:
         store::ResultsStore store(a.db, store::Access::kReadOnly);
         const auto t = pick(store, a.tournament, a.db, err);
         if (!t) return kExitUsage;
+        const auto settings = tournament::stored_settings(t->spec.config_text);
         report::ReportOptions options;
         try {
-            options.anchors =
-                anchors ? *anchors : report::anchors_of_config_text(t->spec.config_text);
+            options.anchors = anchors ? *anchors : settings.checked_anchors();
         } catch (const std::invalid_argument& e) {
             err << "arena report: tournament '" << record::escape_controls(t->spec.name) << "' in "
                 << a.db << ": " << e.what() << " (give the anchors with --anchor BOT=ELO)\n";
@@ -153,9 +153,7 @@ int report_command(const std::vector<std::string>& args, std::ostream& out, std:
                 return kExitUsage;
             }
         }
-        if (const auto scoring = tournament::scoring_of_config_text(t->spec.config_text))
-            options.points =
-                report::ReportOptions::Points{scoring->win, scoring->draw, scoring->loss};
+        options.points = settings.scoring;
 
         if (output == "-") {
             report::write_report(store, *t, options, out);

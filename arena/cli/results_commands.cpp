@@ -20,7 +20,7 @@
 #include "arena/report/head_to_head_text.hpp"
 #include "arena/report/text_standings.hpp"
 #include "arena/store/results_store.hpp"
-#include "arena/tournament/scoring.hpp"
+#include "arena/tournament/stored_settings.hpp"
 #include "protocol/codec.hpp"
 
 namespace arena::cli {
@@ -164,17 +164,18 @@ po::options_description tournament_option() {
 namespace {
 
 // The standings' anchors: --anchor's, else the `anchors:` of the
-// tournament's stored config; nullopt after saying why they cannot be used.
+// tournament's stored config (`settings`); nullopt after saying why they
+// cannot be used.
 std::optional<std::vector<rating::Anchor>> standings_anchors(
     store::ResultsStore& store, const store::TournamentRow& t,
-    const std::optional<std::vector<rating::Anchor>>& given, const std::string& db,
-    std::ostream& err) {
+    const std::optional<std::vector<rating::Anchor>>& given,
+    const tournament::StoredSettings& settings, const std::string& db, std::ostream& err) {
     std::vector<rating::Anchor> anchors;
     if (given) {
         anchors = *given;
     } else {
         try {
-            anchors = report::anchors_of_config_text(t.spec.config_text);
+            anchors = settings.checked_anchors();
         } catch (const std::invalid_argument& e) {
             err << "arena standings: tournament '" << t.spec.name << "' in " << db << ": "
                 << e.what() << " (give the anchors with --anchor BOT=ELO instead)\n";
@@ -251,15 +252,17 @@ int standings_command(const std::vector<std::string>& args, std::ostream& out, s
         store::ResultsStore store(a.db, store::Access::kReadOnly);
         const auto t = pick_tournament(store, a.tournament, "standings", a.db, err);
         if (!t) return kExitUsage;
+        const auto settings = tournament::stored_settings(t->spec.config_text);
         if (!vs.empty()) {
             // The head-to-head needs no ratings, but a mistyped --anchor is still one.
-            if (anchors && !standings_anchors(store, *t, anchors, a.db, err)) return kExitUsage;
+            if (anchors && !standings_anchors(store, *t, anchors, settings, a.db, err))
+                return kExitUsage;
             for (const auto& bot : vs)
                 if (!check_bot(store, *t, bot, "standings", a.db, err)) return kExitUsage;
             report::report_head_to_head(store, *t, vs[0], vs[1], out);
             return kExitOk;
         }
-        const auto scale = standings_anchors(store, *t, anchors, a.db, err);
+        const auto scale = standings_anchors(store, *t, anchors, settings, a.db, err);
         if (!scale) return kExitUsage;
         if (active) {
             for (const auto& b : store.bots(t->id)) {
@@ -276,10 +279,7 @@ int standings_command(const std::vector<std::string>& args, std::ostream& out, s
             report::report_pairs(store, *t, out, *scale, active);
             return kExitOk;
         }
-        std::optional<report::ReportOptions::Points> points;
-        if (const auto scoring = tournament::scoring_of_config_text(t->spec.config_text))
-            points = report::ReportOptions::Points{scoring->win, scoring->draw, scoring->loss};
-        report::report_standings(store, *t, out, *scale, points, active);
+        report::report_standings(store, *t, out, *scale, settings.scoring, active);
         return kExitOk;
     } catch (const std::exception& e) {
         err << "arena standings: " << e.what() << "\n";

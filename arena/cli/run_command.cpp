@@ -39,9 +39,9 @@
 #include "arena/tournament/progress.hpp"
 #include "arena/tournament/runner.hpp"
 #include "arena/tournament/schedule.hpp"
-#include "arena/tournament/scoring.hpp"
 #include "arena/tournament/shard.hpp"
 #include "arena/tournament/stored_lineup.hpp"
+#include "arena/tournament/stored_settings.hpp"
 #include "arena/tournament/tsinghua_so.hpp"
 
 namespace arena::cli {
@@ -133,9 +133,7 @@ store::LockWaiting wait_for_the_database(std::ostream& err, std::stop_token stop
 // `scoring:` when it has them.
 void print_standings(store::ResultsStore& store, const store::TournamentRow& row,
                      const tournament::Config& config, std::ostream& out) {
-    std::optional<report::ReportOptions::Points> points;
-    if (const auto scoring = tournament::scoring_of_config_text(row.spec.config_text))
-        points = report::ReportOptions::Points{scoring->win, scoring->draw, scoring->loss};
+    const auto points = tournament::stored_settings(row.spec.config_text).scoring;
     report::report_standings(store, row, out, config.anchors, points);
 }
 
