@@ -1,5 +1,8 @@
 #include "arena/check/report.hpp"
 
+#include "arena/check/bot_kind.hpp"
+#include "arena/record/escape.hpp"
+
 namespace arena::check {
 namespace {
 
@@ -79,6 +82,21 @@ nlohmann::json to_json(const std::vector<CheckResult>& results) {
                        {"expected", r.expected}});
     }
     return out;
+}
+
+std::string heading_text(std::string_view command, const CheckOptions& options) {
+    return "checking " + record::escape_controls(command) + " (" +
+           std::string(kind_name(options.kind)) + ", " + options.game + ", " +
+           std::to_string(options.time.move.count()) + " ms a move)\n";
+}
+
+std::string verdict_text(const std::vector<CheckResult>& results) {
+    return "\n" + summary_text(results) + ": " +
+           (all_passed(results) ? "the bot passes" : "the bot FAILS the checks marked FAIL") + "\n";
+}
+
+std::string json_text(const std::vector<CheckResult>& results) {
+    return to_json(results).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 }  // namespace arena::check

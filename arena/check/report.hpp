@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "arena/check/check.hpp"
@@ -21,5 +22,17 @@ namespace arena::check {
 // One object per check: name, status ("ok", "fail", "warn", "skip"),
 // detail, sent, received, stderr, expected.
 [[nodiscard]] nlohmann::json to_json(const std::vector<CheckResult>& results);
+
+// The line before the checks: "checking build/bots/random (arena1, connect4,
+// 1000 ms a move)\n", the bot's `command` as typed (control characters
+// escaped).
+[[nodiscard]] std::string heading_text(std::string_view command, const CheckOptions& options);
+
+// The lines after the checks: a blank line, then the summary and whether the
+// bot passes: "\n14 ok, 0 warnings, 1 skipped, 0 failed: the bot passes\n".
+[[nodiscard]] std::string verdict_text(const std::vector<CheckResult>& results);
+
+// to_json on one line; text that is not UTF-8 is replaced, not refused.
+[[nodiscard]] std::string json_text(const std::vector<CheckResult>& results);
 
 }  // namespace arena::check

@@ -1,13 +1,10 @@
 #include "arena/cli/bot_options.hpp"
 
 #include <boost/program_options.hpp>
-#include <filesystem>
 #include <stdexcept>
 #include <vector>
 
-#include "arena/session/command_line.hpp"
 #include "arena/tournament/config.hpp"
-#include "arena/tournament/tsinghua_so.hpp"
 
 namespace arena::cli {
 
@@ -67,58 +64,6 @@ void BotRunOptions::apply(session::Isolation& isolation, session::SessionOptions
     isolation = isolation_;
     isolation.freeze_when_idle = !no_freeze_;
     isolation.freeze_grace = session::Millis{freeze_grace_ms_};
-}
-
-void play_strategy_library(session::BotSpec& spec) {
-    if (std::filesystem::path(spec.argv.front()).filename() == tournament::kSoHostName) return;
-    if (spec.argv.size() != 1) {
-        throw std::invalid_argument("bot '" + spec.name +
-                                    "': a strategy library bot is one path, without arguments");
-    }
-    const std::filesystem::path library = spec.argv[0];
-    const auto host = tournament::find_so_host();
-    if (!host) {
-        throw std::invalid_argument("the strategy library " + library.string() +
-                                    " needs arena-so-host, which is neither next to the arena "
-                                    "executable nor in PATH");
-    }
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(library, ec))
-        throw std::invalid_argument("strategy library '" + library.string() + "' not found");
-    spec.argv = tournament::so_host_argv(*host, library);
-}
-
-session::BotSpec parse_bot_argument(const std::string& arg) {
-    session::BotSpec spec;
-    std::string command = arg;
-    const auto eq = arg.find('=');
-    const auto space = arg.find_first_of(" \t");
-    if (eq != std::string::npos && eq > 0 && (space == std::string::npos || eq < space)) {
-        spec.name = arg.substr(0, eq);
-        command = arg.substr(eq + 1);
-    }
-    spec.argv = session::split_command(command);
-    if (spec.argv.size() == 1 && spec.argv[0].ends_with(".so")) {
-        if (spec.name.empty()) spec.name = std::filesystem::path(spec.argv[0]).stem().string();
-        play_strategy_library(spec);
-    }
-    if (spec.name.empty()) spec.name = std::filesystem::path(spec.argv[0]).filename().string();
-    return spec;
-}
-
-void set_bot_protocol(session::BotSpec& spec, const std::string& protocol) {
-    if (protocol == tournament::kTsinghuaSo) {  // a v1 bot: arena-so-host
-        play_strategy_library(spec);
-        spec.protocol = session::BotProtocol::kArena1;
-        return;
-    }
-    const auto parsed = session::parse_bot_protocol(protocol);
-    if (!parsed) {
-        throw std::invalid_argument("unknown protocol '" + protocol + "' (expected " +
-                                    session::bot_protocol_names() + ", or '" +
-                                    std::string(tournament::kTsinghuaSo) + "')");
-    }
-    spec.protocol = *parsed;
 }
 
 }  // namespace arena::cli

@@ -1,8 +1,8 @@
 #pragma once
-// What `arena match` and `arena check-bot` share about the bots they start:
-// a bot argument ("[name=]command [args...]", or a strategy library), its
-// protocol, its directory, and the options of how it runs (resource limits,
-// freezing, the sandbox, the environment, the start-up limit, line length).
+// The options of how the bots of `arena match`, `play` and `check-bot` run
+// (resource limits, freezing, the sandbox, the environment, the start-up
+// limit, line length). A bot argument itself is read by
+// tournament/bot_argument.hpp.
 
 #include <boost/program_options.hpp>
 #include <cstdint>
@@ -53,21 +53,5 @@ class BotRunOptions {
     bool no_freeze_ = false;
     std::int64_t freeze_grace_ms_ = session::Isolation{}.freeze_grace.count();
 };
-
-// "[name=]command [args...]" -> BotSpec, the command split like a shell
-// splits words. The name defaults to the command's file name. A command that
-// is one path ending in .so is a Tsinghua strategy library, played through
-// arena-so-host and named after the file. Throws std::invalid_argument.
-[[nodiscard]] session::BotSpec parse_bot_argument(const std::string& arg);
-
-// Makes `spec`, whose argv is one path, play that Tsinghua strategy library
-// through arena-so-host (protocol/TSINGHUA.md). Done already: nothing to do.
-// Throws std::invalid_argument.
-void play_strategy_library(session::BotSpec& spec);
-
-// Makes `spec` speak `protocol`: "arena1", "gomocup", "nboard", or
-// "tsinghua-so" (a strategy library through arena-so-host). Throws
-// std::invalid_argument for an unknown name.
-void set_bot_protocol(session::BotSpec& spec, const std::string& protocol);
 
 }  // namespace arena::cli

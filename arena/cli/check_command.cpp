@@ -5,21 +5,20 @@
 #include <boost/program_options.hpp>
 #include <filesystem>
 #include <iostream>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "arena/check/bot_kind.hpp"
 #include "arena/check/check.hpp"
 #include "arena/check/plan.hpp"
 #include "arena/check/report.hpp"
 #include "arena/cli/bot_options.hpp"
 #include "arena/cli/commands.hpp"
 #include "arena/cli/options.hpp"
-#include "arena/games/game.hpp"
 #include "arena/record/escape.hpp"
 #include "arena/session/cgroup.hpp"
-#include "arena/session/command_line.hpp"
+#include "arena/tournament/bot_argument.hpp"
 #include "arena/tournament/config.hpp"
 #include "arena/tournament/tsinghua_so.hpp"
 
@@ -123,7 +122,7 @@ std::optional<CheckArgs> parse_args(const std::vector<std::string>& args, std::o
             parse_command_line(line, option_words, out, err, [&](const po::variables_map& vm) {
                 if (command.empty()) throw std::invalid_argument("no bot command given");
                 if (command.size() == 1) {
-                    o.bot = parse_bot_argument(command[0]);
+                    o.bot = tournament::parse_bot_argument(command[0]);
                     c.command = command[0];
                 } else {
                     o.bot.argv = command;
@@ -139,30 +138,17 @@ std::optional<CheckArgs> parse_args(const std::vector<std::string>& args, std::o
                 }
                 const bool library = tournament::runs_so_host(o.bot.argv);
                 if (library && vm["protocol"].defaulted()) protocol = tournament::kTsinghuaSo;
-                set_bot_protocol(o.bot, protocol);
-                if (protocol == tournament::kTsinghuaSo || tournament::runs_so_host(o.bot.argv)) {
-                    o.kind = check::BotKind::kTsinghuaSo;
-                } else if (o.bot.protocol == session::BotProtocol::kGomocup) {
-                    o.kind = check::BotKind::kGomocup;
-                } else if (o.bot.protocol == session::BotProtocol::kNboard) {
-                    o.kind = check::BotKind::kNboard;
-                }
+                tournament::set_bot_protocol(o.bot, protocol);
+                o.kind = check::bot_kind(o.bot.protocol, protocol == tournament::kTsinghuaSo ||
+                                                             tournament::runs_so_host(o.bot.argv));
                 if (o.game.empty()) {
-                    switch (o.kind) {
-                        case check::BotKind::kGomocup:
-                            o.game = "gomoku";
-                            break;
-                        case check::BotKind::kNboard:
-                            o.game = "reversi";
-                            break;
-                        case check::BotKind::kTsinghuaSo:
-                            o.game = "connect4";
-                            break;
-                        case check::BotKind::kArena1:
-                            throw std::invalid_argument(
-                                "--game is required for a protocol v1 bot (connect4, gomoku or "
-                                "reversi)");
+                    const auto implied = check::implied_game(o.kind);
+                    if (!implied) {
+                        throw std::invalid_argument(
+                            "--game is required for a protocol v1 bot (connect4, gomoku or "
+                            "reversi)");
                     }
+                    o.game = *implied;
                 }
                 o.time.move = match::Millis{move_ms};
                 o.time.tolerance = match::Millis{tolerance_ms};
@@ -179,20 +165,6 @@ std::optional<CheckArgs> parse_args(const std::vector<std::string>& args, std::o
     return c;
 }
 
-std::string_view kind_name(check::BotKind kind) {
-    switch (kind) {
-        case check::BotKind::kArena1:
-            return "arena1";
-        case check::BotKind::kGomocup:
-            return "gomocup";
-        case check::BotKind::kNboard:
-            return "nboard";
-        case check::BotKind::kTsinghuaSo:
-            return tournament::kTsinghuaSo;
-    }
-    return "?";
-}
-
 }  // namespace
 
 int check_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -202,10 +174,7 @@ int check_command(const std::vector<std::string>& args, std::ostream& out, std::
     CheckArgs& c = *parsed;
     err << session::cgroup::describe_limits(c.options.bot.isolation.cgroup) << "\n";
     if (!c.json) {
-        out << "checking " << record::escape_controls(c.command) << " ("
-            << kind_name(c.options.kind) << ", " << c.options.game << ", "
-            << c.options.time.move.count() << " ms a move)\n"
-            << std::flush;
+        out << check::heading_text(c.command, c.options) << std::flush;
         c.options.on_result = [&out](const check::CheckResult& r) {
             out << check::format_text(r) << std::flush;
         };
@@ -217,18 +186,12 @@ int check_command(const std::vector<std::string>& args, std::ostream& out, std::
         err << "arena check-bot: " << record::escape_controls(e.what()) << "\n";
         return kExitFailure;
     }
-    const bool passed = check::all_passed(results);
     if (c.json) {
-        out << check::to_json(results).dump(-1, ' ', false,
-                                            nlohmann::json::error_handler_t::replace)
-            << std::endl;
+        out << check::json_text(results) << std::endl;
     } else {
-        out << "\n"
-            << check::summary_text(results) << ": "
-            << (passed ? "the bot passes" : "the bot FAILS the checks marked FAIL") << "\n"
-            << std::flush;
+        out << check::verdict_text(results) << std::flush;
     }
-    return passed ? kExitOk : kExitFailure;
+    return check::all_passed(results) ? kExitOk : kExitFailure;
 }
 
 }  // namespace arena::cli

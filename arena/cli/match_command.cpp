@@ -2,17 +2,12 @@
 // with a line per finished game and a summary per bot; with --sprt, played
 // in colour-swapped pairs until the GSPRT decides (docs/ratings.md).
 
-#include <algorithm>
 #include <array>
 #include <boost/program_options.hpp>
-#include <cmath>
 #include <cstdint>
-#include <filesystem>
-#include <iomanip>
-#include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <sstream>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -20,36 +15,23 @@
 #include "arena/cli/commands.hpp"
 #include "arena/cli/options.hpp"
 #include "arena/cli/stop_signal.hpp"
-#include "arena/games/registry.hpp"
-#include "arena/match/close_calls.hpp"
-#include "arena/match/match.hpp"
-#include "arena/match/opening.hpp"
-#include "arena/match/startup_guard.hpp"
-#include "arena/match/tally.hpp"
 #include "arena/rating/head_to_head.hpp"
-#include "arena/rating/pentanomial.hpp"
 #include "arena/rating/sprt.hpp"
+#include "arena/rating/sprt_input.hpp"
 #include "arena/record/escape.hpp"
 #include "arena/report/head_to_head_text.hpp"
 #include "arena/report/sprt_text.hpp"
 #include "arena/session/cgroup.hpp"
-#include "arena/session/command_line.hpp"
-#include "arena/store/results_store.hpp"
+#include "arena/tournament/bot_argument.hpp"
 #include "arena/tournament/config.hpp"
-#include "arena/tournament/config_text.hpp"
-#include "arena/tournament/fingerprint.hpp"
-#include "arena/tournament/gauntlet_sprt.hpp"
-#include "arena/tournament/growth.hpp"
-#include "arena/tournament/openings.hpp"
-#include "arena/tournament/runner.hpp"
-#include "arena/tournament/schedule.hpp"
-#include "arena/tournament/tsinghua_so.hpp"
+#include "arena/tournament/match_config.hpp"
+#include "arena/tournament/match_lines.hpp"
+#include "arena/tournament/match_run.hpp"
 
 namespace arena::cli {
 namespace {
 
 namespace po = boost::program_options;
-using record::Termination;
 
 constexpr std::string_view kMatchUsage = R"(usage: arena match --game GAME [options] BOT1 BOT2
 
@@ -108,152 +90,11 @@ example:
 
 )";
 
-struct MatchArgs {
-    std::string game;
-    games::Params params;  // game parameters, possibly a family (variant=tsinghua)
-    int games = 2;
-    match::TimeControl time;
-    session::SessionOptions session;
-    std::uint64_t seed = 1;
-    int random_plies = 0;
-    // The openings the pairs start from (an openings file, checked on the
-    // board), shuffled by the seed; empty: random_plies.
-    std::filesystem::path openings_file;
-    std::vector<std::vector<std::string>> openings;
-    bool json = false;
-    session::Isolation isolation;  // for both bots
-    std::vector<session::BotSpec> bots;
-    std::vector<std::string> commands;        // each bot argument as typed
-    std::string db;                           // results database to store the match in; "" for none
-    std::string name;                         // the stored tournament's name ("" for a default)
-    std::vector<std::string> args;            // the whole command line, for the stored record
-    std::optional<rating::SprtOptions> sprt;  // with --sprt: the test to run
+struct MatchArgs : tournament::MatchSettings {
+    bool json = false;  // the summary as one JSON object on stdout
 };
 
-// --games when --sprt is given without it, and --random-plies likewise.
-constexpr int kSprtMaxGames = 20000;
-constexpr int kSprtRandomPlies = 4;
-// The head-to-head block is printed after every this many pairs.
-constexpr std::int64_t kSprtReportPairs = 16;
-
-// The openings of the pairs: --openings FILE or none, --random-plies N, or
-// by default the game's shipped suite for the board (else, with --sprt, a
-// few random plies). Throws std::invalid_argument naming the problem.
-void choose_openings(MatchArgs& m, const std::string& openings, bool plies_given) {
-    if (!openings.empty() && openings != "none" && plies_given) {
-        throw std::invalid_argument(
-            "give either --openings FILE or --random-plies, not both (the openings come from one "
-            "or the other)");
-    }
-    if (openings == "none" || plies_given) return;
-    std::filesystem::path file = openings;
-    if (file.empty()) {
-        const auto suite = tournament::default_suite(m.game, m.params);
-        if (!suite) {
-            if (m.sprt) m.random_plies = kSprtRandomPlies;
-            return;
-        }
-        file = *suite;
-    }
-    tournament::OpeningsFile lines;
-    try {
-        lines = tournament::read_openings_file(file);
-    } catch (const std::runtime_error& e) {
-        throw std::invalid_argument(std::string("--openings: ") + e.what());
-    }
-    if (const std::string* variant = games::find_param(m.params, "variant");
-        variant != nullptr && *variant != "standard") {
-        throw std::invalid_argument("--openings needs one board, and --variant " + *variant +
-                                    " draws a board per pair: use --random-plies");
-    }
-    const auto game = games::make_game(m.game, m.params);
-    if (const auto problem = tournament::check_openings(*game, m.game, lines); !problem.empty())
-        throw std::invalid_argument("--openings: openings file '" + file.string() + "' " + problem);
-    m.openings_file = file;
-    m.openings = std::move(lines.lines);
-}
-
-// "elo0=E0,elo1=E1[,alpha=A,beta=B,model=normalized|logistic]" -> options.
-// Throws std::invalid_argument naming the bad part.
-rating::SprtOptions parse_sprt(const std::string& text) {
-    rating::SprtOptions o;
-    bool elo0 = false, elo1 = false, alpha = false, beta = false, model = false;
-    const std::string expected =
-        "(expected elo0=E0,elo1=E1[,alpha=A,beta=B,model=normalized|logistic])";
-    std::istringstream in(text);
-    std::vector<std::string> parts;
-    for (std::string part; std::getline(in, part, ',');)
-        parts.push_back(part);
-    if (text.empty() || text.back() == ',') parts.emplace_back();
-    for (const auto& part : parts) {
-        const auto eq = part.find('=');
-        if (part.empty()) throw std::invalid_argument("--sprt: an empty part " + expected);
-        if (eq == std::string::npos) {
-            throw std::invalid_argument("--sprt: '" + part + "' is not KEY=VALUE " + expected);
-        }
-        const std::string key = part.substr(0, eq), value = part.substr(eq + 1);
-        auto seen = [&](bool& flag) {
-            if (flag) throw std::invalid_argument("--sprt: " + key + " is given twice");
-            flag = true;
-        };
-        auto number = [&]() {
-            std::size_t used = 0;
-            double x = 0.0;
-            try {
-                x = std::stod(value, &used);
-            } catch (const std::exception&) {
-                used = 0;
-            }
-            if (value.empty() || used != value.size() || !std::isfinite(x)) {
-                throw std::invalid_argument("--sprt: " + key + "='" + value +
-                                            "' is not a finite number");
-            }
-            return x;
-        };
-        if (key == "elo0") {
-            seen(elo0);
-            o.elo0 = number();
-        } else if (key == "elo1") {
-            seen(elo1);
-            o.elo1 = number();
-        } else if (key == "alpha") {
-            seen(alpha);
-            o.alpha = number();
-        } else if (key == "beta") {
-            seen(beta);
-            o.beta = number();
-        } else if (key == "model") {
-            seen(model);
-            const auto parsed = rating::parse_sprt_model(value);
-            if (!parsed) {
-                throw std::invalid_argument("--sprt: model='" + value +
-                                            "' is not a model (normalized or logistic)");
-            }
-            o.model = *parsed;
-        } else {
-            throw std::invalid_argument("--sprt: unknown key '" + key +
-                                        "' (keys: elo0, elo1, alpha, beta, model)");
-        }
-    }
-    if (!elo0) throw std::invalid_argument("--sprt: elo0 is missing " + expected);
-    if (!elo1) throw std::invalid_argument("--sprt: elo1 is missing " + expected);
-    if (const std::string problem = rating::sprt_options_problem(o); !problem.empty())
-        throw std::invalid_argument("--sprt: " + problem);
-    return o;
-}
-
-template <typename T>
-void add_param(games::Params& params, const po::variables_map& vm, const char* option,
-               const char* key) {
-    if (vm.count(option)) {
-        std::ostringstream text;
-        text << vm[option].as<T>();
-        params.emplace_back(key, text.str());
-    }
-}
-
-// BOT1 and BOT2 with their folders (--dir, --dir1, --dir2); two bots of one
-// name become NAME-1 and NAME-2.
+// BOT1 and BOT2 with their folders (--dir, --dir1, --dir2).
 void read_bots(MatchArgs& m, const po::variables_map& vm, const std::vector<std::string>& args,
                const std::array<std::string, 3>& dirs) {
     const auto bots =
@@ -261,48 +102,22 @@ void read_bots(MatchArgs& m, const po::variables_map& vm, const std::vector<std:
     if (bots.size() != 2)
         throw std::invalid_argument("expected two bots, got " + std::to_string(bots.size()));
     for (const auto& b : bots)
-        m.bots.push_back(parse_bot_argument(b));
+        m.bots.push_back(tournament::parse_bot_argument(b));
     m.commands = bots;
     m.args = args;
-    for (std::size_t i = 0; i < 2; ++i) {
-        const std::string& dir = dirs[i + 1].empty() ? dirs[0] : dirs[i + 1];
-        if (dir.empty()) continue;
-        std::error_code ec;
-        if (!std::filesystem::is_directory(dir, ec)) {
-            throw std::invalid_argument(
-                "--dir" + std::string(dirs[i + 1].empty() ? "" : std::to_string(i + 1)) + " '" +
-                dir + "' is not a directory");
-        }
-        m.bots[i].working_dir = dir;
-    }
-    if (m.bots[0].name == m.bots[1].name) {
-        m.bots[0].name += "-1";
-        m.bots[1].name += "-2";
-    }
+    tournament::place_bots(m, dirs);
 }
 
 // The game and its board from the options, checked before any bot starts;
 // the openings; and whether each bot's protocol plays it.
 void read_game(MatchArgs& m, const po::variables_map& vm, const std::string& openings_text) {
-    add_param<std::string>(m.params, vm, "variant", "variant");
-    add_param<int>(m.params, vm, "rows", "rows");
-    add_param<int>(m.params, vm, "cols", "cols");
-    add_param<int>(m.params, vm, "connect", "connect");
-    add_param<std::string>(m.params, vm, "blocked", "blocked");
-    add_param<int>(m.params, vm, "size", "size");
-    add_param<std::string>(m.params, vm, "rule", "rule");
-    // Validate the game now, before any bot starts.
-    (void)games::make_game(m.game, games::realize(m.game, m.params, m.seed));
-    choose_openings(m, openings_text, !vm["random-plies"].defaulted());
-    for (const auto& bot : m.bots) {
-        const auto problem = session::protocol_problem(bot.protocol, m.game, m.params);
-        if (!problem.empty()) throw std::invalid_argument("bot '" + bot.name + "': " + problem);
+    // The board's options, in the order the stored config has always listed them.
+    for (const char* key : {"variant", "rows", "cols", "connect", "blocked", "size", "rule"}) {
+        if (!vm.count(key)) continue;
+        const int* number = boost::any_cast<int>(&vm[key].value());
+        m.params.emplace_back(key, number ? std::to_string(*number) : vm[key].as<std::string>());
     }
-    for (const auto& bot : m.bots) {
-        if (std::filesystem::path(bot.argv.front()).filename() != tournament::kSoHostName) continue;
-        const std::string problem = tournament::tsinghua_game_problem(m.game, m.params);
-        if (!problem.empty()) throw std::invalid_argument("bot '" + bot.name + "': " + problem);
-    }
+    tournament::check_match_game(m, openings_text, !vm["random-plies"].defaulted());
 }
 
 // Parses the arguments; on a usage error prints it and returns nullopt
@@ -359,36 +174,19 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
     if (const auto done =
             parse_command_line(line, args, out, err, [&](const po::variables_map& vm) {
                 read_bots(m, vm, args, dirs);
-                if (!m.name.empty() && m.db.empty())
-                    throw std::invalid_argument("--name needs --db");
-                if (m.session.transcript && m.db.empty())
-                    throw std::invalid_argument(
-                        "--transcript needs --db (the transcript is stored there)");
-                if (vm.count("sprt")) {
-                    m.sprt = parse_sprt(sprt_text);
-                    if (vm["games"].defaulted()) m.games = kSprtMaxGames;
-                    if (m.games < 2 || m.games % 2 != 0) {
-                        throw std::invalid_argument(
-                            "--games must be an even number of at least 2 with --sprt (the games "
-                            "come in colour-swapped pairs)");
-                    }
-                }
-                if (m.games < 1) throw std::invalid_argument("--games must be at least 1");
-                if (m.random_plies < 0)
-                    throw std::invalid_argument("--random-plies must not be negative");
                 m.time.move = match::Millis{move_ms};
                 m.time.tolerance = match::Millis{tolerance_ms};
                 m.time.game = match::Millis{game_ms};
                 m.time.increment = match::Millis{inc_ms};
-                if (auto problem = m.time.validate(); !problem.empty())
-                    throw std::invalid_argument(problem);
+                tournament::check_match_settings(
+                    m, vm.count("sprt") ? std::optional(sprt_text) : std::nullopt,
+                    vm["games"].defaulted());
                 run_options.apply(m.isolation, m.session);
                 for (auto& bot : m.bots)
                     bot.isolation = m.isolation;
                 for (std::size_t i = 0; i < 2; ++i)
-                    set_bot_protocol(m.bots[i],
-                                     protocols[i + 1].empty() ? protocols[0] : protocols[i + 1]);
-
+                    tournament::set_bot_protocol(
+                        m.bots[i], protocols[i + 1].empty() ? protocols[0] : protocols[i + 1]);
                 read_game(m, vm, openings_text);
             })) {
         exit_code = *done;
@@ -397,284 +195,65 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
     return m;
 }
 
-std::string seconds(std::chrono::microseconds us) {
-    std::ostringstream s;
-    s << std::fixed << std::setprecision(2) << static_cast<double>(us.count()) / 1e6 << " s";
-    return s.str();
+// The SPRT's text in the match's lines: the report's, as `arena sprt` prints it.
+tournament::SprtText sprt_text(const MatchArgs& m) {
+    return {[](const rating::SprtResult& r) {
+                return "  LLR " + report::fixed_decimals(r.llr, 2) + " (" +
+                       report::fixed_decimals(r.lower, 2) + ", " +
+                       report::fixed_decimals(r.upper, 2) + ")";
+            },
+            [&m](std::ostream& out, const tournament::OpponentTest& t) {
+                report::print_sprt_block(out, m.bots[0].name, m.bots[1].name, *m.sprt, t.result,
+                                         t.pairs, t.games);
+            }};
 }
 
-// One line per finished game, flushed at once: a match interrupted, or
-// piped into a file, keeps every line of the games it played.
-void print_game(std::ostream& out, int index, int total, std::int64_t stored_id,
-                const record::GameRecord& g, const std::string& suffix) {
-    // A stored game is numbered by its id (what `arena games` lists and
-    // `show` and `log` take), the count after it being progress; an unstored
-    // one by its place in the match.
-    if (stored_id > 0) {
-        out << "game #" << stored_id << " (" << index << "/" << total << " stored)";
-    } else {
-        out << "game " << index << "/" << total;
+// The test as JSON; before its first complete pair, its settings and bounds.
+nlohmann::json sprt_json(const rating::SprtOptions& o, const tournament::OpponentTest& t) {
+    if (t.counted_pairs == 0) {
+        return {{"model", std::string(report::sprt_model_name(o.model))},
+                {"elo0", o.elo0},
+                {"elo1", o.elo1},
+                {"alpha", o.alpha},
+                {"beta", o.beta},
+                {"llr", t.result.llr},
+                {"lower", t.result.lower},
+                {"upper", t.result.upper},
+                {"decision", std::string(rating::decision_name(t.result.decision))},
+                {"pairs", 0},
+                {"games", 0}};
     }
-    out << ": " << record::escape_controls(g.players[0]) << " vs "
-        << record::escape_controls(g.players[1]) << "  " << record::score_text(g.outcome) << "  "
-        << record::to_string(g.termination) << "  " << g.moves.size() << " plies  "
-        << seconds(g.duration);
-    if (!g.detail.empty()) {
-        // The detail and stderr tails quote what the bot sent.
-        out << "  (" << record::escape_controls(g.detail);
-        if (g.fault_after.count() > 0)
-            out << "; verdict " << std::fixed << std::setprecision(1)
-                << static_cast<double>(g.fault_after.count()) / 1000.0 << " ms after go";
-        const std::string fault = record::fault_description(g);
-        if (fault.size() > g.detail.size())
-            out << record::escape_controls(std::string_view(fault).substr(g.detail.size()));
-        out << ")";
-    }
-    out << suffix << std::endl;
-}
-
-// The match as a tournament: a round-robin of the two bots (with --sprt, a
-// gauntlet of BOT1 against BOT2 with that test), one colour-swapped pair
-// after another, each pair on its own board and opening.
-tournament::Config match_config(const MatchArgs& m) {
-    tournament::Config c;
-    c.game = m.game;
-    c.game_params = m.params;
-    c.time = m.time;
-    c.startup_ms = m.session.startup_limit.count();
-    c.realtime_deadlines = m.session.realtime_deadlines;
-    c.transcript = m.session.transcript;
-    c.games_per_pair = m.games + m.games % 2;  // played: the first m.games
-    if (m.sprt) {
-        c.schedule = tournament::ScheduleType::kGauntlet;
-        c.challenger = m.bots[0].name;
-        c.sprt = m.sprt;
-    }
-    if (m.openings.empty()) {
-        c.openings.random_plies = m.random_plies;
-    } else {
-        c.openings.file = m.openings_file;
-        c.openings.lines = m.openings;
-        c.openings.order = tournament::OpeningOrder::kRandom;
-    }
-    c.seed = m.seed;
-    c.concurrency = 1;
-    c.database = m.db;  // hidden from sandboxed bots
-    for (std::size_t i = 0; i < 2; ++i) {
-        const auto& spec = m.bots[i];
-        tournament::BotConfig b;
-        b.name = spec.name;
-        b.command = m.commands[i];
-        b.argv = spec.argv;
-        b.protocol = std::string(session::to_string(spec.protocol));
-        const auto program = tournament::program_files(spec.argv, spec.working_dir);
-        b.executable = program.executable;
-        b.files = program.files;
-        b.isolation = spec.isolation;
-        b.max_line_bytes = m.session.max_line_bytes;
-        b.dir = spec.working_dir;
-        // A strategy library is loaded afresh for every game.
-        b.restart_each_game = tournament::runs_so_host(spec.argv);
-        c.bots.push_back(std::move(b));
-    }
-    return c;
-}
-
-// The command line, for the stored config's first line.
-std::string command_comment(const std::vector<std::string>& args) {
-    std::string line = "arena match";
-    for (const auto& a : args) {
-        std::string shown = a;
-        for (char& ch : shown)
-            if (ch == '\n' || ch == '\r') ch = ' ';
-        line += " " + session::join_command({shown});
-    }
-    return line;
-}
-
-// The match as a tournament of its own in the results database (--db, or
-// one in memory): named BOT1-vs-BOT2 (-2, -3, ... when taken) or --name.
-std::int64_t create_tournament(store::ResultsStore& store, const MatchArgs& m,
-                               tournament::Config& config) {
-    std::string name = m.name.empty() ? m.bots[0].name + "-vs-" + m.bots[1].name : m.name;
-    if (store.find_tournament(name)) {
-        if (!m.name.empty()) {
-            throw store::StoreError(m.db + " already holds a tournament named '" + name +
-                                    "' (choose another --name)");
-        }
-        const std::string base = name;
-        for (int n = 2; store.find_tournament(name); ++n)
-            name = base + "-" + std::to_string(n);
-    }
-    config.name = name;
-    config.text = tournament::config_text(config, command_comment(m.args));
-    std::vector<store::BotEntry> bots;
-    for (const auto& b : config.bots)
-        bots.push_back({b.name, b.command, b.protocol, tournament::bot_sha256(b)});
-    const auto id =
-        store.create_tournament({name, m.game, config.text, tournament::sha256_text(config.text),
-                                 m.seed, static_cast<std::int64_t>(m.games)},
-                                bots);
-    store.set_status(id, "running");
-    return id;
-}
-
-// What `arena match` prints as it goes: a line per game (with --sprt, the
-// LLR after it, and every kSprtReportPairs pairs the head-to-head block),
-// and the counts for the summary and the close-call warnings.
-class MatchLines : public tournament::RunObserver {
-  public:
-    MatchLines(const MatchArgs& m, const tournament::Config& config,
-               const std::vector<tournament::Pairing>& schedule, std::ostream& out)
-        : m_(m),
-          schedule_(schedule),
-          out_(out),
-          tally_({m.bots[0].name, m.bots[1].name}),
-          close_calls_(m.time) {
-        if (m.sprt) sprt_.emplace(config, schedule);
-    }
-
-    void game_stored(std::int64_t index, std::int64_t game_id,
-                     const record::GameRecord& record) override {
-        tally_.add(record);
-        close_calls_.add(record);
-        std::string suffix;
-        bool pair_done = false;
-        if (sprt_) {
-            const auto& pairing = schedule_[static_cast<std::size_t>(index)];
-            const auto before = test().counted_pairs;
-            sprt_->add(pairing, record.outcome == games::Outcome::kWin1   ? 1.0
-                                : record.outcome == games::Outcome::kWin2 ? 0.0
-                                                                          : 0.5);
-            pair_done = test().counted_pairs > before;
-            const auto& r = test().result;
-            suffix = "  LLR " + report::fixed_decimals(r.llr, 2) + " (" +
-                     report::fixed_decimals(r.lower, 2) + ", " +
-                     report::fixed_decimals(r.upper, 2) + ")";
-        }
-        // A game kept in memory only (no --db) has no number to show.
-        print_game(out_, static_cast<int>(index) + 1, m_.games, m_.db.empty() ? 0 : game_id, record,
-                   suffix);
-        if (pair_done && !test().decided() && test().counted_pairs % kSprtReportPairs == 0) {
-            print_block(out_);
-            out_ << std::flush;
-        }
-    }
-
-    [[nodiscard]] const match::Tally& tally() const { return tally_; }
-    [[nodiscard]] const match::CloseCallCounter& close_calls() const { return close_calls_; }
-    [[nodiscard]] bool has_sprt() const { return sprt_.has_value(); }
-    // BOT1's test against BOT2.
-    [[nodiscard]] const tournament::OpponentTest& test() const { return sprt_->tests().front(); }
-
-    // The head-to-head block of the complete pairs, and the LLR line.
-    void print_block(std::ostream& out) const {
-        const auto& t = test();
-        report::print_sprt_block(out, m_.bots[0].name, m_.bots[1].name, *m_.sprt, t.result, t.pairs,
-                                 t.games);
-    }
-
-    // The decision, or why there is none.
-    void print_decision(std::ostream& out, bool stopped_early) const {
-        std::string undecided =
-            "SPRT: no decision after " + std::to_string(tally_.games()) + " games";
-        if (!stopped_early && tally_.games() >= m_.games) undecided += " (the most --games allows)";
-        report::print_sprt_decision(out, test().result.decision, undecided);
-    }
-
-    [[nodiscard]] nlohmann::json sprt_json() const {
-        const auto& t = test();
-        const auto& o = *m_.sprt;
-        if (t.counted_pairs == 0) {
-            return {{"model", std::string(report::sprt_model_name(o.model))},
-                    {"elo0", o.elo0},
-                    {"elo1", o.elo1},
-                    {"alpha", o.alpha},
-                    {"beta", o.beta},
-                    {"llr", t.result.llr},
-                    {"lower", t.result.lower},
-                    {"upper", t.result.upper},
-                    {"decision", std::string(rating::decision_name(t.result.decision))},
-                    {"pairs", 0},
-                    {"games", 0}};
-        }
-        return report::sprt_json(o, t.result, rating::head_to_head(t.pairs), t.games, t.pairs);
-    }
-
-  private:
-    const MatchArgs& m_;
-    const std::vector<tournament::Pairing>& schedule_;
-    std::ostream& out_;
-    match::Tally tally_;
-    match::CloseCallCounter close_calls_;
-    // The same test the runner's pairing source runs, kept here for the lines.
-    std::optional<tournament::GauntletSprt> sprt_;
-};
-
-void print_summary(std::ostream& out, const match::Tally& tally) {
-    std::size_t width = 4;
-    for (const auto& b : tally.bots())
-        width = std::max(width, record::escape_controls(b.name).size());
-    out << "\n"
-        << std::left << std::setw(static_cast<int>(width)) << "bot" << std::right
-        << "  games   wins  draws losses   score";
-    for (auto t : record::kAllTerminations)
-        if (t != Termination::kNormal) out << std::setw(9) << record::to_string(t);
-    out << "\n";
-    for (const auto& b : tally.bots()) {
-        out << std::left << std::setw(static_cast<int>(width)) << record::escape_controls(b.name)
-            << std::right << std::setw(7) << b.games() << std::setw(7) << b.wins << std::setw(7)
-            << b.draws << std::setw(7) << b.losses << std::setw(7) << std::fixed
-            << std::setprecision(1) << 100.0 * b.score() << "%";
-        for (auto t : record::kAllTerminations)
-            if (t != Termination::kNormal) out << std::setw(9) << b.lost(t);
-        out << "\n";
-    }
-}
-
-nlohmann::json summary_json(const MatchArgs& m, const match::Tally& tally) {
-    nlohmann::json bots = nlohmann::json::array();
-    for (const auto& b : tally.bots()) {
-        nlohmann::json j{{"name", b.name},   {"games", b.games()}, {"wins", b.wins},
-                         {"draws", b.draws}, {"losses", b.losses}, {"score", b.score()}};
-        for (auto t : record::kAllTerminations)
-            if (t != Termination::kNormal) j[std::string(record::to_string(t))] = b.lost(t);
-        bots.push_back(std::move(j));
-    }
-    return {{"game", m.game}, {"games", tally.games()}, {"bots", std::move(bots)}};
+    return report::sprt_json(o, t.result, rating::head_to_head(t.pairs), t.games, t.pairs);
 }
 
 // Prints the summary (text or JSON) and the warnings; returns the exit status.
-int finish_match(const MatchArgs& m, const MatchLines& lines, bool interrupted, std::string failure,
-                 store::ResultsStore& store, std::int64_t id, const std::string& name,
-                 std::ostream& out, std::ostream& err) {
+int finish_match(const MatchArgs& m, tournament::MatchRun& run, bool interrupted,
+                 std::string failure, std::ostream& out, std::ostream& err) {
+    const tournament::MatchLines& lines = run.lines();
     const bool stopped_early = interrupted || !failure.empty();
     if (m.json) {
-        auto j = summary_json(m, lines.tally());
+        auto j = tournament::summary_json(m.game, lines.tally());
         if (lines.has_sprt()) {
-            j["sprt"] = lines.sprt_json();
+            j["sprt"] = sprt_json(*m.sprt, lines.test());
             j["max_games"] = m.games;
         }
         out << j.dump() << std::endl;
     } else {
-        print_summary(out, lines.tally());
+        tournament::print_summary(out, lines.tally());
         if (lines.has_sprt()) {
             out << "\n";
             lines.print_block(out);
-            lines.print_decision(out, stopped_early);
+            report::print_sprt_decision(out, lines.test().result.decision,
+                                        lines.undecided(stopped_early));
         }
         out << std::flush;
     }
-    for (const auto& [bot, count] : lines.close_calls().warnings())
-        err << match::close_call_warning(bot, count, "let it stop earlier, or raise --tolerance-ms")
+    lines.print_warnings(err);
+    const std::string status_error = run.set_status(stopped_early);
+    if (status_error.empty() && !m.db.empty())
+        err << "arena match: stored as tournament '" << run.config().name << "' in " << m.db
             << "\n";
-    try {
-        store.set_status(id, stopped_early ? "interrupted" : "finished");
-        if (!m.db.empty())
-            err << "arena match: stored as tournament '" << name << "' in " << m.db << "\n";
-    } catch (const std::exception& e) {
-        if (failure.empty()) failure = e.what();
-    }
+    if (failure.empty()) failure = status_error;
     if (!failure.empty()) {
         err << "arena match: " << record::escape_controls(failure) << "\n";
         return kExitFailure;
@@ -698,43 +277,23 @@ int match_command(const std::vector<std::string>& args, std::ostream& out, std::
     const MatchArgs& m = *parsed;
     err << session::cgroup::describe_limits(m.isolation.cgroup) << "\n";
 
-    tournament::Config config = match_config(m);
-    std::optional<store::ResultsStore> store;
-    std::int64_t id = 0;
+    tournament::Config config = tournament::match_config(m);
+    std::optional<tournament::MatchRun> run;
     try {
-        store.emplace(m.db.empty() ? std::filesystem::path(":memory:")
-                                   : std::filesystem::path(m.db));
-        id = create_tournament(*store, m, config);
+        // With --json, stdout holds the JSON object only; game lines go to stderr.
+        run.emplace(m, std::move(config), sprt_text(m), m.json ? err : out);
     } catch (const std::exception& e) {
         err << "arena match: " << e.what() << "\n";
         return kExitFailure;
     }
-    auto lineup = tournament::base_lineup(config);
-    lineup.schedule.resize(
-        static_cast<std::size_t>(m.games));  // an odd --games: the last pair half
-    // With --json, stdout holds the JSON object only; game lines go to stderr.
-    MatchLines lines(m, config, lineup.schedule, m.json ? err : out);
-    tournament::RunOutcome outcome;
+    std::string failure;
     bool interrupted = false;
     {
         StopOnSignal signals;
-        tournament::Runner runner(config, *store, id, lineup);
-        tournament::RunOptions options;
-        options.progress = &lines;
-        options.messages = &err;
-        options.command = "arena match";
-        outcome = runner.run(options, signals.token());
+        failure = run->play(err, signals.token());
         interrupted = signals.stopped();
     }
-    std::string failure = outcome.error;
-    if (failure.empty() && !outcome.given_up.empty()) {
-        // A bot that keeps failing to start is not started for every game.
-        failure = outcome.given_up.front().bot.describe() + ", so the match stopped after " +
-                  std::to_string(lines.tally().games()) + " of " + std::to_string(m.games) +
-                  " games (failed starts are not results): fix it and run it again";
-    }
-    return finish_match(m, lines, interrupted && failure.empty(), failure, *store, id, config.name,
-                        out, err);
+    return finish_match(m, *run, interrupted && failure.empty(), failure, out, err);
 }
 
 }  // namespace arena::cli

@@ -1,59 +1,12 @@
 #pragma once
-// What `arena serve` and `arena run --serve` share: the served databases,
-// /play with its bots, the site and the HTTP server, set up from options and
-// stopped when the object goes (serve_command.cpp).
+// The server of `arena serve` and `arena run --serve` under the names the
+// commands knew it by; it lives in arena/serve/running_server.hpp.
 
-#include <chrono>
-#include <iosfwd>
-#include <memory>
-#include <string>
-#include <vector>
-
-#include "arena/match/time_control.hpp"
-#include "arena/serve/http_server.hpp"
-#include "arena/serve/live_games.hpp"
-#include "arena/serve/play_session.hpp"
-#include "arena/serve/site.hpp"
-#include "arena/session/session.hpp"
+#include "arena/serve/running_server.hpp"
 
 namespace arena::cli {
 
-struct ServeSetup {
-    std::vector<std::string> databases;      // served in this order (DB 0, 1, ...)
-    bool play = true;                        // offer /play
-    std::string play_db;                     // empty: the first database
-    std::vector<std::string> play_bot_args;  // '[name=]command' each
-    bool db_bots = true;                     // offer the served tournaments' bots too
-    session::Isolation isolation;            // of /play's bots
-    session::SessionOptions session;
-    std::size_t play_max = 4;
-    std::chrono::milliseconds idle{30'000};
-    match::Millis max_move_ms{60'000};
-    serve::ServerOptions server;
-    serve::LiveGames* live = nullptr;  // games in progress to show (arena run --serve)
-    std::string title = "arena";
-};
-
-class RunningServer {
-  public:
-    // Opens the databases, sets up /play and starts serving. Throws
-    // std::invalid_argument for a bad --play-bot, std::runtime_error naming
-    // the file or address for anything else that fails. Problems that leave
-    // the server usable (a stored bot that cannot be offered) go to `err`.
-    RunningServer(const ServeSetup& setup, std::ostream& err);
-    ~RunningServer();
-
-    [[nodiscard]] unsigned short port() const { return http_->port(); }
-    // "http://127.0.0.1:8080/ (2 databases, /play with 3 bots)".
-    [[nodiscard]] std::string describe() const;
-
-  private:
-    std::string url_;
-    std::size_t databases_ = 0, bots_ = 0;
-    bool play_ = false;
-    std::unique_ptr<serve::PlayManager> play_manager_;
-    std::unique_ptr<serve::Site> site_;
-    std::unique_ptr<serve::HttpServer> http_;  // last: stopped first
-};
+using serve::RunningServer;
+using serve::ServeSetup;
 
 }  // namespace arena::cli

@@ -4,15 +4,14 @@
 
 #include <boost/program_options.hpp>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <string>
-#include <system_error>
 #include <vector>
 
 #include "arena/cli/commands.hpp"
 #include "arena/cli/config_args.hpp"
 #include "arena/cluster/slurm.hpp"
+#include "arena/cluster/slurm_submission.hpp"
 #include "arena/tournament/config.hpp"
 #include "arena/tournament/schedule.hpp"
 #include "arena/tournament/shard.hpp"
@@ -38,52 +37,6 @@ instead. --tasks resubmits only those shards (after a failure or scancel),
 with a new merge after them.
 
 )";
-
-// Where this arena executable is, for the tasks to run the same one.
-fs::path own_executable() {
-    std::error_code ec;
-    auto self = fs::read_symlink("/proc/self/exe", ec);
-    return ec ? fs::path{} : self;
-}
-
-std::string joined(const std::vector<std::string>& args) {
-    std::string s = "sbatch";
-    for (const auto& a : args)
-        s += " " + cluster::shell_quote(a);
-    return s;
-}
-
-// The merge job's sbatch command as --dry-run prints it, to be pasted into
-// bash after `job=$(sbatch --parsable ...)`: the dependency in double quotes,
-// so that bash puts in the job id (--parsable prints "ID" or "ID;CLUSTER").
-std::string merge_command_line(const cluster::SlurmJob& job) {
-    constexpr std::string_view kJob = "\x01";
-    std::string s = "sbatch";
-    for (const auto& a : cluster::merge_submission(job, std::string(kJob))) {
-        const auto at = a.find(kJob);
-        if (at == std::string::npos) {
-            s += " " + cluster::shell_quote(a);
-        } else {
-            s += " " + cluster::shell_quote(a.substr(0, at)) + "\"${job%%;*}\"" +
-                 (at + kJob.size() < a.size() ? cluster::shell_quote(a.substr(at + kJob.size()))
-                                              : "");
-        }
-    }
-    return s;
-}
-
-void write_file(const fs::path& path, const std::string& text) {
-    const auto part = fs::path(path.string() + ".part");
-    {
-        std::ofstream file(part, std::ios::trunc);
-        file << text;
-        file.close();
-        if (!file) throw std::runtime_error("cannot write " + part.string());
-    }
-    fs::permissions(part, fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
-                    fs::perm_options::add);
-    fs::rename(part, path);
-}
 
 }  // namespace
 
@@ -135,19 +88,12 @@ int slurm_command(const std::vector<std::string>& args, std::ostream& out, std::
         return kExitUsage;
     }
     const auto pairs = tournament::make_schedule(config).size() / 2;
-    if (static_cast<std::size_t>(job.shards) > pairs)
-        err << "arena slurm: note: " << job.shards << " shards for " << pairs
-            << " colour-swapped pair" << (pairs == 1 ? "" : "s") << ": "
-            << static_cast<std::size_t>(job.shards) - pairs << " shard(s) will have no games\n";
+    if (const auto note = cluster::shards_note(job.shards, pairs); !note.empty())
+        err << "arena slurm: " << note << "\n";
 
-    job.tournament = config.name;
-    job.workdir = fs::current_path();
-    job.config = fs::absolute(config_path).lexically_normal();
-    job.database = fs::absolute(db_override.empty() ? config.database : fs::path(db_override))
-                       .lexically_normal();
-    job.job_dir = job_dir.empty() ? job.database.parent_path() / (config.name + ".slurm")
-                                  : fs::absolute(job_dir).lexically_normal();
-    job.arena = arena_path.empty() ? own_executable() : fs::absolute(arena_path).lexically_normal();
+    cluster::place_job(job, config.name, config_path,
+                       db_override.empty() ? config.database : fs::path(db_override), job_dir,
+                       arena_path);
     if (job.arena.empty()) {
         err << "arena slurm: cannot tell where this arena executable is: give --arena PATH\n";
         return kExitUsage;
@@ -157,30 +103,14 @@ int slurm_command(const std::vector<std::string>& args, std::ostream& out, std::
         return kExitUsage;
     }
 
-    const auto scripts = cluster::slurm_scripts(job);
-    const auto shards_args = cluster::shards_submission(job, tasks);
     if (dry_run) {
-        out << "# " << cluster::shards_script_path(job).string() << "\n"
-            << scripts.shards << "\n# " << cluster::merge_script_path(job).string() << "\n"
-            << scripts.merge << "\n# submitted with:\n"
-            << "mkdir -p " << cluster::shell_quote((job.job_dir / "logs").string()) << "\n"
-            << "job=$(" << joined(shards_args) << ")\n"
-            << merge_command_line(job) << "\n";
+        out << cluster::dry_run_text(job, tasks);
         return kExitOk;
-    }
-
-    try {
-        fs::create_directories(job.job_dir / "logs");
-        fs::create_directories(job.database.parent_path());
-        write_file(cluster::shards_script_path(job), scripts.shards);
-        write_file(cluster::merge_script_path(job), scripts.merge);
-    } catch (const std::exception& e) {
-        err << "arena slurm: " << e.what() << "\n";
-        return kExitFailure;
     }
     std::string array_job, merge_job;
     try {
-        array_job = cluster::submit(shards_args);
+        cluster::write_job_files(job);
+        array_job = cluster::submit(cluster::shards_submission(job, tasks));
     } catch (const std::exception& e) {
         err << "arena slurm: " << e.what() << "\n";
         return kExitFailure;
@@ -188,22 +118,10 @@ int slurm_command(const std::vector<std::string>& args, std::ostream& out, std::
     try {
         merge_job = cluster::submit(cluster::merge_submission(job, array_job));
     } catch (const std::exception& e) {
-        err << "arena slurm: the shards are submitted as job " << array_job
-            << ", but the merge job is not: " << e.what() << "\n"
-            << "(submit it by hand: sbatch --dependency=afterany:" << array_job << " "
-            << cluster::shell_quote(cluster::merge_script_path(job).string()) << ")\n";
+        err << "arena slurm: " << cluster::merge_unsubmitted_text(job, array_job, e.what());
         return kExitFailure;
     }
-    const std::string shown_tasks = tasks.empty() ? "1-" + std::to_string(job.shards) : tasks;
-    out << "arena slurm: tournament '" << config.name << "' in " << job.shards << " shard"
-        << (job.shards == 1 ? "" : "s") << ": scripts in " << job.job_dir.string() << "\n"
-        << "submitted: shards job " << array_job << " (tasks " << shown_tasks << "), merge job "
-        << merge_job << " (after " << array_job << ")\n"
-        << "  watch:    squeue -j " << array_job << "," << merge_job << "\n"
-        << "  logs:     " << (job.job_dir / "logs").string() << "/\n"
-        << "  results:  arena standings " << job.database.string() << " (once the merge ran)\n"
-        << "  resubmit: this command with --tasks K[,K...] (the shards that failed; a new merge "
-           "follows them)\n";
+    out << "arena slurm: " << cluster::submitted_text(job, tasks, array_job, merge_job);
     return kExitOk;
 }
 

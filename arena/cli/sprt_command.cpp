@@ -3,13 +3,10 @@
 // block (Elo, nElo, LOS, ...) in the form fastchess prints it.
 
 #include <boost/program_options.hpp>
-#include <cmath>
-#include <cstdint>
-#include <iomanip>
+#include <cctype>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -18,7 +15,7 @@
 #include "arena/cli/options.hpp"
 #include "arena/rating/head_to_head.hpp"
 #include "arena/rating/sprt.hpp"
-#include "arena/record/escape.hpp"
+#include "arena/rating/sprt_input.hpp"
 #include "arena/report/head_to_head_text.hpp"
 #include "arena/report/sprt_text.hpp"
 
@@ -40,47 +37,11 @@ std::vector<std::string> join_negative_values(const std::vector<std::string>& ar
         const bool next_negative =
             i + 1 < args.size() && args[i + 1].size() >= 2 && args[i + 1][0] == '-' &&
             (std::isdigit(static_cast<unsigned char>(args[i + 1][1])) || args[i + 1][1] == '.');
-        if (takes_value && next_negative) {
-            out.push_back(args[i] + "=" + args[i + 1]);
-            ++i;
-        } else {
-            out.push_back(args[i]);
-        }
+        const bool join = takes_value && next_negative;
+        out.push_back(join ? args[i] + "=" + args[i + 1] : args[i]);
+        i += join ? 1 : 0;
     }
     return out;
-}
-
-// "a,b,c" as exactly `n` whole, non-negative counts; `what` names them.
-std::vector<std::int64_t> parse_counts(const std::string& option, const std::string& text,
-                                       std::size_t n, const std::string& what) {
-    std::vector<std::int64_t> counts;
-    std::istringstream in(text);
-    std::vector<std::string> fields;
-    for (std::string field; std::getline(in, field, ',');)
-        fields.push_back(field);
-    if (!text.empty() && text.back() == ',') fields.emplace_back();
-    if (fields.size() != n) {
-        throw std::invalid_argument(option + ": expected " + std::to_string(n) +
-                                    " comma-separated counts (" + what + "), got " +
-                                    std::to_string(fields.size()));
-    }
-    for (const auto& f : fields) {
-        std::size_t used = 0;
-        long long value = 0;
-        try {
-            value = std::stoll(f, &used);
-        } catch (const std::exception&) {
-            used = 0;
-        }
-        if (used == 0 || used != f.size()) {
-            throw std::invalid_argument(option + ": '" + f + "' is not a whole number");
-        }
-        if (value < 0) {
-            throw std::invalid_argument(option + ": a count cannot be negative (" + f + ")");
-        }
-        counts.push_back(value);
-    }
-    return counts;
 }
 
 }  // namespace
@@ -126,28 +87,14 @@ int sprt_command(const std::vector<std::string>& args, std::ostream& out, std::o
                     throw std::invalid_argument(
                         "give the counts with exactly one of --penta and --wdl");
                 }
-                const auto model = rating::parse_sprt_model(model_name);
-                if (!model) {
-                    throw std::invalid_argument("--model: '" + model_name +
-                                                "' is not a model (normalized or logistic)");
-                }
-                options.model = *model;
+                options.model = rating::parse_sprt_model_option("--model", model_name);
                 if (const std::string problem = rating::sprt_options_problem(options, "--");
                     !problem.empty())
                     throw std::invalid_argument(problem);
-                if (vm.count("penta")) {
-                    const auto c = parse_counts("--penta", penta_text, 5, "LL,LD,DD+WL,WD,WW");
-                    rating::Pentanomial p;
-                    for (std::size_t i = 0; i < 5; ++i)
-                        p.bins[i] = c[i];
-                    if (p.pairs() == 0) throw std::invalid_argument("--penta: every count is 0");
-                    pairs = p;
-                } else {
-                    const auto c = parse_counts("--wdl", wdl_text, 3, "W,D,L");
-                    rating::Trinomial t{c[0], c[1], c[2]};
-                    if (t.games() == 0) throw std::invalid_argument("--wdl: every count is 0");
-                    games = t;
-                }
+                if (vm.count("penta"))
+                    pairs = rating::parse_pentanomial("--penta", penta_text);
+                else
+                    games = rating::parse_trinomial("--wdl", wdl_text);
             }))
         return *done;
     rating::SprtResult result;

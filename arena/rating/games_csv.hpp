@@ -4,6 +4,7 @@
 
 #include <iosfwd>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "arena/rating/game_result.hpp"
@@ -19,5 +20,15 @@ namespace arena::rating {
 // first bad line.
 [[nodiscard]] std::vector<GameResult> read_games_csv(std::istream& in,
                                                      std::vector<std::string>& names);
+
+// Games in either form `arena rate` reads, told apart by the first line that
+// is not blank: `arena export -f csv` (RFC 4180, csv_records.hpp; a header
+// naming the columns first, second and result, which are read, and others,
+// which are not), or white,black,result lines (read_games_csv). A UTF-8
+// byte order mark at the start is skipped. Names as for read_games_csv.
+// Throws std::runtime_error("line N: ...") on the first bad line, also for a
+// header without those three columns.
+[[nodiscard]] std::vector<GameResult> read_rated_games(std::string_view text,
+                                                       std::vector<std::string>& names);
 
 }  // namespace arena::rating

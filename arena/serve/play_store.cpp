@@ -8,6 +8,7 @@
 
 #include "arena/store/sqlite.hpp"
 #include "arena/tournament/fingerprint.hpp"
+#include "arena/tournament/program_files.hpp"
 
 namespace arena::serve {
 namespace {
@@ -38,6 +39,11 @@ bool same_players(const std::vector<store::BotEntry>& bots, const std::string& p
 }
 
 }  // namespace
+
+store::BotEntry bot_entry(const session::BotSpec& bot, const std::string& command) {
+    return {bot.name, command, std::string(session::to_string(bot.protocol)),
+            tournament::program_sha256(tournament::program_files(bot.argv, bot.working_dir))};
+}
 
 PlayStore::PlayStore(std::filesystem::path path) : path_(std::move(path)), store_(path_) {}
 

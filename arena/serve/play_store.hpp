@@ -14,6 +14,7 @@
 #include <string>
 
 #include "arena/record/game_record.hpp"
+#include "arena/session/session.hpp"
 #include "arena/store/results_store.hpp"
 
 namespace arena::serve {
@@ -25,6 +26,10 @@ struct StoredPlay {
 
 // The protocol column of a person's row in the bots table.
 inline constexpr const char* kHumanProtocol = "human";
+
+// The bots table's row of `bot`, started with `command` (as it was given):
+// its name, that command, its protocol and the SHA-256 of its program files.
+[[nodiscard]] store::BotEntry bot_entry(const session::BotSpec& bot, const std::string& command);
 
 class PlayStore {
   public:

@@ -1,0 +1,40 @@
+#include "arena/check/bot_kind.hpp"
+
+namespace arena::check {
+
+BotKind bot_kind(session::BotProtocol protocol, bool strategy_library) {
+    if (strategy_library) return BotKind::kTsinghuaSo;
+    if (protocol == session::BotProtocol::kGomocup) return BotKind::kGomocup;
+    if (protocol == session::BotProtocol::kNboard) return BotKind::kNboard;
+    return BotKind::kArena1;
+}
+
+std::optional<std::string> implied_game(BotKind kind) {
+    switch (kind) {
+        case BotKind::kGomocup:
+            return "gomoku";
+        case BotKind::kNboard:
+            return "reversi";
+        case BotKind::kTsinghuaSo:
+            return "connect4";
+        case BotKind::kArena1:
+            break;
+    }
+    return std::nullopt;
+}
+
+std::string_view kind_name(BotKind kind) {
+    switch (kind) {
+        case BotKind::kArena1:
+            return "arena1";
+        case BotKind::kGomocup:
+            return "gomocup";
+        case BotKind::kNboard:
+            return "nboard";
+        case BotKind::kTsinghuaSo:
+            return "tsinghua-so";
+    }
+    return "?";
+}
+
+}  // namespace arena::check

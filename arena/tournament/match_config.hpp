@@ -1,0 +1,80 @@
+#pragma once
+// `arena match` as a tournament of its own: the match's settings as its
+// command line gives them, checked (the board, the openings, what each
+// bot's protocol plays), made into the two-bot Config the runner plays (a
+// round-robin, or with an SPRT a gauntlet of BOT1 against BOT2, one
+// colour-swapped pair after another), and created in a results database.
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "arena/games/game.hpp"
+#include "arena/match/time_control.hpp"
+#include "arena/rating/sprt.hpp"
+#include "arena/session/session.hpp"
+#include "arena/tournament/config.hpp"
+
+namespace arena::tournament {
+
+// The most games of a match with an SPRT when --games is not given.
+inline constexpr int kSprtMaxGames = 20000;
+
+struct MatchSettings {
+    std::string game;
+    games::Params params;  // game parameters, possibly a family (variant=tsinghua)
+    int games = 2;
+    match::TimeControl time;
+    session::SessionOptions session;
+    std::uint64_t seed = 1;
+    int random_plies = 0;
+    // The openings the pairs start from (an openings file, checked on the
+    // board), shuffled by the seed; empty: random_plies.
+    std::filesystem::path openings_file;
+    std::vector<std::vector<std::string>> openings;
+    session::Isolation isolation;  // for both bots
+    std::vector<session::BotSpec> bots;
+    std::vector<std::string> commands;        // each bot argument as typed
+    std::string db;                           // results database to store the match in; "" for none
+    std::string name;                         // the stored tournament's name ("" for a default)
+    std::vector<std::string> args;            // the whole command line, for the stored record
+    std::optional<rating::SprtOptions> sprt;  // with --sprt: the test to run
+};
+
+// The settings' own checks once the options are read: --name and
+// --transcript need --db; with `sprt` (--sprt's text) the test
+// (rating::parse_sprt_options) and --games, kSprtMaxGames when
+// `games_defaulted`, even; at least one game, no negative random plies and
+// a valid time control. Throws std::invalid_argument.
+void check_match_settings(MatchSettings& m, const std::optional<std::string>& sprt,
+                          bool games_defaulted);
+
+// Puts the two bots in their folders: `dirs` are --dir (both), --dir1 and
+// --dir2 (each overriding --dir), "" where not given. Two bots of one name
+// become NAME-1 and NAME-2. Throws std::invalid_argument for a folder that
+// is not a directory.
+void place_bots(MatchSettings& m, const std::array<std::string, 3>& dirs);
+
+// The openings of the pairs: `openings` is --openings (a FILE, "none", or
+// "" for the default) and `plies_given` whether --random-plies was; by
+// default the game's shipped suite for the board (else, with an SPRT, a few
+// random plies). Throws std::invalid_argument naming the problem.
+void choose_openings(MatchSettings& m, const std::string& openings, bool plies_given);
+
+// Checks the game and its board before any bot starts, chooses the openings
+// (choose_openings) and checks that each bot's protocol plays the game.
+// Throws what the game's registry throws, or std::invalid_argument.
+void check_match_game(MatchSettings& m, const std::string& openings, bool plies_given);
+
+// The match as a tournament Config.
+[[nodiscard]] Config match_config(const MatchSettings& m);
+
+// The command line `args` (after "arena match") as one line, for the
+// stored config's comment: each argument quoted as needed, line breaks
+// made spaces.
+[[nodiscard]] std::string command_comment(const std::vector<std::string>& args);
+
+}  // namespace arena::tournament

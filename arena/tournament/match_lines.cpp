@@ -1,0 +1,134 @@
+#include "arena/tournament/match_lines.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <iomanip>
+#include <sstream>
+#include <string_view>
+#include <utility>
+
+#include "arena/games/game.hpp"
+#include "arena/record/escape.hpp"
+
+namespace arena::tournament {
+namespace {
+
+using record::Termination;
+
+std::string seconds(std::chrono::microseconds us) {
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(2) << static_cast<double>(us.count()) / 1e6 << " s";
+    return s.str();
+}
+
+}  // namespace
+
+void print_game(std::ostream& out, int index, int total, std::int64_t stored_id,
+                const record::GameRecord& g, const std::string& suffix) {
+    // A stored game is numbered by its id (what `arena games` lists and
+    // `show` and `log` take), the count after it being progress; an unstored
+    // one by its place in the match.
+    if (stored_id > 0) {
+        out << "game #" << stored_id << " (" << index << "/" << total << " stored)";
+    } else {
+        out << "game " << index << "/" << total;
+    }
+    out << ": " << record::escape_controls(g.players[0]) << " vs "
+        << record::escape_controls(g.players[1]) << "  " << record::score_text(g.outcome) << "  "
+        << record::to_string(g.termination) << "  " << g.moves.size() << " plies  "
+        << seconds(g.duration);
+    if (!g.detail.empty()) {
+        // The detail and stderr tails quote what the bot sent.
+        out << "  (" << record::escape_controls(g.detail);
+        if (g.fault_after.count() > 0)
+            out << "; verdict " << std::fixed << std::setprecision(1)
+                << static_cast<double>(g.fault_after.count()) / 1000.0 << " ms after go";
+        const std::string fault = record::fault_description(g);
+        if (fault.size() > g.detail.size())
+            out << record::escape_controls(std::string_view(fault).substr(g.detail.size()));
+        out << ")";
+    }
+    out << suffix << std::endl;
+}
+
+MatchLines::MatchLines(const Config& config, const std::vector<Pairing>& schedule, int games,
+                       bool numbered, SprtText sprt_text, std::ostream& out)
+    : schedule_(schedule),
+      games_(games),
+      numbered_(numbered),
+      sprt_text_(std::move(sprt_text)),
+      out_(out),
+      tally_({config.bots[0].name, config.bots[1].name}),
+      close_calls_(config.time) {
+    if (config.sprt) sprt_.emplace(config, schedule);
+}
+
+void MatchLines::game_stored(std::int64_t index, std::int64_t game_id,
+                             const record::GameRecord& record) {
+    tally_.add(record);
+    close_calls_.add(record);
+    std::string suffix;
+    bool pair_done = false;
+    if (sprt_) {
+        const auto& pairing = schedule_[static_cast<std::size_t>(index)];
+        const auto before = test().counted_pairs;
+        sprt_->add(pairing, record.outcome == games::Outcome::kWin1   ? 1.0
+                            : record.outcome == games::Outcome::kWin2 ? 0.0
+                                                                      : 0.5);
+        pair_done = test().counted_pairs > before;
+        suffix = sprt_text_.llr(test().result);
+    }
+    // A game kept in memory only (no --db) has no number to show.
+    print_game(out_, static_cast<int>(index) + 1, games_, numbered_ ? game_id : 0, record, suffix);
+    if (pair_done && !test().decided() && test().counted_pairs % kSprtReportPairs == 0) {
+        print_block(out_);
+        out_ << std::flush;
+    }
+}
+
+std::string MatchLines::undecided(bool stopped_early) const {
+    std::string line = "SPRT: no decision after " + std::to_string(tally_.games()) + " games";
+    if (!stopped_early && tally_.games() >= games_) line += " (the most --games allows)";
+    return line;
+}
+
+void MatchLines::print_warnings(std::ostream& out) const {
+    for (const auto& [bot, count] : close_calls_.warnings())
+        out << match::close_call_warning(bot, count, "let it stop earlier, or raise --tolerance-ms")
+            << "\n";
+}
+
+void print_summary(std::ostream& out, const match::Tally& tally) {
+    std::size_t width = 4;
+    for (const auto& b : tally.bots())
+        width = std::max(width, record::escape_controls(b.name).size());
+    out << "\n"
+        << std::left << std::setw(static_cast<int>(width)) << "bot" << std::right
+        << "  games   wins  draws losses   score";
+    for (auto t : record::kAllTerminations)
+        if (t != Termination::kNormal) out << std::setw(9) << record::to_string(t);
+    out << "\n";
+    for (const auto& b : tally.bots()) {
+        out << std::left << std::setw(static_cast<int>(width)) << record::escape_controls(b.name)
+            << std::right << std::setw(7) << b.games() << std::setw(7) << b.wins << std::setw(7)
+            << b.draws << std::setw(7) << b.losses << std::setw(7) << std::fixed
+            << std::setprecision(1) << 100.0 * b.score() << "%";
+        for (auto t : record::kAllTerminations)
+            if (t != Termination::kNormal) out << std::setw(9) << b.lost(t);
+        out << "\n";
+    }
+}
+
+nlohmann::json summary_json(const std::string& game, const match::Tally& tally) {
+    nlohmann::json bots = nlohmann::json::array();
+    for (const auto& b : tally.bots()) {
+        nlohmann::json j{{"name", b.name},   {"games", b.games()}, {"wins", b.wins},
+                         {"draws", b.draws}, {"losses", b.losses}, {"score", b.score()}};
+        for (auto t : record::kAllTerminations)
+            if (t != Termination::kNormal) j[std::string(record::to_string(t))] = b.lost(t);
+        bots.push_back(std::move(j));
+    }
+    return {{"game", game}, {"games", tally.games()}, {"bots", std::move(bots)}};
+}
+
+}  // namespace arena::tournament

@@ -1,0 +1,107 @@
+// The games `arena rate` reads (rating/games_csv, rating/csv_records): RFC
+// 4180 records, the export's header told from white,black,result lines,
+// and the line and problem of bad input.
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "arena/rating/csv_records.hpp"
+#include "arena/rating/games_csv.hpp"
+
+namespace arena::rating {
+namespace {
+
+// A game as (first, second, score).
+using Played = std::tuple<int, int, double>;
+
+std::vector<Played> played(const std::vector<GameResult>& games) {
+    std::vector<Played> out;
+    for (const auto& g : games)
+        out.emplace_back(g.first, g.second, g.score);
+    return out;
+}
+
+// The message of the std::runtime_error that `read` throws; "" when none.
+template <class Read>
+std::string problem_of(const Read& read) {
+    try {
+        read();
+    } catch (const std::runtime_error& e) {
+        return e.what();
+    }
+    return "";
+}
+
+std::string records_problem(const std::string& text) {
+    return problem_of([&] { (void)csv_records(text); });
+}
+
+std::string games_problem(const std::string& text) {
+    std::vector<std::string> names;
+    return problem_of([&] { (void)read_rated_games(text, names); });
+}
+
+TEST(CsvRecords, SplitsQuotedFieldsWithCommasQuotesAndLineBreaks) {
+    const auto records = csv_records("a,\"b,c\",\"say \"\"hi\"\"\"\r\n\n\"two\nlines\",x\n");
+    ASSERT_EQ(records.size(), 2u);
+    EXPECT_EQ(records[0].line, 1);
+    EXPECT_EQ(records[0].fields, (std::vector<std::string>{"a", "b,c", "say \"hi\""}));
+    EXPECT_EQ(records[1].line, 3);  // the blank line 2 is skipped
+    EXPECT_EQ(records[1].fields, (std::vector<std::string>{"two\nlines", "x"}));
+}
+
+TEST(CsvRecords, NamesTheLineOfABadField) {
+    EXPECT_EQ(records_problem("a,b\n\"open,c\n"), "line 2: a quoted field is not closed");
+    EXPECT_EQ(records_problem("a,b\nc,d\"e\n"), "line 2: a double quote inside an unquoted field");
+    EXPECT_EQ(records_problem("\"a\"b,c\n"), "line 1: text after the closing quote of a field");
+}
+
+TEST(CsvRecords, TheFirstLineIsTrimmedAndUnquoted) {
+    const auto first = first_csv_line("\n  \n \"first\" , second,result,\n1,2\n");
+    EXPECT_EQ(first.line, 3);
+    EXPECT_EQ(first.fields, (std::vector<std::string>{"first", "second", "result", ""}));
+    EXPECT_EQ(first_csv_line(" \n\n").line, 0);
+}
+
+TEST(RatedGames, ReadsTheExportByItsHeaderAndSkipsAByteOrderMark) {
+    std::vector<std::string> names{"c"};
+    const auto games = read_rated_games(
+        "\xef\xbb\xbfgame,first,second,result,moves\n"
+        "1,a,b,1-0,\"4,4\"\n2,b,\"c\",1/2-1/2,\n3,c,a,0-1,\n",
+        names);
+    EXPECT_EQ(names, (std::vector<std::string>{"c", "a", "b"}));
+    EXPECT_EQ(played(games), (std::vector<Played>{{1, 2, 1.0}, {2, 0, 0.5}, {0, 1, 0.0}}));
+}
+
+TEST(RatedGames, ReadsWhiteBlackResultLines) {
+    std::vector<std::string> names;
+    const auto games = read_rated_games("white,black,result\nx,y,0-1\n", names);
+    EXPECT_EQ(names, (std::vector<std::string>{"x", "y"}));
+    EXPECT_EQ(played(games), (std::vector<Played>{{0, 1, 0.0}}));
+}
+
+TEST(RatedGames, SaysWhichLineIsBadAndWhy) {
+    const std::string header = "first,second,result\n";
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"\nid,white,black,score\n",
+         "line 2: a header without the columns first, second and result (rate reads arena export "
+         "-f csv, or white,black,result lines)"},
+        {header + "a,b\n", "line 2: expected 3 comma-separated fields as in the header, got 2"},
+        {"first,second,result,first\na,b,1-0,c\n",
+         "line 1: the header names the column 'first' twice"},
+        {header + "a,a,1-0\n", "line 2: 'a' cannot play itself"},
+        {header + "a,,1-0\n", "line 2: empty player name"},
+        {header + "a,b,2-0\n", "line 2: unknown result '2-0' (expected 1-0, 0-1 or 1/2-1/2)"},
+        {"a,b,draw\n", "line 1: unknown result 'draw' (expected 1-0, 0-1 or 1/2-1/2)"},
+    };
+    for (const auto& [text, problem] : cases)
+        EXPECT_EQ(games_problem(text), problem) << text;
+}
+
+}  // namespace
+}  // namespace arena::rating

@@ -1,0 +1,116 @@
+// What `arena slurm` does around its scripts (cluster/slurm_submission):
+// where a job's files go, the commands --dry-run prints, the files written,
+// and the lines said after a submission or a failed merge submission.
+
+#include "arena/cluster/slurm_submission.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "proc_util.hpp"
+#include "temp_dir.hpp"
+
+namespace arena::cluster {
+namespace {
+
+namespace fs = std::filesystem;
+
+SlurmJob small_job(const fs::path& dir) {
+    SlurmJob job;
+    job.tournament = "cup";
+    job.arena = "/opt/arena";
+    job.config = "/home/o/cup.yaml";
+    job.workdir = "/home/o";
+    job.database = dir / "db" / "cup.db";
+    job.job_dir = dir / "cup.slurm";
+    job.shards = 3;
+    return job;
+}
+
+TEST(SlurmSubmission, PlacesTheJobsFilesAbsoluteWithDefaults) {
+    SlurmJob job;
+    place_job(job, "cup", "configs/../cup.yaml", "results/cup.db", "", "");
+    const auto here = fs::current_path();
+    EXPECT_EQ(job.tournament, "cup");
+    EXPECT_EQ(job.workdir, here);
+    EXPECT_EQ(job.config, here / "cup.yaml");
+    EXPECT_EQ(job.database, here / "results" / "cup.db");
+    EXPECT_EQ(job.job_dir, here / "results" / "cup.slurm");
+    EXPECT_EQ(job.arena, own_executable());
+    EXPECT_TRUE(job.arena.is_absolute());
+    place_job(job, "cup", "/c.yaml", "/d/cup.db", "jobs/./x", "/bin/../usr/bin/arena");
+    EXPECT_EQ(job.job_dir, here / "jobs" / "x");
+    EXPECT_EQ(job.arena, fs::path("/usr/bin/arena"));
+}
+
+TEST(SlurmSubmission, ANoteWhenShardsOutnumberPairs) {
+    EXPECT_EQ(shards_note(3, 3), "");
+    EXPECT_EQ(shards_note(5, 3),
+              "note: 5 shards for 3 colour-swapped pairs: 2 shard(s) will have no games");
+    EXPECT_EQ(shards_note(2, 1),
+              "note: 2 shards for 1 colour-swapped pair: 1 shard(s) will have no games");
+}
+
+TEST(SlurmSubmission, DryRunPrintsTheScriptsAndCommandsBashTakes) {
+    const auto job = small_job("/j");
+    EXPECT_EQ(sbatch_command_line({"--parsable", "a b"}), "sbatch '--parsable' 'a b'");
+    EXPECT_EQ(merge_command_line(job),
+              "sbatch '--parsable' '--dependency=afterany:'\"${job%%;*}\" "
+              "'/j/cup.slurm/merge.sbatch'");
+    const auto scripts = slurm_scripts(job);
+    EXPECT_EQ(dry_run_text(job, "2"),
+              "# /j/cup.slurm/shards.sbatch\n" + scripts.shards +
+                  "\n# /j/cup.slurm/merge.sbatch\n" + scripts.merge +
+                  "\n# submitted with:\nmkdir -p '/j/cup.slurm/logs'\n"
+                  "job=$(sbatch '--parsable' '--array=2' '/j/cup.slurm/shards.sbatch')\n" +
+                  merge_command_line(job) + "\n");
+    // The printed commands run in bash: the merge takes the array's job id.
+    const auto r =
+        testing::run_shell("job='41;cluster'; printf '%s|' " + merge_command_line(job).substr(7));
+    EXPECT_EQ(r.out, "--parsable|--dependency=afterany:41|/j/cup.slurm/merge.sbatch|");
+}
+
+TEST(SlurmSubmission, WritesBothScriptsExecutable) {
+    testing::TempDir dir;
+    const auto job = small_job(dir.path());
+    write_job_files(job);
+    EXPECT_TRUE(fs::is_directory(job.job_dir / "logs"));
+    EXPECT_TRUE(fs::is_directory(dir.path() / "db"));
+    const auto scripts = slurm_scripts(job);
+    EXPECT_EQ(testing::slurp(shards_script_path(job).string()), scripts.shards);
+    EXPECT_EQ(testing::slurp(merge_script_path(job).string()), scripts.merge);
+    EXPECT_NE(fs::status(merge_script_path(job)).permissions() & fs::perms::owner_exec,
+              fs::perms::none);
+    EXPECT_FALSE(fs::exists(job.job_dir / "shards.sbatch.part"));
+}
+
+TEST(SlurmSubmission, RefusesAFolderItCannotCreate) {
+    testing::TempDir dir;
+    auto job = small_job(dir.path());
+    (void)dir.write("file", "");
+    job.job_dir = dir.path() / "file" / "cup.slurm";
+    EXPECT_THROW(write_job_files(job), fs::filesystem_error);
+}
+
+TEST(SlurmSubmission, SaysWhatWasSubmittedAndHowToSubmitAMissingMerge) {
+    const auto job = small_job("/j");
+    EXPECT_EQ(submitted_text(job, "", "41", "42"),
+              "tournament 'cup' in 3 shards: scripts in /j/cup.slurm\n"
+              "submitted: shards job 41 (tasks 1-3), merge job 42 (after 41)\n"
+              "  watch:    squeue -j 41,42\n"
+              "  logs:     /j/cup.slurm/logs/\n"
+              "  results:  arena standings /j/db/cup.db (once the merge ran)\n"
+              "  resubmit: this command with --tasks K[,K...] (the shards that failed; a new "
+              "merge follows them)\n");
+    EXPECT_NE(submitted_text(job, "2,3", "41", "42").find("(tasks 2,3)"), std::string::npos);
+    EXPECT_EQ(merge_unsubmitted_text(job, "41", "sbatch: error: no partition"),
+              "the shards are submitted as job 41, but the merge job is not: sbatch: error: no "
+              "partition\n(submit it by hand: sbatch --dependency=afterany:41 "
+              "'/j/cup.slurm/merge.sbatch')\n");
+}
+
+}  // namespace
+}  // namespace arena::cluster
