@@ -1,15 +1,19 @@
 #pragma once
 // Command-line helpers shared by the commands that read a results database
-// (`standings`, `games`, `show`, `log`, `export`): parsing `DB` plus options
-// with the same error lines everywhere.
+// (`standings`, `games`, `show`, `log`, `export`, `report`): parsing `DB`
+// plus options, and picking its tournament, with the same error lines
+// everywhere.
 
 #include <boost/program_options.hpp>
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "arena/store/results_store.hpp"
 
 namespace arena::cli {
 
@@ -39,5 +43,27 @@ struct DbArgs {
                                                  std::size_t least, const std::string& missing,
                                                  std::vector<std::string>& files, std::ostream& out,
                                                  std::ostream& err);
+
+// Opens the database DbArgs::db names, read-only, and returns what `body`
+// returns with it; an exception is said as "arena COMMAND: what" and ends
+// the command with kExitFailure.
+[[nodiscard]] int with_database(const DbArgs& a, const std::string& command, std::ostream& err,
+                                const std::function<int(store::ResultsStore&)>& body);
+
+// The tournament --tournament names (DbArgs::tournament), else the only one
+// in the database; nullopt after saying why not as "arena COMMAND: ..."
+// (store::pick_tournament; `escape_names` as there).
+[[nodiscard]] std::optional<store::TournamentRow> pick_tournament(store::ResultsStore& store,
+                                                                  const DbArgs& a,
+                                                                  const std::string& command,
+                                                                  std::ostream& err,
+                                                                  bool escape_names = false);
+
+// The game DbArgs::game_id names; nullopt after saying "arena COMMAND: no
+// game N in DB".
+[[nodiscard]] std::optional<store::StoredGame> stored_game(store::ResultsStore& store,
+                                                           const DbArgs& a,
+                                                           const std::string& command,
+                                                           std::ostream& err);
 
 }  // namespace arena::cli

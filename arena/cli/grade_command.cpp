@@ -8,13 +8,13 @@
 #include <iostream>
 #include <map>
 #include <optional>
-#include <streambuf>
 #include <string>
 #include <vector>
 
 #include "arena/cli/commands.hpp"
 #include "arena/cli/config_args.hpp"
 #include "arena/grade/grade.hpp"
+#include "arena/grade/tee.hpp"
 #include "arena/store/results_store.hpp"
 #include "arena/tournament/config.hpp"
 
@@ -22,34 +22,6 @@ namespace arena::cli {
 namespace {
 
 namespace po = boost::program_options;
-
-// Writes to `to` and keeps a copy: what arena run says, for the table.
-class Tee : public std::streambuf {
-  public:
-    explicit Tee(std::ostream& to) : to_(to) {}
-    [[nodiscard]] const std::string& text() const { return text_; }
-
-  protected:
-    int overflow(int c) override {
-        if (c == traits_type::eof()) return traits_type::not_eof(c);
-        to_.put(static_cast<char>(c));
-        text_.push_back(static_cast<char>(c));
-        return c;
-    }
-    std::streamsize xsputn(const char* s, std::streamsize n) override {
-        to_.write(s, n);
-        text_.append(s, static_cast<std::size_t>(n));
-        return n;
-    }
-    int sync() override {
-        to_.flush();
-        return 0;
-    }
-
-  private:
-    std::ostream& to_;
-    std::string text_;
-};
 
 constexpr std::string_view kGradeUsage =
     R"(usage: arena grade CONFIG [--db FILE] [--csv | --json] [--stored] [--concurrency N]
@@ -114,7 +86,7 @@ int grade_command(const std::vector<std::string>& args, std::ostream& out, std::
             run_args.push_back("--concurrency");
             run_args.push_back(std::to_string(concurrency));
         }
-        Tee tee(err);
+        grade::Tee tee(err);
         std::ostream progress(&tee);
         played = run_command(run_args, progress, progress);
         progress.flush();

@@ -9,7 +9,7 @@
 
 #include "arena/cli/commands.hpp"
 #include "arena/cli/db_args.hpp"
-#include "arena/record/escape.hpp"
+#include "arena/report/game_text.hpp"
 #include "arena/store/results_store.hpp"
 
 namespace arena::cli {
@@ -27,19 +27,6 @@ constexpr std::string_view kUsage =
     "it. Transcripts are kept for tournaments run with `transcript: true` (or\n"
     "arena run/match --transcript).\n\n";
 
-constexpr const char* kSides[2] = {"first", "second"};
-
-// One bot's stderr under its heading.
-void print_stderr(const std::string& name, int side, const std::string& text, std::ostream& out) {
-    out << "--- " << record::escape_controls(name) << " (" << kSides[side] << ") ---\n";
-    if (text.empty()) {
-        out << "(nothing on stderr)\n";
-        return;
-    }
-    out << record::escape_controls(text, true);
-    if (text.back() != '\n') out << "\n";
-}
-
 }  // namespace
 
 int log_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -53,45 +40,17 @@ int log_command(const std::vector<std::string>& args, std::ostream& out, std::os
         ("transcript", po::bool_switch(&transcript), "the lines between the arena and the bots instead of stderr");
     // clang-format on
     if (auto code = parse_db_args("log", kUsage, args, opts, true, a, out, err)) return *code;
-    try {
-        store::ResultsStore store(a.db, store::Access::kReadOnly);
-        const auto g = store.load_game(a.game_id);
-        if (!g) {
-            err << "arena log: no game " << a.game_id << " in " << a.db << "\n";
+    return with_database(a, "log", err, [&](store::ResultsStore& store) {
+        const auto g = stored_game(store, a, "log", err);
+        if (!g) return kExitUsage;
+        if (const auto no = a.bot ? report::missing_player(*g, *a.bot) : ""; !no.empty()) {
+            err << "arena log: " << no << "\n";
             return kExitUsage;
         }
-        const auto& s = g->summary;
-        const std::string names[2] = {s.first, s.second};
-        if (a.bot && *a.bot != names[0] && *a.bot != names[1]) {
-            err << "arena log: game " << s.id << " has no bot '" << record::escape_controls(*a.bot)
-                << "'; its bots: " << record::escape_controls(names[0]) << " (first), "
-                << record::escape_controls(names[1]) << " (second)\n";
-            return kExitUsage;
-        }
-        out << "game " << s.id << ": " << record::escape_controls(s.first) << " (first) vs "
-            << record::escape_controls(s.second) << ", " << g->game << " " << g->params
-            << ", result " << s.result << " (" << s.termination << ")\n";
-        for (int side = 0; side < 2; ++side) {
-            if (a.bot && *a.bot != names[side]) continue;
-            out << "\n";
-            if (!transcript) {
-                print_stderr(names[side], side, g->stderr_logs[side], out);
-                continue;
-            }
-            out << "--- " << record::escape_controls(names[side]) << " (" << kSides[side]
-                << "): transcript ---\n";
-            if (g->transcripts[side].empty()) {
-                out << "(no transcript kept: run with transcript: true or --transcript)\n";
-            } else {
-                out << record::escape_controls(g->transcripts[side], true);
-            }
-        }
+        report::print_game_log(out, *g, a.bot, transcript);
         out << std::flush;
         return out ? kExitOk : kExitFailure;
-    } catch (const std::exception& e) {
-        err << "arena log: " << e.what() << "\n";
-        return kExitFailure;
-    }
+    });
 }
 
 }  // namespace arena::cli

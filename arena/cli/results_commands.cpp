@@ -1,10 +1,6 @@
 // Commands that read a results database: `standings`, `games`, `show`.
 
-#include <algorithm>
 #include <boost/program_options.hpp>
-#include <charconv>
-#include <filesystem>
-#include <iomanip>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -12,16 +8,14 @@
 
 #include "arena/cli/commands.hpp"
 #include "arena/cli/db_args.hpp"
-#include "arena/cli/options.hpp"
-#include "arena/games/registry.hpp"
-#include "arena/record/escape.hpp"
-#include "arena/record/suggest.hpp"
 #include "arena/report/anchors.hpp"
+#include "arena/report/game_text.hpp"
 #include "arena/report/head_to_head_text.hpp"
+#include "arena/report/stored_anchors.hpp"
 #include "arena/report/text_standings.hpp"
+#include "arena/store/lookup.hpp"
 #include "arena/store/results_store.hpp"
-#include "arena/tournament/scoring.hpp"
-#include "protocol/codec.hpp"
+#include "arena/tournament/stored_settings.hpp"
 
 namespace arena::cli {
 
@@ -29,176 +23,12 @@ namespace po = boost::program_options;
 
 namespace {
 
-// A game id as the user typed it: a positive whole number, else nullopt.
-std::optional<std::int64_t> parse_game_id(const std::string& text) {
-    std::int64_t id = 0;
-    const auto* end = text.data() + text.size();
-    const auto [ptr, ec] = std::from_chars(text.data(), end, id);
-    if (text.empty() || text.front() == '-' || ec != std::errc() || ptr != end || id < 1)
-        return std::nullopt;
-    return id;
-}
-
-std::string bad_game_id(const std::string& text) {
-    return "GAME must be a game id (a positive whole number), got '" +
-           record::escape_controls(text) + "'";
-}
-
-}  // namespace
-
-std::optional<int> parse_db_args(const std::string& command, std::string_view usage,
-                                 const std::vector<std::string>& args, po::options_description opts,
-                                 bool wants_game_id, DbArgs& parsed, std::ostream& out,
-                                 std::ostream& err) {
-    std::string game;
-    CommandLine line{command, usage, opts};
-    line.arguments.add_options()("db", po::value<std::string>(&parsed.db))(
-        "game", po::value<std::string>(&game));
-    line.positional.add("db", 1);
-    if (wants_game_id) line.positional.add("game", 1);
-    line.explain = [&](const std::exception& e) {
-        // "-5" is a negative number where GAME goes, not an option.
-        if (const auto* unknown = dynamic_cast<const po::unknown_option*>(&e)) {
-            const std::string typed = unknown->get_option_name();
-            const bool negative =
-                typed.size() > 1 && typed.find_first_not_of("0123456789", 1) == std::string::npos;
-            if (wants_game_id && negative) return bad_game_id(typed);
-        }
-        return usage_problem(e, opts);
-    };
-    const auto done = parse_command_line(line, args, out, err, [&](const po::variables_map& vm) {
-        if (parsed.db.empty()) throw std::invalid_argument("missing DB");
-        if (wants_game_id) {
-            if (!vm.count("game")) throw std::invalid_argument("missing GAME");
-            const auto id = parse_game_id(game);
-            if (!id) throw std::invalid_argument(bad_game_id(game));
-            parsed.game_id = *id;
-        }
-        if (vm.count("tournament")) parsed.tournament = vm["tournament"].as<std::string>();
-        if (vm.count("bot")) parsed.bot = vm["bot"].as<std::string>();
-    });
-    if (done) return done;
-    // Opening would create a missing file: a typo must not become an empty database.
-    std::error_code ec;
-    if (!std::filesystem::exists(parsed.db, ec)) {
-        err << "arena " << command << ": " << parsed.db << ": no such file\n";
-        return kExitUsage;
-    }
-    return std::nullopt;
-}
-
-std::optional<int> parse_file_args(const std::string& command, std::string_view usage,
-                                   const std::vector<std::string>& args,
-                                   po::options_description opts, std::size_t least,
-                                   const std::string& missing, std::vector<std::string>& files,
-                                   std::ostream& out, std::ostream& err) {
-    CommandLine line{command, usage, opts};
-    line.arguments.add_options()("files", po::value<std::vector<std::string>>(&files));
-    line.positional.add("files", -1);
-    return parse_command_line(line, args, out, err, [&](const po::variables_map&) {
-        if (files.size() < least) throw std::invalid_argument(missing);
-    });
-}
-
-namespace {
-
-// The named tournament, or the only one in the database; nullopt after
-// saying why there is none to pick.
-std::optional<store::TournamentRow> pick_tournament(store::ResultsStore& store,
-                                                    const std::optional<std::string>& name,
-                                                    const std::string& command,
-                                                    const std::string& db, std::ostream& err) {
-    if (name) {
-        auto t = store.find_tournament(*name);
-        if (!t) err << "arena " << command << ": no tournament '" << *name << "' in " << db << "\n";
-        return t;
-    }
-    auto all = store.tournaments();
-    if (all.size() == 1) return all.front();
-    if (all.empty()) {
-        err << "arena " << command << ": no tournament in " << db << "\n";
-    } else {
-        err << "arena " << command << ": " << db << " holds " << all.size()
-            << " tournaments; choose one with --tournament:";
-        for (const auto& t : all)
-            err << " " << t.spec.name;
-        err << "\n";
-    }
-    return std::nullopt;
-}
-
-// False, after saying so, when `bot` is not one of the tournament's bots: a
-// misspelt name must not look like a bot without games.
-bool check_bot(store::ResultsStore& store, const store::TournamentRow& t, const std::string& bot,
-               const std::string& command, const std::string& db, std::ostream& err) {
-    for (const auto& b : store.bots(t.id))
-        if (b.name == bot) return true;
-    err << "arena " << command << ": tournament '" << t.spec.name << "' in " << db
-        << " has no bot '" << bot << "'\n";
-    return false;
-}
-
-// Throws, suggesting the closest kind, when `kind` is not a way a game ends.
-void check_termination(const std::string& kind) {
-    std::vector<std::string_view> kinds;
-    for (const auto t : record::kAllTerminations)
-        kinds.push_back(record::to_string(t));
-    if (std::find(kinds.begin(), kinds.end(), kind) != kinds.end()) return;
-    std::string list;
-    for (const auto k : kinds)
-        list += (list.empty() ? "" : ", ") + std::string(k);
-    throw std::invalid_argument("--termination: unknown ending '" + record::escape_controls(kind) +
-                                "'" + record::suggestion(kind, kinds) + "; endings: " + list);
-}
-
 po::options_description tournament_option() {
     po::options_description opts("options");
     opts.add_options()("help,h", "show this help")(
         "tournament,t", po::value<std::string>(),
         "tournament name (needed when the database holds several)");
     return opts;
-}
-
-}  // namespace
-
-namespace {
-
-// The standings' anchors: --anchor's, else the `anchors:` of the
-// tournament's stored config; nullopt after saying why they cannot be used.
-std::optional<std::vector<rating::Anchor>> standings_anchors(
-    store::ResultsStore& store, const store::TournamentRow& t,
-    const std::optional<std::vector<rating::Anchor>>& given, const std::string& db,
-    std::ostream& err) {
-    std::vector<rating::Anchor> anchors;
-    if (given) {
-        anchors = *given;
-    } else {
-        try {
-            anchors = report::anchors_of_config_text(t.spec.config_text);
-        } catch (const std::invalid_argument& e) {
-            err << "arena standings: tournament '" << t.spec.name << "' in " << db << ": "
-                << e.what() << " (give the anchors with --anchor BOT=ELO instead)\n";
-            return std::nullopt;
-        }
-    }
-    const auto bots = store.bots(t.id);
-    for (const auto& anchor : anchors) {
-        const bool known = std::any_of(bots.begin(), bots.end(),
-                                       [&](const auto& b) { return b.name == anchor.name; });
-        if (known) continue;
-        const std::string name = record::escape_controls(anchor.name);
-        if (given) {
-            err << "arena standings: --anchor " << name << ": tournament '" << t.spec.name
-                << "' in " << db << " has no bot '" << name << "'\n";
-        } else {
-            err << "arena standings: tournament '" << t.spec.name << "' in " << db
-                << ": its config anchors '" << name
-                << "', which is not one of its bots (give the anchors with --anchor BOT=ELO "
-                   "instead)\n";
-        }
-        return std::nullopt;
-    }
-    return anchors;
 }
 
 }  // namespace
@@ -247,50 +77,45 @@ int standings_command(const std::vector<std::string>& args, std::ostream& out, s
                "bots it names)\n(arena standings --help for usage)\n";
         return kExitUsage;
     }
-    try {
-        store::ResultsStore store(a.db, store::Access::kReadOnly);
-        const auto t = pick_tournament(store, a.tournament, "standings", a.db, err);
+    const auto refuse = [&](const std::string& problem) {
+        err << "arena standings: " << problem << "\n";
+        return kExitUsage;
+    };
+    return with_database(a, "standings", err, [&](store::ResultsStore& store) {
+        const auto t = pick_tournament(store, a, "standings", err);
         if (!t) return kExitUsage;
+        const auto settings = tournament::stored_settings(t->spec.config_text);
         if (!vs.empty()) {
             // The head-to-head needs no ratings, but a mistyped --anchor is still one.
-            if (anchors && !standings_anchors(store, *t, anchors, a.db, err)) return kExitUsage;
+            if (anchors) {
+                const auto s = report::standings_anchors(store, *t, anchors, settings, a.db);
+                if (!s.problem.empty()) return refuse(s.problem);
+            }
             for (const auto& bot : vs)
-                if (!check_bot(store, *t, bot, "standings", a.db, err)) return kExitUsage;
+                if (const auto no = store::missing_bot(store, *t, bot, a.db); !no.empty())
+                    return refuse(no);
             report::report_head_to_head(store, *t, vs[0], vs[1], out);
             return kExitOk;
         }
-        const auto scale = standings_anchors(store, *t, anchors, a.db, err);
-        if (!scale) return kExitUsage;
-        if (active) {
-            for (const auto& b : store.bots(t->id)) {
-                const bool anchored = std::any_of(scale->begin(), scale->end(),
-                                                  [&](const auto& x) { return x.name == b.name; });
-                if (!b.retired || !anchored) continue;
-                err << "arena standings: --active leaves out '" << record::escape_controls(b.name)
-                    << "', which plays no more, but the ratings are anchored on it (give other "
-                       "anchors with --anchor BOT=ELO)\n";
-                return kExitUsage;
-            }
-        }
+        const auto scale = report::standings_anchors(store, *t, anchors, settings, a.db, active);
+        if (!scale.problem.empty()) return refuse(scale.problem);
         if (pairs) {
-            report::report_pairs(store, *t, out, *scale, active);
+            report::report_pairs(store, *t, out, scale.anchors, active);
             return kExitOk;
         }
-        std::optional<report::ReportOptions::Points> points;
-        if (const auto scoring = tournament::scoring_of_config_text(t->spec.config_text))
-            points = report::ReportOptions::Points{scoring->win, scoring->draw, scoring->loss};
-        report::report_standings(store, *t, out, *scale, points, active);
+        report::report_standings(store, *t, out, scale.anchors, settings.scoring, active);
         return kExitOk;
-    } catch (const std::exception& e) {
-        err << "arena standings: " << e.what() << "\n";
-        return kExitFailure;
-    }
+    });
 }
 
 int games_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     DbArgs a;
     std::string termination;
     auto opts = tournament_option();
+    const auto check_termination = [](const std::string& kind) {
+        if (const auto problem = store::unknown_termination(kind); !problem.empty())
+            throw std::invalid_argument("--termination: " + problem);
+    };
     // clang-format off
     opts.add_options()
         ("bot", po::value<std::string>(), "only this bot's games")
@@ -306,29 +131,16 @@ int games_command(const std::vector<std::string>& args, std::ostream& out, std::
         return *code;
     std::optional<std::string> ending;
     if (!termination.empty()) ending = termination;
-    try {
-        store::ResultsStore store(a.db, store::Access::kReadOnly);
-        const auto t = pick_tournament(store, a.tournament, "games", a.db, err);
+    return with_database(a, "games", err, [&](store::ResultsStore& store) {
+        const auto t = pick_tournament(store, a, "games", err);
         if (!t) return kExitUsage;
-        if (a.bot && !check_bot(store, *t, *a.bot, "games", a.db, err)) return kExitUsage;
-        out << std::setw(7) << "id" << std::setw(7) << "index"
-            << "  " << std::left << std::setw(16) << "first" << std::setw(16) << "second"
-            << std::setw(9) << "result" << std::setw(10) << "ending" << std::right << std::setw(6)
-            << "plies" << std::setw(10) << "seconds"
-            << "  detail\n";
-        for (const auto& g : store.games(t->id, a.bot, ending)) {
-            out << std::setw(7) << g.id << std::setw(7) << g.slot.index + 1 << "  " << std::left
-                << std::setw(16) << record::escape_controls(g.first) << std::setw(16)
-                << record::escape_controls(g.second) << std::setw(9) << g.result << std::setw(10)
-                << g.termination << std::right << std::setw(6) << g.plies << std::setw(10)
-                << std::fixed << std::setprecision(2) << static_cast<double>(g.duration_us) / 1e6
-                << "  " << record::escape_controls(g.detail) << "\n";
+        if (const auto no = a.bot ? store::missing_bot(store, *t, *a.bot, a.db) : ""; !no.empty()) {
+            err << "arena games: " << no << "\n";
+            return kExitUsage;
         }
+        report::print_game_list(out, store.games(t->id, a.bot, ending));
         return kExitOk;
-    } catch (const std::exception& e) {
-        err << "arena games: " << e.what() << "\n";
-        return kExitFailure;
-    }
+    });
 }
 
 int show_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -342,82 +154,12 @@ int show_command(const std::vector<std::string>& args, std::ostream& out, std::o
                           "arena games lists it.\n\n",
                           args, opts, true, a, out, err))
         return *code;
-    try {
-        store::ResultsStore store(a.db, store::Access::kReadOnly);
-        const auto g = store.load_game(a.game_id);
-        if (!g) {
-            err << "arena show: no game " << a.game_id << " in " << a.db << "\n";
-            return kExitUsage;
-        }
-        const auto& s = g->summary;
-        out << "game " << s.id << ": " << s.first << " (first) vs " << s.second << ", " << g->game
-            << " " << g->params << "\n";
-        games::Params params;
-        for (const auto& word : protocol::split_words(g->params)) {
-            const auto eq = word.find('=');
-            if (eq != std::string_view::npos)
-                params.emplace_back(std::string(word.substr(0, eq)),
-                                    std::string(word.substr(eq + 1)));
-        }
-        const auto game = games::make_game(g->game, params);
-        auto state = game->new_initial_state();
-        out << state->render();
-        for (const auto& m : g->moves) {
-            const auto move = state->parse_move(m.move);
-            if (!move || !state->is_legal(*move)) {
-                out << "(stored move " << m.ply << " '" << m.move << "' does not replay)\n";
-                break;
-            }
-            state->apply(*move);
-            out << "\n" << m.ply << ". " << (m.side == 1 ? s.first : s.second) << ": " << m.move;
-            if (m.by_arena) {
-                out << "  (played by the arena)";
-            } else {
-                out << "  " << std::fixed << std::setprecision(1)
-                    << static_cast<double>(m.time_us) / 1000.0 << " ms";
-            }
-            out << "\n";
-            for (const auto& info : m.info)
-                out << "   info " << record::escape_controls(info) << "\n";
-            out << state->render();
-        }
-        out << "\nresult " << s.result << " (" << s.termination
-            << (s.detail.empty() ? "" : ": " + record::escape_controls(s.detail)) << ")\n";
-        // Games stored before peak memory was recorded have none.
-        if (g->peak_memory[0] || g->peak_memory[1]) {
-            // What the memory limit counts (docs/database.md): a cgroup's
-            // charge, or the sum of resident sets without one.
-            out << "peak memory (as the memory limit counts it):";
-            for (int side = 1; side <= 2; ++side) {
-                out << (side == 1 ? " " : ", ") << (side == 1 ? s.first : s.second) << " ";
-                if (const auto& bytes = g->peak_memory[side - 1]) {
-                    out << std::fixed << std::setprecision(1)
-                        << static_cast<double>(*bytes) / (1024.0 * 1024.0) << " MiB";
-                } else {
-                    out << "not known";
-                }
-            }
-            out << "\n";
-        }
-        // For a fault, the end of what the bot at fault wrote on stderr (of
-        // both bots when neither could start).
-        if (s.termination != "normal") {
-            bool any = false;
-            for (int side = 1; side <= 2; ++side) {
-                const bool lost = (side == 1 && s.result == "0-1") ||
-                                  (side == 2 && s.result == "1-0") || s.result == "1/2-1/2";
-                const std::string tail = record::stderr_tail(g->stderr_logs[side - 1]);
-                if (!lost || tail.empty()) continue;
-                out << (side == 1 ? s.first : s.second) << "'s stderr: " << tail << "\n";
-                any = true;
-            }
-            if (any) out << "(all of it: arena log " << a.db << " " << s.id << ")\n";
-        }
+    return with_database(a, "show", err, [&](store::ResultsStore& store) {
+        const auto g = stored_game(store, a, "show", err);
+        if (!g) return kExitUsage;
+        report::print_game_replay(out, *g, a.db);
         return kExitOk;
-    } catch (const std::exception& e) {
-        err << "arena show: " << e.what() << "\n";
-        return kExitFailure;
-    }
+    });
 }
 
 }  // namespace arena::cli

@@ -1,12 +1,8 @@
 #include "arena/report/anchors.hpp"
 
-#include <yaml-cpp/yaml.h>
-
 #include <algorithm>
 #include <array>
 #include <charconv>
-#include <cmath>
-#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -14,24 +10,10 @@
 #include <vector>
 
 #include "arena/record/escape.hpp"
+#include "arena/tournament/stored_settings.hpp"
 
 namespace arena::report {
 namespace {
-
-// Ratings the config and --anchor accept: the config's own bounds.
-constexpr double kMaxAnchorElo = 100'000.0;
-
-// A rating as written, or nullopt: a whole number or a decimal, finite and
-// within ±kMaxAnchorElo.
-std::optional<double> parse_elo(std::string_view text) {
-    double value = 0.0;
-    const char* end = text.data() + text.size();
-    const auto [ptr, ec] = std::from_chars(text.data(), end, value);
-    if (text.empty() || ptr != end || ec != std::errc() || !std::isfinite(value) ||
-        std::abs(value) > kMaxAnchorElo)
-        return std::nullopt;
-    return value;
-}
 
 // The shortest text that reads back as `elo`: "1500", "-12.5".
 std::string elo_text(double elo) {
@@ -42,18 +24,6 @@ std::string elo_text(double elo) {
     return text == "-0" ? "0" : text;
 }
 
-void reject_repeats(const std::vector<rating::Anchor>& anchors, const std::string& where) {
-    for (std::size_t i = 0; i < anchors.size(); ++i) {
-        for (std::size_t j = 0; j < i; ++j) {
-            if (anchors[i].name == anchors[j].name) {
-                throw std::invalid_argument(where + "bot '" +
-                                            record::escape_controls(anchors[i].name) +
-                                            "' is anchored twice");
-            }
-        }
-    }
-}
-
 }  // namespace
 
 rating::Anchor parse_anchor(const std::string& text) {
@@ -61,7 +31,7 @@ rating::Anchor parse_anchor(const std::string& text) {
     const auto eq = text.rfind('=');
     rating::Anchor anchor{text.substr(0, eq), 0.0};
     if (eq != std::string::npos) {
-        const auto elo = parse_elo(std::string_view(text).substr(eq + 1));
+        const auto elo = tournament::parse_anchor_elo(std::string_view(text).substr(eq + 1));
         if (!elo) {
             throw std::invalid_argument(
                 where() +
@@ -78,35 +48,15 @@ std::vector<rating::Anchor> parse_anchors(const std::vector<std::string>& texts)
     std::vector<rating::Anchor> anchors;
     for (const auto& text : texts)
         anchors.push_back(parse_anchor(text));
-    reject_repeats(anchors, "--anchor: ");
+    if (const auto* again = tournament::repeated_anchor(anchors)) {
+        throw std::invalid_argument("--anchor: bot '" + record::escape_controls(again->name) +
+                                    "' is anchored twice");
+    }
     return anchors;
 }
 
 std::vector<rating::Anchor> anchors_of_config_text(const std::string& text) {
-    YAML::Node root;
-    try {
-        root = YAML::Load(text);
-    } catch (const YAML::Exception&) {
-        return {};
-    }
-    if (!root.IsMap()) return {};
-    const YAML::Node node = root["anchors"];
-    if (!node.IsDefined() || node.IsNull()) return {};
-    const std::string where = "the config's 'anchors': ";
-    if (!node.IsMap()) throw std::invalid_argument(where + "not a map of bot: rating");
-    std::vector<rating::Anchor> anchors;
-    for (const auto& entry : node) {
-        const std::string name = entry.first.IsScalar() ? entry.first.Scalar() : std::string();
-        const auto elo = entry.second.IsScalar() ? parse_elo(entry.second.Scalar()) : std::nullopt;
-        if (name.empty()) throw std::invalid_argument(where + "an entry without a bot name");
-        if (!elo) {
-            throw std::invalid_argument(where + "the rating of '" + record::escape_controls(name) +
-                                        "' is not a number from -100000 to 100000");
-        }
-        anchors.push_back({name, *elo});
-    }
-    reject_repeats(anchors, where);
-    return anchors;
+    return tournament::stored_settings(text).checked_anchors();
 }
 
 std::string scale_text(const std::vector<rating::Anchor>& anchors,

@@ -2,7 +2,6 @@
 
 #include <openssl/evp.h>
 #include <openssl/sha.h>
-#include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <array>
@@ -23,6 +22,7 @@
 #include "arena/report/game_data.hpp"
 #include "arena/report/html.hpp"
 #include "arena/report/standings.hpp"
+#include "arena/tournament/stored_settings.hpp"
 
 namespace arena::report {
 namespace {
@@ -36,69 +36,6 @@ constexpr std::size_t kMaxProgressBots = 40;
 constexpr std::size_t kMaxHistograms = 48;
 // Points of the rating-over-games chart: one fit each.
 constexpr std::size_t kProgressPoints = 60;
-
-// The time control of the stored config: move_ms and tolerance_ms, when
-// there.
-struct TimeControl {
-    std::optional<double> move_ms, tolerance_ms;
-};
-
-TimeControl time_control(const std::string& config_text) {
-    TimeControl t;
-    try {
-        const YAML::Node root = YAML::Load(config_text);
-        if (!root.IsMap() || !root["time"] || !root["time"].IsMap()) return t;
-        const YAML::Node time = root["time"];
-        if (time["move_ms"] && time["move_ms"].IsScalar()) t.move_ms = time["move_ms"].as<double>();
-        t.tolerance_ms = 10.0;  // the documented default
-        if (time["tolerance_ms"] && time["tolerance_ms"].IsScalar())
-            t.tolerance_ms = time["tolerance_ms"].as<double>();
-    } catch (const YAML::Exception&) {
-        return {};
-    }
-    return t;
-}
-
-// The SPRT of a gauntlet config (schedule: { type: gauntlet, challenger,
-// sprt: {...} }), when the stored config has one.
-struct GauntletTest {
-    std::string challenger;
-    rating::SprtOptions options;
-    // The most colour-swapped pairs a test can count: games_per_pair / 2
-    // times the rounds; 0: not known.
-    std::int64_t most_pairs = 0;
-};
-
-std::optional<GauntletTest> gauntlet_test(const std::string& config_text) {
-    try {
-        const YAML::Node root = YAML::Load(config_text);
-        if (!root.IsMap()) return std::nullopt;
-        const YAML::Node schedule = root["schedule"];
-        if (!schedule || !schedule.IsMap() || !schedule["sprt"] || !schedule["challenger"])
-            return std::nullopt;
-        const YAML::Node sprt = schedule["sprt"];
-        if (!sprt.IsMap() || !sprt["elo0"] || !sprt["elo1"]) return std::nullopt;
-        GauntletTest test;
-        test.challenger = schedule["challenger"].as<std::string>();
-        test.options.elo0 = sprt["elo0"].as<double>();
-        test.options.elo1 = sprt["elo1"].as<double>();
-        if (sprt["alpha"]) test.options.alpha = sprt["alpha"].as<double>();
-        if (sprt["beta"]) test.options.beta = sprt["beta"].as<double>();
-        if (sprt["model"]) {
-            const auto model = rating::parse_sprt_model(sprt["model"].as<std::string>());
-            if (!model) return std::nullopt;
-            test.options.model = *model;
-        }
-        if (!rating::sprt_options_problem(test.options).empty()) return std::nullopt;
-        const std::int64_t games_per_pair =
-            schedule["games_per_pair"] ? schedule["games_per_pair"].as<std::int64_t>() : 2;
-        const std::int64_t rounds = schedule["rounds"] ? schedule["rounds"].as<std::int64_t>() : 1;
-        if (games_per_pair > 0 && rounds > 0) test.most_pairs = games_per_pair / 2 * rounds;
-        return test;
-    } catch (const YAML::Exception&) {
-        return std::nullopt;
-    }
-}
 
 std::string fixed(double x, int digits) {
     std::ostringstream s;
@@ -119,7 +56,11 @@ class Page {
   public:
     Page(store::ResultsStore& store, const store::TournamentRow& tournament,
          const ReportOptions& options, std::ostream& out)
-        : store_(store), t_(tournament), options_(options), out_(out) {}
+        : store_(store),
+          t_(tournament),
+          settings_(arena::tournament::stored_settings(tournament.spec.config_text)),
+          options_(options),
+          out_(out) {}
 
     void write() {
         // Every bot, retired or not, as in `arena standings`.
@@ -392,7 +333,7 @@ class Page {
     // every earlier pair of that opponent is complete, and none after the
     // decision, as the runner counts them (arena/tournament/gauntlet_sprt.hpp).
     void sprt_chart() {
-        const auto test = gauntlet_test(t_.spec.config_text);
+        const auto& test = settings_.gauntlet_test;
         if (!test) return;
         // Per opponent: pair index -> the challenger's scores in it.
         std::map<std::string, std::map<std::int64_t, std::vector<double>>> pairs;
@@ -477,7 +418,7 @@ class Page {
 
     void times() {
         const auto& s = standings_;
-        const auto tc = time_control(t_.spec.config_text);
+        const auto& tc = settings_.time;
         out_ << "<section id=\"times\"><h2>Move times</h2><p class=\"note\">Each bot's think "
                 "time per move (log scale)";
         if (tc.move_ms) {
@@ -553,6 +494,8 @@ class Page {
 
     store::ResultsStore& store_;
     const store::TournamentRow& t_;
+    // The time control and a gauntlet's test, from the stored config.
+    const tournament::StoredSettings settings_;
     const ReportOptions& options_;
     std::ostream& out_;
     Standings standings_;

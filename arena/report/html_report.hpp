@@ -27,16 +27,16 @@
 
 #include "arena/rating/elo.hpp"
 #include "arena/store/results_store.hpp"
+#include "arena/tournament/scoring.hpp"
 
 namespace arena::report {
 
 struct ReportOptions {
     // The ratings' anchors, as for `arena standings` (none: mean 0).
     std::vector<rating::Anchor> anchors;
-    // Course-style points (the config's `scoring:`): a column of the standings.
-    struct Points {
-        int win = 2, draw = 1, loss = 0;
-    };
+    // Course-style points (the config's `scoring:`, StoredSettings::scoring):
+    // a column of the standings.
+    using Points = tournament::Scoring;
     std::optional<Points> points;
     // Of each bot's stderr per game, the page keeps this many bytes at the end.
     std::size_t max_log_bytes = 4096;

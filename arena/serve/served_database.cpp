@@ -8,7 +8,7 @@
 #include "arena/report/html_report.hpp"
 #include "arena/report/standings.hpp"
 #include "arena/serve/play_store.hpp"
-#include "arena/tournament/scoring.hpp"
+#include "arena/tournament/stored_settings.hpp"
 
 namespace arena::serve {
 namespace {
@@ -218,8 +218,7 @@ std::shared_ptr<const std::string> ServedDatabase::report(std::int64_t tournamen
     } catch (const std::invalid_argument&) {
         options.anchors.clear();  // the report is then on the mean-0 scale
     }
-    if (const auto scoring = tournament::scoring_of_config_text(row->spec.config_text))
-        options.points = report::ReportOptions::Points{scoring->win, scoring->draw, scoring->loss};
+    options.points = tournament::stored_settings(row->spec.config_text).scoring;
     std::ostringstream page;
     try {
         report::write_report(store_, *row, options, page);

@@ -1,5 +1,8 @@
 #include "arena/tournament/progress.hpp"
 
+#include <sys/ioctl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <iomanip>
 #include <sstream>
@@ -17,6 +20,12 @@ std::vector<std::string> bot_names(const Config& config) {
 }
 
 }  // namespace
+
+void fit_to_terminal(ProgressOptions& options, int fd) {
+    options.live = isatty(fd) != 0;
+    if (winsize size{}; options.live && ioctl(fd, TIOCGWINSZ, &size) == 0)
+        options.width = size.ws_col;
+}
 
 Progress::Progress(const Config& config, std::ostream& out, ProgressOptions options)
     : config_(config), out_(out), options_(options), tally_(bot_names(config)) {}

@@ -28,6 +28,9 @@ struct ProgressOptions {
     std::ostream* messages = nullptr;
 };
 
+// Live, and cut to the terminal's width, when `fd` is a terminal.
+void fit_to_terminal(ProgressOptions& options, int fd);
+
 class Progress : public RunObserver {
   public:
     Progress(const Config& config, std::ostream& out, ProgressOptions options);

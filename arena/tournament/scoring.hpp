@@ -6,9 +6,6 @@
 // and the standings then show each bot's points. A loss by a fault (timeout,
 // crash, illegal move, ...) is a loss like any other.
 
-#include <optional>
-#include <string>
-
 namespace arena::tournament {
 
 struct Scoring {
@@ -18,10 +15,5 @@ struct Scoring {
 };
 
 inline constexpr int kMaxScoringPoints = 1000;
-
-// The `scoring` of a config's text as stored with a tournament; nullopt when
-// it has none. The text was checked when the tournament was created, so a
-// value that does not read as expected is left at its default.
-[[nodiscard]] std::optional<Scoring> scoring_of_config_text(const std::string& text);
 
 }  // namespace arena::tournament

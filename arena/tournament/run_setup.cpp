@@ -1,0 +1,84 @@
+#include "arena/tournament/run_setup.hpp"
+
+#include <algorithm>
+#include <thread>
+
+#include "arena/session/cgroup.hpp"
+#include "arena/tournament/fingerprint.hpp"
+#include "arena/tournament/stored_lineup.hpp"
+
+namespace arena::tournament {
+namespace {
+
+// Says which games of the schedule the shard plays.
+void say_shard(const OpenedTournament& o, const Config& config, Shard shard, std::ostream& err) {
+    err << "arena run: shard " << shard.index << " of " << shard.count << ": ";
+    if (o.lineup.schedule.empty()) {
+        err << "no games (the schedule has " << o.scheduled_games / 2 << " pairs)";
+    } else {
+        err << "games " << o.lineup.schedule.front().index + 1 << ".."
+            << o.lineup.schedule.back().index + 1 << " of " << o.scheduled_games;
+    }
+    err << ", stored in " << config.database.string() << "\n";
+}
+
+}  // namespace
+
+bool prepare_run(Config& config, const RunOverrides& overrides, std::ostream& err) {
+    err << session::cgroup::describe_limits(
+               std::any_of(config.bots.begin(), config.bots.end(),
+                           [](const auto& bot) { return bot.isolation.cgroup; }))
+        << "\n";
+    for (const auto& warning : config.warnings)
+        err << warning << "\n";
+    if (overrides.shard) {
+        if (const auto why = shard_refusal(config); !why.empty()) {
+            err << "arena run: --shard: " << config.path.string() << ": " << why << "\n";
+            return false;
+        }
+        config.database = shard_database(config.database, *overrides.shard);
+    }
+    if (!overrides.database.empty()) config.database = overrides.database;
+    if (overrides.transcript) config.transcript = true;
+    return true;
+}
+
+int run_concurrency(const RunOverrides& overrides, const Config& config) {
+    if (overrides.concurrency != 0) return overrides.concurrency;
+    if (config.concurrency != 0) return config.concurrency;
+    return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+std::optional<OpenedTournament> open_tournament(store::ResultsStore& store, const Config& config,
+                                                const RunOverrides& overrides, std::ostream& err) {
+    const auto print = fingerprint(config);
+    OpenedTournament o;
+    if (auto existing = store.find_tournament(config.name)) {
+        o.id = existing->id;
+        if (overrides.shard) {
+            if (const auto why = shard_change(store, *existing, config, print); !why.empty()) {
+                err << "arena run: --shard " << overrides.shard_text << ": tournament '"
+                    << config.name << "' stored in " << config.database.string() << ": " << why
+                    << "\n(a shard plays a tournament as it was created; start the shards "
+                       "again under a new name, or in new databases)\n";
+                return std::nullopt;
+            }
+        }
+        auto standing = standing_lineup(store, *existing, config, print, err);
+        if (!standing) return std::nullopt;
+        o.lineup = std::move(*standing);
+    } else {
+        o.lineup = base_lineup(config);
+        o.id = create_tournament(store, config, o.lineup, print);
+    }
+    o.scheduled_games = o.lineup.schedule.size();
+    if (overrides.shard) {
+        // The shard's pairs of the whole schedule, which the tournament
+        // stored here keeps (its total is the whole tournament's).
+        o.lineup.schedule = shard_games(o.lineup.schedule, *overrides.shard);
+        say_shard(o, config, *overrides.shard, err);
+    }
+    return o;
+}
+
+}  // namespace arena::tournament

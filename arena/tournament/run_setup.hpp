@@ -1,0 +1,52 @@
+#pragma once
+// What `arena run` does before its games: the config as this run plays it
+// (with the command line's overrides), and the tournament it plays, stored
+// (and perhaps grown, stored_lineup.hpp) or new, with the games of its
+// schedule this run may play (all of them, or a shard's). What it has to
+// say goes to `err`, each line after "arena run: ".
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+
+#include "arena/store/results_store.hpp"
+#include "arena/tournament/config.hpp"
+#include "arena/tournament/growth.hpp"
+#include "arena/tournament/shard.hpp"
+
+namespace arena::tournament {
+
+// The command line's changes to the config.
+struct RunOverrides {
+    std::string database;  // --db; empty: the config's (or its shard's)
+    bool transcript = false;
+    int concurrency = 0;  // --concurrency; 0: the config's, else the number of cores
+    std::optional<Shard> shard;
+    std::string shard_text;  // --shard as typed
+};
+
+// Says what a run says first (the limits the bots run under, the config's
+// warnings), then applies `overrides` to `config`. False after saying why
+// the config cannot be played in shards.
+[[nodiscard]] bool prepare_run(Config& config, const RunOverrides& overrides, std::ostream& err);
+
+// Games at once: --concurrency, else the config's, else the number of cores.
+[[nodiscard]] int run_concurrency(const RunOverrides& overrides, const Config& config);
+
+struct OpenedTournament {
+    std::int64_t id = 0;
+    Lineup lineup;                    // its schedule: the games this run may play
+    std::size_t scheduled_games = 0;  // of the whole schedule (a shard plays a part)
+};
+
+// The tournament `config` plays in `store`: the stored one of its name, or
+// a new one. With a shard, says which of the schedule's games it plays.
+// Nullopt after saying why the config cannot continue the stored tournament.
+[[nodiscard]] std::optional<OpenedTournament> open_tournament(store::ResultsStore& store,
+                                                              const Config& config,
+                                                              const RunOverrides& overrides,
+                                                              std::ostream& err);
+
+}  // namespace arena::tournament

@@ -1,0 +1,210 @@
+// The text of stored games for a terminal (report/game_text: arena games,
+// show and log), the anchors of a stored tournament's standings and report
+// (report/stored_anchors), and a page written whole or not at all
+// (report/report_file).
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+#include "arena/report/game_text.hpp"
+#include "arena/report/report_file.hpp"
+#include "arena/report/stored_anchors.hpp"
+#include "arena/store/results_store.hpp"
+#include "arena/tournament/stored_settings.hpp"
+#include "proc_util.hpp"
+#include "stored_tournaments.hpp"
+#include "temp_dir.hpp"
+
+namespace arena::report {
+namespace {
+
+namespace fs = std::filesystem;
+
+store::StoredGame game_of_three_moves() {
+    store::StoredGame g;
+    g.summary.id = 7;
+    g.summary.slot.index = 2;
+    g.summary.first = "a";
+    g.summary.second = "b\x01";
+    g.summary.result = "0-1";
+    g.summary.termination = "timeout";
+    g.summary.detail = "a: no move within 100 ms";
+    g.summary.plies = 3;
+    g.summary.duration_us = 1'234'567;
+    g.game = "connect4";
+    g.params = "rows=6 cols=7 connect=4";
+    g.moves = {{1, 1, "4", 0, true, {}},
+               {2, 2, "4", 1500, false, {"depth 3", "pv\x02"}},
+               {3, 1, "5", 99'950, false, {}}};
+    g.stderr_logs[0] = "thinking\nout of time\n";
+    g.stderr_logs[1] = "";
+    g.peak_memory[0] = 3 * 1024 * 1024;
+    return g;
+}
+
+TEST(GameText, TheListHasAHeaderAndALineAGame) {
+    std::ostringstream out;
+    auto g = game_of_three_moves();
+    print_game_list(out, {g.summary});
+    EXPECT_EQ(out.str(),
+              "     id  index  first           second          result   ending     plies   "
+              "seconds  detail\n"
+              "      7      3  a               b\\x01           0-1      timeout        3      "
+              "1.23  a: no move within 100 ms\n");
+}
+
+TEST(GameText, AReplayShowsEachMoveThenTheEndingAndTheFaultsStderr) {
+    std::ostringstream out;
+    print_game_replay(out, game_of_three_moves(), "r.db");
+    const std::string text = out.str();
+    EXPECT_EQ(text.rfind("game 7: a (first) vs b\x01, connect4 rows=6 cols=7 connect=4\n", 0), 0u);
+    EXPECT_NE(text.find("\n1. a: 4  (played by the arena)\n"), std::string::npos);
+    EXPECT_NE(text.find("\n2. b\x01: 4  1.5 ms\n   info depth 3\n   info pv\\x02\n"),
+              std::string::npos);
+    EXPECT_NE(text.find("\n3. a: 5  100.0 ms\n"), std::string::npos);
+    EXPECT_NE(text.find("\nresult 0-1 (timeout: a: no move within 100 ms)\n"
+                        "peak memory (as the memory limit counts it): a 3.0 MiB, b\x01 not known\n"
+                        "a's stderr: thinking | out of time\n"
+                        "(all of it: arena log r.db 7)\n"),
+              std::string::npos);
+    EXPECT_EQ(text.substr(text.size() - 30), "(all of it: arena log r.db 7)\n");
+}
+
+TEST(GameText, AMoveThatDoesNotReplayEndsTheBoards) {
+    auto g = game_of_three_moves();
+    g.moves[1].move = "9";
+    g.summary.termination = "normal";
+    g.summary.detail.clear();
+    g.peak_memory[0].reset();
+    std::ostringstream out;
+    print_game_replay(out, g, "r.db");
+    const std::string text = out.str();
+    EXPECT_NE(text.find("(stored move 2 '9' does not replay)\n\nresult 0-1 (normal)\n"),
+              std::string::npos);
+    EXPECT_EQ(text.find("peak memory"), std::string::npos);
+    EXPECT_EQ(text.find("stderr"), std::string::npos);  // no fault, no stderr
+}
+
+TEST(GameText, TheLogOfOneBotOrBothAndTheTranscripts) {
+    auto g = game_of_three_moves();
+    std::ostringstream both;
+    print_game_log(both, g, std::nullopt, false);
+    EXPECT_EQ(both.str(),
+              "game 7: a (first) vs b\\x01, connect4 rows=6 cols=7 connect=4, result 0-1 "
+              "(timeout)\n\n"
+              "--- a (first) ---\nthinking\nout of time\n\n"
+              "--- b\\x01 (second) ---\n(nothing on stderr)\n");
+    g.transcripts[1] = "12 -> go\n15 <- move 4\n";
+    std::ostringstream one;
+    print_game_log(one, g, std::string("b\x01"), true);
+    EXPECT_EQ(one.str(),
+              "game 7: a (first) vs b\\x01, connect4 rows=6 cols=7 connect=4, result 0-1 "
+              "(timeout)\n\n"
+              "--- b\\x01 (second): transcript ---\n12 -> go\n15 <- move 4\n");
+    std::ostringstream none;
+    print_game_log(none, g, std::string("a"), true);
+    EXPECT_NE(none.str().find("--- a (first): transcript ---\n(no transcript kept: run with "
+                              "transcript: true or --transcript)\n"),
+              std::string::npos);
+
+    EXPECT_EQ(missing_player(g, "a"), "");
+    EXPECT_EQ(missing_player(g, "c\x03"),
+              "game 7 has no bot 'c\\x03'; its bots: a (first), b\\x01 (second)");
+}
+
+// A database with tournament `t` of bots a, b and c, c retired.
+class StoredAnchors : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        const auto spec = testing::tournament_spec("t");
+        const auto id = store_.create_tournament(spec, testing::bots_named({"a", "b", "c"}));
+        // A later segment without c retires it.
+        store::TournamentChange change;
+        change.segments.push_back({});
+        change.segments.back().active = {0, 1};
+        change.config_text = spec.config_text;
+        change.fingerprint = spec.fingerprint;
+        change.total_games = spec.total_games;
+        store_.change_tournament(id, change);
+        row_ = *store_.find_tournament("t");
+    }
+
+    testing::TempDir dir_{"arena_report_text"};
+    store::ResultsStore store_{dir_.path() / "r.db"};
+    store::TournamentRow row_;
+};
+
+TEST_F(StoredAnchors, GivenAnchorsWinOverTheConfigs) {
+    const auto config = tournament::stored_settings("anchors: { a: 100 }\n");
+    auto chosen = standings_anchors(store_, row_, std::nullopt, config, "r.db");
+    EXPECT_EQ(chosen.problem, "");
+    ASSERT_EQ(chosen.anchors.size(), 1u);
+    EXPECT_EQ(chosen.anchors[0].name, "a");
+    chosen = standings_anchors(store_, row_, std::vector<rating::Anchor>{{"b", 5}}, config, "r.db");
+    ASSERT_EQ(chosen.anchors.size(), 1u);
+    EXPECT_EQ(chosen.anchors[0].name, "b");
+    // The config's problem does not matter when anchors are given.
+    const auto broken = tournament::stored_settings("anchors: [a]\n");
+    EXPECT_EQ(
+        report_anchors(store_, row_, std::vector<rating::Anchor>{{"b", 5}}, broken, "r.db").problem,
+        "");
+}
+
+TEST_F(StoredAnchors, EachCommandSaysWhyTheAnchorsCannotBeUsed) {
+    const auto broken = tournament::stored_settings("anchors: [a]\n");
+    EXPECT_EQ(standings_anchors(store_, row_, std::nullopt, broken, "r.db").problem,
+              "tournament 't' in r.db: the config's 'anchors': not a map of bot: rating (give "
+              "the anchors with --anchor BOT=ELO instead)");
+    EXPECT_EQ(report_anchors(store_, row_, std::nullopt, broken, "r.db").problem,
+              "tournament 't' in r.db: the config's 'anchors': not a map of bot: rating (give "
+              "the anchors with --anchor BOT=ELO)");
+    const auto stranger = tournament::stored_settings("anchors: { z: 1 }\n");
+    EXPECT_EQ(standings_anchors(store_, row_, std::nullopt, stranger, "r.db").problem,
+              "tournament 't' in r.db: its config anchors 'z', which is not one of its bots (give "
+              "the anchors with --anchor BOT=ELO instead)");
+    EXPECT_EQ(report_anchors(store_, row_, std::nullopt, stranger, "r.db").problem,
+              "the anchor 'z' is not a bot of tournament 't' in r.db");
+    const std::vector<rating::Anchor> given = {{"a", 0}, {"y", 1}};
+    EXPECT_EQ(standings_anchors(store_, row_, given, stranger, "r.db").problem,
+              "--anchor y: tournament 't' in r.db has no bot 'y'");
+    EXPECT_EQ(report_anchors(store_, row_, given, stranger, "r.db").problem,
+              "the anchor 'y' is not a bot of tournament 't' in r.db");
+}
+
+TEST_F(StoredAnchors, ActiveStandingsRefuseAnAnchorThatPlaysNoMore) {
+    const auto none = tournament::stored_settings("");
+    const std::vector<rating::Anchor> on_retired = {{"c", 0}};
+    EXPECT_EQ(standings_anchors(store_, row_, on_retired, none, "r.db").problem, "");
+    EXPECT_EQ(standings_anchors(store_, row_, on_retired, none, "r.db", true).problem,
+              "--active leaves out 'c', which plays no more, but the ratings are anchored on it "
+              "(give other anchors with --anchor BOT=ELO)");
+    EXPECT_EQ(
+        standings_anchors(store_, row_, std::vector<rating::Anchor>{{"a", 0}}, none, "r.db", true)
+            .problem,
+        "");
+}
+
+TEST(ReportFile, ThePageIsWrittenWholeOrNotAtAll) {
+    testing::TempDir dir("arena_report_file");
+    const auto target = dir.path() / "r.html";
+    EXPECT_EQ(write_whole_file(target, [](std::ostream& out) { out << "<html>old</html>"; }), "");
+    EXPECT_EQ(testing::slurp(target), "<html>old</html>");
+    // A write that throws leaves the old page, and no temporary file.
+    EXPECT_THROW((void)write_whole_file(target,
+                                        [](std::ostream& out) {
+                                            out << "<html>half";
+                                            throw std::runtime_error("the store failed");
+                                        }),
+                 std::runtime_error);
+    EXPECT_EQ(testing::slurp(target), "<html>old</html>");
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator()), 1);
+    EXPECT_EQ(write_whole_file(dir.path() / "no" / "r.html", [](std::ostream&) {}),
+              "No such file or directory");
+}
+
+}  // namespace
+}  // namespace arena::report
