@@ -85,7 +85,7 @@ struct ServeProcess {
 struct InProcessServer {
     InProcessServer(const std::filesystem::path& db, serve::ServerOptions options) {
         std::vector<std::unique_ptr<serve::ServedDatabase>> served;
-        served.push_back(std::make_unique<serve::ServedDatabase>(0, db, nullptr));
+        served.push_back(std::make_unique<serve::ServedDatabase>(0, db));
         site = std::make_unique<serve::Site>(std::move(served), serve::SiteOptions{});
         options.port = 0;
         http = std::make_unique<serve::HttpServer>(

@@ -47,7 +47,7 @@ TEST(PlayBots, TheGivenBotsThenEachStoredProgramOnceWithItsGames) {
     testing::TempDir dir;
     const auto path = (dir.path() / "r.db").string();
     make_database(path);
-    ServedDatabase db(0, path, [](const std::string&) { return std::vector<rating::Anchor>{}; });
+    ServedDatabase db(0, path);
     session::Isolation isolation;
     isolation.limits.memory_mb = 64;
     std::ostringstream err;

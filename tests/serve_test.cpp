@@ -85,8 +85,7 @@ struct TestServer {
                std::size_t max_connections = 64) {
         std::vector<std::unique_ptr<serve::ServedDatabase>> served;
         for (std::size_t i = 0; i < dbs.size(); ++i)
-            served.push_back(
-                std::make_unique<serve::ServedDatabase>(static_cast<int>(i), dbs[i], nullptr));
+            served.push_back(std::make_unique<serve::ServedDatabase>(static_cast<int>(i), dbs[i]));
         serve::SiteOptions options;
         if (play) {
             manager = std::make_unique<serve::PlayManager>(std::move(*play));

@@ -55,10 +55,6 @@ std::vector<rating::Anchor> parse_anchors(const std::vector<std::string>& texts)
     return anchors;
 }
 
-std::vector<rating::Anchor> anchors_of_config_text(const std::string& text) {
-    return tournament::stored_settings(text).checked_anchors();
-}
-
 std::string scale_text(const std::vector<rating::Anchor>& anchors,
                        const std::vector<std::string>& without_games) {
     if (anchors.empty()) return "ratings: mean 0";

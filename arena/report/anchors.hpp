@@ -20,13 +20,6 @@ namespace arena::report {
 // Every `--anchor` value, in order; also throws when a bot comes twice.
 [[nodiscard]] std::vector<rating::Anchor> parse_anchors(const std::vector<std::string>& texts);
 
-// The `anchors:` map (bot: rating) of a tournament's stored config text:
-// tournament::stored_settings(text).checked_anchors(), for a caller that
-// wants nothing else of the config. Empty when the text has no such key or
-// is not YAML at all. Throws std::invalid_argument when the key is there but
-// is not a map of names to finite ratings, or names a bot twice.
-[[nodiscard]] std::vector<rating::Anchor> anchors_of_config_text(const std::string& text);
-
 // What the ratings are relative to: "ratings: mean 0", or "ratings
 // anchored: a 1500, b 0"; an anchor named in `without_games` is marked
 // "(no games)".

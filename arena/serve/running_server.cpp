@@ -8,7 +8,6 @@
 #include <system_error>
 #include <utility>
 
-#include "arena/report/anchors.hpp"
 #include "arena/store/results_store.hpp"
 
 namespace arena::serve {
@@ -44,9 +43,7 @@ std::vector<std::unique_ptr<ServedDatabase>> open_databases(const std::vector<st
             if (fs::equivalent(paths[i], paths[j], ec))
                 throw std::invalid_argument(paths[i] + " is given twice");
         }
-        databases.push_back(std::make_unique<ServedDatabase>(
-            static_cast<int>(i), paths[i],
-            [](const std::string& text) { return report::anchors_of_config_text(text); }));
+        databases.push_back(std::make_unique<ServedDatabase>(static_cast<int>(i), paths[i]));
         std::error_code ec;
         if (!play_db.empty() && fs::equivalent(paths[i], play_db, ec))
             play_index = static_cast<int>(i);

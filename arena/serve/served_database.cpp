@@ -62,10 +62,9 @@ constexpr const char* kTournamentColumns =
 
 }  // namespace
 
-ServedDatabase::ServedDatabase(int index, std::filesystem::path path, AnchorsOf anchors_of)
+ServedDatabase::ServedDatabase(int index, std::filesystem::path path)
     : index_(index),
       path_(std::move(path)),
-      anchors_of_(std::move(anchors_of)),
       reader_(open_reader(path_)),
       store_(path_, store::Access::kReadOnly, reader_waiting()) {}
 
@@ -111,7 +110,7 @@ std::optional<json> ServedDatabase::tournament(std::int64_t id, std::int64_t sin
         if (!row) return std::nullopt;
         std::vector<rating::Anchor> anchors;
         try {
-            if (anchors_of_) anchors = anchors_of_(row->spec.config_text);
+            anchors = tournament::stored_settings(row->spec.config_text).checked_anchors();
             const auto s = report::compute_standings(store_, *row, anchors);
             cached.standings = json::array();
             for (std::size_t rank = 0; rank < s.order.size(); ++rank) {
@@ -213,12 +212,13 @@ std::shared_ptr<const std::string> ServedDatabase::report(std::int64_t tournamen
     const auto row = find(tournament);
     if (!row) return nullptr;
     report::ReportOptions options;
+    const auto settings = tournament::stored_settings(row->spec.config_text);
     try {
-        if (anchors_of_) options.anchors = anchors_of_(row->spec.config_text);
+        options.anchors = settings.checked_anchors();
     } catch (const std::invalid_argument&) {
         options.anchors.clear();  // the report is then on the mean-0 scale
     }
-    options.points = tournament::stored_settings(row->spec.config_text).scoring;
+    options.points = settings.scoring;
     std::ostringstream page;
     try {
         report::write_report(store_, *row, options, page);

@@ -26,10 +26,6 @@
 
 namespace arena::serve {
 
-// The anchors of a tournament's stored config text, as `arena standings`
-// reads them (throws std::invalid_argument for bad ones).
-using AnchorsOf = std::function<std::vector<rating::Anchor>(const std::string& config_text)>;
-
 // A bot of a served tournament, as /play offers it.
 struct TournamentBot {
     std::int64_t tournament = 0;
@@ -43,7 +39,7 @@ class ServedDatabase {
     // Opens `path`, which must exist and be a results database of this
     // arena's schema version. Throws std::runtime_error naming the file and
     // the problem.
-    ServedDatabase(int index, std::filesystem::path path, AnchorsOf anchors_of);
+    ServedDatabase(int index, std::filesystem::path path);
 
     [[nodiscard]] int index() const { return index_; }
     [[nodiscard]] const std::filesystem::path& path() const { return path_; }
@@ -84,7 +80,6 @@ class ServedDatabase {
 
     int index_;
     std::filesystem::path path_;
-    AnchorsOf anchors_of_;
     std::mutex mutex_;  // the read-only connection and the caches
     store::Database reader_;
     store::ResultsStore store_;
