@@ -111,12 +111,7 @@ void read_bots(MatchArgs& m, const po::variables_map& vm, const std::vector<std:
 // The game and its board from the options, checked before any bot starts;
 // the openings; and whether each bot's protocol plays it.
 void read_game(MatchArgs& m, const po::variables_map& vm, const std::string& openings_text) {
-    // The board's options, in the order the stored config has always listed them.
-    for (const char* key : {"variant", "rows", "cols", "connect", "blocked", "size", "rule"}) {
-        if (!vm.count(key)) continue;
-        const int* number = boost::any_cast<int>(&vm[key].value());
-        m.params.emplace_back(key, number ? std::to_string(*number) : vm[key].as<std::string>());
-    }
+    m.params = board_params(vm);
     tournament::check_match_game(m, openings_text, !vm["random-plies"].defaulted());
 }
 
@@ -136,14 +131,9 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
     // clang-format off
     opts.add_options()
         ("help,h", "show this help")
-        ("game", po::value<std::string>(&m.game)->required(), "connect4, gomoku or reversi")
-        ("rows", po::value<int>(), "connect4: rows (4..16, default 6)")
-        ("cols", po::value<int>(), "connect4: columns (4..16, default 7)")
-        ("connect", po::value<int>(), "connect4: stones in a row to win (default 4)")
-        ("blocked", po::value<std::string>(), "connect4: blocked cells, e.g. 4:1,2:3 (col:row, 1-based)")
-        ("variant", po::value<std::string>(), "connect4: 'tsinghua' (9..12 x 9..12, one blocked cell, drawn per game pair)")
-        ("size", po::value<int>(), "gomoku: board size (default 15)")
-        ("rule", po::value<std::string>(), "gomoku: freestyle (default) or exact5")
+        ("game", po::value<std::string>(&m.game)->required(), "connect4, gomoku or reversi");
+    add_board_options(opts, "connect4: 'tsinghua' (9..12 x 9..12, one blocked cell, drawn per game pair)");
+    opts.add_options()
         ("games", bounded_integer("games", 1, tournament::bounds::kMaxGames, &m.games), "number of games (with --sprt: the most, default 20000)")
         ("sprt", po::value<std::string>(&sprt_text), "elo0=E0,elo1=E1[,alpha=A,beta=B,model=M]: play colour-swapped pairs until the GSPRT accepts H0 or H1")
         ("move-ms", bounded_integer("move-ms", 0, tournament::bounds::kMaxMillis, &move_ms), "time per move in ms")

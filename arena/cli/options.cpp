@@ -54,4 +54,27 @@ std::string usage_problem(const std::exception& e, const po::options_description
     return "unknown option '" + typed + "'" + record::suggestion(word, known);
 }
 
+void add_board_options(po::options_description& opts, const char* variant_help) {
+    // clang-format off
+    opts.add_options()
+        ("rows", po::value<int>(), "connect4: rows (4..16, default 6)")
+        ("cols", po::value<int>(), "connect4: columns (4..16, default 7)")
+        ("connect", po::value<int>(), "connect4: stones in a row to win (default 4)")
+        ("blocked", po::value<std::string>(), "connect4: blocked cells, e.g. 4:1,2:3 (col:row, 1-based)")
+        ("variant", po::value<std::string>(), variant_help)
+        ("size", po::value<int>(), "gomoku: board size (default 15)")
+        ("rule", po::value<std::string>(), "gomoku: freestyle (default) or exact5");
+    // clang-format on
+}
+
+std::vector<std::pair<std::string, std::string>> board_params(const po::variables_map& vm) {
+    std::vector<std::pair<std::string, std::string>> params;
+    for (const char* key : {"variant", "rows", "cols", "connect", "blocked", "size", "rule"}) {
+        if (!vm.count(key)) continue;
+        const int* number = boost::any_cast<int>(&vm[key].value());
+        params.emplace_back(key, number ? std::to_string(*number) : vm[key].as<std::string>());
+    }
+    return params;
+}
+
 }  // namespace arena::cli

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace arena::cli {
@@ -39,5 +40,15 @@ struct CommandLine {
 // options `opts` ("unknown option '--gmae' (did you mean '--game'?)").
 [[nodiscard]] std::string usage_problem(const std::exception& e,
                                         const boost::program_options::options_description& opts);
+
+// The board options of `arena match` and `arena play`: --rows, --cols,
+// --connect, --blocked, --variant (described by `variant_help`), --size and
+// --rule.
+void add_board_options(boost::program_options::options_description& opts, const char* variant_help);
+
+// The board options given, as a game's parameters, in the order a stored
+// config lists them.
+[[nodiscard]] std::vector<std::pair<std::string, std::string>> board_params(
+    const boost::program_options::variables_map& vm);
 
 }  // namespace arena::cli

@@ -10,7 +10,6 @@
 #include <filesystem>
 #include <iostream>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -65,15 +64,6 @@ struct PlayArgs : terminal::PlaySetup {
     std::uint64_t seed = 1;
 };
 
-template <typename T>
-void add_param(games::Params& params, const po::variables_map& vm, const char* option) {
-    if (vm.count(option)) {
-        std::ostringstream text;
-        text << vm[option].as<T>();
-        params.emplace_back(option, text.str());
-    }
-}
-
 std::optional<PlayArgs> parse_args(const std::vector<std::string>& args, std::ostream& out,
                                    std::ostream& err, int& exit_code) {
     po::options_description opts("options");
@@ -84,14 +74,9 @@ std::optional<PlayArgs> parse_args(const std::vector<std::string>& args, std::os
     // clang-format off
     opts.add_options()
         ("help,h", "show this help")
-        ("game", po::value<std::string>(&p.game)->required(), "connect4, gomoku or reversi")
-        ("rows", po::value<int>(), "connect4: rows (4..16, default 6)")
-        ("cols", po::value<int>(), "connect4: columns (4..16, default 7)")
-        ("connect", po::value<int>(), "connect4: stones in a row to win (default 4)")
-        ("blocked", po::value<std::string>(), "connect4: blocked cells, e.g. 4:1,2:3 (col:row, 1-based)")
-        ("variant", po::value<std::string>(), "connect4: 'tsinghua' (a 9..12 x 9..12 board with one blocked cell, drawn from --seed)")
-        ("size", po::value<int>(), "gomoku: board size (default 15)")
-        ("rule", po::value<std::string>(), "gomoku: freestyle (default) or exact5")
+        ("game", po::value<std::string>(&p.game)->required(), "connect4, gomoku or reversi");
+    add_board_options(opts, "connect4: 'tsinghua' (a 9..12 x 9..12 board with one blocked cell, drawn from --seed)");
+    opts.add_options()
         ("seed", po::value<std::uint64_t>(&p.seed)->default_value(1), "seed of the board of --variant tsinghua")
         ("color", po::value<std::string>(&color)->default_value(color), "first (you move first) or second")
         ("move-ms", bounded_integer("move-ms", 1, tournament::bounds::kMaxMillis, &move_ms), "the bot's time per move in ms")
@@ -147,13 +132,7 @@ std::optional<PlayArgs> parse_args(const std::vector<std::string>& args, std::os
                 run_options.apply(isolation, p.session);
                 p.bot.isolation = isolation;
                 tournament::set_bot_protocol(p.bot, protocol);
-                add_param<std::string>(p.params, vm, "variant");
-                add_param<int>(p.params, vm, "rows");
-                add_param<int>(p.params, vm, "cols");
-                add_param<int>(p.params, vm, "connect");
-                add_param<std::string>(p.params, vm, "blocked");
-                add_param<int>(p.params, vm, "size");
-                add_param<std::string>(p.params, vm, "rule");
+                p.params = board_params(vm);
                 p.params = games::realize(p.game, p.params, p.seed);
                 (void)games::make_game(p.game, p.params);  // checks the game and its board
                 tournament::check_bot_game(p.bot, p.game, p.params);
