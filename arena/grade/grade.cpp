@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "arena/record/escape.hpp"
+#include "arena/tournament/check_files.hpp"
 
 namespace arena::grade {
 namespace {
@@ -110,14 +111,6 @@ std::string grading_problem(const tournament::Config& config) {
     return {};
 }
 
-fs::path check_log_file(const tournament::Config& config, const std::string& bot) {
-    return config.database.parent_path() / (config.name + "." + bot + ".check.txt");
-}
-
-fs::path passed_checks_file(const tournament::Config& config) {
-    return config.database.parent_path() / (config.name + ".checked");
-}
-
 std::map<std::string, std::string> given_up_bots(const std::string& run_stderr) {
     // "arena run: bot 'x' failed to start 3 times in a row (...), so its 4
     // remaining games were not played: ..."
@@ -161,8 +154,8 @@ Table make_table(const tournament::Config& config, store::ResultsStore& store,
     std::map<std::string, std::size_t> row_of, reference_of;
     for (std::size_t r = 0; r < n_refs; ++r)
         reference_of[table.references[r]] = r;
-    const auto passed =
-        config.check ? passed_checks(passed_checks_file(config)) : std::vector<std::string>{};
+    const auto passed = config.check ? passed_checks(tournament::passed_checks_file(config))
+                                     : std::vector<std::string>{};
     for (const auto* bot : submissions) {
         Row row;
         row.name = bot->name;
@@ -172,9 +165,10 @@ Table make_table(const tournament::Config& config, store::ResultsStore& store,
         row.max = table.scoring.win * table.games_per_reference * static_cast<int>(n_refs);
         if (!config.check) {
             row.check = "-";
-        } else if (std::error_code ec; fs::exists(check_log_file(config, bot->name), ec)) {
+        } else if (std::error_code ec;
+                   fs::exists(tournament::check_log_file(config, bot->name), ec)) {
             row.check = "FAIL";
-            row.note = check_note(check_log_file(config, bot->name));
+            row.note = check_note(tournament::check_log_file(config, bot->name));
         } else if (std::find(passed.begin(), passed.end(), bot->name) != passed.end()) {
             row.check = "ok";
         } else {

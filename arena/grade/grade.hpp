@@ -57,12 +57,6 @@ struct Table {
 // Why `config` cannot be graded (not a gauntlet); empty when it can.
 [[nodiscard]] std::string grading_problem(const tournament::Config& config);
 
-// Where `arena run` keeps a submission's failed check log, and the table of
-// programs that passed, next to the database (arena/cli/run_command.cpp).
-[[nodiscard]] std::filesystem::path check_log_file(const tournament::Config& config,
-                                                   const std::string& bot);
-[[nodiscard]] std::filesystem::path passed_checks_file(const tournament::Config& config);
-
 // The table from the config (grading_problem() empty) and its database, which
 // need not hold the tournament yet (every game is then missing). `given_up`:
 // why a run just now gave up a bot (the bot's name, then arena run's line).

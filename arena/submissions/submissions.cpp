@@ -8,21 +8,11 @@
 #include "arena/check/check.hpp"
 #include "arena/check/report.hpp"
 #include "arena/record/escape.hpp"
+#include "arena/tournament/check_files.hpp"
 #include "arena/tournament/tsinghua_so.hpp"
 
 namespace arena::submissions {
 namespace {
-
-// `check: true` (docs/config.md): where the programs that passed are
-// remembered, next to the database.
-std::filesystem::path passed_checks_file(const tournament::Config& config) {
-    return config.database.parent_path() / (config.name + ".checked");
-}
-
-// Where a failed check's log is kept.
-std::filesystem::path check_log_file(const tournament::Config& config, const std::string& bot) {
-    return config.database.parent_path() / (config.name + "." + bot + ".check.txt");
-}
 
 // What passed: a bot's program (bot_sha256) with its command line.
 struct Passed {
@@ -91,7 +81,7 @@ bool check_submissions(tournament::Config& config, std::vector<LeftOut>& left_ou
     std::error_code ec;
     if (!config.database.parent_path().empty())
         std::filesystem::create_directories(config.database.parent_path(), ec);
-    const auto table = passed_checks_file(config);
+    const auto table = tournament::passed_checks_file(config);
     auto passed = read_passed_checks(table);
     std::vector<std::string> failed;
     bool changed = false;
@@ -127,7 +117,7 @@ bool check_submissions(tournament::Config& config, std::vector<LeftOut>& left_ou
         } catch (const std::exception& e) {
             problem = e.what();
         }
-        const auto log_file = check_log_file(config, bot.name);
+        const auto log_file = tournament::check_log_file(config, bot.name);
         if (problem.empty() && check::all_passed(results)) {
             err << "arena run: bot '" << record::escape_controls(bot.name)
                 << "' passes the checks (" << check::summary_text(results) << ")\n";

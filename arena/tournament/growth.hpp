@@ -10,7 +10,7 @@
 //
 // This module compares a config with what is stored, says what the config
 // changes or why it is refused, and builds what a run plays. It is pure: the
-// caller (arena/cli/run_command.cpp) reads the store and records the change.
+// caller (tournament/stored_lineup.cpp) reads the store and records the change.
 
 #include <cstdint>
 #include <optional>
