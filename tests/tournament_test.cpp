@@ -6,7 +6,6 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sqlite3.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
@@ -30,11 +29,10 @@
 #include "arena/tournament/config.hpp"
 #include "arena/tournament/play_order.hpp"
 #include "arena/tournament/schedule.hpp"
+#include "arena_process.hpp"
 #include "fixtures.hpp"
 #include "proc_util.hpp"
 #include "timing.hpp"
-
-extern char** environ;
 
 namespace arena::tournament {
 namespace {
@@ -153,43 +151,9 @@ class RunTest : public ::testing::Test {
         return path;
     }
 
-    struct Result {
-        int status = -1;  // exit code, or 128 + signal
-        std::string out, err;
-    };
-
-    // Starts `arena args...`; returns its pid. Output goes to files in dir_.
-    pid_t start(const std::vector<std::string>& args) {
-        std::vector<std::string> argv{bin("bin/arena")};
-        argv.insert(argv.end(), args.begin(), args.end());
-        std::vector<char*> cargv;
-        for (auto& a : argv)
-            cargv.push_back(a.data());
-        cargv.push_back(nullptr);
-        posix_spawn_file_actions_t actions;
-        posix_spawn_file_actions_init(&actions);
-        const auto out = (dir_ / "out.txt").string(), err = (dir_ / "err.txt").string();
-        posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                                         0644);
-        posix_spawn_file_actions_addopen(&actions, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                                         0644);
-        pid_t pid = -1;
-        EXPECT_EQ(posix_spawn(&pid, cargv[0], &actions, nullptr, cargv.data(), environ), 0);
-        posix_spawn_file_actions_destroy(&actions);
-        return pid;
+    testing::ArenaResult run(const std::vector<std::string>& args) {
+        return testing::run_arena(dir_, args);
     }
-
-    Result finish(pid_t pid) {
-        int status = 0;
-        waitpid(pid, &status, 0);
-        Result r;
-        r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-        r.out = slurp(dir_ / "out.txt");
-        r.err = slurp(dir_ / "err.txt");
-        return r;
-    }
-
-    Result run(const std::vector<std::string>& args) { return finish(start(args)); }
 
     static std::string slurp(const fs::path& p) {
         std::ifstream in(p);
@@ -428,13 +392,13 @@ TEST_F(RunTest, KillNineHalfwayThenResumeGivesTheUninterruptedResults) {
 
     const auto config = write_config("resumed", 4, 10, "--mode sleep --sleep-ms 10");
     const auto db = dir_ / "resumed.db";
-    const pid_t pid = start({"run", config.string(), "--concurrency", "2"});
+    testing::ArenaProcess arena(dir_, {"run", config.string(), "--concurrency", "2"});
     // Wait until about half the games are stored, then kill -9.
     const auto give_up = std::chrono::steady_clock::now() + 120s;
     while (std::chrono::steady_clock::now() < give_up && games_stored_now(db) < 25)
         std::this_thread::sleep_for(20ms);
-    ASSERT_EQ(kill(pid, SIGKILL), 0);
-    const auto killed = finish(pid);
+    ASSERT_EQ(kill(arena.pid(), SIGKILL), 0);
+    const auto killed = arena.wait();
     ASSERT_EQ(killed.status, 128 + SIGKILL);
     const auto partial = stored_games(db);
     ASSERT_GE(partial.size(), 25u);
@@ -460,9 +424,9 @@ TEST_F(RunTest, TwentyKillNinesAtRandomMomentsLoseNothing) {
     std::mt19937 rng(12345);
     int kills = 0;
     for (int attempt = 0; attempt < 200 && kills < 20; ++attempt) {
-        const pid_t pid = start({"run", config.string(), "--concurrency", "2"});
+        testing::ArenaProcess arena(dir_, {"run", config.string(), "--concurrency", "2"});
         std::this_thread::sleep_for(std::chrono::milliseconds(50 + rng() % 400));
-        if (kill(pid, SIGKILL) == 0 && finish(pid).status == 128 + SIGKILL) ++kills;
+        if (kill(arena.pid(), SIGKILL) == 0 && arena.wait().status == 128 + SIGKILL) ++kills;
         // A kill may come before the tournament, or even the schema, exists.
         if (games_stored_now(db) == 60u) break;
     }
@@ -687,10 +651,10 @@ TEST_F(RunTest, KillNineAtEveryStepOfCreatingTheDatabaseThenResume) {
         for (std::chrono::microseconds delay = 200us; delay <= arena::testing::scaled(60ms);
              delay = delay * 5 / 4) {
             remove_database();
-            const pid_t pid = start(command);
+            testing::ArenaProcess arena(dir_, command);
             std::this_thread::sleep_for(delay);
-            ::kill(pid, SIGKILL);
-            static_cast<void>(finish(pid));  // it may have finished first
+            ::kill(arena.pid(), SIGKILL);
+            static_cast<void>(arena.wait());  // it may have finished first
             ++kills;
             resume_and_check("killed " + std::to_string(delay.count()) + " us after its start");
             if (HasFailure()) return;
@@ -705,13 +669,13 @@ TEST_F(RunTest, KillNineAtEveryStepOfCreatingTheDatabaseThenResume) {
 TEST_F(RunTest, CtrlCStopsCleanlyAndTheRestIsPlayedLater) {
     const auto config = write_config("interrupted", 3, 20, "--mode sleep --sleep-ms 20");
     const auto db = dir_ / "interrupted.db";
-    const pid_t pid = start({"run", config.string(), "--concurrency", "2"});
+    testing::ArenaProcess arena(dir_, {"run", config.string(), "--concurrency", "2"});
     // Interrupted once it has stored a game, however slowly it starts.
     const auto give_up = std::chrono::steady_clock::now() + 120s;
     while (std::chrono::steady_clock::now() < give_up && games_stored_now(db) == 0)
         std::this_thread::sleep_for(20ms);
-    ASSERT_EQ(kill(pid, SIGINT), 0);
-    const auto r = finish(pid);
+    ASSERT_EQ(kill(arena.pid(), SIGINT), 0);
+    const auto r = arena.wait();
     EXPECT_EQ(r.status, 130) << r.err;
     EXPECT_EQ(survivors(marker_), std::vector<int>{});
     std::size_t stored = 0;
