@@ -49,7 +49,7 @@ TEST(CliInProcess, AMistypedCommandGetsASuggestion) {
 TEST(CliInProcess, SprtOfCounts) {
     const auto r = dispatch({"sprt", "--elo0", "0", "--elo1", "10", "--wdl", "600,300,100"});
     EXPECT_EQ(r.status, cli::kExitOk) << r.err;
-    EXPECT_NE(r.out.find("H1"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("SPRT: H1 accepted\n"), std::string::npos) << r.out;
 }
 
 // A whole match, bots started from this process: its game lines and summary
