@@ -16,8 +16,10 @@
 #include <thread>
 #include <vector>
 
+#include "arena/record/moves_hash.hpp"
 #include "arena/tournament/config.hpp"
 #include "arena/tournament/fingerprint.hpp"
+#include "arena/tournament/repeats.hpp"
 #include "arena/tournament/schedule.hpp"
 #include "arena_process.hpp"
 #include "db_query.hpp"
@@ -39,6 +41,9 @@ using testing::source;
 using testing::TempDir;
 using tournament::GauntletSprt;
 using tournament::Pairing;
+using tournament::RepeatFilter;
+using tournament::scored_game;
+using tournament::ScoredGame;
 
 // A gauntlet config of `challenger` against `opponents` (name, command).
 // The database is `name`.db in `dir`.
@@ -101,7 +106,7 @@ void add_pairs(GauntletSprt& sprt, const std::vector<Pairing>& schedule,
         for (const auto& p : schedule) {
             if (p.pair != pair) continue;
             const bool challenger_first = p.first == 0;
-            sprt.add(p, challenger_first ? score : 1.0 - score);
+            sprt.add(p, ScoredGame{challenger_first ? score : 1.0 - score});
         }
     }
 }
@@ -139,7 +144,7 @@ TEST(GauntletSprtState, DecidesEachOpponentOnItsOwnAndCountsOnlyPairsInOrder) {
     EXPECT_EQ(sprt.needed_games(), 60 + 200);
     for (const auto& p : schedule) {
         const bool against_b = p.first == 1 || p.second == 1;
-        EXPECT_EQ(sprt.decided(p), against_b) << p.index;
+        EXPECT_EQ(sprt.finished(p), against_b) << p.index;
     }
 
     // Against c: a later pair complete before an earlier one waits for it.
@@ -152,7 +157,7 @@ TEST(GauntletSprtState, DecidesEachOpponentOnItsOwnAndCountsOnlyPairsInOrder) {
     add_pairs(sprt, schedule, {vs_c[0]}, 1.0);
     EXPECT_EQ(sprt.tests()[1].counted_pairs, 3);
     EXPECT_EQ(sprt.tests()[1].pairs.bins[0], 3);
-    EXPECT_FALSE(sprt.all_decided());
+    EXPECT_FALSE(sprt.all_finished());
 }
 
 // The decision does not depend on the order in which pairs finish.
@@ -169,7 +174,7 @@ TEST(GauntletSprtState, TheDecisionIsTheSameWhateverOrderThePairsFinishIn) {
             for (const auto& p : schedule) {
                 if (p.pair != vs_b[static_cast<std::size_t>(k)]) continue;
                 const double s = p.game_in_pair == 0 ? s0 : s1;
-                sprt.add(p, p.first == 0 ? s : 1.0 - s);
+                sprt.add(p, ScoredGame{p.first == 0 ? s : 1.0 - s});
             }
         }
     };
@@ -191,6 +196,105 @@ TEST(GauntletSprtState, TheDecisionIsTheSameWhateverOrderThePairsFinishIn) {
     EXPECT_EQ(ta.counted_pairs, tb.counted_pairs);
     EXPECT_EQ(ta.pairs.bins, tb.pairs.bins);
     EXPECT_DOUBLE_EQ(ta.result.llr, tb.result.llr);
+}
+
+// ---- repeats ------------------------------------------------------------------
+
+ScoredGame normal(double first_score, std::int64_t hash) {
+    return ScoredGame{first_score, hash};
+}
+
+TEST(RepeatFilter, SetsAsideAPairThatRepeatsAnEarlierOneMoveForMove) {
+    RepeatFilter f;
+    EXPECT_TRUE(f.counts(normal(1, 10), normal(0, 20)));
+    EXPECT_TRUE(f.counts(normal(1, 11), normal(0, 20)));  // one game differs
+    EXPECT_FALSE(f.counts(normal(1, 10), normal(0, 20)));
+    EXPECT_EQ(f.repeated(), 1);
+    EXPECT_EQ(f.in_a_row(), 1);
+    // The same two games, but each with the other bot moving first: new.
+    EXPECT_TRUE(f.counts(normal(1, 20), normal(0, 10)));
+    EXPECT_EQ(f.in_a_row(), 0);
+    EXPECT_FALSE(f.counts(normal(1, 11), normal(0, 20)));
+    EXPECT_FALSE(f.counts(normal(1, 10), normal(0, 20)));
+    EXPECT_EQ(f.repeated(), 3);
+    EXPECT_EQ(f.in_a_row(), 2);
+    // A game that did not end normally (no hash) is never a repeat.
+    EXPECT_TRUE(f.counts(ScoredGame{1, std::nullopt}, normal(0, 20)));
+    EXPECT_TRUE(f.counts(ScoredGame{1, std::nullopt}, normal(0, 20)));
+    EXPECT_EQ(f.in_a_row(), 0);
+
+    RepeatFilter all(true);  // count_repeats
+    EXPECT_TRUE(all.counts(normal(1, 10), normal(0, 20)));
+    EXPECT_TRUE(all.counts(normal(1, 10), normal(0, 20)));
+    EXPECT_EQ(all.repeated(), 0);
+}
+
+TEST(RepeatFilter, AGameRecordEndedNormallyHasTheStoredHashAndAFaultNone) {
+    record::GameRecord g;
+    g.game = "connect4";
+    g.params = {{"rows", "6"}, {"cols", "7"}};
+    g.moves = {{.move = "4"}, {.move = "3"}};
+    g.outcome = games::Outcome::kWin2;
+    const ScoredGame scored = scored_game(g);
+    EXPECT_EQ(scored.first_score, 0.0);
+    ASSERT_TRUE(scored.moves_hash.has_value());
+    EXPECT_EQ(*scored.moves_hash, record::moves_hash(g));
+    g.moves[1].move = "5";
+    EXPECT_NE(*scored_game(g).moves_hash, *scored.moves_hash);
+    g.termination = record::Termination::kTimeout;
+    EXPECT_FALSE(scored_game(g).moves_hash.has_value());
+}
+
+// Pair k of the challenger against b plays game (k % distinct): with 5
+// distinct games, 4 of every 5 pairs from the sixth on are set aside.
+TEST(GauntletSprtState, CountsARepeatedPairOnceAndStopsWhenEveryPairRepeats) {
+    const auto config = parse(gauntlet_text("g", 200, kThreeRandoms, kWideLogistic));
+    const auto schedule = tournament::make_schedule(config);
+    const auto vs_b = pairs_against(schedule, 1);
+    GauntletSprt sprt(config, schedule);
+    const auto feed = [&](std::size_t from, std::size_t to, int distinct) {
+        for (std::size_t k = from; k < to; ++k) {
+            for (const auto& p : schedule) {
+                if (p.pair != vs_b[k]) continue;
+                const bool challenger_first = p.first == 0;
+                // Drawn games: no decision comes of them.
+                const auto hash =
+                    static_cast<std::int64_t>(k % static_cast<std::size_t>(distinct)) * 2 +
+                    (challenger_first ? 0 : 1);
+                sprt.add(p, normal(0.5, hash));
+            }
+        }
+    };
+    feed(0, 10, 10);
+    EXPECT_EQ(sprt.tests()[0].counted_pairs, 10);
+    EXPECT_EQ(sprt.tests()[0].repeated_pairs, 0);
+    feed(10, 29, 10);  // pairs 10..28 repeat pairs 0..9, 19 in a row
+    const auto& t = sprt.tests()[0];
+    EXPECT_EQ(t.counted_pairs, 10);
+    EXPECT_EQ(t.repeated_pairs, 19);
+    EXPECT_EQ(t.pairs.bins[2], 10);
+    EXPECT_FALSE(t.finished());
+    feed(29, 30, 10);  // the 20th in a row
+    EXPECT_TRUE(t.stopped_repeating);
+    EXPECT_TRUE(t.finished());
+    EXPECT_FALSE(t.decided());
+    for (const auto& p : schedule)
+        if (p.first == 1 || p.second == 1) EXPECT_TRUE(sprt.finished(p));
+    // What the stopped test still needs: the games it stored.
+    EXPECT_EQ(sprt.needed_games(), 60 + 200);
+    feed(30, 32, 10);  // finished while it stopped: late
+    EXPECT_EQ(t.late_pairs, 2);
+    EXPECT_EQ(t.repeated_pairs, 20);
+
+    // With count_repeats every pair counts.
+    auto counting = config;
+    counting.count_repeats = true;
+    GauntletSprt all(counting, schedule);
+    for (std::size_t k = 0; k < 10; ++k)
+        for (const auto& p : schedule)
+            if (p.pair == vs_b[k]) all.add(p, normal(0.5, p.first == 0 ? 0 : 1));
+    EXPECT_EQ(all.tests()[0].counted_pairs, 10);
+    EXPECT_EQ(all.tests()[0].repeated_pairs, 0);
 }
 
 // ---- the config ---------------------------------------------------------------

@@ -69,10 +69,12 @@ class OpeningOrderTest : public ::testing::Test {
     Config parse(const std::string& keys, std::uint64_t seed = 1) const {
         return parse_config(connect4_with("file: " + file_ + keys, seed), kFile);
     }
-    // The first move of pair p's opening, as a line index.
+    // The first move of pair p's opening, as a line index (its line, and
+    // from the second pass on kPassPlies more).
     static std::size_t line_of(const Config& c, int p) {
         const PairSetup setup = pair_setup(c, p);
-        EXPECT_EQ(setup.opening.size(), 1u);
+        EXPECT_EQ(setup.opening.size(),
+                  opening_pass(c, p) == 0 ? 1u : 1u + static_cast<std::size_t>(kPassPlies));
         return setup.opening.empty() ? 99 : static_cast<std::size_t>(setup.opening[0]);
     }
 };
@@ -102,6 +104,27 @@ TEST_F(OpeningOrderTest, SequentialFromStartWrapsAround) {
     // Default start: the first line goes to pair 0, whatever the seed.
     EXPECT_EQ(opening_line(parse(", order: sequential", 99), 0), 0u);
     EXPECT_EQ(opening_line(parse(", order: sequential", 99), 8), 1u);
+}
+
+// Once every line was used, each line comes back with kPassPlies more plies,
+// a different continuation on each pass, so later pairs do not replay
+// earlier ones; the first pass is the file's lines as they are.
+TEST_F(OpeningOrderTest, LaterPassesExtendEachLineWithADifferentContinuation) {
+    const Config c = parse(", order: sequential");
+    std::set<std::vector<games::Move>> openings;
+    for (int p = 0; p < 7 * 8; ++p) {
+        const PairSetup setup = pair_setup(c, p);
+        EXPECT_EQ(opening_pass(c, p), static_cast<std::size_t>(p) / kLines);
+        EXPECT_EQ(setup.opening.front(), static_cast<games::Move>(p % 7));
+        EXPECT_TRUE(openings.insert(setup.opening).second) << "pair " << p << " repeats";
+        EXPECT_EQ(pair_setup(c, p).opening, setup.opening);  // a function of the pair
+    }
+    // Another seed, other continuations.
+    const Config other = parse(", order: sequential", 2);
+    int differ = 0;
+    for (int p = 7; p < 7 * 8; ++p)
+        differ += pair_setup(other, p).opening != pair_setup(c, p).opening;
+    EXPECT_GT(differ, 40);
 }
 
 TEST_F(OpeningOrderTest, RandomIsASeededShuffleUsedOncePerPair) {

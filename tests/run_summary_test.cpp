@@ -115,12 +115,12 @@ TEST(RunSummary, AnUndecidedTestSaysWhyItStopped) {
     EXPECT_EQ(undecided_text(t, lineup),
               "SPRT: no decision after 5 of 5 pairs (mine plays no more)");
 
-    EXPECT_EQ(late_pairs_text(t), "");
+    EXPECT_EQ(uncounted_pairs_text(t), "");
     t.late_pairs = 1;
-    EXPECT_EQ(late_pairs_text(t),
+    EXPECT_EQ(uncounted_pairs_text(t),
               "1 more pair was finished after the decision: stored, not counted in the test\n");
     t.late_pairs = 2;
-    EXPECT_EQ(late_pairs_text(t),
+    EXPECT_EQ(uncounted_pairs_text(t),
               "2 more pairs were finished after the decision: stored, not counted in the test\n");
 }
 

@@ -187,6 +187,57 @@ TEST(SprtMatch, JsonHoldsTheTestAndTheCountsOfCompletePairs) {
     EXPECT_EQ(occurrences(r.err, "  LLR "), 2 * pairs) << r.err;
 }
 
+// From the empty board two deterministic bots play the same pair again and
+// again: it counts once, the copies are set aside and said so, and the
+// match stops after 20 copies in a row instead of playing to --games.
+TEST(SprtMatch, RepeatedPairsAreSetAsideAndAMatchOfCopiesStops) {
+    TempDir dir;
+    const std::vector<std::string> args = {"match",
+                                           "--game",
+                                           "connect4",
+                                           "--move-ms",
+                                           scaled_ms(200),
+                                           "--openings",
+                                           "none",
+                                           "--games",
+                                           "200",
+                                           "--sprt",
+                                           "elo0=0,elo1=10",
+                                           "one=" + bin("bots/random") + " --seed 1",
+                                           "two=" + bin("bots/random") + " --seed 2"};
+    const auto r = run_arena(dir.path(), args);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("Repeats: 20 more pairs set aside, each a move-for-move copy of an "
+                         "earlier pair\n"),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("Ptnml(0-2): "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("SPRT: no decision after 42 games: stopped after 1 counted pair: the "
+                         "last 20 pairs each repeated an earlier pair move for move"),
+              std::string::npos)
+        << r.out;
+    EXPECT_EQ(last_games_count(r.out), 2) << r.out;  // the counted pair's games
+
+    auto json_args = args;
+    json_args.insert(json_args.begin() + 1, "--json");
+    const auto j = run_arena(dir.path(), json_args);
+    ASSERT_EQ(j.status, 0) << j.err;
+    const auto s = nlohmann::json::parse(j.out)["sprt"];
+    EXPECT_EQ(s["pairs_counted"], 1);
+    EXPECT_EQ(s["repeated_pairs"], 20);
+    EXPECT_EQ(s["pairs"], 1);
+
+    // --count-repeats: every pair counts, and the match plays on to a decision
+    // or to --games.
+    auto counting = args;
+    counting.insert(counting.begin() + 1, "--count-repeats");
+    const auto c = run_arena(dir.path(), counting);
+    ASSERT_EQ(c.status, 0) << c.err;
+    EXPECT_EQ(c.out.find("Repeats:"), std::string::npos) << c.out;
+    EXPECT_EQ(c.out.find("stopped after"), std::string::npos) << c.out;
+    EXPECT_GT(last_games_count(c.out), 42) << c.out;
+}
+
 TEST(SprtMatch, BadSprtValuesGiveOneClearMessage) {
     TempDir dir;
     const std::vector<std::pair<std::string, std::string>> cases = {

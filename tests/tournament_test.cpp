@@ -112,8 +112,11 @@ TEST(Schedule, FileOpeningsAreUsedInOrderFromASeededStart) {
     std::vector<std::vector<games::Move>> seen;
     for (int pair = 0; pair < 6; ++pair)
         seen.push_back(pair_setup(c, pair).opening);
-    for (int pair = 0; pair < 3; ++pair)
-        EXPECT_EQ(seen[pair], seen[pair + 3]);
+    // The second pass: each line again, then kPassPlies more plies.
+    for (int pair = 0; pair < 3; ++pair) {
+        ASSERT_EQ(seen[pair + 3].size(), seen[pair].size() + kPassPlies);
+        EXPECT_TRUE(std::equal(seen[pair].begin(), seen[pair].end(), seen[pair + 3].begin()));
+    }
     EXPECT_NE(seen[0], seen[1]);
     EXPECT_NE(seen[1], seen[2]);
 }

@@ -145,6 +145,7 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
         ("seed", po::value<std::uint64_t>(&m.seed)->default_value(1), "seed for boards and openings")
         ("openings", po::value<std::string>(&openings_text), "FILE: start each colour-swapped pair from an opening of this file; none: from the empty board (default: the game's balanced suite, when one is shipped for the board)")
         ("random-plies", bounded_integer("random-plies", 0, tournament::bounds::kMaxPlies, &m.random_plies), "random opening plies instead of a suite, shared by each colour-swapped pair")
+        ("count-repeats", po::bool_switch(&m.count_repeats), "with --sprt: count a pair that repeats an earlier pair move for move like any other (for bots known to be non-deterministic; docs/ratings.md)")
         ("json", po::bool_switch(&m.json), "print the summary as one JSON object on stdout")
         ("db", po::value<std::string>(&m.db), "also store the match in this results database")
         ("transcript", po::bool_switch(&m.session.transcript), "with --db: also store every line between the arena and the bots (arena log --transcript)")
@@ -194,12 +195,12 @@ tournament::SprtText sprt_text(const MatchArgs& m) {
             },
             [&m](std::ostream& out, const tournament::OpponentTest& t) {
                 report::print_sprt_block(out, m.bots[0].name, m.bots[1].name, *m.sprt, t.result,
-                                         t.pairs, t.games);
+                                         t.pairs, t.games, t.repeated_pairs);
             }};
 }
 
 // The test as JSON; before its first complete pair, its settings and bounds.
-nlohmann::json sprt_json(const rating::SprtOptions& o, const tournament::OpponentTest& t) {
+nlohmann::json test_json(const rating::SprtOptions& o, const tournament::OpponentTest& t) {
     if (t.counted_pairs == 0) {
         return {{"model", std::string(report::sprt_model_name(o.model))},
                 {"elo0", o.elo0},
@@ -214,6 +215,14 @@ nlohmann::json sprt_json(const rating::SprtOptions& o, const tournament::Opponen
                 {"games", 0}};
     }
     return report::sprt_json(o, t.result, rating::head_to_head(t.pairs), t.games, t.pairs);
+}
+
+// The same, with the pairs counted and the pairs set aside as repeats.
+nlohmann::json sprt_json(const rating::SprtOptions& o, const tournament::OpponentTest& t) {
+    nlohmann::json j = test_json(o, t);
+    j["pairs_counted"] = t.counted_pairs;
+    j["repeated_pairs"] = t.repeated_pairs;
+    return j;
 }
 
 // Prints the summary (text or JSON) and the warnings; returns the exit status.

@@ -142,10 +142,10 @@ void print_standings(store::ResultsStore& store, const tournament::Config& confi
         const auto& names = o.lineup.names;
         report::print_sprt_block(out, names[static_cast<std::size_t>(t.challenger)],
                                  names[static_cast<std::size_t>(t.opponent)], *config.sprt,
-                                 t.result, t.pairs, t.games);
+                                 t.result, t.pairs, t.games, t.repeated_pairs);
         report::print_sprt_decision(out, t.result.decision,
                                     tournament::undecided_text(t, o.lineup));
-        out << tournament::late_pairs_text(t);
+        out << tournament::uncounted_pairs_text(t);
     }
 }
 

@@ -1,5 +1,7 @@
 #include "arena/match/opening.hpp"
 
+#include <utility>
+
 namespace arena::match {
 namespace {
 
@@ -32,6 +34,31 @@ std::vector<games::Move> random_opening(const games::Game& game, int plies, std:
         if (!state->is_over()) return moves;
     }
     // Every attempt ended the game: a tiny board. Play no opening at all.
+    return {};
+}
+
+std::vector<games::Move> continuation(const games::State& state, int plies, std::uint64_t index,
+                                      std::uint64_t seed) {
+    constexpr std::uint64_t kAttempts = 100;
+    for (std::uint64_t attempt = 0; attempt < kAttempts; ++attempt) {
+        auto s = state.clone();
+        std::vector<games::Move> moves;
+        std::uint64_t digits = index + attempt;
+        std::uint64_t ply_seed = seed;
+        while (static_cast<int>(moves.size()) < plies && !s->is_over()) {
+            auto legal = s->legal_moves();
+            // Fisher-Yates with plain modulo of derived seeds: the same order
+            // on every platform and standard library.
+            for (std::size_t i = legal.size(); i > 1; --i)
+                std::swap(legal[i - 1], legal[derive_seed(ply_seed, i) % i]);
+            const auto m = legal[digits % legal.size()];
+            digits /= legal.size();
+            ply_seed = derive_seed(ply_seed, static_cast<std::uint64_t>(m) + 1);
+            s->apply(m);
+            moves.push_back(m);
+        }
+        if (!s->is_over()) return moves;
+    }
     return {};
 }
 

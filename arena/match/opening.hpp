@@ -21,6 +21,15 @@ namespace arena::match {
 [[nodiscard]] std::vector<games::Move> random_opening(const games::Game& game, int plies,
                                                       std::uint64_t seed);
 
+// Continuation `index` of a position: `plies` legal moves from `state` that
+// leave the game going, taken from the moves of each ply in an order
+// shuffled by `seed`. The index is read digit by digit, one digit per ply in
+// the base of that ply's number of moves, so indices below the product of
+// those numbers give different continuations. Fewer plies when an index's
+// moves end the game and its next 100 indices do too.
+[[nodiscard]] std::vector<games::Move> continuation(const games::State& state, int plies,
+                                                    std::uint64_t index, std::uint64_t seed);
+
 // The opening's moves in protocol notation, space-separated, as stored.
 [[nodiscard]] std::string opening_text(const games::Game& game,
                                        const std::vector<games::Move>& opening);

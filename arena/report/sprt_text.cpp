@@ -40,12 +40,17 @@ void print_sprt_decision(std::ostream& out, rating::SprtDecision decision,
 
 void print_sprt_block(std::ostream& out, const std::string& a, const std::string& b,
                       const rating::SprtOptions& options, const rating::SprtResult& result,
-                      const rating::Pentanomial& pairs, const rating::Trinomial& paired) {
+                      const rating::Pentanomial& pairs, const rating::Trinomial& paired,
+                      std::int64_t repeated_pairs) {
     const std::string ea = record::escape_controls(a), eb = record::escape_controls(b);
     const std::int64_t n = pairs.pairs();
     out << "--------------------------------------------------\n"
         << "Results of " << ea << " vs " << eb << " (from " << ea << "'s side), " << n
         << " colour-swapped pair" << (n == 1 ? "" : "s") << ":\n";
+    if (repeated_pairs > 0) {
+        out << "Repeats: " << repeated_pairs << " more pair" << (repeated_pairs == 1 ? "" : "s")
+            << " set aside, each a move-for-move copy of an earlier pair\n";
+    }
     if (n > 0) {
         print_head_to_head(out, rating::head_to_head(pairs), paired, pairs);
     } else {

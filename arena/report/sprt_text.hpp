@@ -29,11 +29,13 @@ void print_sprt_decision(std::ostream& out, rating::SprtDecision decision,
                          const std::string& undecided);
 
 // The block of one test of `a` against `b`: a heading naming both and the
-// complete pairs, the head-to-head of those pairs (from a's side) and the
-// LLR line. Names are escaped: they come from configs and command lines.
+// counted pairs, the pairs set aside as repeats (when there are any), the
+// head-to-head of the counted pairs (from a's side) and the LLR line. Names
+// are escaped: they come from configs and command lines.
 void print_sprt_block(std::ostream& out, const std::string& a, const std::string& b,
                       const rating::SprtOptions& options, const rating::SprtResult& result,
-                      const rating::Pentanomial& pairs, const rating::Trinomial& paired);
+                      const rating::Pentanomial& pairs, const rating::Trinomial& paired,
+                      std::int64_t repeated_pairs = 0);
 
 // The test and the head-to-head as one JSON object: the hypotheses, llr,
 // lower, upper, decision ("H0", "H1" or "continue"), score, elo, elo_error,

@@ -28,6 +28,7 @@ GameSummary read_summary(const Statement::Query& q) {
     s.plies = q.column_int(11);
     s.duration_us = q.column_int64(12);
     s.started_at = q.column_text(13);
+    if (!q.is_null(18)) s.moves_hash = q.column_int64(18);
     return s;
 }
 

@@ -7,8 +7,8 @@
 #include <optional>
 #include <string>
 
+#include "arena/record/moves_hash.hpp"
 #include "arena/record/params_text.hpp"
-#include "arena/store/moves_hash.hpp"
 #include "arena/store/results_store.hpp"
 #include "arena/store/results_store_impl.hpp"
 #include "arena/store/sqlite.hpp"
@@ -60,10 +60,7 @@ std::int64_t ResultsStore::record_game(std::int64_t tournament, const GameSlot& 
         const bool fault = game.termination != record::Termination::kNormal;
         const auto params = record::params_text(game.params);
         const auto termination = record::to_string(game.termination);
-        MovesHash hash(params, game.opening_plies);
-        for (const auto& m : game.moves)
-            hash.add_move(m.move);
-        const auto moves_hash = hash.finish(result, termination);
+        const auto moves_hash = record::moves_hash(game);
         const auto peak = [](const std::optional<std::uint64_t>& bytes) {
             return bytes ? std::optional(static_cast<std::int64_t>(*bytes)) : std::nullopt;
         };

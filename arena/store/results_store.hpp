@@ -112,6 +112,9 @@ struct GameSummary {
     int plies = 0;
     std::int64_t duration_us = 0;
     std::string started_at;
+    // record::moves_hash of the game; none for a game stored by another
+    // program without one.
+    std::optional<std::int64_t> moves_hash;
 };
 
 struct StoredMove {

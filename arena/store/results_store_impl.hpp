@@ -35,7 +35,7 @@ inline constexpr const char* kTournamentColumns =
 inline constexpr const char* kSummaryColumns =
     "g.id, g.game_index, g.round, g.pair_index, g.game_in_pair, g.opening, f.name, s.name, "
     "g.result, g.termination, g.detail, g.plies, g.duration_us, g.started_at, g.game, g.params, "
-    "g.first_peak_memory, g.second_peak_memory "
+    "g.first_peak_memory, g.second_peak_memory, g.moves_hash "
     "FROM games AS g JOIN bots AS f ON f.id = g.first_bot JOIN bots AS s ON s.id = g.second_bot";
 
 // Moves go into the database in multi-row INSERTs of up to this many rows:

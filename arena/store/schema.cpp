@@ -9,7 +9,7 @@
 #include <system_error>
 #include <vector>
 
-#include "arena/store/moves_hash.hpp"
+#include "arena/record/moves_hash.hpp"
 #include "arena/store/results_store.hpp"
 
 namespace arena::store {
@@ -200,7 +200,7 @@ PRAGMA writable_schema = OFF;
 )sql";
 
 // Version 4: every loss by a fault in the standings view, by kind, and
-// games.moves_hash (see MovesHash, moves_hash.hpp), which tells games that repeat
+// games.moves_hash (see record::MovesHash, record/moves_hash.hpp), which tells games that repeat
 // another move for move. The standings index gets the hash as its last
 // column, so result_counts() counts repeated games from the index alone.
 // fill_moves_hashes() computes the hash of the games already stored, in the
@@ -331,7 +331,7 @@ void fill_moves_hashes(Database& db) {
     auto set_hash = db.prepare("UPDATE games SET moves_hash = ? WHERE id = ?");
     struct Row {
         std::int64_t id;
-        MovesHash hash;
+        record::MovesHash hash;
         std::string result, termination;
     };
     std::vector<Row> batch;
@@ -341,7 +341,8 @@ void fill_moves_hashes(Database& db) {
             auto q = list_games.use();
             q.bind(after).bind(kBatch);
             while (q.step()) {
-                batch.push_back({q.column_int64(0), MovesHash(q.column_text(1), q.column_int64(2)),
+                batch.push_back({q.column_int64(0),
+                                 record::MovesHash(q.column_text(1), q.column_int64(2)),
                                  q.column_text(3), q.column_text(4)});
             }
         }

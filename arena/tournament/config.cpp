@@ -33,9 +33,9 @@ using bounds::kMaxMillis;
 using bounds::kMaxPlies;
 
 const std::initializer_list<std::string_view> kTopKeys = {
-    "name",    "game",     "time",     "schedule",     "openings", "concurrency",
-    "seed",    "database", "bots",     "bot_defaults", "scoring",  "transcript",
-    "anchors", "versions", "bots_dir", "check"};
+    "name",    "game",     "time",     "schedule",     "openings",     "concurrency",
+    "seed",    "database", "bots",     "bot_defaults", "scoring",      "transcript",
+    "anchors", "versions", "bots_dir", "check",        "count_repeats"};
 const std::initializer_list<std::string_view> kTimeKeys = {"move_ms", "tolerance_ms", "game_ms",
                                                            "inc_ms",  "startup_ms",   "realtime"};
 const std::initializer_list<std::string_view> kScheduleKeys = {
@@ -149,6 +149,8 @@ class Parser : FieldReader {
                 bots_.parse_bots(f);
             } else if (f.key == "check") {
                 config_.check = boolean(f);
+            } else if (f.key == "count_repeats") {
+                config_.count_repeats = boolean(f);
             }
         }
         // Then what is missing, and what depends on more than one section.

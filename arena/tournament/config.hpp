@@ -149,6 +149,10 @@ struct Config {
     // that the ratings of different runs share one scale; empty: mean 0.
     std::vector<rating::Anchor> anchors;
     bool transcript = false;  // store every line between arena and bots, per game
+    // `count_repeats`: a pair that repeats an earlier one move for move
+    // counts in the SPRT like any other (repeats.hpp); for bots known to be
+    // non-deterministic.
+    bool count_repeats = false;
     Versions versions = Versions::kWarn;
     // Likely mistakes that do not stop the run ("file:line:col: warning: ...").
     std::vector<std::string> warnings;

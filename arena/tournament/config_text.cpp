@@ -108,6 +108,7 @@ std::string config_text(const Config& c, const std::string& comment) {
     emit_openings(y, c);
     y << YAML::Key << "seed" << YAML::Value << c.seed;
     if (c.transcript) y << YAML::Key << "transcript" << YAML::Value << true;
+    if (c.count_repeats) y << YAML::Key << "count_repeats" << YAML::Value << true;
     emit_bots(y, c);
     y << YAML::EndMap;
     return std::string(y.c_str()) + "\n";

@@ -19,10 +19,11 @@ int challenger_of(const Config& config) {
 
 GauntletSprt::GauntletSprt(const Config& config, const std::vector<Pairing>& schedule)
     : GauntletSprt(config.sprt.value_or(rating::SprtOptions{}), schedule, {challenger_of(config)},
-                   std::vector<bool>(config.bots.size(), true)) {}
+                   std::vector<bool>(config.bots.size(), true), config.count_repeats) {}
 
 GauntletSprt::GauntletSprt(const rating::SprtOptions& options, const std::vector<Pairing>& schedule,
-                           const std::vector<int>& challengers, const std::vector<bool>& playable)
+                           const std::vector<int>& challengers, const std::vector<bool>& playable,
+                           bool count_repeats)
     : options_(options) {
     const auto is_challenger = [&](int e) {
         return std::find(challengers.begin(), challengers.end(), e) != challengers.end();
@@ -52,6 +53,7 @@ GauntletSprt::GauntletSprt(const rating::SprtOptions& options, const std::vector
             t.result = rating::sprt(rating::Pentanomial{}, options_);
             tests_.push_back(t);
             tracks_.emplace_back();
+            tracks_.back().repeats = RepeatFilter(count_repeats);
         }
         test_of_pair_[static_cast<std::size_t>(p.pair)] = at->second;
         tracks_[static_cast<std::size_t>(at->second)].pairs.push_back(p.pair);
@@ -64,7 +66,7 @@ GauntletSprt::GauntletSprt(const rating::SprtOptions& options, const std::vector
     }
 }
 
-void GauntletSprt::add(const Pairing& pairing, double first_score) {
+void GauntletSprt::add(const Pairing& pairing, const ScoredGame& game) {
     if (pairing.pair < 0 || static_cast<std::size_t>(pairing.pair) >= slots_.size()) return;
     if (pairing.game_in_pair < 0 || pairing.game_in_pair > 1) return;
     const int test = test_of_pair_[static_cast<std::size_t>(pairing.pair)];
@@ -73,27 +75,34 @@ void GauntletSprt::add(const Pairing& pairing, double first_score) {
     const auto g = static_cast<std::size_t>(pairing.game_in_pair);
     if (slot.have[g]) return;
     slot.have[g] = true;
-    slot.scores[g] = pairing.first == tests_[static_cast<std::size_t>(test)].challenger
-                         ? first_score
-                         : 1.0 - first_score;
+    slot.games[g] = game;
+    slot.challenger_first[g] = pairing.first == tests_[static_cast<std::size_t>(test)].challenger;
     if (!slot.complete()) return;
     auto& track = tracks_[static_cast<std::size_t>(test)];
     ++track.complete;
     advance(static_cast<std::size_t>(test));
     auto& t = tests_[static_cast<std::size_t>(test)];
-    t.late_pairs = t.decided() ? track.complete - t.counted_pairs : 0;
+    t.late_pairs = t.finished() ? track.complete - t.counted_pairs - t.repeated_pairs : 0;
 }
 
 void GauntletSprt::advance(std::size_t test) {
     auto& track = tracks_[test];
     auto& t = tests_[test];
-    while (!t.decided() && track.cursor < track.pairs.size()) {
+    while (!t.finished() && track.cursor < track.pairs.size()) {
         const auto& slot = slots_[static_cast<std::size_t>(track.pairs[track.cursor])];
         if (!slot.complete()) break;
-        const double points = slot.scores[0] + slot.scores[1];
+        ++track.cursor;
+        // The challenger's first move is game 0 or game 1 of the pair.
+        const std::size_t c = slot.challenger_first[0] ? 0 : 1;
+        if (!track.repeats.counts(slot.games[c], slot.games[1 - c])) {
+            t.repeated_pairs = track.repeats.repeated();
+            t.stopped_repeating = track.repeats.in_a_row() >= kRepeatsInARowToStop;
+            continue;
+        }
+        const double points = slot.score(0) + slot.score(1);
         const auto bin = static_cast<std::size_t>(std::lround(2.0 * points));
         ++t.pairs.bins[std::min<std::size_t>(bin, 4)];
-        for (const double s : slot.scores) {
+        for (const double s : {slot.score(0), slot.score(1)}) {
             if (s > 0.5) {
                 ++t.games.wins;
             } else if (s < 0.5) {
@@ -102,20 +111,19 @@ void GauntletSprt::advance(std::size_t test) {
                 ++t.games.draws;
             }
         }
-        ++track.cursor;
-        t.counted_pairs = static_cast<std::int64_t>(track.cursor);
+        t.counted_pairs = t.pairs.pairs();
         t.result = rating::sprt(t.pairs, options_);
     }
 }
 
-bool GauntletSprt::decided(const Pairing& pairing) const {
+bool GauntletSprt::finished(const Pairing& pairing) const {
     if (pairing.pair < 0 || static_cast<std::size_t>(pairing.pair) >= slots_.size()) return false;
     const int test = test_of_pair_[static_cast<std::size_t>(pairing.pair)];
-    return test >= 0 && tests_[static_cast<std::size_t>(test)].decided();
+    return test >= 0 && tests_[static_cast<std::size_t>(test)].finished();
 }
 
-bool GauntletSprt::all_decided() const {
-    return std::all_of(tests_.begin(), tests_.end(), [](const auto& t) { return t.decided(); });
+bool GauntletSprt::all_finished() const {
+    return std::all_of(tests_.begin(), tests_.end(), [](const auto& t) { return t.finished(); });
 }
 
 std::int64_t GauntletSprt::needed_games() const {
@@ -123,12 +131,12 @@ std::int64_t GauntletSprt::needed_games() const {
     for (std::size_t t = 0; t < tests_.size(); ++t) {
         const auto& test = tests_[t];
         const auto& track = tracks_[t];
-        if (!test.decided() && test.playable) {
+        if (!test.finished() && test.playable) {
             games += 2 * test.scheduled_pairs;
             continue;
         }
-        // Decided, or no longer playable: the games stored count (counted
-        // and late pairs, and single games of pairs cut short), the rest are
+        // Finished, or no longer playable: the games stored count (counted,
+        // repeated and late pairs, and single games of pairs cut short), the rest are
         // not needed.
         for (const int p : track.pairs) {
             const auto& slot = slots_[static_cast<std::size_t>(p)];

@@ -10,6 +10,10 @@
 // not of the order in which concurrent games finished, nor of where a run
 // was interrupted and resumed. A pair finished after its test was decided
 // (it was already being played) is stored but not counted.
+//
+// A pair that repeats an earlier pair of its test move for move is not
+// counted either (repeats.hpp), unless the config says `count_repeats: true`;
+// after kRepeatsInARowToStop such pairs in a row the test stops undecided.
 
 #include <array>
 #include <cstdint>
@@ -18,6 +22,7 @@
 #include "arena/rating/pentanomial.hpp"
 #include "arena/rating/sprt.hpp"
 #include "arena/tournament/config.hpp"
+#include "arena/tournament/repeats.hpp"
 #include "arena/tournament/schedule.hpp"
 
 namespace arena::tournament {
@@ -36,9 +41,15 @@ struct OpponentTest {
     std::int64_t scheduled_pairs = 0;  // in the schedule: the most it can play
     std::int64_t counted_pairs = 0;    // pairs.pairs()
     std::int64_t late_pairs = 0;       // complete, but finished after the decision
+    std::int64_t repeated_pairs = 0;   // set aside: each repeats an earlier pair
+    // Stopped undecided: the last kRepeatsInARowToStop pairs all repeated
+    // earlier ones.
+    bool stopped_repeating = false;
     [[nodiscard]] bool decided() const {
         return result.decision != rating::SprtDecision::continue_testing;
     }
+    // Decided, or stopped: it needs no more games.
+    [[nodiscard]] bool finished() const { return decided() || stopped_repeating; }
 };
 
 class GauntletSprt {
@@ -50,19 +61,21 @@ class GauntletSprt {
     // one test per meeting of a version of the challenger (`challengers`,
     // entrants) and an opponent, in the order of their first pair, so a late
     // opponent, or a new version of the challenger, gets tests of its own.
-    // `playable[e]`: whether entrant e still plays.
+    // `playable[e]`: whether entrant e still plays. `count_repeats`: pairs
+    // that repeat earlier ones count too.
     GauntletSprt(const rating::SprtOptions& options, const std::vector<Pairing>& schedule,
-                 const std::vector<int>& challengers, const std::vector<bool>& playable);
+                 const std::vector<int>& challengers, const std::vector<bool>& playable,
+                 bool count_repeats);
 
-    // A finished game: `first_score` is what the first mover scored (1, 1/2
-    // or 0). Games of other pairings (the challenger absent) are ignored, as
-    // is the same game given twice.
-    void add(const Pairing& pairing, double first_score);
+    // A finished game. Games of other pairings (the challenger absent) are
+    // ignored, as is the same game given twice.
+    void add(const Pairing& pairing, const ScoredGame& game);
 
-    // Whether the pairing's opponent is decided: its game need not be played.
-    [[nodiscard]] bool decided(const Pairing& pairing) const;
-    // Whether every opponent's test is decided.
-    [[nodiscard]] bool all_decided() const;
+    // Whether the pairing's opponent's test is finished (decided, or
+    // stopped): its game need not be played.
+    [[nodiscard]] bool finished(const Pairing& pairing) const;
+    // Whether every opponent's test is finished.
+    [[nodiscard]] bool all_finished() const;
     // The games that still matter: those of undecided opponents that can
     // still play, played or not, and the stored games of the others.
     [[nodiscard]] std::int64_t needed_games() const;
@@ -72,14 +85,20 @@ class GauntletSprt {
 
   private:
     struct PairSlot {
-        std::array<double, 2> scores{};  // the challenger's, per game_in_pair
+        std::array<ScoredGame, 2> games;         // per game_in_pair
+        std::array<bool, 2> challenger_first{};  // per game_in_pair
         std::array<bool, 2> have{};
         [[nodiscard]] bool complete() const { return have[0] && have[1]; }
+        // The challenger's score in game g.
+        [[nodiscard]] double score(std::size_t g) const {
+            return challenger_first[g] ? games[g].first_score : 1.0 - games[g].first_score;
+        }
     };
     struct Track {
         std::vector<int> pairs;  // schedule pair numbers of this opponent, in order
-        std::size_t cursor = 0;  // pairs[0, cursor) are counted
+        std::size_t cursor = 0;  // pairs[0, cursor) are counted or set aside
         std::int64_t complete = 0;
+        RepeatFilter repeats;
     };
     void advance(std::size_t test);
 

@@ -108,6 +108,7 @@ Config match_config(const MatchSettings& m) {
     c.startup_ms = m.session.startup_limit.count();
     c.realtime_deadlines = m.session.realtime_deadlines;
     c.transcript = m.session.transcript;
+    c.count_repeats = m.count_repeats;
     c.games_per_pair = m.games + m.games % 2;  // played: the first m.games
     if (m.sprt) {
         c.schedule = ScheduleType::kGauntlet;

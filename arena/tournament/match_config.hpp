@@ -42,6 +42,7 @@ struct MatchSettings {
     std::string name;                         // the stored tournament's name ("" for a default)
     std::vector<std::string> args;            // the whole command line, for the stored record
     std::optional<rating::SprtOptions> sprt;  // with --sprt: the test to run
+    bool count_repeats = false;               // --count-repeats (Config::count_repeats)
 };
 
 // The settings' own checks once the options are read: --name and

@@ -9,6 +9,7 @@
 
 #include "arena/games/game.hpp"
 #include "arena/record/escape.hpp"
+#include "arena/tournament/run_summary.hpp"
 
 namespace arena::tournament {
 namespace {
@@ -72,9 +73,7 @@ void MatchLines::game_stored(std::int64_t index, std::int64_t game_id,
     if (sprt_) {
         const auto& pairing = schedule_[static_cast<std::size_t>(index)];
         const auto before = test().counted_pairs;
-        sprt_->add(pairing, record.outcome == games::Outcome::kWin1   ? 1.0
-                            : record.outcome == games::Outcome::kWin2 ? 0.0
-                                                                      : 0.5);
+        sprt_->add(pairing, scored_game(record));
         pair_done = test().counted_pairs > before;
         suffix = sprt_text_.llr(test().result);
     }
@@ -88,6 +87,7 @@ void MatchLines::game_stored(std::int64_t index, std::int64_t game_id,
 
 std::string MatchLines::undecided(bool stopped_early) const {
     std::string line = "SPRT: no decision after " + std::to_string(tally_.games()) + " games";
+    if (sprt_ && test().stopped_repeating) return line + ": " + repeats_stop_text(test());
     if (!stopped_early && tally_.games() >= games_) line += " (the most --games allows)";
     return line;
 }

@@ -9,6 +9,7 @@
 #include "arena/tournament/fingerprint.hpp"
 #include "arena/tournament/ladder.hpp"
 #include "arena/tournament/play_order.hpp"
+#include "arena/tournament/run_summary.hpp"
 
 namespace arena::tournament {
 namespace {
@@ -40,7 +41,7 @@ class FixedSource : public PairingSource {
         if (next_ >= pending_.size()) return std::nullopt;
         return pending_[next_++];
     }
-    void on_result(const Pairing&, double) override {}
+    void on_result(const Pairing&, const ScoredGame&) override {}
     [[nodiscard]] std::int64_t total() const override { return total_; }
     [[nodiscard]] bool needed(const Pairing& p) const override { return lineup_.playable(p); }
     [[nodiscard]] const std::vector<Pairing>& scope() const override { return lineup_.schedule; }
@@ -66,11 +67,10 @@ class SprtSource : public PairingSource {
         const auto& schedule = lineup.schedule;
         for (const auto& g : store.games(tournament_id)) {
             if (g.slot.index >= 0 && g.slot.index < static_cast<std::int64_t>(schedule.size()))
-                sprt_.add(schedule[static_cast<std::size_t>(g.slot.index)],
-                          store::first_mover_score(g.result).value_or(0.5));
+                sprt_.add(schedule[static_cast<std::size_t>(g.slot.index)], scored_game(g));
         }
         for (const auto& p : schedule)
-            if (!done.contains(p.index) && lineup.playable(p) && !sprt_.decided(p))
+            if (!done.contains(p.index) && lineup.playable(p) && !sprt_.finished(p))
                 pending_.push_back(p);
     }
 
@@ -79,14 +79,14 @@ class SprtSource : public PairingSource {
     std::optional<Pairing> next() override {
         while (next_ < pending_.size()) {
             const Pairing& p = pending_[next_++];
-            if (!sprt_.decided(p)) return p;
+            if (!sprt_.finished(p)) return p;
         }
         return std::nullopt;
     }
-    void on_result(const Pairing& p, double first_score) override {
-        const bool before = sprt_.decided(p);
-        sprt_.add(p, first_score);
-        if (before || !sprt_.decided(p)) return;
+    void on_result(const Pairing& p, const ScoredGame& game) override {
+        const bool before = sprt_.finished(p);
+        sprt_.add(p, game);
+        if (before || !sprt_.finished(p)) return;
         for (const auto& t : sprt_.tests()) {
             const bool ours = (t.opponent == p.first && t.challenger == p.second) ||
                               (t.opponent == p.second && t.challenger == p.first);
@@ -95,7 +95,7 @@ class SprtSource : public PairingSource {
     }
     [[nodiscard]] std::int64_t total() const override { return sprt_.needed_games(); }
     [[nodiscard]] bool needed(const Pairing& p) const override {
-        return lineup_.playable(p) && !sprt_.decided(p);
+        return lineup_.playable(p) && !sprt_.finished(p);
     }
     [[nodiscard]] const std::vector<Pairing>& scope() const override { return lineup_.schedule; }
 
@@ -107,7 +107,9 @@ class SprtSource : public PairingSource {
         for (const auto& t : sprt_.tests()) {
             if (!t.playable) continue;
             s << sep << shown(lineup_, t.opponent) << " ";
-            if (t.decided()) {
+            if (t.stopped_repeating) {
+                s << "stopped";
+            } else if (t.decided()) {
                 s << rating::decision_name(t.result.decision);
             } else {
                 s << std::fixed << std::setprecision(2) << t.result.llr;
@@ -128,17 +130,25 @@ class SprtSource : public PairingSource {
                 challengers.push_back(static_cast<int>(e));
             playable.push_back(lineup.bot_of[e] >= 0);
         }
-        return GauntletSprt(*config.sprt, lineup.schedule, challengers, playable);
+        return GauntletSprt(*config.sprt, lineup.schedule, challengers, playable,
+                            config.count_repeats);
     }
 
-    // "sprt: X vs Y: H1 accepted after 37 pairs (LLR 2.96, bounds -2.94 2.94)"
+    // "sprt: X vs Y: H1 accepted after 37 pairs (LLR 2.96, bounds -2.94 2.94)",
+    // then ", 3 repeated pairs set aside"; or the line of a test stopped
+    // for its repeats (repeats_stop_text).
     [[nodiscard]] std::string decision_line(const OpponentTest& t) const {
         std::ostringstream s;
         s << "sprt: " << shown(lineup_, t.challenger) << " vs " << shown(lineup_, t.opponent)
-          << ": " << rating::decision_name(t.result.decision) << " accepted after "
-          << t.counted_pairs << " pair" << (t.counted_pairs == 1 ? "" : "s") << " (LLR "
-          << std::fixed << std::setprecision(2) << t.result.llr << ", bounds " << t.result.lower
-          << " " << t.result.upper << ")";
+          << ": ";
+        if (t.stopped_repeating) {
+            s << repeats_stop_text(t);
+            return s.str();
+        }
+        s << rating::decision_name(t.result.decision) << " accepted after " << t.counted_pairs
+          << " pair" << (t.counted_pairs == 1 ? "" : "s") << " (LLR " << std::fixed
+          << std::setprecision(2) << t.result.llr << ", bounds " << t.result.lower << " "
+          << t.result.upper << ")" << repeated_pairs_text(t);
         return s.str();
     }
 
@@ -197,8 +207,8 @@ class LadderSource : public PairingSource {
         if (next_ >= pending_.size()) return std::nullopt;
         return pending_[next_++];
     }
-    void on_result(const Pairing& p, double first_score) override {
-        results_[p.index] = {p.first, p.second, first_score};
+    void on_result(const Pairing& p, const ScoredGame& game) override {
+        results_[p.index] = {p.first, p.second, game.first_score};
     }
     [[nodiscard]] std::int64_t total() const override { return total_; }
     // The games stored and those of the round that is not complete.

@@ -28,6 +28,7 @@
 #include "arena/tournament/config.hpp"
 #include "arena/tournament/gauntlet_sprt.hpp"
 #include "arena/tournament/growth.hpp"
+#include "arena/tournament/repeats.hpp"
 #include "arena/tournament/schedule.hpp"
 
 namespace arena::tournament {
@@ -43,8 +44,8 @@ class PairingSource {
     virtual bool begin_phase() = 0;
     // The phase's next game to play, or nullopt once it has handed out all.
     virtual std::optional<Pairing> next() = 0;
-    // A game was stored: `first_score` is what its first mover scored.
-    virtual void on_result(const Pairing& pairing, double first_score) = 0;
+    // A game was stored.
+    virtual void on_result(const Pairing& pairing, const ScoredGame& game) = 0;
 
     // The games that count now: those stored and those still to play.
     [[nodiscard]] virtual std::int64_t total() const = 0;

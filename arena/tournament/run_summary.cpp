@@ -92,7 +92,10 @@ std::string given_up_text(const RunOutcome::GivenUp& given_up) {
 std::string undecided_text(const OpponentTest& test, const Lineup& lineup) {
     std::string text = "SPRT: no decision after " + std::to_string(test.counted_pairs) + " of " +
                        std::to_string(test.scheduled_pairs) + " pairs";
-    if (!test.playable) {
+    if (test.stopped_repeating) {
+        text += " (stopped: the last " + std::to_string(kRepeatsInARowToStop) +
+                " pairs each repeated an earlier pair move for move)";
+    } else if (!test.playable) {
         const auto index = [](int entrant) { return static_cast<std::size_t>(entrant); };
         const bool opponent_gone = lineup.bot_of[index(test.opponent)] < 0;
         text += " (" + lineup.names[index(opponent_gone ? test.opponent : test.challenger)] +
@@ -103,11 +106,33 @@ std::string undecided_text(const OpponentTest& test, const Lineup& lineup) {
     return text;
 }
 
-std::string late_pairs_text(const OpponentTest& test) {
-    if (test.late_pairs <= 0) return "";
-    return std::to_string(test.late_pairs) + " more pair" +
-           (test.late_pairs == 1 ? " was" : "s were") +
-           " finished after the decision: stored, not counted in the test\n";
+std::string uncounted_pairs_text(const OpponentTest& test) {
+    std::string text;
+    if (test.repeated_pairs > 0) {
+        text += std::to_string(test.repeated_pairs) +
+                (test.repeated_pairs == 1 ? " pair was" : " pairs were") +
+                " set aside: each repeated an earlier pair move for move (docs/ratings.md)\n";
+    }
+    if (test.late_pairs > 0) {
+        text += std::to_string(test.late_pairs) + " more pair" +
+                (test.late_pairs == 1 ? " was" : "s were") +
+                " finished after the decision: stored, not counted in the test\n";
+    }
+    return text;
+}
+
+std::string repeated_pairs_text(const OpponentTest& test) {
+    if (test.repeated_pairs <= 0) return "";
+    return ", " + std::to_string(test.repeated_pairs) + " repeated pair" +
+           (test.repeated_pairs == 1 ? "" : "s") + " set aside";
+}
+
+std::string repeats_stop_text(const OpponentTest& test) {
+    return "stopped after " + std::to_string(test.counted_pairs) + " counted pair" +
+           (test.counted_pairs == 1 ? "" : "s") + ": the last " +
+           std::to_string(kRepeatsInARowToStop) +
+           " pairs each repeated an earlier pair move for move, so the bots play the same "
+           "games whatever the openings and more would be copies (docs/ratings.md)";
 }
 
 }  // namespace arena::tournament

@@ -57,8 +57,17 @@ void note_failed_run(store::ResultsStore& store, std::int64_t id, const RunOutco
 // after 3 of 5 pairs", and why it plays no more pairs when it does not.
 [[nodiscard]] std::string undecided_text(const OpponentTest& test, const Lineup& lineup);
 
-// "2 more pairs were finished after the decision: stored, not counted in
-// the test\n"; "" when there are none.
-[[nodiscard]] std::string late_pairs_text(const OpponentTest& test);
+// The pairs stored but not counted in the test, a line for each reason:
+// "3 pairs were set aside: each repeated an earlier pair move for move
+// (docs/ratings.md)\n" and "2 more pairs were finished after the decision:
+// stored, not counted in the test\n"; "" when there are none.
+[[nodiscard]] std::string uncounted_pairs_text(const OpponentTest& test);
+
+// ", 3 repeated pairs set aside" after a decision; "" when none were.
+[[nodiscard]] std::string repeated_pairs_text(const OpponentTest& test);
+
+// Why a test stopped without a decision: "stopped after 12 counted pairs:
+// the last 20 pairs each repeated an earlier pair move for move ...".
+[[nodiscard]] std::string repeats_stop_text(const OpponentTest& test);
 
 }  // namespace arena::tournament

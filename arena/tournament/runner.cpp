@@ -54,12 +54,6 @@ std::chrono::nanoseconds thread_cpu() {
     return std::chrono::seconds(t.tv_sec) + std::chrono::nanoseconds(t.tv_nsec);
 }
 
-double first_score(games::Outcome outcome) {
-    if (outcome == games::Outcome::kWin1) return 1.0;
-    if (outcome == games::Outcome::kWin2) return 0.0;
-    return 0.5;
-}
-
 // One run: the state the workers and the storing thread share. The workers
 // take games from the pairing source, play them with bots from the pool and
 // queue them; one thread stores them (with one worker, the worker itself,
@@ -334,7 +328,7 @@ void Run::store_one(const Finished& f) {
                                     [](const auto& m) { return !m.by_arena; });
     {
         std::lock_guard lock(source_mutex_);
-        source_->on_result(f.pairing, first_score(f.record.outcome));
+        source_->on_result(f.pairing, scored_game(f.record));
     }
     for (auto* o : options_.observers)
         o->game_stored(f.pairing.index, id, f.record);

@@ -18,7 +18,16 @@ enum Stream : std::uint64_t {
     kOpeningStream = 1,
     kOpeningLineStream = 2,
     kOpeningShuffleStream = 3,
+    kOpeningPassStream = 4,
 };
+
+// Where pair 0 starts in the file's order, for opening_line and opening_pass.
+std::size_t first_line_offset(const Config& config) {
+    const std::size_t n = config.openings.lines.size();
+    if (config.openings.order == OpeningOrder::kSeededStart)
+        return match::derive_seed(config.seed, kOpeningLineStream) % n;
+    return static_cast<std::size_t>(config.openings.start - 1);
+}
 
 // The meetings of a segment, in schedule order: (lower, higher) entrant, or
 // (challenger, other) in a gauntlet.
@@ -138,18 +147,15 @@ std::vector<std::size_t> opening_order(const Config& config) {
 
 std::size_t opening_line(const Config& config, int pair) {
     const std::size_t n = config.openings.lines.size();
-    const auto p = static_cast<std::size_t>(pair);
-    switch (config.openings.order) {
-        case OpeningOrder::kSeededStart:
-            // A seeded start in the file, then its lines in order, pair by pair.
-            return (match::derive_seed(config.seed, kOpeningLineStream) % n + p) % n;
-        case OpeningOrder::kSequential:
-            return (static_cast<std::size_t>(config.openings.start - 1) + p) % n;
-        case OpeningOrder::kRandom:
-            return opening_order(
-                config)[(static_cast<std::size_t>(config.openings.start - 1) + p) % n];
-    }
-    return 0;
+    // A start in the file (seeded, or `start`), then its lines in order (or
+    // in the seeded shuffle), pair by pair.
+    const std::size_t at = (first_line_offset(config) + static_cast<std::size_t>(pair)) % n;
+    if (config.openings.order == OpeningOrder::kRandom) return opening_order(config)[at];
+    return at;
+}
+
+std::size_t opening_pass(const Config& config, int pair) {
+    return static_cast<std::size_t>(pair) / config.openings.lines.size();
 }
 
 PairSetup pair_setup(const Config& config, int pair) {
@@ -160,7 +166,8 @@ PairSetup pair_setup(const Config& config, int pair) {
     const auto game = games::make_game(config.game, setup.board);
     const auto& lines = config.openings.lines;
     if (!lines.empty()) {
-        const auto& line = lines[opening_line(config, pair)];
+        const std::size_t line_index = opening_line(config, pair);
+        const auto& line = lines[line_index];
         // On a board drawn per pair (variant=tsinghua) a line may not fit:
         // the opening stops before the first move that is not legal there.
         auto state = game->new_initial_state();
@@ -170,6 +177,12 @@ PairSetup pair_setup(const Config& config, int pair) {
             state->apply(*m);
             if (state->is_over()) break;
             setup.opening.push_back(*m);
+        }
+        if (const std::size_t pass = opening_pass(config, pair); pass > 0 && !state->is_over()) {
+            const auto line_seed =
+                match::derive_seed(match::derive_seed(config.seed, kOpeningPassStream), line_index);
+            for (const auto m : match::continuation(*state, kPassPlies, pass - 1, line_seed))
+                setup.opening.push_back(m);
         }
     } else if (config.openings.random_plies > 0) {
         setup.opening = match::random_opening(*game, config.openings.random_plies,

@@ -68,11 +68,19 @@ struct Segment {
 // starts from: its `order` from entry `start`, wrapping around after the
 // last (docs/config.md). Precondition: the file has openings.
 [[nodiscard]] std::size_t opening_line(const Config& config, int pair);
+// How many times the file's lines were all used before pair `pair`: 0 for
+// the first pass through them.
+[[nodiscard]] std::size_t opening_pass(const Config& config, int pair);
+// The plies added to an opening line from its second pass on, so that the
+// pairs of later passes differ from those of the first (docs/openings.md).
+inline constexpr int kPassPlies = 2;
 // The file's lines in the order the pairs take them (0-based indices): the
 // file order, or for `order: random` a shuffle drawn from the seed.
 [[nodiscard]] std::vector<std::size_t> opening_order(const Config& config);
 
-// The board and opening shared by both games of colour-swapped pair `pair`.
+// The board and opening shared by both games of colour-swapped pair `pair`:
+// from an openings file, its line, and from the line's second pass on,
+// kPassPlies more plies, a different continuation on each pass.
 struct PairSetup {
     games::Params board;               // concrete game parameters
     std::vector<games::Move> opening;  // played by the arena before the bots move

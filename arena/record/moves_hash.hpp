@@ -1,13 +1,17 @@
 #pragma once
-// games.moves_hash, the hash that tells a game repeating another move for
-// move (see docs/database.md). Internal to the store: computed when a game is
-// stored, and for the games already stored by the upgrade to schema 4.
+// The hash that tells a game repeating another move for move: stored as
+// games.moves_hash (see docs/database.md), computed when a game is stored and
+// by the upgrade to schema 4 for the games stored before; and the key by
+// which a run sets aside a colour-swapped pair that repeats an earlier one
+// (docs/ratings.md).
 
 #include <cstdint>
 #include <string>
 #include <string_view>
 
-namespace arena::store {
+#include "arena/record/game_record.hpp"
+
+namespace arena::record {
 
 // games.moves_hash: 64-bit FNV-1a over the game's parameters, the number of
 // opening plies, every move in order, the result and the ending, each
@@ -41,4 +45,7 @@ class MovesHash {
     std::uint64_t hash_ = 0xcbf29ce484222325ULL;
 };
 
-}  // namespace arena::store
+// The hash of a finished game, as the store computes it.
+[[nodiscard]] std::int64_t moves_hash(const GameRecord& game);
+
+}  // namespace arena::record
