@@ -38,10 +38,9 @@ void print_sprt_decision(std::ostream& out, rating::SprtDecision decision,
     }
 }
 
-void print_sprt_block(std::ostream& out, const std::string& a, const std::string& b,
-                      const rating::SprtOptions& options, const rating::SprtResult& result,
-                      const rating::Pentanomial& pairs, const rating::Trinomial& paired,
-                      std::int64_t repeated_pairs) {
+void print_pairs_block(std::ostream& out, const std::string& a, const std::string& b,
+                       const rating::Pentanomial& pairs, const rating::Trinomial& paired,
+                       std::int64_t repeated_pairs) {
     const std::string ea = record::escape_controls(a), eb = record::escape_controls(b);
     const std::int64_t n = pairs.pairs();
     out << "--------------------------------------------------\n"
@@ -56,6 +55,13 @@ void print_sprt_block(std::ostream& out, const std::string& a, const std::string
     } else {
         out << "no complete pair yet\n";
     }
+}
+
+void print_sprt_block(std::ostream& out, const std::string& a, const std::string& b,
+                      const rating::SprtOptions& options, const rating::SprtResult& result,
+                      const rating::Pentanomial& pairs, const rating::Trinomial& paired,
+                      std::int64_t repeated_pairs) {
+    print_pairs_block(out, a, b, pairs, paired, repeated_pairs);
     print_sprt_llr(out, result, options);
 }
 

@@ -28,10 +28,16 @@ void print_sprt_llr(std::ostream& out, const rating::SprtResult& result,
 void print_sprt_decision(std::ostream& out, rating::SprtDecision decision,
                          const std::string& undecided);
 
-// The block of one test of `a` against `b`: a heading naming both and the
-// counted pairs, the pairs set aside as repeats (when there are any), the
-// head-to-head of the counted pairs (from a's side) and the LLR line. Names
-// are escaped: they come from configs and command lines.
+// The verdict of `a` against `b`: a heading naming both and the counted
+// pairs, the pairs set aside as repeats (when there are any), and the
+// head-to-head of the counted pairs (from a's side). Names are escaped: they
+// come from configs and command lines.
+void print_pairs_block(std::ostream& out, const std::string& a, const std::string& b,
+                       const rating::Pentanomial& pairs, const rating::Trinomial& paired,
+                       std::int64_t repeated_pairs);
+
+// The block of one test of `a` against `b`: print_pairs_block, then the LLR
+// line.
 void print_sprt_block(std::ostream& out, const std::string& a, const std::string& b,
                       const rating::SprtOptions& options, const rating::SprtResult& result,
                       const rating::Pentanomial& pairs, const rating::Trinomial& paired,

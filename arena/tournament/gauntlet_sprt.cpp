@@ -18,10 +18,11 @@ int challenger_of(const Config& config) {
 }  // namespace
 
 GauntletSprt::GauntletSprt(const Config& config, const std::vector<Pairing>& schedule)
-    : GauntletSprt(config.sprt.value_or(rating::SprtOptions{}), schedule, {challenger_of(config)},
+    : GauntletSprt(config.sprt, schedule, {challenger_of(config)},
                    std::vector<bool>(config.bots.size(), true), config.count_repeats) {}
 
-GauntletSprt::GauntletSprt(const rating::SprtOptions& options, const std::vector<Pairing>& schedule,
+GauntletSprt::GauntletSprt(const std::optional<rating::SprtOptions>& options,
+                           const std::vector<Pairing>& schedule,
                            const std::vector<int>& challengers, const std::vector<bool>& playable,
                            bool count_repeats)
     : options_(options) {
@@ -50,7 +51,7 @@ GauntletSprt::GauntletSprt(const rating::SprtOptions& options, const std::vector
             t.opponent = opponent;
             t.challenger = challenger;
             t.playable = plays(challenger) && plays(opponent);
-            t.result = rating::sprt(rating::Pentanomial{}, options_);
+            if (options_) t.result = rating::sprt(rating::Pentanomial{}, *options_);
             tests_.push_back(t);
             tracks_.emplace_back();
             tracks_.back().repeats = RepeatFilter(count_repeats);
@@ -112,7 +113,7 @@ void GauntletSprt::advance(std::size_t test) {
             }
         }
         t.counted_pairs = t.pairs.pairs();
-        t.result = rating::sprt(t.pairs, options_);
+        if (options_) t.result = rating::sprt(t.pairs, *options_);
     }
 }
 

@@ -17,6 +17,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "arena/rating/pentanomial.hpp"
@@ -54,7 +55,8 @@ struct OpponentTest {
 
 class GauntletSprt {
   public:
-    // Precondition: config.sprt is set and the schedule is a gauntlet.
+    // The challenger is config.challenger, or the first bot when there is
+    // none (a match); without config.sprt, see below.
     GauntletSprt(const Config& config, const std::vector<Pairing>& schedule);
 
     // A standing tournament's (growth.hpp), whose schedule is over entrants:
@@ -63,7 +65,10 @@ class GauntletSprt {
     // opponent, or a new version of the challenger, gets tests of its own.
     // `playable[e]`: whether entrant e still plays. `count_repeats`: pairs
     // that repeat earlier ones count too.
-    GauntletSprt(const rating::SprtOptions& options, const std::vector<Pairing>& schedule,
+    // Without `options`, the pairs are counted (and repeats set aside) but no
+    // test decides: the verdict of a match without --sprt.
+    GauntletSprt(const std::optional<rating::SprtOptions>& options,
+                 const std::vector<Pairing>& schedule,
                  const std::vector<int>& challengers, const std::vector<bool>& playable,
                  bool count_repeats);
 
@@ -102,7 +107,7 @@ class GauntletSprt {
     };
     void advance(std::size_t test);
 
-    rating::SprtOptions options_;
+    std::optional<rating::SprtOptions> options_;  // none: the pairs counted, never decided
     std::vector<OpponentTest> tests_;
     std::vector<Track> tracks_;      // parallel to tests_
     std::vector<PairSlot> slots_;    // per schedule pair number

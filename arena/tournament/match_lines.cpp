@@ -60,9 +60,9 @@ MatchLines::MatchLines(const Config& config, const std::vector<Pairing>& schedul
       sprt_text_(std::move(sprt_text)),
       out_(out),
       tally_({config.bots[0].name, config.bots[1].name}),
-      close_calls_(config.time) {
-    if (config.sprt) sprt_.emplace(config, schedule);
-}
+      close_calls_(config.time),
+      pairs_(config, schedule),
+      has_sprt_(config.sprt.has_value()) {}
 
 void MatchLines::game_stored(std::int64_t index, std::int64_t game_id,
                              const record::GameRecord& record) {
@@ -70,10 +70,9 @@ void MatchLines::game_stored(std::int64_t index, std::int64_t game_id,
     close_calls_.add(record);
     std::string suffix;
     bool pair_done = false;
-    if (sprt_) {
-        const auto& pairing = schedule_[static_cast<std::size_t>(index)];
-        const auto before = test().counted_pairs;
-        sprt_->add(pairing, scored_game(record));
+    const auto before = test().counted_pairs;
+    pairs_.add(schedule_[static_cast<std::size_t>(index)], scored_game(record));
+    if (has_sprt_) {
         pair_done = test().counted_pairs > before;
         suffix = sprt_text_.llr(test().result);
     }
@@ -87,7 +86,7 @@ void MatchLines::game_stored(std::int64_t index, std::int64_t game_id,
 
 std::string MatchLines::undecided(bool stopped_early) const {
     std::string line = "SPRT: no decision after " + std::to_string(tally_.games()) + " games";
-    if (sprt_ && test().stopped_repeating) return line + ": " + repeats_stop_text(test());
+    if (test().stopped_repeating) return line + ": " + repeats_stop_text(test());
     if (!stopped_early && tally_.games() >= games_) line += " (the most --games allows)";
     return line;
 }

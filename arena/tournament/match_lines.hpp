@@ -59,9 +59,10 @@ class MatchLines : public RunObserver {
                      const record::GameRecord& record) override;
 
     [[nodiscard]] const match::Tally& tally() const { return tally_; }
-    [[nodiscard]] bool has_sprt() const { return sprt_.has_value(); }
-    // BOT1's test against BOT2 (with an SPRT).
-    [[nodiscard]] const OpponentTest& test() const { return sprt_->tests().front(); }
+    [[nodiscard]] bool has_sprt() const { return has_sprt_; }
+    // BOT1's pairs against BOT2, counted from BOT1's side with repeats set
+    // aside; with an SPRT, its test.
+    [[nodiscard]] const OpponentTest& test() const { return pairs_.tests().front(); }
 
     // The head-to-head block of the complete pairs, and the LLR line.
     void print_block(std::ostream& out) const { sprt_text_.block(out, test()); }
@@ -80,8 +81,10 @@ class MatchLines : public RunObserver {
     std::ostream& out_;
     match::Tally tally_;
     match::CloseCallCounter close_calls_;
-    // The same test the runner's pairing source runs, kept here for the lines.
-    std::optional<GauntletSprt> sprt_;
+    // The same test the runner's pairing source runs (with an SPRT), kept
+    // here for the lines; without one, the pairs counted for the verdict.
+    GauntletSprt pairs_;
+    bool has_sprt_;
 };
 
 // The summary table: per bot its games, wins, draws, losses, score and the
