@@ -23,6 +23,7 @@
 #include "arena/tournament/schedule.hpp"
 #include "arena_process.hpp"
 #include "db_query.hpp"
+#include "fixtures.hpp"
 #include "proc_util.hpp"
 #include "run_control.hpp"
 #include "temp_dir.hpp"
@@ -33,6 +34,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using testing::bin;
+using testing::occurrences;
 using testing::query;
 using testing::query_one;
 using testing::run_arena;
@@ -424,6 +426,55 @@ TEST(GauntletSprtRun, StopsEachOpponentOnceDecidedAndPrintsEachTest) {
     EXPECT_EQ(std::stoi(query_one(db, "SELECT COUNT(*) FROM games")), games);
     EXPECT_EQ(sprt_blocks(again.out), blocks);
     EXPECT_EQ(query_one(db, "SELECT status FROM tournaments"), "finished");
+}
+
+// From the empty board (no openings) two deterministic bots play one pair
+// over and over: each test counts it once, sets the copies aside, stops after
+// 20 in a row and says why; a second run reads the same from the database.
+TEST(GauntletSprtRun, RepeatedPairsAreSetAsideAndATestOfCopiesStops) {
+    TempDir dir;
+    const std::string random = bin("bots/random");
+    std::string text = "name: r\ngame: { name: connect4 }\ntime: { move_ms: " + scaled_ms(2000) +
+                       " }\nschedule: { type: gauntlet, challenger: one, games_per_pair: 200, "
+                       "sprt: { elo0: 0, elo1: 10 } }\nconcurrency: 2\ndatabase: " +
+                       (dir.path() / "r.db").string() + "\nbots:\n";
+    for (const auto& [name, seed] : std::vector<std::pair<std::string, std::string>>{
+             {"one", "1"}, {"two", "2"}, {"three", "3"}})
+        text += "  - { name: " + name + ", command: '" + random + " --seed " + seed + "' }\n";
+    const auto config = dir.write("r.yaml", text);
+    const auto r = run_arena(dir.path(), {"run", config});
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    for (const std::string opponent : {"two", "three"}) {
+        EXPECT_NE(r.out.find("sprt: one vs " + opponent +
+                             ": stopped after 1 counted pair: the last 20 pairs each repeated an "
+                             "earlier pair move for move"),
+                  std::string::npos)
+            << r.out;
+    }
+    EXPECT_EQ(occurrences(r.out,
+                          "SPRT: no decision after 1 of 100 pairs (stopped: the last 20 "
+                          "pairs each repeated an earlier pair move for move)\n"),
+              2)
+        << r.out;
+    EXPECT_EQ(occurrences(r.out,
+                          "Repeats: 20 more pairs set aside, each a move-for-move copy of "
+                          "an earlier pair\n"),
+              2)
+        << r.out;
+    EXPECT_EQ(occurrences(r.out,
+                          "20 pairs were set aside: each repeated an earlier pair move for "
+                          "move (docs/ratings.md)\n"),
+              2)
+        << r.out;
+    // 21 pairs against each opponent, and perhaps a pair or two begun before
+    // the stop; not the 400 the schedule holds.
+    const int games = std::stoi(query_one(dir.path() / "r.db", "SELECT COUNT(*) FROM games"));
+    EXPECT_GE(games, 84);
+    EXPECT_LE(games, 92);
+    const auto again = run_arena(dir.path(), {"run", config});
+    ASSERT_EQ(again.status, 0) << again.err;
+    EXPECT_EQ(sprt_blocks(again.out), sprt_blocks(r.out));
+    EXPECT_EQ(std::stoi(query_one(dir.path() / "r.db", "SELECT COUNT(*) FROM games")), games);
 }
 
 TEST(GauntletSprtRun, AKilledAndResumedRunReachesTheSameDecisionsAtTheSamePairs) {

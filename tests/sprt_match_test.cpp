@@ -11,6 +11,7 @@
 
 #include "arena_process.hpp"
 #include "db_query.hpp"
+#include "fixtures.hpp"
 #include "temp_dir.hpp"
 #include "timing.hpp"
 
@@ -18,19 +19,12 @@ namespace arena {
 namespace {
 
 using testing::bin;
+using testing::occurrences;
 using testing::query;
 using testing::query_one;
 using testing::run_arena;
 using testing::scaled_ms;
 using testing::TempDir;
-
-// How often `needle` occurs in `text`.
-int occurrences(const std::string& text, const std::string& needle) {
-    int n = 0;
-    for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1))
-        ++n;
-    return n;
-}
 
 // The number N of the last "Games: N," line of the output; -1 without one.
 long last_games_count(const std::string& out) {

@@ -68,9 +68,8 @@ class GauntletSprt {
     // Without `options`, the pairs are counted (and repeats set aside) but no
     // test decides: the verdict of a match without --sprt.
     GauntletSprt(const std::optional<rating::SprtOptions>& options,
-                 const std::vector<Pairing>& schedule,
-                 const std::vector<int>& challengers, const std::vector<bool>& playable,
-                 bool count_repeats);
+                 const std::vector<Pairing>& schedule, const std::vector<int>& challengers,
+                 const std::vector<bool>& playable, bool count_repeats);
 
     // A finished game. Games of other pairings (the challenger absent) are
     // ignored, as is the same game given twice.

@@ -32,4 +32,11 @@ session::SessionOptions quick_options(std::chrono::milliseconds startup) {
     return o;
 }
 
+int occurrences(const std::string& text, const std::string& needle) {
+    int n = 0;
+    for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1))
+        ++n;
+    return n;
+}
+
 }  // namespace arena::testing

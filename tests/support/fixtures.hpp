@@ -27,4 +27,7 @@ namespace arena::testing {
 [[nodiscard]] session::SessionOptions quick_options(
     std::chrono::milliseconds startup = std::chrono::milliseconds(3000));
 
+// How often `needle` occurs in `text` (overlapping occurrences too).
+[[nodiscard]] int occurrences(const std::string& text, const std::string& needle);
+
 }  // namespace arena::testing
