@@ -48,6 +48,9 @@ TEST(SprtMatch, StrongerBotIsAcceptedAsStrongerWithinAFewDozenPairs) {
     EXPECT_EQ(r.out.find("H0 accepted"), std::string::npos) << r.out;
     // The block, in the form fastchess prints it.
     EXPECT_NE(r.out.find("Elo: inf +/- inf, nElo: "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(" (every game won: no finite Elo until a draw or a loss)\n"),
+              std::string::npos)
+        << r.out;
     EXPECT_NE(r.out.find("LOS: 100.00 %, DrawRatio: "), std::string::npos) << r.out;
     EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(Ptnml\(0-2\): \[0, 0, \d+, \d+, \d+\])")))
         << r.out;

@@ -60,8 +60,13 @@ void print_head_to_head(std::ostream& out, const rating::HeadToHead& h,
                         const std::optional<rating::Trinomial>& games,
                         const std::optional<rating::Pentanomial>& pairs) {
     out << "Elo: " << fixed_decimals(h.elo, 2) << " +/- " << fixed_decimals(h.elo_error, 2)
-        << ", nElo: " << fixed_decimals(h.nelo, 2) << " +/- " << fixed_decimals(h.nelo_error, 2)
-        << "\n";
+        << ", nElo: " << fixed_decimals(h.nelo, 2) << " +/- " << fixed_decimals(h.nelo_error, 2);
+    // A score of 100 % or 0 % has no finite Elo: say so, not just "inf".
+    if (std::isinf(h.elo)) {
+        out << (h.elo > 0 ? " (every game won" : " (every game lost")
+            << ": no finite Elo until a draw or a " << (h.elo > 0 ? "loss" : "win") << ")";
+    }
+    out << "\n";
     out << "LOS: " << fixed_decimals(100.0 * h.los, 2)
         << " %, DrawRatio: " << fixed_decimals(100.0 * h.draw_ratio, 2) << " %";
     if (h.pentanomial) out << ", PairsRatio: " << fixed_decimals(h.pairs_ratio, 2);
