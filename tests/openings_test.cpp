@@ -18,6 +18,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -181,6 +182,46 @@ TEST_F(OpeningOrderTest, OrderAndStartAreInTheFingerprint) {
     EXPECT_NE(sequential, random);
     EXPECT_NE(random, started);
     EXPECT_NE(started.find("order=random start=2"), std::string::npos);
+}
+
+// per_opponent: same: in a gauntlet, the k-th pair against every opponent
+// starts from the same opening; by default the pairs take the file in turn.
+TEST_F(OpeningOrderTest, PerOpponentSameGivesEveryOpponentTheSameOpenings) {
+    const auto gauntlet = [&](const std::string& keys) {
+        return parse_config(
+            "name: t\ngame: { name: connect4 }\nschedule: { type: gauntlet, "
+            "challenger: a, games_per_pair: 10 }\nopenings: { file: " +
+                file_ + ", order: sequential" + keys + " }\n" + kBots +
+                "  - { name: c, command: /bin/sh }\n",
+            kFile);
+    };
+    for (const bool same : {true, false}) {
+        const Config c = gauntlet(same ? ", per_opponent: same" : "");
+        EXPECT_EQ(c.openings.same_per_opponent, same);
+        // The openings of each meeting's pairs, in order.
+        std::map<int, std::vector<std::vector<games::Move>>> by_opponent;
+        for (const auto& p : make_schedule(c)) {
+            if (p.game_in_pair != 0) continue;
+            EXPECT_EQ(p.meeting_pair, static_cast<int>(by_opponent[p.second].size()));
+            by_opponent[p.second].push_back(pair_setup(c, p).opening);
+        }
+        ASSERT_EQ(by_opponent.size(), 2u);
+        EXPECT_EQ(by_opponent[1].size(), 5u);
+        EXPECT_EQ(by_opponent[1] == by_opponent[2], same);
+        if (same) {
+            // The file's lines in order, from the first, for each opponent.
+            for (std::size_t k = 0; k < 5; ++k)
+                EXPECT_EQ(by_opponent[2][k].front(), static_cast<games::Move>(k));
+        }
+    }
+    EXPECT_NE(fingerprint(gauntlet(", per_opponent: same")), fingerprint(gauntlet("")));
+    EXPECT_EQ(fingerprint(gauntlet(", per_opponent: different")), fingerprint(gauntlet("")));
+    EXPECT_EQ(error_of("name: t\ngame: { name: connect4 }\nopenings: { file: " + file_ +
+                       ", per_opponent: sam }\n" + kBots),
+              "t.yaml:3:" +
+                  std::to_string(
+                      std::string("openings: { file: " + file_ + ", per_opponent: ").size() + 1) +
+                  ": unknown per_opponent 'sam' (known: same, different) (did you mean 'same'?)");
 }
 
 TEST_F(OpeningOrderTest, BadKeysGetOneMessageWithFileLineAndColumn) {

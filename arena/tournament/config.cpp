@@ -46,7 +46,7 @@ const std::initializer_list<std::string_view> kSprtKeys = {"elo0", "elo1", "alph
 // Ratings and SPRT bounds beyond this are typing mistakes.
 constexpr double kMaxElo = 100'000.0;
 const std::initializer_list<std::string_view> kOpeningsKeys = {"random_plies", "file", "order",
-                                                               "start"};
+                                                               "start", "per_opponent"};
 constexpr std::string_view kSequential = "sequential";
 constexpr std::string_view kRandomOrder = "random";
 const std::initializer_list<std::string_view> kScoringKeys = {"win", "draw", "loss"};
@@ -432,6 +432,15 @@ class Parser : FieldReader {
                                               in_quotes(config_.openings.file.string()));
             }
             config_.openings.start = static_cast<int>(first);
+        }
+        if (const Field* per = find(fields, "per_opponent"); per != nullptr) {
+            const std::string text = string_value(*per);
+            if (text != "same" && text != "different") {
+                fail(per->value.Mark(), "unknown per_opponent " + in_quotes(text) +
+                                            " (known: same, different)" +
+                                            record::suggestion(text, {"same", "different"}));
+            }
+            config_.openings.same_per_opponent = text == "same";
         }
     }
 

@@ -98,6 +98,11 @@ struct OpeningsConfig {
     std::vector<std::vector<std::string>> lines;  // the file's openings, read and checked at load
     OpeningOrder order = OpeningOrder::kSeededStart;
     int start = 1;  // 1-based: the first pair's opening in the order
+    // `per_opponent: same`: the k-th pair of every meeting (of a gauntlet's
+    // challenger with each opponent) takes the same opening and board, so
+    // that results against different opponents compare; by default each
+    // pair of the schedule takes the next.
+    bool same_per_opponent = false;
 };
 
 // What `arena run` does when a bot of a stored tournament comes with a

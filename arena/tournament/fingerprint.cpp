@@ -47,6 +47,8 @@ std::string fingerprint(const Config& c) {
     }
     f << "\n";
     f << "openings: random_plies=" << c.openings.random_plies;
+    // Only when given, so that configs without it keep their fingerprint.
+    if (c.openings.same_per_opponent) f << " per_opponent=same";
     if (!c.openings.lines.empty()) {
         f << " file=" << c.openings.file.string() << " lines=" << c.openings.lines.size();
         // Only when given, so that configs without these keys keep their fingerprint.

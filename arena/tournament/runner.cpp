@@ -243,7 +243,7 @@ Run::Played Run::play_one(const Pairing& pairing, Finished& f) {
     const int first_bot = bot_of(pairing.first), second_bot = bot_of(pairing.second);
     f.pairing = pairing;
     try {
-        const auto setup = pair_setup(config_, pairing.pair);
+        const auto setup = pair_setup(config_, pairing);
         const auto game = games::make_game(config_.game, setup.board);
         f.opening = match::opening_text(*game, setup.opening);
         auto first = pool_->acquire(first_bot);

@@ -118,6 +118,7 @@ std::vector<Pairing> make_schedule(const std::vector<Segment>& segments) {
                     p.first = g == 0 ? a : b;
                     p.second = g == 0 ? b : a;
                     p.segment = static_cast<int>(s);
+                    p.meeting_pair = k;
                     schedule.push_back(p);
                 }
                 ++count;
@@ -156,6 +157,11 @@ std::size_t opening_line(const Config& config, int pair) {
 
 std::size_t opening_pass(const Config& config, int pair) {
     return static_cast<std::size_t>(pair) / config.openings.lines.size();
+}
+
+PairSetup pair_setup(const Config& config, const Pairing& pairing) {
+    const bool same = config.openings.same_per_opponent && pairing.meeting_pair >= 0;
+    return pair_setup(config, same ? pairing.meeting_pair : pairing.pair);
 }
 
 PairSetup pair_setup(const Config& config, int pair) {

@@ -21,6 +21,9 @@ struct Pairing {
     int first = 0;           // bot index (into Config::bots) moving first; an entrant
     int second = 0;          // index for a schedule made of segments
     int segment = 0;         // the segment that scheduled it (0: the first)
+    // The pair's number among the pairs of its two bots (0, 1, ...); -1 when
+    // not known (a ladder's).
+    int meeting_pair = -1;
 };
 
 // Round-robin: every two bots play games_per_pair games; gauntlet: the
@@ -85,6 +88,9 @@ struct PairSetup {
     games::Params board;               // concrete game parameters
     std::vector<games::Move> opening;  // played by the arena before the bots move
 };
+// With `openings: { per_opponent: same }`, the pair's meeting_pair stands for
+// its pair number in this (when known).
 [[nodiscard]] PairSetup pair_setup(const Config& config, int pair);
+[[nodiscard]] PairSetup pair_setup(const Config& config, const Pairing& pairing);
 
 }  // namespace arena::tournament
