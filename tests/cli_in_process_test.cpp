@@ -5,10 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "arena/cli/commands.hpp"
+#include "arena/session/bot_host.hpp"
 #include "proc_util.hpp"
 
 namespace arena {
@@ -63,6 +65,25 @@ TEST(CliInProcess, AMatchOfTwoGames) {
     for (const auto& line : testing::lines_of(r.out))
         if (line.starts_with("game ")) ++games;
     EXPECT_EQ(games, 2) << r.out;
+}
+
+// A command that starts bots holds a session::BotHost while it runs them:
+// commands one after another each start theirs afresh, and one started while
+// another host is alive in the process is refused.
+TEST(CliInProcess, OneBotHostAtATime) {
+    const std::vector<std::string> match = {"match",
+                                            "--game",
+                                            "connect4",
+                                            "--games",
+                                            "2",
+                                            "a=" + testing::bin("bots/random"),
+                                            "b=" + testing::bin("bots/random") + " --seed 2"};
+    for (int round = 0; round < 2; ++round) {
+        const auto r = dispatch(match);
+        EXPECT_EQ(r.status, cli::kExitOk) << round << "\n" << r.err;
+    }
+    session::BotHost held;
+    EXPECT_THROW((void)dispatch(match), std::logic_error);
 }
 
 }  // namespace

@@ -220,11 +220,12 @@ TEST(NboardTranslation, AnswersInEveryForm) {
 // ---- 2. sessions, as the engine sees them --------------------------------------
 
 TEST(GomocupSession, SpeaksTheProtocolAndReusesTheProcess) {
+    session::BotHost host;
     TempDir dir("foreign_test");
     const fs::path log = dir.path() / "brain.log";
     session::BotSpec spec{"brain", {bin("bots/pbrain-sample"), "--log", log.string()}, {}};
     spec.protocol = session::BotProtocol::kGomocup;
-    auto s = session::make_session(spec, quick_options());
+    auto s = session::make_session(host, spec, quick_options());
     const auto hs = s->handshake();
     ASSERT_EQ(hs.fault, session::Fault::kNone) << hs.detail;
     EXPECT_EQ(s->identity().name, "pbrain-sample");
@@ -306,6 +307,7 @@ TEST(GomocupSession, SpeaksTheProtocolAndReusesTheProcess) {
 }
 
 TEST(GomocupSession, AnEngineWithoutRestartOrAboutGetsAFreshStart) {
+    session::BotHost host;
     TempDir dir("foreign_test");
     const fs::path log = dir.path() / "brain.log";
     for (const char* mode : {"no-restart", "silent-about"}) {
@@ -315,7 +317,7 @@ TEST(GomocupSession, AnEngineWithoutRestartOrAboutGetsAFreshStart) {
         spec.protocol = session::BotProtocol::kGomocup;
         auto options = quick_options();
         options.startup_limit = scaled(400ms);  // also how long ABOUT is waited for
-        auto s = session::make_session(spec, options);
+        auto s = session::make_session(host, spec, options);
         ASSERT_EQ(s->handshake().fault, session::Fault::kNone) << mode;
         EXPECT_EQ(s->identity().name, mode == std::string("no-restart") ? "pbrain-sample" : "");
         const protocol::Go go{.move_ms = 100, .clock_ms = {}, .opp_clock_ms = {}};
@@ -333,11 +335,12 @@ TEST(GomocupSession, AnEngineWithoutRestartOrAboutGetsAFreshStart) {
 }
 
 TEST(NboardSession, SetGameThenIncrementalMovesWithPings) {
+    session::BotHost host;
     TempDir dir("foreign_test");
     const fs::path log = dir.path() / "engine.log";
     session::BotSpec spec{"engine", {bin("bots/nboard-sample"), "--log", log.string()}, {}};
     spec.protocol = session::BotProtocol::kNboard;
-    auto s = session::make_session(spec, quick_options());
+    auto s = session::make_session(host, spec, quick_options());
     const auto hs = s->handshake();
     ASSERT_EQ(hs.fault, session::Fault::kNone) << hs.detail;
     EXPECT_EQ(s->identity().name, "nboard-sample");
@@ -391,12 +394,13 @@ TEST(NboardSession, SetGameThenIncrementalMovesWithPings) {
 // sixteenth to a third of the time (depth 14: 64 ms; 13 takes 32 ms, under
 // 62.5 ms).
 TEST(NboardSession, TheDepthFollowsTheEngineSMeasuredTimes) {
+    session::BotHost host;
     TempDir dir("foreign_test");
     const fs::path log = dir.path() / "engine.log";
     session::BotSpec spec{
         "engine", {bin("bots/nboard-sample"), "--mode", "deepening", "--log", log.string()}, {}};
     spec.protocol = session::BotProtocol::kNboard;
-    auto s = session::make_session(spec, quick_options());
+    auto s = session::make_session(host, spec, quick_options());
     ASSERT_EQ(s->handshake().fault, session::Fault::kNone);
     ASSERT_TRUE(s->start_game({"reversi", 1, {{"move_ms", "1000"}}}));
     const protocol::Go go{.move_ms = 1000, .clock_ms = {}, .opp_clock_ms = {}};

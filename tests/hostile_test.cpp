@@ -174,14 +174,15 @@ INSTANTIATE_TEST_SUITE_P(
 // niced bot gets a far smaller share over a long stretch than right after
 // it wakes), so with the grace the comparison below would depend on the load.
 long long ponder_cpu_ms(bool freeze) {
+    session::BotHost host;
     const auto game = games::make_game("connect4", {});
     session::BotSpec ponder{"ponder", {bin("bots/misbehave"), "--mode", "ponder"}, {}};
     ponder.isolation.freeze_when_idle = freeze;
     ponder.isolation.freeze_grace = session::Millis{0};
     session::BotSpec sleeper{
         "sleeper", {bin("bots/misbehave"), "--mode", "sleep", "--sleep-ms", "300"}, {}};
-    match::Player a(ponder, quick_options());
-    match::Player b(sleeper, quick_options());
+    match::Player a(host, ponder, quick_options());
+    match::Player b(host, sleeper, quick_options());
     match::TimeControl tc;
     tc.move = match::Millis{2000};
     const auto record = match::play_game(*game, a, b, tc);
@@ -221,8 +222,8 @@ session::BotSpec probe_bot(const std::string& probe, bool sandbox) {
     return spec;
 }
 
-std::string probe(const std::string& command, bool sandbox) {
-    session::Session s(probe_bot(command, sandbox), quick_options());
+std::string probe(session::BotHost& host, const std::string& command, bool sandbox) {
+    session::Session s(host, probe_bot(command, sandbox), quick_options());
     const auto hs = s.handshake();
     EXPECT_EQ(hs.fault, session::Fault::kNone) << hs.detail << "\n" << s.stderr_log();
     return s.identity().name;
@@ -238,6 +239,7 @@ class Sandbox : public ::testing::Test {
 };
 
 TEST_F(Sandbox, NoNetwork) {
+    session::BotHost host;
     // A server of the host's, on its loopback interface.
     const int server = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     ASSERT_GE(server, 0);
@@ -251,39 +253,41 @@ TEST_F(Sandbox, NoNetwork) {
     const std::string connect_host =
         "/usr/bin/python3 -c \"import socket; socket.create_connection(('127.0.0.1', " +
         std::to_string(ntohs(addr.sin_port)) + "), 1)\"";
-    EXPECT_EQ(probe(connect_host, false), "ok");  // the probe itself works
-    EXPECT_EQ(probe(connect_host, true), "denied");
+    EXPECT_EQ(probe(host, connect_host, false), "ok");  // the probe itself works
+    EXPECT_EQ(probe(host, connect_host, true), "denied");
     ::close(server);
     const std::string connect =
         "/usr/bin/python3 -c \"import socket; socket.create_connection(('1.1.1.1', 53), 1)\"";
-    EXPECT_EQ(probe(connect, true), "denied");
+    EXPECT_EQ(probe(host, connect, true), "denied");
 }
 
 TEST_F(Sandbox, CannotReadAnotherBotsDirectoryOrTheResults) {
+    session::BotHost host;
     // Another bot's working directory, with a file in it.
-    session::Session other(probe_bot("true", false), quick_options());
+    session::Session other(host, probe_bot("true", false), quick_options());
     ASSERT_EQ(other.handshake().fault, session::Fault::kNone);
     const fs::path secret = other.scratch_dir() / "secret.txt";
     std::ofstream(secret) << "the other bot's opening book\n";
     const std::string read_other = "cat " + secret.string();
-    EXPECT_EQ(probe(read_other, false), "ok");
-    EXPECT_EQ(probe(read_other, true), "denied");
+    EXPECT_EQ(probe(host, read_other, false), "ok");
+    EXPECT_EQ(probe(host, read_other, true), "denied");
     // A results database next to the test.
     const fs::path db = fs::path(::testing::TempDir()) / ("results_" + unique_marker() + ".db");
     std::ofstream(db) << "SQLite format 3";
-    EXPECT_EQ(probe("cat " + db.string(), true), "denied");
+    EXPECT_EQ(probe(host, "cat " + db.string(), true), "denied");
     fs::remove(db);
 }
 
 // It starts in its working directory, which it can read but not write.
 TEST_F(Sandbox, ReadsItsWorkingDirectoryButCannotWriteIt) {
+    session::BotHost host;
     const fs::path dir = fs::path(::testing::TempDir()) / ("botdir_" + unique_marker());
     fs::create_directories(dir);
     std::ofstream(dir / "weights.txt") << "0.5 0.25\n";
     const auto probe_in = [&](const std::string& command) {
         auto spec = probe_bot(command, true);
         spec.working_dir = dir;
-        session::Session s(spec, quick_options());
+        session::Session s(host, spec, quick_options());
         const auto hs = s.handshake();
         EXPECT_EQ(hs.fault, session::Fault::kNone) << hs.detail << "\n" << s.stderr_log();
         return s.identity().name;
@@ -301,21 +305,22 @@ TEST_F(Sandbox, ReadsItsWorkingDirectoryButCannotWriteIt) {
 }
 
 TEST_F(Sandbox, WritesOnlyItsOwnDirectory) {
+    session::BotHost host;
     const fs::path outside =
         fs::path(::testing::TempDir()) / ("outside_" + unique_marker() + ".txt");
     const fs::path source_dir = arena::testing::source("tests");
     const fs::path in_source = source_dir / ("probe_" + unique_marker() + ".txt");
-    EXPECT_EQ(probe("echo x > " + in_source.string(), true), "denied");
+    EXPECT_EQ(probe(host, "echo x > " + in_source.string(), true), "denied");
     EXPECT_FALSE(fs::exists(in_source));
     // The test's temporary directory is under /tmp, which is private inside.
-    (void)probe("echo x > " + outside.string(), true);
+    (void)probe(host, "echo x > " + outside.string(), true);
     EXPECT_FALSE(fs::exists(outside));
-    EXPECT_EQ(probe("echo x > /usr/arena-probe", true), "denied");
+    EXPECT_EQ(probe(host, "echo x > /usr/arena-probe", true), "denied");
     // Its scratch directory (HOME, TMPDIR) is the one it may write.
-    EXPECT_EQ(probe("echo x > \"$HOME/mine.txt\" && cat \"$TMPDIR/mine.txt\"", true), "ok");
+    EXPECT_EQ(probe(host, "echo x > \"$HOME/mine.txt\" && cat \"$TMPDIR/mine.txt\"", true), "ok");
     // Its /tmp is private: what it writes there is not on the host.
     const std::string name = "arena_private_" + unique_marker();
-    EXPECT_EQ(probe("echo x > /tmp/" + name, true), "ok");
+    EXPECT_EQ(probe(host, "echo x > /tmp/" + name, true), "ok");
     EXPECT_FALSE(fs::exists("/tmp/" + name));
 }
 
@@ -344,6 +349,7 @@ TEST(Terminal, BotsHaveNoControllingTerminal) {
 // ---- working directory and environment ---------------------------------------
 
 TEST(Isolation, StartsInTheArenasDirectoryWithAScratchHomeAndCleanEnvironment) {
+    session::BotHost host;
     ::setenv("ARENA_TEST_SECRET", "s3cret", 1);
     ::setenv("ARENA_TEST_PASSED", "passed", 1);
     session::BotSpec spec{"envbot",
@@ -355,7 +361,7 @@ TEST(Isolation, StartsInTheArenasDirectoryWithAScratchHomeAndCleanEnvironment) {
     spec.isolation.pass_env = {"ARENA_TEST_PASSED"};
     fs::path scratch;
     {
-        session::Session s(spec, quick_options());
+        session::Session s(host, spec, quick_options());
         ASSERT_EQ(s.handshake().fault, session::Fault::kNone);
         scratch = s.scratch_dir();
         EXPECT_TRUE(fs::is_directory(scratch));
@@ -369,6 +375,7 @@ TEST(Isolation, StartsInTheArenasDirectoryWithAScratchHomeAndCleanEnvironment) {
 // With a working directory, the bot starts there, and a relative program
 // path and its arguments are taken from there.
 TEST(Isolation, RelativeCommandAndArgumentsAreTakenFromItsDirectory) {
+    session::BotHost host;
     const fs::path dir = fs::path(::testing::TempDir()) / ("cmddir_" + unique_marker());
     fs::create_directories(dir / "sub");
     {
@@ -378,7 +385,7 @@ TEST(Isolation, RelativeCommandAndArgumentsAreTakenFromItsDirectory) {
     fs::permissions(dir / "sub" / "bot.sh", fs::perms::owner_all);
     std::ofstream(dir / "weights.txt") << "w42\n";
     session::BotSpec spec{"dirbot", {"sub/bot.sh", "weights.txt"}, dir};
-    session::Session s(spec, quick_options());
+    session::Session s(host, spec, quick_options());
     const auto hs = s.handshake();
     ASSERT_EQ(hs.fault, session::Fault::kNone) << hs.detail << "\n" << s.stderr_log();
     EXPECT_EQ(s.identity().name, "w42");

@@ -82,12 +82,13 @@ void expect_replays(const games::Game& game, const GameRecord& r) {
 }
 
 TEST(HumanMatch, RefusedMovesAreAskedAgainAndTheGameEndsByTheRules) {
+    session::BotHost host;
     const auto game = games::make_game("connect4", {});
     for (int human_side = 1; human_side <= 2; ++human_side) {
         // "x" does not parse, "9" is off the 7-column board: both refused.
         ScriptedHuman person({"x", "9"});
         Player human("human", person);
-        Player bot(random_bot("random", std::to_string(human_side)), quick_options(5000ms));
+        Player bot(host, random_bot("random", std::to_string(human_side)), quick_options(5000ms));
         auto record = human_side == 1 ? play_game(*game, human, bot, per_move(scaled(2000ms)))
                                       : play_game(*game, bot, human, per_move(scaled(2000ms)));
         SCOPED_TRACE(human_side);
@@ -115,6 +116,7 @@ TEST(HumanMatch, RefusedMovesAreAskedAgainAndTheGameEndsByTheRules) {
 }
 
 TEST(HumanMatch, AnIllegalMoveIsRefusedNotLost) {
+    session::BotHost host;
     // The person always plays column 1 first, and the first legal column
     // after a refusal; on a 4x4 board column 1 fills after four stones.
     class ColumnOne : public HumanInput {
@@ -134,7 +136,7 @@ TEST(HumanMatch, AnIllegalMoveIsRefusedNotLost) {
     for (int seed = 1; seed <= 6; ++seed) {
         ColumnOne person;
         Player human("me", person);
-        Player bot(random_bot("random", std::to_string(seed)), quick_options(5000ms));
+        Player bot(host, random_bot("random", std::to_string(seed)), quick_options(5000ms));
         const auto record = play_game(*game, human, bot, per_move(scaled(2000ms)));
         EXPECT_EQ(record.termination, Termination::kNormal) << record.detail;
         EXPECT_EQ(record.players[0], "me");
@@ -156,6 +158,7 @@ TEST(HumanMatch, AnIllegalMoveIsRefusedNotLost) {
 }
 
 TEST(HumanMatch, AQueueFedFromAnotherThreadPlaysAWholeGame) {
+    session::BotHost host;
     // The page's side of a web game: a thread that offers the first legal
     // column whenever the game waits for the person.
     class Page : public HumanMoveQueue {
@@ -170,7 +173,7 @@ TEST(HumanMatch, AQueueFedFromAnotherThreadPlaysAWholeGame) {
     } page;
     const auto game = games::make_game("connect4", {});
     Player human("human", page);
-    Player bot(random_bot("random", "5"), quick_options(5000ms));
+    Player bot(host, random_bot("random", "5"), quick_options(5000ms));
     std::atomic<bool> over{false};
     int refused_offers = 0;
     std::thread clicker([&] {
@@ -199,10 +202,11 @@ TEST(HumanMatch, AQueueFedFromAnotherThreadPlaysAWholeGame) {
 }
 
 TEST(HumanMatch, APersonWithAMoveLimitLosesOnTime) {
+    session::BotHost host;
     HumanMoveQueue silent;  // never offers a move
     const auto game = games::make_game("connect4", {});
     Player human("human", silent, 200ms);
-    Player bot(random_bot("random", "1"), quick_options(5000ms));
+    Player bot(host, random_bot("random", "1"), quick_options(5000ms));
     const auto started = std::chrono::steady_clock::now();
     const auto record = play_game(*game, human, bot, per_move(scaled(2000ms)));
     EXPECT_GE(std::chrono::steady_clock::now() - started, 200ms);
@@ -214,11 +218,12 @@ TEST(HumanMatch, APersonWithAMoveLimitLosesOnTime) {
 }
 
 TEST(HumanMatch, APersonWhoLeavesAbandonsTheGameAndTheBotIsKilled) {
+    session::BotHost host;
     const std::string marker = unique_marker();
     HumanMoveQueue page;
     const auto game = games::make_game("connect4", {});
     Player human("human", page);
-    Player bot(random_bot("random", marker), quick_options(5000ms));
+    Player bot(host, random_bot("random", marker), quick_options(5000ms));
     std::thread leaver([&] {
         // Leave once the game waits for the person's first move.
         while (!page.waiting())
@@ -235,10 +240,11 @@ TEST(HumanMatch, APersonWhoLeavesAbandonsTheGameAndTheBotIsKilled) {
 }
 
 TEST(HumanMatch, AStopRequestEndsTheWaitForAPerson) {
+    session::BotHost host;
     HumanMoveQueue page;
     const auto game = games::make_game("connect4", {});
     Player human("human", page);
-    Player bot(random_bot("random", "2"), quick_options(5000ms));
+    Player bot(host, random_bot("random", "2"), quick_options(5000ms));
     std::stop_source stop;
     std::thread stopper([&] {
         while (!page.waiting())

@@ -14,7 +14,7 @@
 
 #include "arena/games/registry.hpp"
 #include "arena/match/match.hpp"
-#include "arena/session/cgroup.hpp"
+#include "arena/session/bot_host.hpp"
 #include "arena/session/session.hpp"
 #include "arena_process.hpp"
 #include "db_query.hpp"
@@ -62,12 +62,12 @@ session::BotSpec good_bot(Mechanism mechanism) {
     return spec;
 }
 
-// One Connect-4 game, the bad bot moving first.
-record::GameRecord play(const session::BotSpec& bad, const session::BotSpec& good,
-                        std::chrono::milliseconds move = 10'000ms) {
+// One Connect-4 game under `host`, the bad bot moving first.
+record::GameRecord play(session::BotHost& host, const session::BotSpec& bad,
+                        const session::BotSpec& good, std::chrono::milliseconds move = 10'000ms) {
     const auto game = games::make_game("connect4", {});
-    match::Player a(bad, options());
-    match::Player b(good, options());
+    match::Player a(host, bad, options());
+    match::Player b(host, good, options());
     match::TimeControl tc;
     tc.move = testing::scaled(move);
     return match::play_game(*game, a, b, tc);
@@ -76,10 +76,11 @@ record::GameRecord play(const session::BotSpec& bad, const session::BotSpec& goo
 class Limits : public ::testing::TestWithParam<Mechanism> {
   protected:
     void SetUp() override {
-        if (GetParam() == Mechanism::kCgroup && session::cgroup::support().version == 0) {
-            GTEST_SKIP() << "no cgroup per bot here: " << session::cgroup::support().reason;
+        if (GetParam() == Mechanism::kCgroup && host.cgroup_support().version == 0) {
+            GTEST_SKIP() << "no cgroup per bot here: " << host.cgroup_support().reason;
         }
     }
+    session::BotHost host;
 };
 
 INSTANTIATE_TEST_SUITE_P(Mechanisms, Limits,
@@ -96,6 +97,7 @@ TEST_P(Limits, TouchingMoreThanTheMemoryLimitLosesAndLeavesNothing) {
         SCOPED_TRACE(mode);
         const auto marker = unique_marker();
         const auto record = play(
+            host,
             bad_bot({"--mode", mode, "--touch-mb", "700", "--sleep-ms", testing::scaled_ms(1000)},
                     marker, GetParam(), limits),
             good_bot(GetParam()));
@@ -115,7 +117,7 @@ TEST_P(Limits, ReservedAddressSpaceDoesNotCount) {
         {"--mode", "touch-memory", "--reserve-gb", "8", "--touch-mb", "100", "--sleep-ms", "0"},
         marker, GetParam());
     ASSERT_EQ(bad.isolation.limits.memory_mb, 1024u);
-    const auto record = play(bad, good_bot(GetParam()));
+    const auto record = play(host, bad, good_bot(GetParam()));
     EXPECT_EQ(record.termination, record::Termination::kNormal) << record.detail << "\n"
                                                                 << record.stderr_logs[0];
     EXPECT_EQ(record.stderr_logs[0].find("reserving"), std::string::npos) << record.stderr_logs[0];
@@ -128,8 +130,8 @@ TEST_P(Limits, AForkBombIsStoppedAtTheProcessLimit) {
     session::Limits limits;
     limits.processes = 16;
     const auto marker = unique_marker();
-    const auto record =
-        play(bad_bot({"--mode", "fork-count"}, marker, GetParam(), limits), good_bot(GetParam()));
+    const auto record = play(host, bad_bot({"--mode", "fork-count"}, marker, GetParam(), limits),
+                             good_bot(GetParam()));
     EXPECT_EQ(record.termination, record::Termination::kCrash) << record.detail;
     EXPECT_EQ(record.offender(), 1) << record.detail;
     EXPECT_NE(record.detail.find("(process limit 16 (processes + threads))"), std::string::npos)
@@ -153,7 +155,8 @@ TEST_P(Limits, AForkBombIsStoppedAtTheProcessLimit) {
 TEST_P(Limits, PeakMemoryOfEachSideIsRecorded) {
     const auto marker = unique_marker();
     // The pause lets the fallback's poll (every 100 ms) see the memory.
-    const auto record = play(bad_bot({"--mode", "touch-memory", "--touch-mb", "100", "--sleep-ms",
+    const auto record = play(host,
+                             bad_bot({"--mode", "touch-memory", "--touch-mb", "100", "--sleep-ms",
                                       testing::scaled_ms(400)},
                                      marker, GetParam()),
                              good_bot(GetParam()));
@@ -181,7 +184,8 @@ TEST(PeakMemory, IsStoredPerSideAndShown) {
                          "--sleep-ms " + testing::scaled_ms(400),
                      "small=" + bin("bots/random")});
     ASSERT_EQ(r.status, 0) << r.err;
-    EXPECT_EQ(r.limits_line, session::cgroup::describe_limits()) << r.err;
+    session::BotHost host;  // what this machine allows, as the arena found it
+    EXPECT_EQ(r.limits_line, host.describe_limits()) << r.err;
     const auto rows = testing::query(
         db,
         "SELECT g.id, f.name, g.first_peak_memory, g.second_peak_memory FROM games AS g "
@@ -210,8 +214,9 @@ TEST(PeakMemory, IsStoredPerSideAndShown) {
 
 // The line said once per run names the mechanism.
 TEST(LimitsDescription, NamesTheMechanismInForce) {
-    const auto& s = session::cgroup::support();
-    const std::string line = session::cgroup::describe_limits();
+    session::BotHost host;
+    const auto& s = host.cgroup_support();
+    const std::string line = host.describe_limits();
     if (s.version == 0) {
         EXPECT_EQ(line, "limits: rlimits and a 100 ms /proc poll (no cgroup: " + s.reason + ")");
     } else {
@@ -219,7 +224,7 @@ TEST(LimitsDescription, NamesTheMechanismInForce) {
             line.starts_with("limits: cgroup v" + std::to_string(s.version) + " per bot (memory"))
             << line;
     }
-    EXPECT_EQ(session::cgroup::describe_limits(false),
+    EXPECT_EQ(host.describe_limits(false),
               "limits: rlimits and a 100 ms /proc poll (no cgroup: turned off by 'cgroup: false')");
 }
 

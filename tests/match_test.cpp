@@ -60,6 +60,7 @@ void expect_replays(const games::Game& game, const GameRecord& r) {
 }
 
 TEST(Match, RandomBotsPlayEveryGameToItsEnd) {
+    session::BotHost host;
     struct Case {
         const char* game;
         games::Params params;
@@ -73,8 +74,8 @@ TEST(Match, RandomBotsPlayEveryGameToItsEnd) {
     const auto limit = scaled(500ms);
     for (const auto& c : cases) {
         const auto game = games::make_game(c.game, c.params);
-        Player a(random_bot("a", "1"), quick_options(2000ms));
-        Player b(random_bot("b", "2"), quick_options(2000ms));
+        Player a(host, random_bot("a", "1"), quick_options(2000ms));
+        Player b(host, random_bot("b", "2"), quick_options(2000ms));
         for (int i = 0; i < 4; ++i) {
             const auto r = i % 2 ? play_game(*game, b, a, per_move(limit))
                                  : play_game(*game, a, b, per_move(limit));
@@ -96,12 +97,13 @@ TEST(Match, RandomBotsPlayEveryGameToItsEnd) {
 }
 
 TEST(Match, OpeningIsPlayedByTheArenaAndRecorded) {
+    session::BotHost host;
     const auto game = games::make_game("connect4", {});
     const auto opening = random_opening(*game, 4, 99);
     ASSERT_EQ(opening.size(), 4u);
     EXPECT_EQ(opening, random_opening(*game, 4, 99));
-    Player a(random_bot("a"), quick_options(2000ms));
-    Player b(random_bot("b"), quick_options(2000ms));
+    Player a(host, random_bot("a"), quick_options(2000ms));
+    Player b(host, random_bot("b"), quick_options(2000ms));
     const auto r = play_game(*game, a, b, per_move(scaled(500ms)), opening);
     EXPECT_EQ(r.opening_plies, 4);
     auto state = game->new_initial_state();
@@ -115,9 +117,10 @@ TEST(Match, OpeningIsPlayedByTheArenaAndRecorded) {
 }
 
 TEST(Match, ReversiForcedPassesArePlayedByTheArena) {
+    session::BotHost host;
     const auto game = games::make_game("reversi", {});
-    Player a(random_bot("a", "3"), quick_options(2000ms));
-    Player b(random_bot("b", "4"), quick_options(2000ms));
+    Player a(host, random_bot("a", "3"), quick_options(2000ms));
+    Player b(host, random_bot("b", "4"), quick_options(2000ms));
     int passes = 0;
     for (int i = 0; i < 30 && passes == 0; ++i) {
         // The bots are deterministic: a different opening makes a different game.
@@ -149,6 +152,7 @@ class MisbehaviourTest : public ::testing::TestWithParam<Misbehaviour> {};
 
 // The limits, and the sleep of a bot that answers late, scaled together.
 TEST_P(MisbehaviourTest, IsJudgedAndLeavesNoProcess) {
+    session::BotHost host;
     const auto& c = GetParam();
     const auto marker = unique_marker();
     const auto game = games::make_game("connect4", {});
@@ -162,8 +166,8 @@ TEST_P(MisbehaviourTest, IsJudgedAndLeavesNoProcess) {
         auto options = quick_options(2000ms);
         options.max_line_bytes = 4096;
         options.startup_limit = scaled(500ms);
-        Player bad(misbehave(marker, flags), options);
-        Player good(random_bot("good"), options);
+        Player bad(host, misbehave(marker, flags), options);
+        Player good(host, random_bot("good"), options);
         for (int first = 0; first < 2; ++first) {
             const auto r = first == 0 ? play_game(*game, bad, good, limit)
                                       : play_game(*game, good, bad, limit);
@@ -224,11 +228,12 @@ INSTANTIATE_TEST_SUITE_P(
     });
 
 TEST(Match, ForkedChildHoldingThePipesIsKilledWithTheBot) {
+    session::BotHost host;
     const auto marker = unique_marker();
     const auto game = games::make_game("connect4", {});
     {
-        Player bad(misbehave(marker, {"--mode", "fork-child"}), quick_options(2000ms));
-        Player good(random_bot("good"), quick_options(2000ms));
+        Player bad(host, misbehave(marker, {"--mode", "fork-child"}), quick_options(2000ms));
+        Player good(host, random_bot("good"), quick_options(2000ms));
         const auto r = play_game(*game, bad, good, per_move(scaled(500ms)));
         EXPECT_EQ(r.termination, Termination::kNormal) << r.detail;
         EXPECT_FALSE(processes_with_arg(marker).empty());
@@ -237,12 +242,13 @@ TEST(Match, ForkedChildHoldingThePipesIsKilledWithTheBot) {
 }
 
 TEST(Match, EachGameRecordsTheBoundedTailOfTheBotsStderr) {
+    session::BotHost host;
     const auto game = games::make_game("connect4", {});
     auto options = quick_options(2000ms);
     options.stderr_log_bytes = 4096;
-    Player noisy(misbehave(unique_marker(), {"--mode", "flood-stderr", "--flood-mb", "2"}),
+    Player noisy(host, misbehave(unique_marker(), {"--mode", "flood-stderr", "--flood-mb", "2"}),
                  options);
-    Player quiet(random_bot("quiet"), options);
+    Player quiet(host, random_bot("quiet"), options);
     for (int i = 0; i < 2; ++i) {
         const auto r = play_game(*game, noisy, quiet, per_move(scaled(2000ms)));
         ASSERT_EQ(r.termination, Termination::kNormal) << r.detail;
@@ -253,11 +259,12 @@ TEST(Match, EachGameRecordsTheBoundedTailOfTheBotsStderr) {
 }
 
 TEST(Match, BotIgnoringQuitIsKilledAfterTheGrace) {
+    session::BotHost host;
     const auto marker = unique_marker();
     const auto game = games::make_game("connect4", {});
     {
-        Player bad(misbehave(marker, {"--mode", "ignore-quit"}), quick_options(2000ms));
-        Player good(random_bot("good"), quick_options(2000ms));
+        Player bad(host, misbehave(marker, {"--mode", "ignore-quit"}), quick_options(2000ms));
+        Player good(host, random_bot("good"), quick_options(2000ms));
         const auto r = play_game(*game, bad, good, per_move(scaled(500ms)));
         EXPECT_EQ(r.termination, Termination::kNormal) << r.detail;
         // The bot never exits by itself: retire() kills it after the 300 ms grace.
@@ -272,11 +279,12 @@ TEST(Match, BotIgnoringQuitIsKilledAfterTheGrace) {
 // loses every game on time, and each verdict comes soon after the limit.
 // The limit, the sleep and the verdict's slack scale together.
 TEST(Match, SlowBotLosesOnTimeRightAfterTheDeadline) {
+    session::BotHost host;
     const auto game = games::make_game("connect4", {});
     const auto sleep = std::to_string(scaled(150ms).count());
-    Player slow(misbehave(unique_marker(), {"--mode", "sleep", "--sleep-ms", sleep}),
+    Player slow(host, misbehave(unique_marker(), {"--mode", "sleep", "--sleep-ms", sleep}),
                 quick_options(2000ms));
-    Player fast(random_bot("fast"), quick_options(2000ms));
+    Player fast(host, random_bot("fast"), quick_options(2000ms));
     const auto tc = per_move(scaled(100ms));
     for (int i = 0; i < 6; ++i) {
         const auto r = i % 2 ? play_game(*game, fast, slow, tc) : play_game(*game, slow, fast, tc);
@@ -294,11 +302,12 @@ TEST(Match, SlowBotLosesOnTimeRightAfterTheDeadline) {
 // 100 ms against 60 ms the 50 ms margin was lost to the load of a full
 // suite at -j4 on 2 cores, three times in one afternoon.)
 TEST(Match, BotWellInsideTheLimitNeverLosesOnTime) {
+    session::BotHost host;
     const auto game = games::make_game("connect4", {});
     const auto sleep = std::to_string(scaled(50ms).count());
-    Player steady(misbehave(unique_marker(), {"--mode", "sleep", "--sleep-ms", sleep}),
+    Player steady(host, misbehave(unique_marker(), {"--mode", "sleep", "--sleep-ms", sleep}),
                   quick_options(2000ms));
-    Player fast(random_bot("fast"), quick_options(2000ms));
+    Player fast(host, random_bot("fast"), quick_options(2000ms));
     const auto tc = per_move(scaled(200ms));
     Tally tally({"bad", "fast"});
     int moves = 0;
@@ -314,10 +323,11 @@ TEST(Match, BotWellInsideTheLimitNeverLosesOnTime) {
 }
 
 TEST(Match, StartupFailureOfBothBotsIsADraw) {
+    session::BotHost host;
     const auto game = games::make_game("connect4", {});
     auto options = quick_options(2000ms);
-    Player a(misbehave(unique_marker(), {"--mode", "handshake-exit"}), options);
-    Player b(misbehave(unique_marker(), {"--mode", "handshake-exit"}), options);
+    Player a(host, misbehave(unique_marker(), {"--mode", "handshake-exit"}), options);
+    Player b(host, misbehave(unique_marker(), {"--mode", "handshake-exit"}), options);
     const auto r = play_game(*game, a, b, per_move(100ms));
     EXPECT_EQ(r.termination, Termination::kStartup);
     EXPECT_EQ(r.outcome, games::Outcome::kDraw);
@@ -326,9 +336,10 @@ TEST(Match, StartupFailureOfBothBotsIsADraw) {
 }
 
 TEST(Match, MissingCommandThrowsSpawnErrorNamingBotAndCommand) {
+    session::BotHost host;
     const auto game = games::make_game("connect4", {});
-    Player a({"ghost", {"/nonexistent/bot"}, {}}, quick_options(2000ms));
-    Player b(random_bot("b"), quick_options(2000ms));
+    Player a(host, {"ghost", {"/nonexistent/bot"}, {}}, quick_options(2000ms));
+    Player b(host, random_bot("b"), quick_options(2000ms));
     try {
         (void)play_game(*game, a, b, per_move(100ms));
         FAIL() << "expected SpawnError";

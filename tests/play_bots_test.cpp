@@ -100,11 +100,12 @@ TEST(RunningServer, RefusesADatabaseTwiceAndABindThatIsNoAddress) {
     ServeSetup setup;
     setup.databases = {path, (dir.path() / "." / "r.db").string()};
     setup.play = false;
-    EXPECT_THROW(RunningServer(setup, err), std::invalid_argument);
+    session::BotHost host;
+    EXPECT_THROW(RunningServer(host, setup, err), std::invalid_argument);
     setup.databases = {path};
     setup.server.bind = "localhost";
     try {
-        RunningServer server(setup, err);
+        RunningServer server(host, setup, err);
         FAIL() << "no error";
     } catch (const std::invalid_argument& e) {
         EXPECT_STREQ(e.what(), "--bind 'localhost' is not an IP address");
@@ -120,7 +121,8 @@ TEST(RunningServer, DescribesWhatItServes) {
     setup.databases = {path};
     setup.play_db = (dir.path() / "play.db").string();
     setup.server.port = 0;
-    RunningServer server(setup, err);
+    session::BotHost host;
+    RunningServer server(host, setup, err);
     EXPECT_EQ(server.describe(), "serving http://127.0.0.1:" + std::to_string(server.port()) +
                                      "/ (2 databases, /play with 2 bots)");
     EXPECT_TRUE(std::filesystem::exists(setup.play_db));  // created, and served

@@ -32,12 +32,13 @@ TEST(RunSetup, TheCommandLineOverridesTheConfig) {
     o.shard = Shard{2, 4};
     o.transcript = true;
     std::ostringstream err;
-    ASSERT_TRUE(prepare_run(c, o, err));
+    session::BotHost host;
+    ASSERT_TRUE(prepare_run(host, c, o, err));
     EXPECT_EQ(c.database, "results/t.shard-2-of-4.db");
     EXPECT_TRUE(c.transcript);
     EXPECT_EQ(err.str().rfind("limits: ", 0), 0u);  // the limits the bots run under, first
     o.database = "elsewhere.db";
-    ASSERT_TRUE(prepare_run(c, o, err));
+    ASSERT_TRUE(prepare_run(host, c, o, err));
     EXPECT_EQ(c.database, "elsewhere.db");  // --db wins over the shard's
 
     o.concurrency = 3;
@@ -54,7 +55,8 @@ TEST(RunSetup, AScheduleThatCannotBeShardedIsRefused) {
     RunOverrides o;
     o.shard = Shard{1, 2};
     std::ostringstream err;
-    EXPECT_FALSE(prepare_run(c, o, err));
+    session::BotHost host;
+    EXPECT_FALSE(prepare_run(host, c, o, err));
     EXPECT_NE(err.str().find("\narena run: --shard: t.yaml: "), std::string::npos) << err.str();
     EXPECT_EQ(c.database, "results/t.db");
 }

@@ -14,6 +14,7 @@
 #include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -88,7 +89,8 @@ struct TestServer {
             served.push_back(std::make_unique<serve::ServedDatabase>(static_cast<int>(i), dbs[i]));
         serve::SiteOptions options;
         if (play) {
-            manager = std::make_unique<serve::PlayManager>(std::move(*play));
+            host.emplace();
+            manager = std::make_unique<serve::PlayManager>(*host, std::move(*play));
             options.play = manager.get();
             options.play_db = 0;
         }
@@ -110,6 +112,7 @@ struct TestServer {
         return http_exchange(port, request("POST", target, body.dump()));
     }
 
+    std::optional<session::BotHost> host;  // /play's bots; outlives the manager
     std::unique_ptr<serve::PlayManager> manager;
     std::unique_ptr<serve::Site> site;
     std::unique_ptr<serve::HttpServer> http;

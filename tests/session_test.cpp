@@ -69,9 +69,9 @@ protocol::Go go(std::int64_t move_ms = 200) {
     return g;
 }
 
-std::unique_ptr<Session> started(const std::string& script,
+std::unique_ptr<Session> started(BotHost& host, const std::string& script,
                                  SessionOptions options = test_options()) {
-    auto session = std::make_unique<Session>(sh_bot(script), options);
+    auto session = std::make_unique<Session>(host, sh_bot(script), options);
     const auto handshake = session->handshake();
     EXPECT_EQ(handshake.fault, Fault::kNone) << handshake.detail;
     return session;
@@ -149,7 +149,8 @@ TEST(ExitStatus, Describe) {
 }
 
 TEST(Process, ReadsLinesStrippingCrAndKeepsOrder) {
-    Process p(sh_process("printf 'one\\r\\ntwo\\n\\nthree\\npartial'"));
+    BotHost host;
+    Process p(host, sh_process("printf 'one\\r\\ntwo\\n\\nthree\\npartial'"));
     const auto deadline = Clock::now() + 5s;
     for (const char* expected : {"one", "two", "", "three"}) {
         auto r = p.read_line(deadline);
@@ -164,7 +165,8 @@ TEST(Process, ReadsLinesStrippingCrAndKeepsOrder) {
 }
 
 TEST(Process, TimeoutAtTheDeadline) {
-    Process p(sh_process("sleep 10"));
+    BotHost host;
+    Process p(host, sh_process("sleep 10"));
     expect_on_time([&] {
         const auto deadline = Clock::now() + 100ms;
         const auto r = p.read_line(deadline);
@@ -180,7 +182,8 @@ TEST(Process, TimeoutAtTheDeadline) {
 // call comes back, and so does the end of its output. The child may take a
 // while to answer on a loaded machine: the test reads again until it has.
 TEST(Process, APastDeadlineCollectsWhatIsAlreadyInThePipe) {
-    Process p(sh_process("read x; echo \"got $x\"; read y; exit 0"));
+    BotHost host;
+    Process p(host, sh_process("read x; echo \"got $x\"; read y; exit 0"));
     const auto past = [] { return Clock::now() - 1s; };
     const auto read_once_there = [&] {
         const auto give_up = Clock::now() + 10s;
@@ -201,7 +204,8 @@ TEST(Process, APastDeadlineCollectsWhatIsAlreadyInThePipe) {
 }
 
 TEST(Process, EchoesWhatItIsSent) {
-    Process p(sh_process("while read line; do echo \"got $line\"; done"));
+    BotHost host;
+    Process p(host, sh_process("while read line; do echo \"got $line\"; done"));
     const auto deadline = Clock::now() + 5s;
     for (int i = 0; i < 100; ++i) {
         ASSERT_TRUE(p.write_line("hello " + std::to_string(i), deadline));
@@ -212,10 +216,11 @@ TEST(Process, EchoesWhatItIsSent) {
 }
 
 TEST(Process, TooLongLineIsReportedThenSkipped) {
+    BotHost host;
     ProcessOptions options =
         sh_process("head -c 5000 /dev/zero | tr '\\0' x; echo; echo short; cat /dev/zero");
     options.max_line_bytes = 1000;
-    Process p(options);
+    Process p(host, options);
     const auto deadline = Clock::now() + 5s;
     EXPECT_EQ(p.read_line(deadline).status, ReadStatus::kTooLong);
     auto r = p.read_line(deadline);
@@ -226,8 +231,9 @@ TEST(Process, TooLongLineIsReportedThenSkipped) {
 }
 
 TEST(Process, ChildGetsCleanEnvironment) {
+    BotHost host;
     // Own process group, SIGPIPE at its default, only fds 0..2 inherited.
-    Process p(sh_process("grep SigIgn /proc/$$/status; read wait"));
+    Process p(host, sh_process("grep SigIgn /proc/$$/status; read wait"));
     EXPECT_EQ(::getpgid(p.pid()), p.pid());
     auto ignored = p.read_line(Clock::now() + 5s);
     ASSERT_EQ(ignored.status, ReadStatus::kLine);
@@ -242,9 +248,10 @@ TEST(Process, ChildGetsCleanEnvironment) {
 }
 
 TEST(Process, NiceLimitLowersTheBotsPriority) {
+    BotHost host;
     ProcessOptions options = sh_process("cut -d' ' -f19 /proc/self/stat");
     options.limits.nice = 7;
-    Process p(options);
+    Process p(host, options);
     auto r = p.read_line(Clock::now() + 5s);
     ASSERT_EQ(r.status, ReadStatus::kLine);
     EXPECT_EQ(r.line, "7");
@@ -255,7 +262,8 @@ TEST(Process, NiceLimitLowersTheBotsPriority) {
 // Seen from the arena: inside the bots' PID namespace (reaper.hpp) the bot
 // sees other numbers.
 TEST(Process, OwnProcessGroupInTheArenasSession) {
-    Process p(sh_process("echo started; read wait"));
+    BotHost host;
+    Process p(host, sh_process("echo started; read wait"));
     auto r = p.read_line(Clock::now() + 5s);
     ASSERT_EQ(r.status, ReadStatus::kLine);
     EXPECT_EQ(::getpgid(p.pid()), p.pid());
@@ -292,9 +300,10 @@ bool holds_idle_latency_request() {
 // its deadline ends at real-time priority, and the next wait with a distant
 // deadline goes back.
 TEST(Process, OnlyTheEndOfAWaitRunsAtRealTimePriority) {
+    BotHost host;
     if (!realtime_permitted()) GTEST_SKIP() << "real-time priority is not permitted here";
-    std::thread([] {
-        Process p(sh_process("while read -r line; do echo \"$line\"; done"));
+    std::thread([&] {
+        Process p(host, sh_process("while read -r line; do echo \"$line\"; done"));
         ASSERT_TRUE(p.write_line("one", Clock::now() + 5s));
         ASSERT_EQ(p.read_line(Clock::now() + 5s).status, ReadStatus::kLine);
         EXPECT_EQ(policy_of_this_thread(), SCHED_OTHER);
@@ -315,10 +324,11 @@ TEST(Process, OnlyTheEndOfAWaitRunsAtRealTimePriority) {
 }
 
 TEST(Process, RealTimeDeadlinesCanBeTurnedOff) {
-    std::thread([] {
+    BotHost host;
+    std::thread([&] {
         ProcessOptions options = sh_process("sleep 5");
         options.realtime_deadlines = false;
-        Process p(options);
+        Process p(host, options);
         EXPECT_EQ(p.read_line(Clock::now() + 50ms).status, ReadStatus::kTimeout);
         EXPECT_EQ(policy_of_this_thread(), SCHED_OTHER);
     }).join();
@@ -328,11 +338,12 @@ TEST(Process, RealTimeDeadlinesCanBeTurnedOff) {
 // kRealtimeWindow before its deadline, then to the deadline. Each sleep is
 // one voluntary context switch of the waiting thread.
 TEST(Process, AWaitWakesOnlyAtTheWindowAndTheDeadline) {
+    BotHost host;
     for (const bool realtime : {true, false}) {
-        std::thread([realtime] {
+        std::thread([&host, realtime] {
             ProcessOptions options = sh_process("sleep 5");
             options.realtime_deadlines = realtime;
-            Process p(options);
+            Process p(host, options);
             const auto switches = [] {
                 rusage usage{};
                 ::getrusage(RUSAGE_THREAD, &usage);
@@ -349,9 +360,10 @@ TEST(Process, AWaitWakesOnlyAtTheWindowAndTheDeadline) {
 // starts, and every bot, runs under the normal policy (bots at their
 // niceness).
 TEST(Process, RealTimePriorityIsNeverInherited) {
+    BotHost host;
     if (!realtime_permitted()) GTEST_SKIP() << "real-time priority is not permitted here";
-    std::thread([] {
-        Process waiter(sh_process("sleep 5"));
+    std::thread([&] {
+        Process waiter(host, sh_process("sleep 5"));
         EXPECT_EQ(waiter.read_line(Clock::now() + 30ms).status, ReadStatus::kTimeout);
         ASSERT_EQ(policy_of_this_thread(), SCHED_FIFO);
 
@@ -370,7 +382,7 @@ TEST(Process, RealTimePriorityIsNeverInherited) {
         ProcessOptions options = sh_process(
             "cut -d' ' -f19,41 /proc/self/stat; "
             "grep 'Max realtime priority' /proc/self/limits | tr -s ' ' | cut -d' ' -f4,5");
-        Process bot(options);
+        Process bot(host, options);
         auto r = bot.read_line(Clock::now() + 5s);
         ASSERT_EQ(r.status, ReadStatus::kLine);
         EXPECT_EQ(r.line, std::to_string(options.limits.nice) + " " + std::to_string(SCHED_OTHER));
@@ -381,16 +393,17 @@ TEST(Process, RealTimePriorityIsNeverInherited) {
 }
 
 TEST(Process, WorkingDirectory) {
+    BotHost host;
     ProcessOptions options = sh_process("pwd");
     options.working_dir = "/tmp";
-    Process p(options);
+    Process p(host, options);
     auto r = p.read_line(Clock::now() + 5s);
     ASSERT_EQ(r.status, ReadStatus::kLine);
     EXPECT_EQ(r.line, "/tmp");
 
     options.working_dir = "/nonexistent-arena-dir";
     try {
-        Process bad(options);
+        Process bad(host, options);
         FAIL() << "no SpawnError";
     } catch (const SpawnError& e) {
         EXPECT_NE(std::string(e.what()).find("/nonexistent-arena-dir"), std::string::npos)
@@ -399,11 +412,12 @@ TEST(Process, WorkingDirectory) {
 }
 
 TEST(Process, SpawnErrorNotFound) {
+    BotHost host;
     for (const std::string command : {"build/bots/nope", "arena-no-such-bot-xyz"}) {
         ProcessOptions options;
         options.argv = {command};
         try {
-            Process p(options);
+            Process p(host, options);
             FAIL() << "no SpawnError for " << command;
         } catch (const SpawnError& e) {
             // With the likely cause: a relative path, or a name not in PATH.
@@ -424,6 +438,7 @@ TEST(Process, SpawnErrorNotFound) {
 }
 
 TEST(Process, SpawnErrorNotExecutable) {
+    BotHost host;
     const fs::path file =
         fs::temp_directory_path() / ("arena-not-exec-" + std::to_string(::getpid()));
     std::ofstream(file) << "#!/bin/sh\necho hi\n";
@@ -431,7 +446,7 @@ TEST(Process, SpawnErrorNotExecutable) {
     ProcessOptions options;
     options.argv = {file.string()};
     try {
-        Process p(options);
+        Process p(host, options);
         ADD_FAILURE() << "no SpawnError";
     } catch (const SpawnError& e) {
         EXPECT_EQ(std::string(e.what()), "cannot start '" + file.string() +
@@ -442,6 +457,7 @@ TEST(Process, SpawnErrorNotExecutable) {
 
 // A script without a '#!' line cannot be executed; the message says what to add.
 TEST(Process, SpawnErrorExecFormatSaysWhatIsMissing) {
+    BotHost host;
     const fs::path file =
         fs::temp_directory_path() / ("arena-no-shebang-" + std::to_string(::getpid()));
     std::ofstream(file) << "print('ready')\n";
@@ -449,7 +465,7 @@ TEST(Process, SpawnErrorExecFormatSaysWhatIsMissing) {
     ProcessOptions options;
     options.argv = {file.string()};
     try {
-        Process p(options);
+        Process p(host, options);
         ADD_FAILURE() << "no SpawnError";
     } catch (const SpawnError& e) {
         EXPECT_EQ(std::string(e.what()),
@@ -461,7 +477,8 @@ TEST(Process, SpawnErrorExecFormatSaysWhatIsMissing) {
 }
 
 TEST(Process, WritingToAnExitedChildFailsWithoutSigpipe) {
-    Process p(sh_process("exit 0"));
+    BotHost host;
+    Process p(host, sh_process("exit 0"));
     const auto status = p.wait_exit(Clock::now() + 5s);
     ASSERT_TRUE(status.has_value());
     for (int i = 0; i < 3; ++i)
@@ -470,7 +487,8 @@ TEST(Process, WritingToAnExitedChildFailsWithoutSigpipe) {
 }
 
 TEST(Process, WriteTimesOutWhenChildDoesNotRead) {
-    Process p(sh_process("sleep 10"));
+    BotHost host;
+    Process p(host, sh_process("sleep 10"));
     const std::string big(1 << 20, 'x');  // far more than a pipe holds
     expect_on_time([&] {
         const auto deadline = Clock::now() + 100ms;
@@ -480,7 +498,8 @@ TEST(Process, WriteTimesOutWhenChildDoesNotRead) {
 }
 
 TEST(Process, KillTakesTheWholeGroup) {
-    Process p(sh_process("sleep 100 & sleep 100 & echo started; wait"));
+    BotHost host;
+    Process p(host, sh_process("sleep 100 & sleep 100 & echo started; wait"));
     ASSERT_EQ(p.read_line(Clock::now() + 5s).status, ReadStatus::kLine);
     const pid_t pid = p.pid();
     const auto status = p.kill();
@@ -490,16 +509,18 @@ TEST(Process, KillTakesTheWholeGroup) {
 }
 
 TEST(Process, DestructorKillsTheGroup) {
+    BotHost host;
     pid_t pid = -1;
     {
-        Process p(sh_process("sleep 100 & sleep 100"));
+        Process p(host, sh_process("sleep 100 & sleep 100"));
         pid = p.pid();
     }
     expect_group_gone(pid);
 }
 
 TEST(Process, ExitOfChildIsSeenEvenIfAGrandchildHoldsStdout) {
-    Process p(sh_process("sleep 100 & echo bye; exit 4"));
+    BotHost host;
+    Process p(host, sh_process("sleep 100 & echo bye; exit 4"));
     const auto start = Clock::now();
     auto r = p.read_line(start + scaled(5s));
     ASSERT_EQ(r.status, ReadStatus::kLine);
@@ -512,10 +533,11 @@ TEST(Process, ExitOfChildIsSeenEvenIfAGrandchildHoldsStdout) {
 }
 
 TEST(Process, StderrKeepsABoundedTail) {
+    BotHost host;
     ProcessOptions options =
         sh_process("head -c 3000000 /dev/zero >&2; printf 'last words' >&2; echo done");
     options.stderr_log_bytes = 1000;
-    Process p(options);
+    Process p(host, options);
     auto r = p.read_line(Clock::now() + 10s);
     ASSERT_EQ(r.status, ReadStatus::kLine);
     EXPECT_EQ(r.line, "done");
@@ -532,11 +554,13 @@ TEST(Process, StderrKeepsABoundedTail) {
 // ---- Session: handshake ----------------------------------------------------
 
 TEST(Session, HandshakeReadsIdentity) {
+    BotHost host;
     // A long grace: the bot exits by itself on `quit` (exit 0, not SIGKILL)
     // however slowly the machine runs it.
     auto options = test_options();
     options.quit_grace = 10s;
     Session s(
+        host,
         BotSpec{"t",
                 {"/bin/sh", "-c",
                  "read hello; [ \"$hello\" = 'arena 1' ] || exit 9; echo 'name Deep Thought'; "
@@ -560,7 +584,8 @@ TEST(Session, HandshakeReadsIdentity) {
 }
 
 TEST(Session, HandshakeExit) {
-    Session s(BotSpec{"t", {"/bin/sh", "-c", "exit 3"}, {}}, test_options());
+    BotHost host;
+    Session s(host, BotSpec{"t", {"/bin/sh", "-c", "exit 3"}, {}}, test_options());
     const auto h = s.handshake();
     EXPECT_EQ(h.fault, Fault::kStartup);
     EXPECT_EQ(h.detail, "exited during start-up: exit 3");
@@ -568,10 +593,11 @@ TEST(Session, HandshakeExit) {
 }
 
 TEST(Session, HandshakeSilence) {
+    BotHost host;
     SessionOptions options = test_options();
     options.startup_limit = 300ms;
     expect_on_time([&] {
-        Session s(BotSpec{"t", {"/bin/sh", "-c", "sleep 100"}, {}}, options);
+        Session s(host, BotSpec{"t", {"/bin/sh", "-c", "sleep 100"}, {}}, options);
         const pid_t pid = s.pid();
         const auto h = s.handshake();
         EXPECT_EQ(h.fault, Fault::kStartup);
@@ -587,7 +613,8 @@ TEST(Session, HandshakeSilence) {
 }
 
 TEST(Session, HandshakeUnexpectedLine) {
-    Session s(BotSpec{"t", {"/bin/sh", "-c", "read hello; echo xyz; sleep 10"}, {}},
+    BotHost host;
+    Session s(host, BotSpec{"t", {"/bin/sh", "-c", "read hello; echo xyz; sleep 10"}, {}},
               test_options());
     const auto h = s.handshake();
     EXPECT_EQ(h.fault, Fault::kStartup);
@@ -597,7 +624,9 @@ TEST(Session, HandshakeUnexpectedLine) {
 // ---- Session: moves --------------------------------------------------------
 
 TEST(Session, AnswersAMove) {
-    auto s = started("read game; read pos; read go; echo \"info $game|$pos|$go\"; echo 'move 4'");
+    BotHost host;
+    auto s =
+        started(host, "read game; read pos; read go; echo \"info $game|$pos|$go\"; echo 'move 4'");
     protocol::GameStart game;
     game.game = "connect4";
     ASSERT_TRUE(s->start_game(game));
@@ -613,9 +642,11 @@ TEST(Session, AnswersAMove) {
 }
 
 TEST(Session, PlaysSeveralMoves) {
-    auto s = started(
-        "while read pos; do [ \"$pos\" = quit ] && exit 0; read go; echo 'info thinking'; "
-        "echo 'move 1'; done");
+    BotHost host;
+    auto s =
+        started(host,
+                "while read pos; do [ \"$pos\" = quit ] && exit 0; read go; echo 'info thinking'; "
+                "echo 'move 1'; done");
     for (int i = 0; i < 50; ++i) {
         const auto reply = s->request_move(position(), go(), 2s);
         ASSERT_EQ(reply.fault, Fault::kNone) << reply.detail;
@@ -627,12 +658,14 @@ TEST(Session, PlaysSeveralMoves) {
 }
 
 TEST(Session, InfoLinesAreRecordedAndCapped) {
+    BotHost host;
     SessionOptions options = test_options();
     options.max_info_lines_per_move = 3;
-    auto s = started(
-        "read pos; read go; echo 'info depth 1'; echo 'debug hmm'; echo 'info depth 2'; "
-        "echo 'info depth 3'; echo 'info depth 4'; echo 'debug y'; echo 'move 2'",
-        options);
+    auto s =
+        started(host,
+                "read pos; read go; echo 'info depth 1'; echo 'debug hmm'; echo 'info depth 2'; "
+                "echo 'info depth 3'; echo 'info depth 4'; echo 'debug y'; echo 'move 2'",
+                options);
     const auto reply = s->request_move(position(), go(), 2s);
     ASSERT_EQ(reply.fault, Fault::kNone) << reply.detail;
     EXPECT_EQ(reply.move, "2");
@@ -641,8 +674,9 @@ TEST(Session, InfoLinesAreRecordedAndCapped) {
 }
 
 TEST(Session, TimeoutWhenTheBotSleeps) {
-    expect_on_time([] {
-        auto s = started("read pos; read go; sleep 10; echo 'move 1'");
+    BotHost host;
+    expect_on_time([&] {
+        auto s = started(host, "read pos; read go; sleep 10; echo 'move 1'");
         const pid_t pid = s->pid();
         const auto reply = s->request_move(position(), go(), 200ms);
         EXPECT_EQ(reply.fault, Fault::kTimeout);
@@ -654,11 +688,12 @@ TEST(Session, TimeoutWhenTheBotSleeps) {
 }
 
 TEST(Session, TalkingDoesNotExtendTheDeadline) {
+    BotHost host;
     SessionOptions options = test_options();
     options.max_info_lines_per_move = 10;
     expect_on_time([&] {
-        auto s =
-            started("read pos; read go; while :; do echo 'info still thinking'; done", options);
+        auto s = started(host, "read pos; read go; while :; do echo 'info still thinking'; done",
+                         options);
         const auto reply = s->request_move(position(), go(), 200ms);
         EXPECT_EQ(reply.fault, Fault::kTimeout);
         EXPECT_EQ(reply.info.size(), 10U);
@@ -668,8 +703,9 @@ TEST(Session, TalkingDoesNotExtendTheDeadline) {
 }
 
 TEST(Session, MoveWithoutNewlineIsATimeout) {
-    expect_on_time([] {
-        auto s = started("read pos; read go; printf 'move 4'; sleep 10");
+    BotHost host;
+    expect_on_time([&] {
+        auto s = started(host, "read pos; read go; printf 'move 4'; sleep 10");
         const auto reply = s->request_move(position(), go(), 200ms);
         EXPECT_EQ(reply.fault, Fault::kTimeout);
         return lateness(reply.answered, reply.go_written + 200ms);
@@ -677,7 +713,8 @@ TEST(Session, MoveWithoutNewlineIsATimeout) {
 }
 
 TEST(Session, GarbageIsAProtocolFault) {
-    auto s = started("read pos; read go; echo 'hello there'; sleep 10");
+    BotHost host;
+    auto s = started(host, "read pos; read go; echo 'hello there'; sleep 10");
     const auto reply = s->request_move(position(), go(), scaled(2s));
     EXPECT_EQ(reply.fault, Fault::kProtocol);
     EXPECT_NE(reply.detail.find("'hello there'"), std::string::npos) << reply.detail;
@@ -686,7 +723,8 @@ TEST(Session, GarbageIsAProtocolFault) {
 }
 
 TEST(Session, LongGarbageIsQuotedShort) {
-    auto s = started("read pos; read go; head -c 500 /dev/zero | tr '\\0' y; echo; sleep 10");
+    BotHost host;
+    auto s = started(host, "read pos; read go; head -c 500 /dev/zero | tr '\\0' y; echo; sleep 10");
     const auto reply = s->request_move(position(), go(), 2s);
     EXPECT_EQ(reply.fault, Fault::kProtocol);
     EXPECT_EQ(reply.detail.find(std::string(81, 'y')), std::string::npos) << reply.detail;
@@ -694,7 +732,8 @@ TEST(Session, LongGarbageIsQuotedShort) {
 }
 
 TEST(Session, CrashIsReportedWithTheSignal) {
-    auto s = started("read pos; read go; kill -SEGV $$");
+    BotHost host;
+    auto s = started(host, "read pos; read go; kill -SEGV $$");
     const auto reply = s->request_move(position(), go(), 2s);
     EXPECT_EQ(reply.fault, Fault::kCrash);
     EXPECT_EQ(reply.detail, "exited: signal 11 (SIGSEGV)");
@@ -704,7 +743,8 @@ TEST(Session, CrashIsReportedWithTheSignal) {
 }
 
 TEST(Session, CrashIsSeenWhileAGrandchildHoldsStdout) {
-    auto s = started("sleep 100 & read pos; read go; kill -SEGV $$");
+    BotHost host;
+    auto s = started(host, "sleep 100 & read pos; read go; kill -SEGV $$");
     const pid_t pid = s->pid();
     const auto reply = s->request_move(position(), go(), scaled(5s));
     EXPECT_EQ(reply.fault, Fault::kCrash);
@@ -714,16 +754,18 @@ TEST(Session, CrashIsSeenWhileAGrandchildHoldsStdout) {
 }
 
 TEST(Session, ClosingStdoutIsACrash) {
-    auto s = started("read pos; read go; exec 1>&-; sleep 10");
+    BotHost host;
+    auto s = started(host, "read pos; read go; exec 1>&-; sleep 10");
     const auto reply = s->request_move(position(), go(), 2s);
     EXPECT_EQ(reply.fault, Fault::kCrash);
     EXPECT_EQ(reply.detail, "closed its stdout");
 }
 
 TEST(Session, EndlessLineIsAProtocolFault) {
+    BotHost host;
     SessionOptions options = test_options();
     options.max_line_bytes = 4096;
-    auto s = started("read pos; read go; cat /dev/zero", options);
+    auto s = started(host, "read pos; read go; cat /dev/zero", options);
     const auto reply = s->request_move(position(), go(), scaled(5s));
     EXPECT_EQ(reply.fault, Fault::kProtocol);
     EXPECT_EQ(reply.detail, "line longer than 4096 bytes");
@@ -731,9 +773,11 @@ TEST(Session, EndlessLineIsAProtocolFault) {
 }
 
 TEST(Session, StderrFloodIsBoundedAndHarmless) {
+    BotHost host;
     SessionOptions options = test_options();
     options.stderr_log_bytes = 64 << 10;
-    auto s = started("read pos; read go; head -c 50000000 /dev/zero >&2; echo 'move 3'", options);
+    auto s =
+        started(host, "read pos; read go; head -c 50000000 /dev/zero >&2; echo 'move 3'", options);
     const auto reply = s->request_move(position(), go(), 10s);
     ASSERT_EQ(reply.fault, Fault::kNone) << reply.detail;
     EXPECT_EQ(reply.move, "3");
@@ -746,7 +790,8 @@ TEST(Session, StderrFloodIsBoundedAndHarmless) {
 // Two moves in one write: the second is already there when the first is
 // read, and is judged with it (issue 41 item 8).
 TEST(Session, ASecondMoveRightBehindTheMoveIsJudgedWithIt) {
-    auto s = started("read pos; read go; printf 'move 1\\nmove 2\\n'; sleep 10");
+    BotHost host;
+    auto s = started(host, "read pos; read go; printf 'move 1\\nmove 2\\n'; sleep 10");
     const auto first = s->request_move(position(), go(), 2s);
     EXPECT_EQ(first.fault, Fault::kProtocol);
     EXPECT_EQ(first.detail,
@@ -756,7 +801,8 @@ TEST(Session, ASecondMoveRightBehindTheMoveIsJudgedWithIt) {
 }
 
 TEST(Session, LineWhileNotOnMove) {
-    auto s = started("read pos; read go; echo 'move 1'; read x; echo 'move 2'; sleep 10");
+    BotHost host;
+    auto s = started(host, "read pos; read go; echo 'move 1'; read x; echo 'move 2'; sleep 10");
     const auto first = s->request_move(position(), go(), 2s);
     ASSERT_EQ(first.fault, Fault::kNone) << first.detail;
     s->end_game(protocol::End{});  // read by `read x`
@@ -771,10 +817,11 @@ TEST(Session, LineWhileNotOnMove) {
 // unread in the bot's input: stale, never the answer (issue 41 item 8; a
 // stale move used to be taken, and judged against the next position).
 TEST(Session, AMoveWrittenBeforeTheBotReadItsGoIsNotTheAnswer) {
+    BotHost host;
     const std::string pause = std::to_string(static_cast<double>(scaled(300ms).count()) / 1000.0);
-    auto s =
-        started("read pos; read go; echo 'move 1'; sleep " + pause + "; echo 'move 1'; sleep " +
-                pause + "; read pos; read go; echo 'move 2'; sleep 10");
+    auto s = started(host, "read pos; read go; echo 'move 1'; sleep " + pause +
+                               "; echo 'move 1'; sleep " + pause +
+                               "; read pos; read go; echo 'move 2'; sleep 10");
     const auto first = s->request_move(position(), go(), 2s);
     ASSERT_EQ(first.fault, Fault::kNone) << first.detail;
     const auto second = s->request_move(position(), go(), scaled(3s));
@@ -788,7 +835,9 @@ TEST(Session, AMoveWrittenBeforeTheBotReadItsGoIsNotTheAnswer) {
 // The out-of-turn line comes after the reply was read, in a later write.
 // The shell then becomes `sleep 10` (exec): once it has, the line is written.
 TEST(Session, LateLineWhileNotOnMove) {
-    auto s = started("read pos; read go; echo 'move 1'; sleep 0.05; echo 'move 2'; exec sleep 10");
+    BotHost host;
+    auto s =
+        started(host, "read pos; read go; echo 'move 1'; sleep 0.05; echo 'move 2'; exec sleep 10");
     const auto first = s->request_move(position(), go(), 2s);
     ASSERT_EQ(first.fault, Fault::kNone) << first.detail;
     EXPECT_EQ(first.move, "1");
@@ -803,7 +852,9 @@ TEST(Session, LateLineWhileNotOnMove) {
 }
 
 TEST(Session, StrayInfoBetweenMovesIsDiscarded) {
+    BotHost host;
     auto s = started(
+        host,
         "read pos; read go; printf 'move 1\\ninfo late\\n'; read pos; read go; echo 'move 2'");
     ASSERT_EQ(s->request_move(position(), go(), 2s).fault, Fault::kNone);
     std::this_thread::sleep_for(50ms);
@@ -814,7 +865,8 @@ TEST(Session, StrayInfoBetweenMovesIsDiscarded) {
 }
 
 TEST(Session, BotThatDoesNotReadTimesOut) {
-    auto s = started("sleep 10");
+    BotHost host;
+    auto s = started(host, "sleep 10");
     const auto reply =
         s->request_move(position(std::vector<std::string>(100000, "a1")), go(), 200ms);
     EXPECT_EQ(reply.fault, Fault::kTimeout);
@@ -837,8 +889,8 @@ char state_once_stopped(pid_t pid) {
     return process_state(pid);
 }
 
-std::unique_ptr<Session> started_bot(BotSpec spec) {
-    auto session = std::make_unique<Session>(std::move(spec), test_options());
+std::unique_ptr<Session> started_bot(BotHost& host, BotSpec spec) {
+    auto session = std::make_unique<Session>(host, std::move(spec), test_options());
     const auto handshake = session->handshake();
     EXPECT_EQ(handshake.fault, Fault::kNone) << handshake.detail;
     return session;
@@ -849,9 +901,10 @@ std::unique_ptr<Session> started_bot(BotSpec spec) {
 // no such read, nothing stops it; the other bot's reply takes 40 grace
 // periods.
 TEST(Session, FreezeAfterAMoveIsDeferredToTheOtherBotsWait) {
+    BotHost host;
     const std::string burn = "read pos; read go; echo 'move 1'; while :; do :; done";
-    auto thinker = started_bot(sh_bot(burn));
-    auto other = started("read pos; read go; sleep 0.2; echo 'move 2'");
+    auto thinker = started_bot(host, sh_bot(burn));
+    auto other = started(host, "read pos; read go; sleep 0.2; echo 'move 2'");
     ASSERT_EQ(thinker->request_move(position(), go(), 2s).fault, Fault::kNone);
     ASSERT_TRUE(thinker->freeze_due().has_value());
     EXPECT_NE(process_state(thinker->pid()), 'T');
@@ -863,21 +916,22 @@ TEST(Session, FreezeAfterAMoveIsDeferredToTheOtherBotsWait) {
     // Grace 0: stopped with the move.
     auto spec = sh_bot(burn);
     spec.isolation.freeze_grace = Millis{0};
-    auto strict = started_bot(spec);
+    auto strict = started_bot(host, spec);
     ASSERT_EQ(strict->request_move(position(), go(), 2s).fault, Fault::kNone);
     EXPECT_EQ(state_once_stopped(strict->pid()), 'T');
     // The game is over: a pending freeze is carried out at once.
-    auto last = started_bot(sh_bot(burn));
+    auto last = started_bot(host, sh_bot(burn));
     ASSERT_EQ(last->request_move(position(), go(), 2s).fault, Fault::kNone);
     last->freeze_if_due(Clock::time_point::max());
     EXPECT_EQ(state_once_stopped(last->pid()), 'T');
 }
 
 TEST(Session, BotThatExitedBetweenMoves) {
+    BotHost host;
     // Not frozen after its move, or it could not exit until its next turn.
     auto spec = sh_bot("read pos; read go; echo 'move 1'; exit 0");
     spec.isolation.freeze_when_idle = false;
-    auto s = std::make_unique<Session>(spec, test_options());
+    auto s = std::make_unique<Session>(host, spec, test_options());
     ASSERT_EQ(s->handshake().fault, Fault::kNone);
     ASSERT_EQ(s->request_move(position(), go(), 2s).fault, Fault::kNone);
     siginfo_t info{};  // wait for the exit without reaping it
@@ -892,7 +946,8 @@ TEST(Session, BotThatExitedBetweenMoves) {
 }
 
 TEST(Session, QuitIgnoredIsKilledAfterTheGrace) {
-    auto s = started("sleep 100 & while read line; do :; done");
+    BotHost host;
+    auto s = started(host, "sleep 100 & while read line; do :; done");
     const pid_t pid = s->pid();
     s->end_game(protocol::End{});
     EXPECT_TRUE(s->alive());
@@ -907,7 +962,8 @@ TEST(Session, QuitIgnoredIsKilledAfterTheGrace) {
 }
 
 TEST(Session, QuitAlsoKillsLeftovers) {
-    auto s = started("sleep 100 & read line; exit 0");
+    BotHost host;
+    auto s = started(host, "sleep 100 & read line; exit 0");
     const pid_t pid = s->pid();
     s->quit();
     EXPECT_EQ(s->exit_status()->describe(), "exit 0");
@@ -915,9 +971,10 @@ TEST(Session, QuitAlsoKillsLeftovers) {
 }
 
 TEST(Session, DestructorKillsTheGroup) {
+    BotHost host;
     pid_t pid = -1;
     {
-        auto s = started("sleep 100 & sleep 100");
+        auto s = started(host, "sleep 100 & sleep 100");
         pid = s->pid();
     }
     expect_group_gone(pid);
@@ -946,9 +1003,10 @@ class TestHooks final : public SessionHooks {
 };
 
 TEST(Session, HooksAddToWhatIsSentAndToAMissedDeadline) {
+    BotHost host;
     SessionOptions options = test_options();
     options.transcript = true;
-    auto s = started("while read line; do :; done", options);
+    auto s = started(host, "while read line; do :; done", options);
     TestHooks hooks;
     s->set_hooks(&hooks);
     protocol::GameStart game;
@@ -977,10 +1035,11 @@ TEST(Session, HooksAddToWhatIsSentAndToAMissedDeadline) {
 // A line sent out of turn within the watch after `game` fails the next
 // request; one within the watch after a move fails that move.
 TEST(Session, HooksWatchForLinesOutOfTurn) {
+    BotHost host;
     TestHooks hooks;
     hooks.watch = scaled(300ms);
     {
-        auto s = started("read unknown; read game; echo 'move 9'; sleep 10");
+        auto s = started(host, "read unknown; read game; echo 'move 9'; sleep 10");
         s->set_hooks(&hooks);
         ASSERT_TRUE(s->start_game(protocol::GameStart{}));
         const auto reply = s->request_move(position(), go(), 2s);
@@ -989,6 +1048,7 @@ TEST(Session, HooksWatchForLinesOutOfTurn) {
     }
     {
         auto s = started(
+            host,
             "read unknown; read pos; read go; echo 'move 1'; sleep 0.05; echo 'move 2'; sleep 10");
         s->set_hooks(&hooks);
         const auto reply = s->request_move(position(), go(), 2s);
@@ -998,8 +1058,9 @@ TEST(Session, HooksWatchForLinesOutOfTurn) {
 }
 
 TEST(Session, QuitOutcomeSaysHowTheQuitWent) {
+    BotHost host;
     {
-        auto s = started("read line; exit 0");
+        auto s = started(host, "read line; exit 0");
         s->quit();
         ASSERT_TRUE(s->quit_outcome());
         EXPECT_TRUE(s->quit_outcome()->written);
@@ -1007,7 +1068,7 @@ TEST(Session, QuitOutcomeSaysHowTheQuitWent) {
         EXPECT_FALSE(s->quit_outcome()->gone);
     }
     {
-        auto s = started("exit 0");
+        auto s = started(host, "exit 0");
         ASSERT_TRUE(s->exits_when_woken(scaled(2s)));
         s->quit();
         ASSERT_TRUE(s->quit_outcome());
@@ -1019,8 +1080,9 @@ TEST(Session, QuitOutcomeSaysHowTheQuitWent) {
 }
 
 TEST(Session, SpawnError) {
+    BotHost host;
     try {
-        Session s(BotSpec{"nope", {"build/bots/nope"}, {}}, test_options());
+        Session s(host, BotSpec{"nope", {"build/bots/nope"}, {}}, test_options());
         FAIL() << "no SpawnError";
     } catch (const SpawnError& e) {
         EXPECT_EQ(std::string(e.what()),
@@ -1033,14 +1095,15 @@ TEST(Session, SpawnError) {
 // A bot that says something before it stalls gets no hint about flushing,
 // and protocol keywords in another case are pointed out.
 TEST(Session, HandshakeHints) {
+    BotHost host;
     SessionOptions options = test_options();
     options.startup_limit = 300ms;
     {
-        Session s(BotSpec{"t", {"/bin/sh", "-c", "echo 'name x'; sleep 100"}, {}}, options);
+        Session s(host, BotSpec{"t", {"/bin/sh", "-c", "echo 'name x'; sleep 100"}, {}}, options);
         EXPECT_EQ(s.handshake().detail, "no `ready` within 300 ms");
     }
     {
-        Session s(BotSpec{"t", {"/bin/sh", "-c", "read hello; echo READY; sleep 100"}, {}},
+        Session s(host, BotSpec{"t", {"/bin/sh", "-c", "read hello; echo READY; sleep 100"}, {}},
                   options);
         EXPECT_EQ(s.handshake().detail,
                   "unexpected line during start-up: 'READY' (keywords are lower-case: 'ready')");
@@ -1048,14 +1111,15 @@ TEST(Session, HandshakeHints) {
 }
 
 TEST(Session, ConcurrentSessions) {
+    BotHost host;
     // Many bots started and stopped from several threads: no pipe may leak into
     // another bot (EOF and exits must still be seen everywhere).
     std::vector<std::thread> threads;
     std::atomic<int> ok{0};
     for (int t = 0; t < 4; ++t) {
-        threads.emplace_back([&ok] {
+        threads.emplace_back([&host, &ok] {
             for (int i = 0; i < 5; ++i) {
-                Session s(sh_bot("read pos; read go; echo 'move 5'; read x; exit 7"),
+                Session s(host, sh_bot("read pos; read go; echo 'move 5'; read x; exit 7"),
                           test_options());
                 if (s.handshake().fault != Fault::kNone) continue;
                 const auto reply = s.request_move(position(), go(), 2s);

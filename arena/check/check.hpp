@@ -66,10 +66,12 @@ class Stopped : public std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-// Runs every check in order and returns them all (also when the bot fails to
-// start: the checks that need a running bot are then skipped). Throws
-// games::GameError for a game the bot's kind cannot play.
-[[nodiscard]] std::vector<CheckResult> check_bot(const CheckOptions& options);
+// Runs every check in order, the bot's processes started under `host`, and
+// returns them all (also when the bot fails to start: the checks that need
+// a running bot are then skipped). Throws games::GameError for a game the
+// bot's kind cannot play.
+[[nodiscard]] std::vector<CheckResult> check_bot(session::BotHost& host,
+                                                 const CheckOptions& options);
 
 // True when no check failed (warnings and skips pass).
 [[nodiscard]] bool all_passed(const std::vector<CheckResult>& results);

@@ -20,7 +20,7 @@
 #include "arena/games/registry.hpp"
 #include "arena/match/opening.hpp"
 #include "arena/record/game_record.hpp"
-#include "arena/session/cgroup.hpp"
+#include "arena/session/bot_host.hpp"
 
 namespace arena::check {
 namespace {
@@ -114,7 +114,7 @@ struct Played {
 
 class Checker {
   public:
-    explicit Checker(const CheckOptions& options) : o_(options) {
+    Checker(session::BotHost& host, const CheckOptions& options) : host_(host), o_(options) {
         o_.session.transcript = true;
         watch_late_ = o_.kind == BotKind::kArena1;
     }
@@ -149,7 +149,7 @@ class Checker {
         emit(check_stdin_only(started));
         emit(judge_memory(
             ev_.peak, o_.bot.isolation.limits.memory_mb, ev_.memory_hit,
-            memory_measured(o_.bot.isolation.cgroup && session::cgroup::support().version != 0,
+            memory_measured(o_.bot.isolation.cgroup && host_.cgroup_support().version != 0,
                             o_.kind == BotKind::kTsinghuaSo)));
         return std::move(results_);
     }
@@ -181,14 +181,14 @@ class Checker {
         try {
             if (o_.bot.protocol == session::BotProtocol::kArena1) {
                 // The session of a real game, with the checks' probes.
-                auto v1 = std::make_unique<session::Session>(o_.bot, o_.session);
+                auto v1 = std::make_unique<session::Session>(host_, o_.bot, o_.session);
                 probes_ = std::make_unique<SessionProbes>(o_.bot, o_.session);
                 probes_->set_watch_late_replies(watch_late_);
                 v1->set_hooks(probes_.get());
                 v1_ = v1.get();
                 session_ = std::move(v1);
             } else {
-                session_ = session::make_session(o_.bot, o_.session);
+                session_ = session::make_session(host_, o_.bot, o_.session);
             }
         } catch (const session::SpawnError& e) {
             problem = std::string("cannot be started: ") + e.what();
@@ -683,6 +683,7 @@ class Checker {
         return r;
     }
 
+    session::BotHost& host_;
     CheckOptions o_;
     bool watch_late_ = false;
     // The probes of the current protocol v1 process (declared before the
@@ -697,8 +698,8 @@ class Checker {
 
 }  // namespace
 
-std::vector<CheckResult> check_bot(const CheckOptions& options) {
-    return Checker(options).run();
+std::vector<CheckResult> check_bot(session::BotHost& host, const CheckOptions& options) {
+    return Checker(host, options).run();
 }
 
 }  // namespace arena::check

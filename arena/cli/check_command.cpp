@@ -17,7 +17,7 @@
 #include "arena/cli/commands.hpp"
 #include "arena/cli/options.hpp"
 #include "arena/record/escape.hpp"
-#include "arena/session/cgroup.hpp"
+#include "arena/session/bot_host.hpp"
 #include "arena/tournament/bot_argument.hpp"
 #include "arena/tournament/config.hpp"
 #include "arena/tournament/tsinghua_so.hpp"
@@ -172,7 +172,8 @@ int check_command(const std::vector<std::string>& args, std::ostream& out, std::
     auto parsed = parse_args(args, out, err, exit_code);
     if (!parsed) return exit_code;
     CheckArgs& c = *parsed;
-    err << session::cgroup::describe_limits(c.options.bot.isolation.cgroup) << "\n";
+    session::BotHost host;  // the bot's processes, while the checks run
+    err << host.describe_limits(c.options.bot.isolation.cgroup) << "\n";
     if (!c.json) {
         out << check::heading_text(c.command, c.options) << std::flush;
         c.options.on_result = [&out](const check::CheckResult& r) {
@@ -181,7 +182,7 @@ int check_command(const std::vector<std::string>& args, std::ostream& out, std::
     }
     std::vector<check::CheckResult> results;
     try {
-        results = check::check_bot(c.options);
+        results = check::check_bot(host, c.options);
     } catch (const std::exception& e) {
         err << "arena check-bot: " << record::escape_controls(e.what()) << "\n";
         return kExitFailure;

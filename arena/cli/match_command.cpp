@@ -21,7 +21,7 @@
 #include "arena/record/escape.hpp"
 #include "arena/report/head_to_head_text.hpp"
 #include "arena/report/sprt_text.hpp"
-#include "arena/session/cgroup.hpp"
+#include "arena/session/bot_host.hpp"
 #include "arena/tournament/bot_argument.hpp"
 #include "arena/tournament/config.hpp"
 #include "arena/tournament/match_config.hpp"
@@ -274,7 +274,8 @@ int match_command(const std::vector<std::string>& args, std::ostream& out, std::
     const auto parsed = parse_args(args, out, err, exit_code);
     if (!parsed) return exit_code;
     const MatchArgs& m = *parsed;
-    err << session::cgroup::describe_limits(m.isolation.cgroup) << "\n";
+    session::BotHost host;  // the bots' processes, while the match runs
+    err << host.describe_limits(m.isolation.cgroup) << "\n";
 
     tournament::Config config = tournament::match_config(m);
     std::optional<tournament::MatchRun> run;
@@ -289,7 +290,7 @@ int match_command(const std::vector<std::string>& args, std::ostream& out, std::
     bool interrupted = false;
     {
         StopOnSignal signals;
-        failure = run->play(err, signals.token());
+        failure = run->play(host, err, signals.token());
         interrupted = signals.stopped();
     }
     return finish_match(m, *run, interrupted && failure.empty(), failure, out, err);

@@ -20,6 +20,7 @@
 #include "arena/games/registry.hpp"
 #include "arena/record/escape.hpp"
 #include "arena/serve/play_store.hpp"
+#include "arena/session/bot_host.hpp"
 #include "arena/terminal/terminal_play.hpp"
 #include "arena/tournament/bot_argument.hpp"
 #include "arena/tournament/config.hpp"
@@ -163,7 +164,8 @@ int play_command(const std::vector<std::string>& args, std::ostream& out, std::o
     }
     out << terminal::intro_text(p, *game) << std::flush;
 
-    terminal::TerminalMatch terminal_match(p, *game, out);
+    session::BotHost host;  // the bot's processes
+    terminal::TerminalMatch terminal_match(host, p, *game, out);
     record::GameRecord record;
     bool interrupted = false;
     {

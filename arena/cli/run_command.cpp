@@ -17,6 +17,7 @@
 #include "arena/cli/stop_signal.hpp"
 #include "arena/report/sprt_text.hpp"
 #include "arena/report/text_standings.hpp"
+#include "arena/session/bot_host.hpp"
 #include "arena/store/lock_messages.hpp"
 #include "arena/store/run_lock.hpp"
 #include "arena/submissions/submissions.hpp"
@@ -87,11 +88,11 @@ std::optional<int> parse_run_args(const std::vector<std::string>& args, RunArgs&
     return std::nullopt;
 }
 
-// Plays the run with its progress on `out` (and with --serve, its pages);
-// `stopped`: whether a signal stopped it.
-tournament::RunOutcome play(store::ResultsStore& store, const tournament::Config& config,
-                            const tournament::OpenedTournament& o, const RunArgs& a, bool& stopped,
-                            std::ostream& out, std::ostream& err) {
+// Plays the run with its bots under `host`, its progress on `out` (and with
+// --serve, its pages); `stopped`: whether a signal stopped it.
+tournament::RunOutcome play(session::BotHost& host, store::ResultsStore& store,
+                            const tournament::Config& config, const tournament::OpenedTournament& o,
+                            const RunArgs& a, bool& stopped, std::ostream& out, std::ostream& err) {
     StopOnSignal signals;
     // With --serve: the pages, and the games in progress move by move.
     serve::LiveGames live;
@@ -103,7 +104,7 @@ tournament::RunOutcome play(store::ResultsStore& store, const tournament::Config
         setup.play = false;
         setup.live = &live;
         setup.server.port = static_cast<unsigned short>(a.serve_port);
-        server.emplace(setup, err);
+        server.emplace(host, setup, err);
         out << "arena run: " << server->describe() << std::endl;
     }
     store.set_lock_waiting(store::waiting_as_long_as_locked(err, "arena run", signals.token()));
@@ -122,7 +123,8 @@ tournament::RunOutcome play(store::ResultsStore& store, const tournament::Config
         // The server's connections, and the few it may hold past its limit.
         options.reserved_fds = serve::ServerOptions{}.max_connections * 5 / 4 + 16;
     }
-    auto outcome = tournament::Runner(config, store, o.id, o.lineup).run(options, signals.token());
+    auto outcome =
+        tournament::Runner(host, config, store, o.id, o.lineup).run(options, signals.token());
     stopped = signals.stopped();
     return outcome;
 }
@@ -185,14 +187,15 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     RunArgs a;
     if (const auto done = parse_run_args(args, a, out, err)) return *done;
     auto config = load_config_or_say_why(a.config_path, err);
-    if (!config || !tournament::prepare_run(*config, a.overrides, err)) return kExitUsage;
+    session::BotHost host;  // the bots' processes: the checks' and the run's
+    if (!config || !tournament::prepare_run(host, *config, a.overrides, err)) return kExitUsage;
     std::vector<submissions::LeftOut> left_out;
     try {
         bool interrupted = false;
         // Ctrl-C during the checks stops them after the step in progress.
         std::optional<StopOnSignal> signals;
         if (config->check) signals.emplace();
-        if (!submissions::check_submissions(*config, left_out, err, interrupted,
+        if (!submissions::check_submissions(host, *config, left_out, err, interrupted,
                                             signals ? signals->token() : std::stop_token{}))
             return interrupted ? 130 : kExitFailure;
     } catch (const std::exception& e) {
@@ -214,7 +217,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
         if (!opened) return kExitUsage;
         const auto started = std::chrono::steady_clock::now();
         bool stopped = false;
-        const auto outcome = play(store, *config, *opened, a, stopped, out, err);
+        const auto outcome = play(host, store, *config, *opened, a, stopped, out, err);
         if (a.stats)
             out << tournament::stats_line(outcome, std::chrono::steady_clock::now() - started,
                                           tournament::own_usage());

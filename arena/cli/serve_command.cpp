@@ -15,6 +15,7 @@
 #include "arena/cli/stop_signal.hpp"
 #include "arena/record/escape.hpp"
 #include "arena/serve/running_server.hpp"
+#include "arena/session/bot_host.hpp"
 
 namespace arena::cli {
 
@@ -93,9 +94,10 @@ int serve_command(const std::vector<std::string>& args, std::ostream& out, std::
     // Blocked in every thread from here on, so the server's threads leave
     // SIGINT and SIGTERM to this one.
     StopOnSignal signals;
+    session::BotHost host;  // /play's bots
     std::optional<serve::RunningServer> server;
     try {
-        server.emplace(setup, err);
+        server.emplace(host, setup, err);
     } catch (const std::invalid_argument& e) {
         err << "arena serve: " << record::escape_controls(e.what()) << "\n";
         return kExitUsage;

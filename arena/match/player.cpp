@@ -6,8 +6,8 @@
 
 namespace arena::match {
 
-Player::Player(session::BotSpec spec, session::SessionOptions options)
-    : spec_(std::move(spec)), options_(options) {}
+Player::Player(session::BotHost& host, session::BotSpec spec, session::SessionOptions options)
+    : host_(&host), spec_(std::move(spec)), options_(options) {}
 
 Player::Player(std::string name, HumanInput& input, std::chrono::milliseconds move_limit)
     : human_(&input), human_limit_(move_limit) {
@@ -61,7 +61,7 @@ session::HandshakeResult Player::ensure_ready() {
     }
     std::unique_ptr<session::BotSession> fresh;
     try {
-        fresh = session::make_session(spec_, options_);
+        fresh = session::make_session(*host_, spec_, options_);
     } catch (const session::SpawnError& e) {
         const std::string what = "bot '" + spec_.name + "': " + e.what();
         if (guard_ != nullptr) guard_->end(spec_.name, false, e.what(), {}, /*fatal=*/true);

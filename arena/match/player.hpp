@@ -26,7 +26,9 @@ inline constexpr std::chrono::milliseconds kExitAfterGameWait{100};
 
 class Player {
   public:
-    Player(session::BotSpec spec, session::SessionOptions options);
+    // A bot, whose processes are started under `host` (which must outlive
+    // this player).
+    Player(session::BotHost& host, session::BotSpec spec, session::SessionOptions options);
     // A person named `name` whose moves come from `input` (which must
     // outlive this player), with `move_limit` per move plus the game's
     // tolerance; 0: no limit.
@@ -92,6 +94,7 @@ class Player {
     void retire();
 
   private:
+    session::BotHost* host_ = nullptr;  // null for a person
     session::BotSpec spec_;
     session::SessionOptions options_;
     std::unique_ptr<session::BotSession> session_;  // of spec_.protocol

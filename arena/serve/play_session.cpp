@@ -45,8 +45,8 @@ class Leaver : public match::HumanInput {
 
 // Empty when `bot` plays `game_name`: it starts, takes the game (its
 // default board) and answers a legal first move; else what went wrong.
-std::string try_game(const PlayBot& bot, const std::string& game_name, const PlayConfig& config,
-                     match::Millis move, const std::stop_token& stop) {
+std::string try_game(session::BotHost& host, const PlayBot& bot, const std::string& game_name,
+                     const PlayConfig& config, match::Millis move, const std::stop_token& stop) {
     const auto params = games::realize(game_name, {}, 1);
     const auto game = games::make_game(game_name, params);
     if (const auto problem = session::protocol_problem(bot.spec.protocol, game_name, params);
@@ -54,7 +54,7 @@ std::string try_game(const PlayBot& bot, const std::string& game_name, const Pla
         return problem;
     Leaver leaver;
     match::Player person("person", leaver);
-    match::Player player(bot.spec, config.session);
+    match::Player player(host, bot.spec, config.session);
     match::TimeControl time;
     time.move = move;
     time.tolerance = config.tolerance;
@@ -93,10 +93,11 @@ std::string new_token() {
 // queue this is; the game runs on the session's own thread.
 class PlaySession : public match::HumanMoveQueue {
   public:
-    PlaySession(std::string id, std::unique_ptr<games::Game> game, int human_side, PlayBot bot,
-                std::string person, match::TimeControl time, session::SessionOptions options,
-                PlayStore* store, std::function<void()> on_end)
-        : id_(std::move(id)),
+    PlaySession(session::BotHost& host, std::string id, std::unique_ptr<games::Game> game,
+                int human_side, PlayBot bot, std::string person, match::TimeControl time,
+                session::SessionOptions options, PlayStore* store, std::function<void()> on_end)
+        : host_(host),
+          id_(std::move(id)),
           game_(std::move(game)),
           human_side_(human_side),
           bot_(std::move(bot)),
@@ -227,7 +228,7 @@ class PlaySession : public match::HumanMoveQueue {
 
     void run(const std::stop_token& stop) {
         match::Player human(person_, *this);
-        match::Player bot(bot_.spec, options_);
+        match::Player bot(host_, bot_.spec, options_);
         record::GameRecord record;
         std::string failure;
         const int bot_side = 3 - human_side_;
@@ -334,6 +335,7 @@ class PlaySession : public match::HumanMoveQueue {
         return j;
     }
 
+    session::BotHost& host_;
     const std::string id_;
     const std::unique_ptr<games::Game> game_;
     const int human_side_;
@@ -364,7 +366,8 @@ class PlaySession : public match::HumanMoveQueue {
     std::jthread thread_;  // last: joined before the members above go
 };
 
-PlayManager::PlayManager(PlayConfig config) : config_(std::move(config)) {
+PlayManager::PlayManager(session::BotHost& host, PlayConfig config)
+    : host_(host), config_(std::move(config)) {
     if (!config_.db.empty()) store_.emplace(config_.db);
     tried_.resize(config_.bots.size());
     for (std::size_t i = 0; i < config_.bots.size(); ++i) {
@@ -397,7 +400,7 @@ void PlayManager::try_bot(std::size_t index, const std::stop_token& stop) {
         if (stop.stop_requested()) break;
         std::string problem;
         try {
-            problem = try_game(bot, name, config_, move, stop);
+            problem = try_game(host_, bot, name, config_, move, stop);
         } catch (const std::exception& e) {
             problem = e.what();
         }
@@ -561,15 +564,15 @@ std::string PlayManager::start(const json& request) {
                                  " games are in use; try again when one has ended");
     }
     std::string id = new_token();
-    auto session =
-        std::make_shared<PlaySession>(id, std::move(game), color == "first" ? 1 : 2, bot, person,
-                                      time, config_.session, store_ ? &*store_ : nullptr, [this] {
-                                          {
-                                              std::lock_guard wake(wake_mutex_);
-                                              ended_ = true;
-                                          }
-                                          wake_.notify_all();
-                                      });
+    auto session = std::make_shared<PlaySession>(
+        host_, id, std::move(game), color == "first" ? 1 : 2, bot, person, time, config_.session,
+        store_ ? &*store_ : nullptr, [this] {
+            {
+                std::lock_guard wake(wake_mutex_);
+                ended_ = true;
+            }
+            wake_.notify_all();
+        });
     session->begin();
     sessions_.emplace(id, std::move(session));
     return id;

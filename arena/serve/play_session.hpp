@@ -73,8 +73,9 @@ class PlaySession;
 // offered; afterwards only for the games it passed.
 class PlayManager {
   public:
-    // Opens the database when one is given (throws store::StoreError).
-    explicit PlayManager(PlayConfig config);
+    // Opens the database when one is given (throws store::StoreError). The
+    // bots are started under `host`, which must outlive the manager.
+    PlayManager(session::BotHost& host, PlayConfig config);
     ~PlayManager();  // leaves every session and waits for its thread
     PlayManager(const PlayManager&) = delete;
     PlayManager& operator=(const PlayManager&) = delete;
@@ -113,6 +114,7 @@ class PlayManager {
     // Tries bot `index` on every game (a thread of probers_).
     void try_bot(std::size_t index, const std::stop_token& stop);
 
+    session::BotHost& host_;
     PlayConfig config_;
     std::optional<PlayStore> store_;
     mutable std::mutex mutex_;

@@ -53,7 +53,7 @@ std::vector<std::unique_ptr<ServedDatabase>> open_databases(const std::vector<st
 
 }  // namespace
 
-RunningServer::RunningServer(const ServeSetup& setup, std::ostream& err) {
+RunningServer::RunningServer(session::BotHost& host, const ServeSetup& setup, std::ostream& err) {
     std::string play_db;
     if (setup.play)
         play_db = setup.play_db.empty() ? (setup.databases.empty() ? "" : setup.databases.front())
@@ -77,7 +77,7 @@ RunningServer::RunningServer(const ServeSetup& setup, std::ostream& err) {
         config.max_move_ms = setup.max_move_ms;
         config.session = setup.session;
         bots_ = config.bots.size();
-        play_manager_ = std::make_unique<PlayManager>(std::move(config));
+        play_manager_ = std::make_unique<PlayManager>(host, std::move(config));
         site.play = play_manager_.get();
         site.play_db = play_index;
         site.play_db_path = play_db;
@@ -96,8 +96,8 @@ RunningServer::RunningServer(const ServeSetup& setup, std::ostream& err) {
     http_ = std::make_unique<HttpServer>(
         setup.server, [site = site_.get()](const Request& r) { return site->handle(r); });
     http_->start();
-    const std::string host = address.is_v6() ? "[" + setup.server.bind + "]" : setup.server.bind;
-    url_ = "http://" + host + ":" + std::to_string(http_->port()) + "/";
+    const std::string name = address.is_v6() ? "[" + setup.server.bind + "]" : setup.server.bind;
+    url_ = "http://" + name + ":" + std::to_string(http_->port()) + "/";
 }
 
 RunningServer::~RunningServer() {

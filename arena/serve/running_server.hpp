@@ -43,8 +43,9 @@ class RunningServer {
     // a --bind that is not an address, std::runtime_error naming the file or
     // address for anything else that fails. Problems that leave the server
     // usable (a stored bot that cannot be offered, an address other machines
-    // reach) go to `err`.
-    RunningServer(const ServeSetup& setup, std::ostream& err);
+    // reach) go to `err`. /play's bots are started under `host`, which must
+    // outlive the server.
+    RunningServer(session::BotHost& host, const ServeSetup& setup, std::ostream& err);
     ~RunningServer();
 
     [[nodiscard]] unsigned short port() const { return http_->port(); }

@@ -262,8 +262,11 @@ std::string error_text(int err) {
     return std::strerror(err);
 }
 
-// The arena's groups, made on first use and removed at exit.
-class State {
+}  // namespace
+
+// The arena's groups, made when the first support() detects what the
+// machine allows, and removed with their ArenaGroups.
+class ArenaGroups::State {
   public:
     State() { detect(); }
     ~State() {
@@ -392,21 +395,39 @@ class State {
     std::vector<std::string> pending_;  // bot groups not yet removed
 };
 
-std::atomic<State*> made_state{nullptr};  // once state() has run
+ArenaGroups::ArenaGroups() = default;
 
-State& state() {
-    static State s;
-    made_state.store(&s);
-    return s;
+ArenaGroups::~ArenaGroups() = default;
+
+ArenaGroups::State& ArenaGroups::state() {
+    const std::lock_guard lock(mutex_);
+    if (!state_) state_ = std::make_unique<State>();
+    return *state_;
 }
 
-}  // namespace
-
-const Support& support() {
+const Support& ArenaGroups::support() {
     return state().support();
 }
 
-std::string describe_limits(bool wanted) {
+std::vector<std::string> ArenaGroups::arena_dirs() const {
+    std::vector<std::string> dirs;
+    const std::lock_guard lock(mutex_);
+    if (!state_) return dirs;  // none made: no detection for this
+    for (const auto* dir : {&state_->memory_base(), &state_->pids_base(), &state_->freezer_base()})
+        if (!dir->empty()) dirs.push_back(*dir);
+    return dirs;
+}
+
+void ArenaGroups::remove_pending() {
+    State* st = nullptr;
+    {
+        const std::lock_guard lock(mutex_);
+        st = state_.get();  // once made, kept until this goes
+    }
+    if (st != nullptr) st->retry_pending(false);
+}
+
+std::string ArenaGroups::describe_limits(bool wanted) {
     const std::string fallback = "limits: rlimits and a 100 ms /proc poll (no cgroup: ";
     if (!wanted) return fallback + "turned off by 'cgroup: false')";
     const Support& s = support();
@@ -418,16 +439,16 @@ std::string describe_limits(bool wanted) {
     return line + ")";
 }
 
-std::unique_ptr<Group> Group::create(std::uint64_t memory_mb, std::uint64_t max_tasks,
-                                     std::string* why) {
-    State& st = state();
+std::unique_ptr<Group> Group::create(ArenaGroups& arena, std::uint64_t memory_mb,
+                                     std::uint64_t max_tasks, std::string* why) {
+    ArenaGroups::State& st = arena.state();
     const Support& s = st.support();
     const auto fail = [&](std::string reason) -> std::unique_ptr<Group> {
         if (why != nullptr) *why = std::move(reason);
         return nullptr;
     };
     if (s.version == 0) return fail(s.reason);
-    std::unique_ptr<Group> group(new Group);
+    std::unique_ptr<Group> group(new Group(arena));
     group->version_ = s.version;
     const std::string name = "/bot-" + std::to_string(st.next_id());
     const std::string memory_limit = std::to_string(memory_mb * kMiB);
@@ -498,7 +519,7 @@ Group::~Group() {
             std::this_thread::sleep_for(std::chrono::milliseconds(1));
         if (exists(*dir)) left.push_back(*dir);
     }
-    if (!left.empty()) state().defer(std::move(left));
+    if (!left.empty()) arena_.state().defer(std::move(left));
 }
 
 void Group::close_join_fds() {
@@ -569,16 +590,6 @@ void Group::reset_peak() {
     }
 }
 
-std::vector<std::string> arena_dirs() {
-    std::vector<std::string> dirs;
-    const State* st = made_state.load();  // none made: no detection for this
-    if (st == nullptr) return dirs;
-    for (const auto* dir : {&st->memory_base(), &st->pids_base(), &st->freezer_base()}) {
-        if (!dir->empty()) dirs.push_back(*dir);
-    }
-    return dirs;
-}
-
 namespace {
 
 // Calls `f` with the path of each bot-<n> group under `dir`. Allocates
@@ -637,10 +648,6 @@ bool kill_tree(const char* dir) {
         set_frozen_at(sub, false);
     });
     return any;
-}
-
-void remove_pending() {
-    state().retry_pending(false);
 }
 
 }  // namespace arena::session::cgroup

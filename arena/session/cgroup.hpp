@@ -5,19 +5,22 @@
 // fails in the bot), freezing and killing cover the tree at once, and the
 // kernel keeps the tree's peak memory.
 //
-// Detected once per arena process: cgroup v2 (a unified hierarchy whose
-// memory and pids controllers the arena may hand to sub-groups), else cgroup
-// v1 (separate memory, pids and, when mounted, freezer hierarchies). Groups
-// are made under the arena's own group of each hierarchy (/proc/self/cgroup),
-// as <own>/arena-<arena pid>/bot-<n>, and removed when the bot is gone; the
+// Detected once per host (ArenaGroups, owned by the session::BotHost that
+// runs the games): cgroup v2 (a unified hierarchy whose memory and pids
+// controllers the arena may hand to sub-groups), else cgroup v1 (separate
+// memory, pids and, when mounted, freezer hierarchies). Groups are made
+// under the arena's own group of each hierarchy (/proc/self/cgroup), as
+// <own>/arena-<arena pid>/bot-<n>, and removed when the bot is gone; the
 // groups of an arena that was killed (-9) are emptied (every process left in
-// them killed) and removed by the next arena that starts beside it. Where nothing can be made (not
-// root, no delegation), the Process falls back to rlimits and the reaper's /proc poll.
+// them killed) and removed by the next arena that starts beside it. Where
+// nothing can be made (not root, no delegation), the Process falls back to
+// rlimits and the reaper's /proc poll.
 
 #include <sys/types.h>
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,27 +34,59 @@ struct Support {
     std::string reason;    // with version 0: why not, for people
 };
 
-// What this machine allows (detected on the first call; the arena's own
-// groups are made then, and removed when the arena exits).
-[[nodiscard]] const Support& support();
-
 // Whether a frozen bot is stopped by its group's freezer rather than by
 // SIGSTOP to its process group (docs/performance.md says why not).
 inline constexpr bool kFreezeByGroup = false;
 
-// The mechanism in force, in one line for the start of a run:
-// "limits: cgroup v1 per bot (memory, pids)" or "limits: rlimits and a
-// 100 ms /proc poll (no cgroup: ...)". `wanted` false: every bot asked for
-// no cgroup (`cgroup: false`).
-[[nodiscard]] std::string describe_limits(bool wanted = true);
+class Group;
+
+// The arena's own groups (<own>/arena-<pid>, one per hierarchy), under which
+// each bot's groups are made. Nothing is detected or made until the first
+// support() (or Group::create); the arena-<pid> groups are removed when this
+// goes, after the bot groups whose removal had to wait (remove_pending).
+class ArenaGroups {
+  public:
+    ArenaGroups();
+    ~ArenaGroups();
+    ArenaGroups(const ArenaGroups&) = delete;
+    ArenaGroups& operator=(const ArenaGroups&) = delete;
+
+    // What this machine allows (detected on the first call, which makes the
+    // arena's groups). Thread-safe.
+    [[nodiscard]] const Support& support();
+
+    // The mechanism in force, in one line for the start of a run:
+    // "limits: cgroup v1 per bot (memory, pids)" or "limits: rlimits and a
+    // 100 ms /proc poll (no cgroup: ...)". `wanted` false: every bot asked
+    // for no cgroup (`cgroup: false`); nothing is detected then.
+    [[nodiscard]] std::string describe_limits(bool wanted = true);
+
+    // The arena's groups, for the keeper process (reaper.hpp) to empty if
+    // the arena dies; none when support() has not run (nothing is detected
+    // for this).
+    [[nodiscard]] std::vector<std::string> arena_dirs() const;
+
+    // Retries removing bot groups whose processes were still dying (the
+    // reaper's periodic sweep calls it).
+    void remove_pending();
+
+  private:
+    friend class Group;
+    class State;
+    State& state();
+
+    mutable std::mutex mutex_;
+    std::unique_ptr<State> state_;  // made by the first state()
+};
 
 // The groups of one bot process, with its limits set.
 class Group {
   public:
-    // nullptr, with the reason in `why`, when the machine gives none or it
-    // cannot be made. `memory_mb` 0 and `max_tasks` 0: no limit.
-    static std::unique_ptr<Group> create(std::uint64_t memory_mb, std::uint64_t max_tasks,
-                                         std::string* why = nullptr);
+    // A group under `arena`'s (which must outlive it); nullptr, with the
+    // reason in `why`, when the machine gives none or it cannot be made.
+    // `memory_mb` 0 and `max_tasks` 0: no limit.
+    static std::unique_ptr<Group> create(ArenaGroups& arena, std::uint64_t memory_mb,
+                                         std::uint64_t max_tasks, std::string* why = nullptr);
     // Kills whatever is left in it and removes it (a removal that has to
     // wait for dying processes is retried by remove_pending).
     ~Group();
@@ -79,8 +114,9 @@ class Group {
     void reset_peak();
 
   private:
-    Group() = default;
+    explicit Group(ArenaGroups& arena) : arena_(arena) {}
     [[nodiscard]] std::vector<pid_t> members() const;
+    ArenaGroups& arena_;  // where a removal that has to wait is left
     int version_ = 0;
     std::string memory_, pids_, freezer_;  // v1: one directory each; v2: memory_ only
     std::vector<int> join_fds_;
@@ -88,17 +124,9 @@ class Group {
     bool frozen_ = false;
 };
 
-// The arena's own groups (<own>/arena-<pid>, one per hierarchy), for the
-// keeper process (reaper.hpp) to empty if the arena dies.
-[[nodiscard]] std::vector<std::string> arena_dirs();
-
 // SIGKILL to every process in the groups below `dir` (cgroup.kill where the
 // kernel has it); true when a process was signalled or may have been.
 // Async-signal-safe: the keeper calls it in a forked child.
 bool kill_tree(const char* dir);
-
-// Retries removing groups whose processes were still dying (the reaper's
-// periodic sweep calls it).
-void remove_pending();
 
 }  // namespace arena::session::cgroup

@@ -191,8 +191,8 @@ Identity parse_about(std::string_view line) {
 
 }  // namespace gomocup
 
-GomocupSession::GomocupSession(BotSpec spec, SessionOptions options)
-    : ProcessSession(std::move(spec), options) {
+GomocupSession::GomocupSession(BotHost& host, BotSpec spec, SessionOptions options)
+    : ProcessSession(host, std::move(spec), options) {
     prepare_folder();
 }
 

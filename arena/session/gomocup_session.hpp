@@ -81,8 +81,9 @@ inline constexpr std::int64_t kCommunityToleranceMs = 1'000;
 
 class GomocupSession final : public ProcessSession {
   public:
-    // Starts the process; throws SpawnError when the command cannot be started.
-    GomocupSession(BotSpec spec, SessionOptions options);
+    // Starts the process under `host` (which must outlive it); throws
+    // SpawnError when the command cannot be started.
+    GomocupSession(BotHost& host, BotSpec spec, SessionOptions options);
 
     // `ABOUT`, waiting a short while for the answer (its name, version and
     // author become the identity). An engine that does not answer is fine;

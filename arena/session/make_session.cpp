@@ -6,16 +6,16 @@
 
 namespace arena::session {
 
-std::unique_ptr<BotSession> make_session(BotSpec spec, SessionOptions options) {
+std::unique_ptr<BotSession> make_session(BotHost& host, BotSpec spec, SessionOptions options) {
     switch (spec.protocol) {
         case BotProtocol::kArena1:
             break;
         case BotProtocol::kGomocup:
-            return std::make_unique<GomocupSession>(std::move(spec), options);
+            return std::make_unique<GomocupSession>(host, std::move(spec), options);
         case BotProtocol::kNboard:
-            return std::make_unique<NboardSession>(std::move(spec), options);
+            return std::make_unique<NboardSession>(host, std::move(spec), options);
     }
-    return std::make_unique<Session>(std::move(spec), options);
+    return std::make_unique<Session>(host, std::move(spec), options);
 }
 
 }  // namespace arena::session

@@ -82,8 +82,8 @@ std::string parse_answer(std::string_view line) {
 
 }  // namespace nboard
 
-NboardSession::NboardSession(BotSpec spec, SessionOptions options, int depth)
-    : ProcessSession(std::move(spec), options), depth_(depth) {}
+NboardSession::NboardSession(BotHost& host, BotSpec spec, SessionOptions options, int depth)
+    : ProcessSession(host, std::move(spec), options), depth_(depth) {}
 
 HandshakeResult NboardSession::handshake() {
     const auto start = Clock::now();

@@ -43,10 +43,11 @@ inline constexpr std::int64_t kDepthReferenceMs = 3'000;
 
 class NboardSession final : public ProcessSession {
   public:
-    // Starts the process; throws SpawnError when the command cannot be started.
+    // Starts the process under `host` (which must outlive it); throws
+    // SpawnError when the command cannot be started.
     // `depth` > 0: that depth for every move, whatever the time; 0: the
     // depth follows the move's time (nboard::depth_for).
-    NboardSession(BotSpec spec, SessionOptions options, int depth = 0);
+    NboardSession(BotHost& host, BotSpec spec, SessionOptions options, int depth = 0);
 
     // `nboard 2`, `set depth N` (kDefaultDepth, or the fixed depth), `ping 1`,
     // then waits for `pong 1` within the start-up limit. `set myname <name>`

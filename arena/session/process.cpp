@@ -21,6 +21,7 @@
 #include <thread>
 #include <utility>
 
+#include "arena/session/bot_host.hpp"
 #include "arena/session/reaper.hpp"
 #include "arena/session/spawn.hpp"
 
@@ -73,19 +74,20 @@ std::string ExitStatus::describe() const {
     return "unknown status";
 }
 
-Process::Process(const ProcessOptions& options)
-    : max_line_bytes_(options.max_line_bytes),
+Process::Process(BotHost& host, const ProcessOptions& options)
+    : host_(host),
+      max_line_bytes_(options.max_line_bytes),
       stderr_log_bytes_(options.stderr_log_bytes),
       transcript_limit_(options.transcript_bytes),
       limits_(options.limits),
       sandboxed_(options.sandbox.enabled),
       realtime_deadlines_(options.realtime_deadlines) {
     ignore_sigpipe_once();
-    // Detected before the reaper starts, so that the arena's groups are
-    // removed after the reaper's last sweep at exit.
-    if (options.cgroup) (void)cgroup::support();
-    reaper::start();
-    SpawnedChild child = spawn_child(options, [this](pid_t pid, cgroup::Group* group) {
+    // Detected before the reaper starts, so that the keeper is given the
+    // arena's groups to empty if the arena dies.
+    if (options.cgroup) (void)host_.cgroup_support();
+    host_.reaper().start();
+    SpawnedChild child = spawn_child(host_, options, [this](pid_t pid, cgroup::Group* group) {
         reaper::Watch watch;
         watch.over_task_limit = &over_task_limit_;
         watch.over_memory_limit = &over_memory_limit_;
@@ -97,7 +99,7 @@ Process::Process(const ProcessOptions& options)
             watch.rss = &polled_rss_;
             watch.peak_rss = &polled_peak_;
         }
-        reaper::add_bot(pid, watch);
+        host_.reaper().add_bot(pid, watch);
     });
     group_ = std::move(child.group);
     pid_ = child.pid;
@@ -107,6 +109,7 @@ Process::Process(const ProcessOptions& options)
     // -1 on kernels before 5.3: the child's exit is then seen only as EOF.
     // (glibc 2.36's pidfd_open declaration lacks C linkage, hence syscall.)
     pid_fd_ = static_cast<int>(::syscall(SYS_pidfd_open, pid_, 0));
+    ++host_.processes_;
 }
 
 Process::~Process() {
@@ -115,6 +118,7 @@ Process::~Process() {
         if (*fd >= 0) ::close(*fd);
         *fd = -1;
     }
+    --host_.processes_;
 }
 
 std::optional<Process::ReadResult> Process::take_line() {
@@ -476,13 +480,13 @@ ExitStatus Process::kill() {
         }
         // A bot that quit when asked and left nothing in its group needs no
         // walk over /proc: the periodic sweep (every 100 ms, and once more
-        // when the arena exits) kills whatever it started elsewhere. Signal
+        // when its host goes) kills whatever it started elsewhere. Signal
         // 0 only asks; a reused id at worst costs one sweep.
         quit_cleanly = exited_first && ::kill(-pid_, 0) != 0 && errno == ESRCH;
     }
     if (!swept_) {
         swept_ = true;
-        if (!quit_cleanly) reaper::sweep();  // what the kill orphaned
+        if (!quit_cleanly) host_.reaper().sweep();  // what the kill orphaned
     }
     if (group_) {
         note_group_limits();
@@ -519,7 +523,7 @@ void Process::forget() {
     // At once: the pid may be reused as soon as it is reaped.
     if (reaped_) return;
     reaped_ = true;
-    reaper::remove_bot(pid_);
+    host_.reaper().remove_bot(pid_);
 }
 
 ExitStatus Process::decode(int status) const {

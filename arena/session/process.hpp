@@ -123,10 +123,13 @@ class IdleBot {
     IdleBot& operator=(const IdleBot&) = default;
 };
 
+class BotHost;
+
 class Process final : public IdleBot {
   public:
-    // Throws SpawnError.
-    explicit Process(const ProcessOptions& options);
+    // Starts the process under `host` (its reaper, cgroups and keeper),
+    // which must outlive it. Throws SpawnError.
+    Process(BotHost& host, const ProcessOptions& options);
     ~Process();  // kills the whole process group and reaps the child
     Process(const Process&) = delete;
     Process& operator=(const Process&) = delete;
@@ -231,6 +234,7 @@ class Process final : public IdleBot {
     void forget();             // after reaping: no longer a bot for the reaper
     void note_group_limits();  // what the cgroup says of its limits, kept
 
+    BotHost& host_;
     pid_t pid_ = -1;
     int stdin_fd_ = -1;
     int stdout_fd_ = -1;

@@ -172,7 +172,7 @@ void close_all_but(int a, int b) {
     sigset_t none;
     sigemptyset(&none);
     ::sigprocmask(SIG_SETMASK, &none, nullptr);
-    static KeptGroups groups;
+    KeptGroups groups;  // 16 KiB, on the child's copy of the spawner thread's stack
     for (;;) {
         pollfd p[2] = {{fd, POLLIN, 0}, {arena_fd, POLLIN, 0}};
         const int ready = ::poll(p, arena_fd >= 0 ? 2 : 1, init ? kKeeperPollMs : -1);
@@ -212,275 +212,227 @@ void close_all_but(int a, int b) {
     ::_exit(0);
 }
 
-class Keeper {
-  public:
-    ~Keeper() {
-        {
-            const std::lock_guard lock(mutex_);
-            stopping_ = true;
-            // The last sweep: nothing a bot left behind outlives the arena.
-            if (started_flag_) sweep_locked();
-        }
-        wake_.notify_all();
-        {
-            const std::lock_guard lock(task_mutex_);
-            tasks_stopping_ = true;
-        }
-        task_wake_.notify_all();
-        if (thread_.joinable()) thread_.join();
-        if (spawner_.joinable()) spawner_.join();
-    }
-
-    void start() {
-        std::call_once(started_, [this] {
-            // Orphans of bots come to us, not to init: see the header.
-            ::prctl(PR_SET_CHILD_SUBREAPER, 1);
-            started_flag_ = true;
-            spawner_ = std::thread([this] { spawn_loop(); });
-            on_spawner([this] { start_keeper(); });
-            thread_ = std::thread([this] { run(); });
-        });
-    }
-
-    [[nodiscard]] bool in_namespace() const { return namespace_; }
-    [[nodiscard]] pid_t keeper_pid() const { return keeper_pid_; }
-
-    void on_spawner(const std::function<void()>& task) {
-        std::exception_ptr error;
-        bool done = false;
-        std::unique_lock lock(task_mutex_);
-        tasks_.push_back([&] {
-            try {
-                task();
-            } catch (...) {
-                error = std::current_exception();
-            }
-            const std::lock_guard done_lock(task_mutex_);
-            done = true;
-            task_done_.notify_all();
-        });
-        task_wake_.notify_one();
-        task_done_.wait(lock, [&] { return done; });
-        lock.unlock();
-        if (error) std::rethrow_exception(error);
-    }
-
-    std::mutex& mutex() { return mutex_; }
-
-    void add(pid_t pid, const Watch& watch) {
-        bots_[pid] = watch;
-        tell_keeper(kAdd, pid);
-    }
-
-    void remove(pid_t pid) {
-        const std::lock_guard lock(mutex_);
-        if (bots_.erase(pid) > 0) tell_keeper(kRemove, pid);
-    }
-
-    void sweep() {
-        const std::lock_guard lock(mutex_);
-        sweep_locked();
-    }
-
-  private:
-    // On the spawner thread, once: the bots' PID namespace where the arena
-    // may make one, and the keeper process (see the header).
-    void start_keeper() {
-        int fds[2];
-        if (::pipe2(fds, O_CLOEXEC) != 0) return;
-        // Later children of this thread (the bots) are born in a new PID
-        // namespace, whose init is the first of them: the keeper.
-        namespace_ = ::unshare(CLONE_NEWPID) == 0;
-        // The cgroup directories, prepared here: the child must not allocate.
-        cgroup_dirs_ = cgroup::arena_dirs();
-        std::vector<const char*> dirs;
-        for (const auto& d : cgroup_dirs_)
-            dirs.push_back(d.c_str());
-        dirs.push_back(nullptr);
-        const bool init = namespace_;
-        const pid_t arena = ::getpid();
-        // (glibc 2.36's pidfd_open declaration lacks C linkage, hence syscall.)
-        const int arena_fd = static_cast<int>(::syscall(SYS_pidfd_open, arena, 0));
-        const pid_t pid = ::fork();
-        if (pid == 0) {
-            // Outlives the arena, out of reach of the signals of its terminal
-            // and its process group, until it has seen the end of its pipe
-            // and killed what is left. Not PR_SET_PDEATHSIG: a keeper killed
-            // with the arena could not thaw a bot's frozen cgroup, whose
-            // processes would then outlive its namespace.
-            ::setsid();
-            if (!init && ::getppid() != arena) ::_exit(0);
-            keeper_main(fds[0], arena_fd, init, dirs.data());
-        }
-        ::close(fds[0]);
-        if (arena_fd >= 0) ::close(arena_fd);
-        if (pid < 0) {
-            ::close(fds[1]);
-            return;
-        }
-        keeper_pid_ = pid;
-        keeper_fd_ = fds[1];
-        ::fcntl(keeper_fd_, F_SETFL, O_NONBLOCK);
-    }
-
-    // Best effort: a full pipe (a keeper that stalls) loses the record.
-    void tell_keeper(std::int32_t op, pid_t pid) const {
-        if (keeper_fd_ < 0 || namespace_) return;  // the namespace needs no list
-        const Record r{op, static_cast<std::int32_t>(pid)};
-        (void)!::write(keeper_fd_, &r, sizeof r);
-    }
-
-    void spawn_loop() {
-        std::unique_lock lock(task_mutex_);
-        for (;;) {
-            task_wake_.wait(lock, [&] { return tasks_stopping_ || !tasks_.empty(); });
-            if (tasks_.empty()) return;
-            auto task = std::move(tasks_.front());
-            tasks_.pop_front();
-            lock.unlock();
-            task();
-            lock.lock();
-        }
-    }
-
-    void run() {
-        std::unique_lock lock(mutex_);
-        while (!stopping_) {
-            wake_.wait_for(lock, kSweepPeriod);
-            if (!stopping_) sweep_locked();
-        }
-    }
-
-    void sweep_locked() {
-        const pid_t self = ::getpid();
-        const pid_t self_pgid = ::getpgid(0);
-        const auto procs = all_processes();
-        std::unordered_map<pid_t, const ProcInfo*> by_pid;
-        for (const auto& p : procs)
-            by_pid[p.pid] = &p;
-
-        // Is `p` a bot's process (a bot, a descendant of one, or adopted from
-        // one)? Adopted processes are our children outside our process group
-        // (bots have their own groups in our session; a group never spans
-        // sessions, so this also covers a child that called setsid).
-        // The orphans of the bots' PID namespace are its init's, the
-        // keeper's, children; the keeper itself is never ours.
-        const pid_t keeper = keeper_pid_;
-        auto ours = [&](const ProcInfo& p) {
-            const ProcInfo* at = &p;
-            for (int depth = 0; depth < kMaxDepth && at != nullptr; ++depth) {
-                if (at->pid == keeper) return false;
-                if (bots_.contains(at->pid)) return true;
-                if (at->ppid == keeper && keeper > 0) return true;
-                if (at->ppid == self) return at->pgid != self_pgid;
-                const auto it = by_pid.find(at->ppid);
-                at = it == by_pid.end() ? nullptr : it->second;
-            }
-            return false;
-        };
-
-        // Per live bot group without a cgroup: tasks and resident bytes.
-        std::unordered_map<pid_t, std::pair<std::uint64_t, std::uint64_t>> usage;
-        for (const auto& p : procs) {
-            if (p.pid == self || !ours(p)) continue;
-            const bool zombie = p.state == 'Z' || p.state == 'X';
-            if (zombie) {
-                // Reap what was adopted; a bot leader is reaped by its Process.
-                if (p.ppid == self && !bots_.contains(p.pid)) ::waitpid(p.pid, nullptr, WNOHANG);
-                continue;
-            }
-            const auto bot = bots_.find(p.pgid);
-            if (bot == bots_.end()) {
-                ::kill(p.pid, SIGKILL);  // left its bot's group, or its bot is gone
-                continue;
-            }
-            if (bot->second.group != nullptr) continue;
-            auto& [tasks, rss] = usage[p.pgid];
-            tasks += static_cast<std::uint64_t>(std::max(1L, p.threads));
-            rss += resident_bytes(p.pid);
-        }
-        const auto over = [](std::atomic<bool>* flag, pid_t pid) {
-            if (flag != nullptr) flag->store(true);
-            ::kill(-pid, SIGKILL);
-        };
-        for (const auto& [pid, bot] : bots_) {
-            if (bot.group != nullptr) {
-                // The kernel refused a fork or killed for memory: the bot is
-                // over a limit, and is killed whole (see Process::kill).
-                if (bot.group->fork_refused()) {
-                    over(bot.over_task_limit, pid);
-                } else if (bot.group->oom_killed()) {
-                    over(bot.over_memory_limit, pid);
-                }
-                continue;
-            }
-            const auto it = usage.find(pid);
-            const auto [tasks, rss] =
-                it == usage.end() ? std::pair<std::uint64_t, std::uint64_t>{} : it->second;
-            if (bot.rss != nullptr) bot.rss->store(rss);
-            if (bot.peak_rss != nullptr && rss > bot.peak_rss->load()) bot.peak_rss->store(rss);
-            if (bot.max_tasks > 0 && tasks > bot.max_tasks) {
-                over(bot.over_task_limit, pid);
-            } else if (bot.max_rss > 0 && rss > bot.max_rss) {
-                over(bot.over_memory_limit, pid);
-            }
-        }
-        cgroup::remove_pending();
-    }
-
-    std::mutex mutex_;
-    std::condition_variable wake_;
-    std::once_flag started_;
-    bool started_flag_ = false;  // start() ran (read at exit)
-    std::thread thread_;
-    bool stopping_ = false;
-    std::unordered_map<pid_t, Watch> bots_;
-
-    bool namespace_ = false;  // bots are born in a PID namespace of their own
-    pid_t keeper_pid_ = -1;   // the keeper process, -1: none
-    int keeper_fd_ = -1;      // the write end of its pipe (held until the arena exits)
-    std::vector<std::string> cgroup_dirs_;
-
-    std::mutex task_mutex_;
-    std::condition_variable task_wake_, task_done_;
-    std::deque<std::function<void()>> tasks_;
-    bool tasks_stopping_ = false;
-    std::thread spawner_;
-};
-
-Keeper& keeper() {
-    static Keeper k;
-    return k;
-}
-
 }  // namespace
 
-std::mutex& spawn_mutex() {
-    return keeper().mutex();
+Reaper::Reaper(cgroup::ArenaGroups& groups) : groups_(groups) {}
+
+Reaper::~Reaper() {
+    {
+        const std::lock_guard lock(mutex_);
+        stopping_ = true;
+        // The last sweep: nothing a bot left behind outlives the host.
+        if (started_flag_) sweep_locked();
+    }
+    wake_.notify_all();
+    {
+        const std::lock_guard lock(task_mutex_);
+        tasks_stopping_ = true;
+    }
+    task_wake_.notify_all();
+    if (thread_.joinable()) thread_.join();
+    if (spawner_.joinable()) spawner_.join();
+    // The end of its pipe: the keeper kills what is left of the bots (as it
+    // would at the arena's death), and exits. It is our child: reaped here.
+    if (keeper_fd_ >= 0) ::close(keeper_fd_);
+    if (keeper_pid_ > 0)
+        while (::waitpid(keeper_pid_, nullptr, 0) < 0 && errno == EINTR) {
+        }
 }
 
-void start() {
-    keeper().start();
+void Reaper::start() {
+    std::call_once(started_, [this] {
+        // Orphans of bots come to us, not to init: see the header.
+        ::prctl(PR_SET_CHILD_SUBREAPER, 1);
+        started_flag_ = true;
+        spawner_ = std::thread([this] { spawn_loop(); });
+        on_spawner_thread([this] { start_keeper(); });
+        thread_ = std::thread([this] { run(); });
+    });
 }
 
-void on_spawner_thread(const std::function<void()>& task) {
-    keeper().on_spawner(task);
+void Reaper::on_spawner_thread(const std::function<void()>& task) {
+    std::exception_ptr error;
+    bool done = false;
+    std::unique_lock lock(task_mutex_);
+    tasks_.push_back([&] {
+        try {
+            task();
+        } catch (...) {
+            error = std::current_exception();
+        }
+        const std::lock_guard done_lock(task_mutex_);
+        done = true;
+        task_done_.notify_all();
+    });
+    task_wake_.notify_one();
+    task_done_.wait(lock, [&] { return done; });
+    lock.unlock();
+    if (error) std::rethrow_exception(error);
 }
 
-void add_bot(pid_t pid, const Watch& watch) {
-    keeper().add(pid, watch);
+void Reaper::add_bot(pid_t pid, const Watch& watch) {
+    bots_[pid] = watch;
+    tell_keeper(kAdd, pid);
 }
 
-void remove_bot(pid_t pid) {
-    keeper().remove(pid);
+void Reaper::remove_bot(pid_t pid) {
+    const std::lock_guard lock(mutex_);
+    if (bots_.erase(pid) > 0) tell_keeper(kRemove, pid);
 }
 
-void sweep() {
-    keeper().sweep();
+std::size_t Reaper::bots() const {
+    const std::lock_guard lock(mutex_);
+    return bots_.size();
 }
 
-bool bots_in_namespace() {
-    return keeper().in_namespace();
+void Reaper::sweep() {
+    const std::lock_guard lock(mutex_);
+    sweep_locked();
+}
+
+// On the spawner thread, once: the bots' PID namespace where the arena may
+// make one, and the keeper process (see the header).
+void Reaper::start_keeper() {
+    int fds[2];
+    if (::pipe2(fds, O_CLOEXEC) != 0) return;
+    // Later children of this thread (the bots) are born in a new PID
+    // namespace, whose init is the first of them: the keeper.
+    namespace_ = ::unshare(CLONE_NEWPID) == 0;
+    // The cgroup directories, prepared here: the child must not allocate.
+    cgroup_dirs_ = groups_.arena_dirs();
+    std::vector<const char*> dirs;
+    for (const auto& d : cgroup_dirs_)
+        dirs.push_back(d.c_str());
+    dirs.push_back(nullptr);
+    const bool init = namespace_;
+    const pid_t arena = ::getpid();
+    // (glibc 2.36's pidfd_open declaration lacks C linkage, hence syscall.)
+    const int arena_fd = static_cast<int>(::syscall(SYS_pidfd_open, arena, 0));
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        // Outlives the arena, out of reach of the signals of its terminal
+        // and its process group, until it has seen the end of its pipe
+        // and killed what is left. Not PR_SET_PDEATHSIG: a keeper killed
+        // with the arena could not thaw a bot's frozen cgroup, whose
+        // processes would then outlive its namespace.
+        ::setsid();
+        if (!init && ::getppid() != arena) ::_exit(0);
+        keeper_main(fds[0], arena_fd, init, dirs.data());
+    }
+    ::close(fds[0]);
+    if (arena_fd >= 0) ::close(arena_fd);
+    if (pid < 0) {
+        ::close(fds[1]);
+        return;
+    }
+    keeper_pid_ = pid;
+    keeper_fd_ = fds[1];
+    ::fcntl(keeper_fd_, F_SETFL, O_NONBLOCK);
+}
+
+// Best effort: a full pipe (a keeper that stalls) loses the record.
+void Reaper::tell_keeper(std::int32_t op, pid_t pid) const {
+    if (keeper_fd_ < 0 || namespace_) return;  // the namespace needs no list
+    const Record r{op, static_cast<std::int32_t>(pid)};
+    (void)!::write(keeper_fd_, &r, sizeof r);
+}
+
+void Reaper::spawn_loop() {
+    std::unique_lock lock(task_mutex_);
+    for (;;) {
+        task_wake_.wait(lock, [&] { return tasks_stopping_ || !tasks_.empty(); });
+        if (tasks_.empty()) return;
+        auto task = std::move(tasks_.front());
+        tasks_.pop_front();
+        lock.unlock();
+        task();
+        lock.lock();
+    }
+}
+
+void Reaper::run() {
+    std::unique_lock lock(mutex_);
+    while (!stopping_) {
+        wake_.wait_for(lock, kSweepPeriod);
+        if (!stopping_) sweep_locked();
+    }
+}
+
+void Reaper::sweep_locked() {
+    const pid_t self = ::getpid();
+    const pid_t self_pgid = ::getpgid(0);
+    const auto procs = all_processes();
+    std::unordered_map<pid_t, const ProcInfo*> by_pid;
+    for (const auto& p : procs)
+        by_pid[p.pid] = &p;
+
+    // Is `p` a bot's process (a bot, a descendant of one, or adopted from
+    // one)? Adopted processes are our children outside our process group
+    // (bots have their own groups in our session; a group never spans
+    // sessions, so this also covers a child that called setsid).
+    // The orphans of the bots' PID namespace are its init's, the
+    // keeper's, children; the keeper itself is never ours.
+    const pid_t keeper = keeper_pid_;
+    auto ours = [&](const ProcInfo& p) {
+        const ProcInfo* at = &p;
+        for (int depth = 0; depth < kMaxDepth && at != nullptr; ++depth) {
+            if (at->pid == keeper) return false;
+            if (bots_.contains(at->pid)) return true;
+            if (at->ppid == keeper && keeper > 0) return true;
+            if (at->ppid == self) return at->pgid != self_pgid;
+            const auto it = by_pid.find(at->ppid);
+            at = it == by_pid.end() ? nullptr : it->second;
+        }
+        return false;
+    };
+
+    // Per live bot group without a cgroup: tasks and resident bytes.
+    std::unordered_map<pid_t, std::pair<std::uint64_t, std::uint64_t>> usage;
+    for (const auto& p : procs) {
+        if (p.pid == self || !ours(p)) continue;
+        const bool zombie = p.state == 'Z' || p.state == 'X';
+        if (zombie) {
+            // Reap what was adopted; a bot leader is reaped by its Process.
+            if (p.ppid == self && !bots_.contains(p.pid)) ::waitpid(p.pid, nullptr, WNOHANG);
+            continue;
+        }
+        const auto bot = bots_.find(p.pgid);
+        if (bot == bots_.end()) {
+            ::kill(p.pid, SIGKILL);  // left its bot's group, or its bot is gone
+            continue;
+        }
+        if (bot->second.group != nullptr) continue;
+        auto& [tasks, rss] = usage[p.pgid];
+        tasks += static_cast<std::uint64_t>(std::max(1L, p.threads));
+        rss += resident_bytes(p.pid);
+    }
+    const auto over = [](std::atomic<bool>* flag, pid_t pid) {
+        if (flag != nullptr) flag->store(true);
+        ::kill(-pid, SIGKILL);
+    };
+    for (const auto& [pid, bot] : bots_) {
+        if (bot.group != nullptr) {
+            // The kernel refused a fork or killed for memory: the bot is
+            // over a limit, and is killed whole (see Process::kill).
+            if (bot.group->fork_refused()) {
+                over(bot.over_task_limit, pid);
+            } else if (bot.group->oom_killed()) {
+                over(bot.over_memory_limit, pid);
+            }
+            continue;
+        }
+        const auto it = usage.find(pid);
+        const auto [tasks, rss] =
+            it == usage.end() ? std::pair<std::uint64_t, std::uint64_t>{} : it->second;
+        if (bot.rss != nullptr) bot.rss->store(rss);
+        if (bot.peak_rss != nullptr && rss > bot.peak_rss->load()) bot.peak_rss->store(rss);
+        if (bot.max_tasks > 0 && tasks > bot.max_tasks) {
+            over(bot.over_task_limit, pid);
+        } else if (bot.max_rss > 0 && rss > bot.max_rss) {
+            over(bot.over_memory_limit, pid);
+        }
+    }
+    groups_.remove_pending();
 }
 
 std::vector<pid_t> tree_of(pid_t leader) {

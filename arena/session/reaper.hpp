@@ -1,5 +1,6 @@
 #pragma once
-// The process-wide keeper of bot process trees (see docs/security.md).
+// The keeper of bot process trees (see docs/security.md), one per
+// session::BotHost: whoever runs games owns it (bot_host.hpp).
 //
 // Every bot is started as the leader of its own process group (in the
 // arena's session, without a controlling terminal), and every process a bot
@@ -44,32 +45,29 @@
 //    before the arena died can survive.
 // The cgroups of a killed arena are emptied and removed by the next arena
 // that starts beside it (cgroup.hpp).
+//
+// All of this belongs to the Reaper below, one per session::BotHost. When
+// the host goes (a command ends), its Reaper sweeps once more and closes the
+// keeper's pipe: the keeper sees its end as it would the arena's death,
+// kills what is left (normally nothing), exits and is reaped. A later host
+// forks a keeper of its own (and, as root, a new PID namespace).
 
 #include <sys/types.h>
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <mutex>
+#include <string>
+#include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include "arena/session/cgroup.hpp"
 
 namespace arena::session::reaper {
-
-// Serialises spawning with sweeps: a freshly forked bot is registered before
-// a sweep can see it. Process holds it around fork and registration.
-[[nodiscard]] std::mutex& spawn_mutex();
-
-// Makes this process a child subreaper and starts the sweeper and spawner
-// threads (idempotent; called before the first spawn).
-void start();
-
-// Runs `task` on the spawner thread, which lives as long as the arena, and
-// waits for it (rethrowing what it throws). Bots are forked there because
-// their PR_SET_PDEATHSIG fires when the forking *thread* ends: a frozen bot
-// must die with the arena (even a kill -9 of it), not with a worker thread.
-void on_spawner_thread(const std::function<void()>& task);
 
 // What the sweeper watches of one bot. Every pointer outlives the bot's
 // registration (until remove_bot returns).
@@ -90,20 +88,81 @@ struct Watch {
     const cgroup::Group* group = nullptr;
 };
 
-// A live bot leader, watched as `watch` says. Call with spawn_mutex() held.
-void add_bot(pid_t pid, const Watch& watch);
-// After the leader has been reaped.
-void remove_bot(pid_t pid);
+// The sweeper, the spawner thread and the keeper process of one
+// session::BotHost (bot_host.hpp), which owns it: they start with its first
+// bot (start()) and end with it. Its destructor sweeps once more, stops both
+// threads, and closes the keeper's pipe: the keeper then kills whatever is
+// left of the bots (nothing, normally), exits and is reaped.
+class Reaper {
+  public:
+    // `groups`: the host's cgroups (it must outlive this), emptied by the
+    // keeper if the arena dies, and whose pending removals each sweep retries.
+    explicit Reaper(cgroup::ArenaGroups& groups);
+    ~Reaper();
+    Reaper(const Reaper&) = delete;
+    Reaper& operator=(const Reaper&) = delete;
+
+    // Makes this process a child subreaper and starts the sweeper and
+    // spawner threads and the keeper (idempotent; called before the first
+    // spawn). The keeper is given the arena's cgroups detected by then.
+    void start();
+
+    // Serialises spawning with sweeps: a freshly forked bot is registered
+    // before a sweep can see it. Process holds it around fork and registration.
+    [[nodiscard]] std::mutex& spawn_mutex() { return mutex_; }
+
+    // Runs `task` on the spawner thread, which lives as long as this, and
+    // waits for it (rethrowing what it throws). Bots are forked there
+    // because their PR_SET_PDEATHSIG fires when the forking *thread* ends: a
+    // frozen bot must die with the arena (even a kill -9 of it), not with a
+    // worker thread. After start().
+    void on_spawner_thread(const std::function<void()>& task);
+
+    // A live bot leader, watched as `watch` says. Call with spawn_mutex() held.
+    void add_bot(pid_t pid, const Watch& watch);
+    // After the leader has been reaped.
+    void remove_bot(pid_t pid);
+    // Bot leaders registered and not yet removed.
+    [[nodiscard]] std::size_t bots() const;
+
+    // One sweep now.
+    void sweep();
+
+    // Whether bots are born in the arena's PID namespace (see above); after start().
+    [[nodiscard]] bool bots_in_namespace() const { return namespace_; }
+
+  private:
+    void start_keeper();
+    void tell_keeper(std::int32_t op, pid_t pid) const;
+    void spawn_loop();
+    void run();
+    void sweep_locked();
+
+    cgroup::ArenaGroups& groups_;
+
+    mutable std::mutex mutex_;  // spawn_mutex(): bots_, stopping_
+    std::condition_variable wake_;
+    std::once_flag started_;
+    bool started_flag_ = false;  // start() ran (read at the end)
+    std::thread thread_;         // the sweeper
+    bool stopping_ = false;
+    std::unordered_map<pid_t, Watch> bots_;
+
+    bool namespace_ = false;  // bots are born in a PID namespace of their own
+    pid_t keeper_pid_ = -1;   // the keeper process, -1: none
+    int keeper_fd_ = -1;      // the write end of its pipe (held until this goes)
+    std::vector<std::string> cgroup_dirs_;
+
+    std::mutex task_mutex_;
+    std::condition_variable task_wake_, task_done_;
+    std::deque<std::function<void()>> tasks_;
+    bool tasks_stopping_ = false;
+    std::thread spawner_;
+};
 
 // Every process in the bot's process group, or descending from
 // it through parent links (the leader included): what kill() must cover.
 [[nodiscard]] std::vector<pid_t> tree_of(pid_t leader);
-
-// One sweep now.
-void sweep();
-
-// Whether bots are born in the arena's PID namespace (see above); after start().
-[[nodiscard]] bool bots_in_namespace();
 
 // CPU time (user + system) of one process, in clock ticks; -1 if it is gone.
 [[nodiscard]] long long cpu_ticks(pid_t pid);

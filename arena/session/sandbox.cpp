@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <boost/process/search_path.hpp>
 #include <cstdlib>
-#include <mutex>
-#include <optional>
 #include <system_error>
 
 namespace arena::session {
@@ -19,18 +17,11 @@ constexpr const char* kSandboxSystemDirs[] = {"/usr",   "/bin",   "/sbin", "/lib
 }  // namespace
 
 bool sandbox_available(const std::string& bwrap) {
-    static std::mutex mutex;
-    static std::optional<bool> available;
-    const std::lock_guard lock(mutex);
-    if (!available) {
-        const std::string path = boost::process::search_path(bwrap).string();
-        available =
-            !path.empty() &&
-            std::system((path + " --ro-bind / / --unshare-net --unshare-pid --die-with-parent "
-                                "true >/dev/null 2>&1")
-                            .c_str()) == 0;
-    }
-    return *available;
+    const std::string path = boost::process::search_path(bwrap).string();
+    return !path.empty() &&
+           std::system((path + " --ro-bind / / --unshare-net --unshare-pid --die-with-parent "
+                               "true >/dev/null 2>&1")
+                           .c_str()) == 0;
 }
 
 std::vector<std::string> sandbox_args(const SandboxOptions& sandbox, const std::string& exe,

@@ -25,7 +25,9 @@ struct SandboxOptions {
     std::vector<std::filesystem::path> hidden;
 };
 
-// True when bubblewrap can create a sandbox here (checked once, by running it).
+// True when bubblewrap can create a sandbox here. Each call runs it once:
+// its callers (the checks of a config or a command line, before any bot
+// starts) keep the answer.
 [[nodiscard]] bool sandbox_available(const std::string& bwrap = "bwrap");
 
 // The bwrap options that put `exe` (with `args`) in a sandbox that starts

@@ -3,12 +3,10 @@
 #include <unistd.h>
 
 #include <cctype>
-#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <mutex>
 #include <system_error>
 #include <utility>
 
@@ -46,49 +44,6 @@ std::string quote(std::string_view line) {
     out += '\'';
     if (line.size() > n) out += "...";
     return out;
-}
-
-// The run's temporary directory: $TMPDIR/arena-XXXXXX, made on first use,
-// removed (with whatever bots left in it) when the arena exits.
-class RunDir {
-  public:
-    ~RunDir() {
-        if (path_.empty()) return;
-        std::error_code ec;
-        std::filesystem::remove_all(path_, ec);
-    }
-    std::filesystem::path make_scratch(const std::string& bot) {
-        const std::lock_guard lock(mutex_);
-        if (path_.empty()) {
-            const char* tmp = std::getenv("TMPDIR");
-            std::string pattern =
-                std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/arena-XXXXXX";
-            if (::mkdtemp(pattern.data()) == nullptr) {
-                throw SpawnError("cannot create a temporary directory in '" + pattern +
-                                 "': " + std::strerror(errno));
-            }
-            path_ = pattern;
-        }
-        auto dir = path_ / (bot + "-" + std::to_string(++serial_));
-        std::error_code ec;
-        std::filesystem::create_directory(dir, ec);
-        if (ec) {
-            throw SpawnError("cannot create the working directory '" + dir.string() +
-                             "': " + ec.message());
-        }
-        std::filesystem::permissions(dir, std::filesystem::perms::owner_all, ec);
-        return dir;
-    }
-
-  private:
-    std::mutex mutex_;
-    std::filesystem::path path_;
-    std::uint64_t serial_ = 0;
-};
-
-RunDir& run_dir() {
-    static RunDir dir;
-    return dir;
 }
 
 constexpr std::string_view kDefaultPath = "/usr/local/bin:/usr/bin:/bin";
@@ -183,14 +138,14 @@ std::vector<std::string> bot_environment(const std::filesystem::path& scratch,
     return env;
 }
 
-ProcessSession::ProcessSession(BotSpec spec, SessionOptions options)
+ProcessSession::ProcessSession(BotHost& host, BotSpec spec, SessionOptions options)
     : spec_(std::move(spec)), options_(options) {
     const Isolation& iso = spec_.isolation;
     std::error_code ec;
     working_dir_ = spec_.working_dir.empty() ? std::filesystem::current_path(ec)
                                              : std::filesystem::absolute(spec_.working_dir, ec);
     if (ec) working_dir_ = spec_.working_dir;
-    scratch_dir_ = run_dir().make_scratch(spec_.name.empty() ? "bot" : spec_.name);
+    scratch_dir_ = host.make_scratch(spec_.name.empty() ? "bot" : spec_.name);
     ProcessOptions process_options;
     process_options.argv = spec_.argv;
     process_options.working_dir = working_dir_;
@@ -205,14 +160,15 @@ ProcessSession::ProcessSession(BotSpec spec, SessionOptions options)
     process_options.realtime_deadlines = options_.realtime_deadlines;
     if (options_.transcript) process_options.transcript_bytes = kTranscriptBytes;
     try {
-        process_ = std::make_unique<Process>(process_options);
+        process_ = std::make_unique<Process>(host, process_options);
     } catch (...) {
         std::filesystem::remove_all(scratch_dir_, ec);
         throw;
     }
 }
 
-Session::Session(BotSpec spec, SessionOptions options) : ProcessSession(std::move(spec), options) {}
+Session::Session(BotHost& host, BotSpec spec, SessionOptions options)
+    : ProcessSession(host, std::move(spec), options) {}
 
 ProcessSession::~ProcessSession() {
     kill();

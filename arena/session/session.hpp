@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "arena/session/bot_host.hpp"
 #include "arena/session/bot_protocol.hpp"
 #include "arena/session/process.hpp"
 #include "arena/session/session_hooks.hpp"
@@ -56,7 +57,8 @@ struct BotSpec {
     // Where the bot starts, and what a relative program path or argument is
     // taken from; empty: the arena's current directory. Each process also
     // gets a fresh scratch directory of its own (HOME and TMPDIR), under the
-    // run's temporary directory, removed when the process ends.
+    // run's temporary directory (BotHost::make_scratch), removed when the
+    // process ends.
     std::filesystem::path working_dir;
     Isolation isolation{};
     BotProtocol protocol = BotProtocol::kArena1;  // what the bot speaks
@@ -194,9 +196,10 @@ class BotSession : public IdleBot {
     virtual void reset_peak_memory() {}
 };
 
-// A session of `spec.protocol`. Throws SpawnError when the command cannot be
-// started.
-[[nodiscard]] std::unique_ptr<BotSession> make_session(BotSpec spec, SessionOptions options);
+// A session of `spec.protocol`, its process started under `host` (which must
+// outlive it). Throws SpawnError when the command cannot be started.
+[[nodiscard]] std::unique_ptr<BotSession> make_session(BotHost& host, BotSpec spec,
+                                                       SessionOptions options);
 
 // What every protocol's session shares: the process with its working
 // directory and isolation, its death (kill, quit, crash reports), its stderr
@@ -233,8 +236,9 @@ class ProcessSession : public BotSession {
     [[nodiscard]] const std::optional<QuitOutcome>& quit_outcome() const { return quit_outcome_; }
 
   protected:
-    // Starts the process; throws SpawnError when the command cannot be started.
-    ProcessSession(BotSpec spec, SessionOptions options);
+    // Starts the process under `host` (which must outlive it); throws
+    // SpawnError when the command cannot be started.
+    ProcessSession(BotHost& host, BotSpec spec, SessionOptions options);
 
     // One line of a reply, or the fault that ended the wait for it (the
     // caller decides what it means; nothing is killed here): kTimeout when `deadline` passed first
@@ -328,8 +332,9 @@ class ProcessSession : public BotSession {
 // A bot that speaks the arena's protocol v1 (PROTOCOL.md).
 class Session final : public ProcessSession {
   public:
-    // Starts the process; throws SpawnError when the command cannot be started.
-    Session(BotSpec spec, SessionOptions options);
+    // Starts the process under `host` (which must outlive it); throws
+    // SpawnError when the command cannot be started.
+    Session(BotHost& host, BotSpec spec, SessionOptions options);
 
     // `arena 1`, then reads name/author/version lines until `ready`.
     [[nodiscard]] HandshakeResult handshake() override;

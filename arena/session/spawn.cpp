@@ -282,15 +282,15 @@ struct ChildSetup {
 // Forks and execs `exe` with `args` on the spawner thread, the pipes as its
 // stdin, stdout and stderr; calls `on_started` there once it runs. The
 // child's pid, or -1 with `spawn_error` set.
-pid_t launch(const std::string& exe, const std::vector<std::string>& args, const Pipes& pipes,
-             const ChildSetup& child_setup, cgroup::Group* group,
+pid_t launch(reaper::Reaper& reaper, const std::string& exe, const std::vector<std::string>& args,
+             const Pipes& pipes, const ChildSetup& child_setup, cgroup::Group* group,
              const std::function<void(pid_t, cgroup::Group*)>& on_started,
              std::error_code& spawn_error) {
     pid_t failed_pid = -1;
     auto on_error = [&failed_pid](auto& exec, const std::error_code&) { failed_pid = exec.pid; };
     pid_t pid = -1;
-    reaper::on_spawner_thread([&] {
-        const std::lock_guard lock(reaper::spawn_mutex());
+    reaper.on_spawner_thread([&] {
+        const std::lock_guard lock(reaper.spawn_mutex());
         // vfork: the child borrows the arena's memory until it execs, so a
         // spawn costs no copy of the page tables; child_setup only makes
         // system calls and writes nothing the parent reads but the error.
@@ -317,7 +317,7 @@ pid_t launch(const std::string& exe, const std::vector<std::string>& args, const
 
 }  // namespace
 
-SpawnedChild spawn_child(const ProcessOptions& options,
+SpawnedChild spawn_child(BotHost& host, const ProcessOptions& options,
                          const std::function<void(pid_t, cgroup::Group*)>& on_started) {
     if (options.argv.empty() || options.argv.front().empty()) {
         throw SpawnError("cannot start a bot: empty command");
@@ -351,7 +351,8 @@ SpawnedChild spawn_child(const ProcessOptions& options,
 
     SpawnedChild out;
     const Limits& lim = options.limits;
-    if (options.cgroup) out.group = cgroup::Group::create(lim.memory_mb, lim.processes);
+    if (options.cgroup)
+        out.group = cgroup::Group::create(host.cgroups(), lim.memory_mb, lim.processes);
     const std::vector<Rlimit> rlimits = child_rlimits(lim, out.group != nullptr);
     const int* const join_begin = out.group ? out.group->join_fds().data() : nullptr;
     const ChildSetup child_setup{
@@ -363,12 +364,12 @@ SpawnedChild spawn_child(const ProcessOptions& options,
         .nice = lim.nice,
         .join_begin = join_begin,
         .join_end = join_begin + (out.group ? out.group->join_fds().size() : 0),
-        .own_proc = reaper::bots_in_namespace(),
+        .own_proc = host.reaper().bots_in_namespace(),
     };
 
     std::error_code spawn_error;
-    const pid_t pid =
-        launch(exe, args, pipes, child_setup, out.group.get(), on_started, spawn_error);
+    const pid_t pid = launch(host.reaper(), exe, args, pipes, child_setup, out.group.get(),
+                             on_started, spawn_error);
     if (out.group) out.group->close_join_fds();
     if (pid <= 0) throw_spawn_error(command, spawn_error ? spawn_error.value() : ECHILD);
     // The child called setpgid() before exec, and Boost returns only after

@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 
+#include "arena/session/bot_host.hpp"
 #include "arena/session/cgroup.hpp"
 #include "arena/session/process.hpp"
 
@@ -25,11 +26,13 @@ struct SpawnedChild {
     std::unique_ptr<cgroup::Group> group;
 };
 
-// Starts the child `options` describes. `on_started` runs on the reaper's
-// spawner thread, with the spawn lock held, as soon as the child has
-// exec'd, with its pid and cgroup: the moment to register it with the
-// reaper (reaper::add_bot). Throws SpawnError.
+// Starts the child `options` describes, under `host` (its cgroups; its
+// reaper, started). `on_started` runs on the reaper's spawner thread, with
+// the spawn lock held, as soon as the child has exec'd, with its pid and
+// cgroup: the moment to register it with the reaper (Reaper::add_bot).
+// Throws SpawnError.
 [[nodiscard]] SpawnedChild spawn_child(
-    const ProcessOptions& options, const std::function<void(pid_t, cgroup::Group*)>& on_started);
+    BotHost& host, const ProcessOptions& options,
+    const std::function<void(pid_t, cgroup::Group*)>& on_started);
 
 }  // namespace arena::session

@@ -75,8 +75,9 @@ void print_left_out(const std::vector<LeftOut>& left_out, std::ostream& out) {
         out << "  " << record::escape_controls(l.bot) << "  (log: " << l.log.string() << ")\n";
 }
 
-bool check_submissions(tournament::Config& config, std::vector<LeftOut>& left_out,
-                       std::ostream& err, bool& interrupted, std::stop_token stop) {
+bool check_submissions(session::BotHost& host, tournament::Config& config,
+                       std::vector<LeftOut>& left_out, std::ostream& err, bool& interrupted,
+                       std::stop_token stop) {
     if (!config.check) return true;
     std::error_code ec;
     if (!config.database.parent_path().empty())
@@ -104,7 +105,7 @@ bool check_submissions(tournament::Config& config, std::vector<LeftOut>& left_ou
             if (stop.stop_requested()) throw check::Stopped("before its checks");
             auto options = check_options(config, bot);
             options.stop = stop;
-            results = check::check_bot(options);
+            results = check::check_bot(host, options);
         } catch (const check::Stopped&) {
             // What passed so far is remembered; this bot is checked afresh.
             if (changed) write_passed_checks(table, passed);

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "arena/session/bot_host.hpp"
 #include "arena/tournament/config.hpp"
 
 namespace arena::submissions {
@@ -23,14 +24,14 @@ struct LeftOut {
 };
 
 // `check: true`: runs the checks on each bot of bots_dir whose program did
-// not pass them before. One that fails is reported on `err` in one line
-// naming its log, is added to `left_out`, and is left out of `config` for
-// this run: it enters as a late entrant once a later run finds it fixed.
-// `stop` (Ctrl-C) ends the checks after the step in progress: what passed is
-// remembered, and `interrupted` is set. False after saying why the run
-// cannot go on.
-[[nodiscard]] bool check_submissions(tournament::Config& config, std::vector<LeftOut>& left_out,
-                                     std::ostream& err, bool& interrupted, std::stop_token stop);
+// not pass them before, its processes started under `host`. One that fails is reported on `err` in
+// one line naming its log, is added to `left_out`, and is left out of `config` for this run: it
+// enters as a late entrant once a later run finds it fixed. `stop` (Ctrl-C) ends the checks after
+// the step in progress: what passed is remembered, and `interrupted` is set. False after saying why
+// the run cannot go on.
+[[nodiscard]] bool check_submissions(session::BotHost& host, tournament::Config& config,
+                                     std::vector<LeftOut>& left_out, std::ostream& err,
+                                     bool& interrupted, std::stop_token stop);
 
 // Under the standings: the submissions this run left out, with their logs.
 void print_left_out(const std::vector<LeftOut>& left_out, std::ostream& out);

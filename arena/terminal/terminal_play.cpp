@@ -44,12 +44,13 @@ std::string result_text(const PlaySetup& setup, const games::Game& game,
     return text;
 }
 
-TerminalMatch::TerminalMatch(const PlaySetup& setup, const games::Game& game, std::ostream& out)
+TerminalMatch::TerminalMatch(session::BotHost& host, const PlaySetup& setup,
+                             const games::Game& game, std::ostream& out)
     : setup_(setup),
       game_(game),
       person_(out, setup.game, setup.human_side, setup.bot.name),
       human_(setup.person, person_, setup.human_limit),
-      bot_(setup.bot, setup.session) {}
+      bot_(host, setup.bot, setup.session) {}
 
 record::GameRecord TerminalMatch::play(std::stop_token stop) {
     return setup_.human_side == 1 ? match::play_game(game_, human_, bot_, setup_.time, {}, stop)

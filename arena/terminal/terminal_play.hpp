@@ -40,10 +40,12 @@ struct PlaySetup {
                                       const record::GameRecord& record);
 
 // The game of `setup`: the person (reading standard input, writing to
-// `out`) and the bot, which starts with the game.
+// `out`) and the bot, which starts with the game under `host` (which must
+// outlive this).
 class TerminalMatch {
   public:
-    TerminalMatch(const PlaySetup& setup, const games::Game& game, std::ostream& out);
+    TerminalMatch(session::BotHost& host, const PlaySetup& setup, const games::Game& game,
+                  std::ostream& out);
 
     // Plays the game to its end; abandoned when the person left or `stop`
     // was requested. Throws session::SpawnError when the bot cannot start.

@@ -215,7 +215,9 @@ void BotsParser::parse_bot_settings(const YAML::Node& node, const std::vector<Fi
             parse_isolation_key(field, bot);
         }
     }
-    if (bot.isolation.sandbox && !session::sandbox_available()) {
+    if (bot.isolation.sandbox && !sandbox_available_)
+        sandbox_available_ = session::sandbox_available();
+    if (bot.isolation.sandbox && !*sandbox_available_) {
         fail(node.Mark(), who +
                               "sandbox: true needs bubblewrap ('bwrap'), which is not "
                               "installed or cannot create a sandbox here");

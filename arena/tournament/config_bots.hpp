@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -66,6 +67,9 @@ class BotsParser : FieldReader {
     std::vector<std::pair<std::size_t, YAML::Mark>> protocol_marks_;
     // Each tsinghua-so entry ("bot 'x'" or "bot #n") and where it says so.
     std::vector<std::pair<std::string, YAML::Mark>> tsinghua_marks_;
+    // Whether bubblewrap can make a sandbox here, asked at the first bot
+    // with `sandbox: true` (session::sandbox_available runs it).
+    mutable std::optional<bool> sandbox_available_;
 };
 
 }  // namespace arena::tournament

@@ -52,8 +52,8 @@ MatchRun::MatchRun(const MatchSettings& m, Config config, SprtText sprt_text,
       lineup_(cut_schedule(base_lineup(config_), m.games)),
       lines_(config_, lineup_.schedule, m.games, !m.db.empty(), std::move(sprt_text), lines_out) {}
 
-std::string MatchRun::play(std::ostream& messages, std::stop_token stop) {
-    Runner runner(config_, store_, id_, lineup_);
+std::string MatchRun::play(session::BotHost& host, std::ostream& messages, std::stop_token stop) {
+    Runner runner(host, config_, store_, id_, lineup_);
     RunOptions options;
     options.progress = &lines_;
     options.messages = &messages;

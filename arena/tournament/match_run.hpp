@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "arena/session/bot_host.hpp"
 #include "arena/store/results_store.hpp"
 #include "arena/tournament/config.hpp"
 #include "arena/tournament/growth.hpp"
@@ -41,11 +42,13 @@ class MatchRun {
     [[nodiscard]] const MatchLines& lines() const { return lines_; }
 
     // Plays the games (the first m.games of the config's schedule: with an
-    // odd number, the last pair is half played) until all are played or
-    // `stop` is requested; the runner's notices about bots go to
-    // `messages`. Returns what stopped the match otherwise: the runner's
-    // error, or a bot that kept failing to start; "" when nothing did.
-    [[nodiscard]] std::string play(std::ostream& messages, std::stop_token stop);
+    // odd number, the last pair is half played), the bots started under
+    // `host`, until all are played or `stop` is requested; the runner's
+    // notices about bots go to `messages`. Returns what stopped the match
+    // otherwise: the runner's error, or a bot that kept failing to start;
+    // "" when nothing did.
+    [[nodiscard]] std::string play(session::BotHost& host, std::ostream& messages,
+                                   std::stop_token stop);
 
     // Marks the stored tournament finished, or interrupted when the match
     // stopped early. Returns what went wrong, "" when nothing did.

@@ -15,8 +15,13 @@ namespace {
 constexpr auto kFreezerPeriod = std::chrono::milliseconds(20);
 }  // namespace
 
-PlayerPool::PlayerPool(const Config& config, match::StartupGuard& guard, std::size_t capacity)
-    : config_(config), guard_(guard), capacity_(capacity), idle_of_(config.bots.size()) {
+PlayerPool::PlayerPool(session::BotHost& host, const Config& config, match::StartupGuard& guard,
+                       std::size_t capacity)
+    : host_(host),
+      config_(config),
+      guard_(guard),
+      capacity_(capacity),
+      idle_of_(config.bots.size()) {
     freezer_ = std::jthread([this](std::stop_token stop) {
         std::unique_lock lock(mutex_);
         while (!stop.stop_requested()) {
@@ -59,7 +64,7 @@ std::unique_ptr<match::Player> PlayerPool::acquire(int bot) {
     if (retired) retired->retire();  // outside the lock: it may wait for the bot to quit
     const auto& b = config_.bots[static_cast<std::size_t>(bot)];
     // Limits, freezing, sandbox, dir and environment from the config.
-    auto player = std::make_unique<match::Player>(bot_spec(b), session_options(config_, b));
+    auto player = std::make_unique<match::Player>(host_, bot_spec(b), session_options(config_, b));
     player->set_startup_guard(&guard_);
     return player;
 }

@@ -24,8 +24,10 @@ namespace arena::tournament {
 
 class PlayerPool {
   public:
-    // `capacity` 0: no bound.
-    PlayerPool(const Config& config, match::StartupGuard& guard, std::size_t capacity);
+    // Bots are started under `host` (which must outlive the pool and the
+    // players it hands out). `capacity` 0: no bound.
+    PlayerPool(session::BotHost& host, const Config& config, match::StartupGuard& guard,
+               std::size_t capacity);
     ~PlayerPool();
 
     // An idle player of `bot`, or a new one (without a process yet: it
@@ -46,6 +48,7 @@ class PlayerPool {
         std::unique_ptr<match::Player> player;
     };
 
+    session::BotHost& host_;
     const Config& config_;
     match::StartupGuard& guard_;
     const std::size_t capacity_;

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <thread>
 
-#include "arena/session/cgroup.hpp"
 #include "arena/tournament/fingerprint.hpp"
 #include "arena/tournament/stored_lineup.hpp"
 
@@ -24,10 +23,10 @@ void say_shard(const OpenedTournament& o, const Config& config, Shard shard, std
 
 }  // namespace
 
-bool prepare_run(Config& config, const RunOverrides& overrides, std::ostream& err) {
-    err << session::cgroup::describe_limits(
-               std::any_of(config.bots.begin(), config.bots.end(),
-                           [](const auto& bot) { return bot.isolation.cgroup; }))
+bool prepare_run(session::BotHost& host, Config& config, const RunOverrides& overrides,
+                 std::ostream& err) {
+    err << host.describe_limits(std::any_of(config.bots.begin(), config.bots.end(),
+                                            [](const auto& bot) { return bot.isolation.cgroup; }))
         << "\n";
     for (const auto& warning : config.warnings)
         err << warning << "\n";

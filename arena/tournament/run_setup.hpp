@@ -11,6 +11,7 @@
 #include <ostream>
 #include <string>
 
+#include "arena/session/bot_host.hpp"
 #include "arena/store/results_store.hpp"
 #include "arena/tournament/config.hpp"
 #include "arena/tournament/growth.hpp"
@@ -27,10 +28,11 @@ struct RunOverrides {
     std::string shard_text;  // --shard as typed
 };
 
-// Says what a run says first (the limits the bots run under, the config's
-// warnings), then applies `overrides` to `config`. False after saying why
-// the config cannot be played in shards.
-[[nodiscard]] bool prepare_run(Config& config, const RunOverrides& overrides, std::ostream& err);
+// Says what a run says first (the limits the bots run under on `host`, the
+// config's warnings), then applies `overrides` to `config`. False after
+// saying why the config cannot be played in shards.
+[[nodiscard]] bool prepare_run(session::BotHost& host, Config& config,
+                               const RunOverrides& overrides, std::ostream& err);
 
 // Games at once: --concurrency, else the config's, else the number of cores.
 [[nodiscard]] int run_concurrency(const RunOverrides& overrides, const Config& config);

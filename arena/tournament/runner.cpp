@@ -60,8 +60,9 @@ std::chrono::nanoseconds thread_cpu() {
 // each game before the next starts) and tells the source and the observers.
 class Run {
   public:
-    Run(const Config& config, store::ResultsStore& store, std::int64_t tournament_id,
-        const Lineup& lineup, const RunOptions& options, std::stop_token stop);
+    Run(session::BotHost& host, const Config& config, store::ResultsStore& store,
+        std::int64_t tournament_id, const Lineup& lineup, const RunOptions& options,
+        std::stop_token stop);
     RunOutcome play();
 
   private:
@@ -86,6 +87,7 @@ class Run {
     void tell_schedule();
     void conclude(const std::unordered_set<std::int64_t>& done);
 
+    session::BotHost& host_;
     const Config& config_;
     store::ResultsStore& store_;
     std::int64_t tournament_id_;
@@ -111,9 +113,11 @@ class Run {
     RunOutcome outcome_;
 };
 
-Run::Run(const Config& config, store::ResultsStore& store, std::int64_t tournament_id,
-         const Lineup& lineup, const RunOptions& options, std::stop_token stop)
-    : config_(config),
+Run::Run(session::BotHost& host, const Config& config, store::ResultsStore& store,
+         std::int64_t tournament_id, const Lineup& lineup, const RunOptions& options,
+         std::stop_token stop)
+    : host_(host),
+      config_(config),
       store_(store),
       tournament_id_(tournament_id),
       lineup_(lineup),
@@ -152,7 +156,7 @@ RunOutcome Run::play() {
     // league larger than that plays in an order that restarts few.
     capacity_ = process_capacity(options_.concurrency, options_.reserved_fds);
     source_->plan_for_capacity(capacity_, options_.concurrency);
-    pool_.emplace(config_, guard_, capacity_);
+    pool_.emplace(host_, config_, guard_, capacity_);
     // Phase by phase: a phase is begun once the one before is stored whole.
     for (bool more = source_->begin_phase(); more;) {
         tell_schedule();
@@ -380,15 +384,20 @@ void Run::conclude(const std::unordered_set<std::int64_t>& done) {
 
 }  // namespace
 
-Runner::Runner(const Config& config, store::ResultsStore& store, std::int64_t tournament_id)
-    : Runner(config, store, tournament_id, base_lineup(config)) {}
+Runner::Runner(session::BotHost& host, const Config& config, store::ResultsStore& store,
+               std::int64_t tournament_id)
+    : Runner(host, config, store, tournament_id, base_lineup(config)) {}
 
-Runner::Runner(const Config& config, store::ResultsStore& store, std::int64_t tournament_id,
-               Lineup lineup)
-    : config_(config), store_(store), tournament_id_(tournament_id), lineup_(std::move(lineup)) {}
+Runner::Runner(session::BotHost& host, const Config& config, store::ResultsStore& store,
+               std::int64_t tournament_id, Lineup lineup)
+    : host_(host),
+      config_(config),
+      store_(store),
+      tournament_id_(tournament_id),
+      lineup_(std::move(lineup)) {}
 
 RunOutcome Runner::run(const RunOptions& options, std::stop_token stop) {
-    return Run(config_, store_, tournament_id_, lineup_, options, std::move(stop)).play();
+    return Run(host_, config_, store_, tournament_id_, lineup_, options, std::move(stop)).play();
 }
 
 }  // namespace arena::tournament

@@ -19,6 +19,7 @@
 
 #include "arena/match/game_observer.hpp"
 #include "arena/match/startup_guard.hpp"
+#include "arena/session/bot_host.hpp"
 #include "arena/store/results_store.hpp"
 #include "arena/tournament/config.hpp"
 #include "arena/tournament/gauntlet_sprt.hpp"
@@ -92,11 +93,13 @@ struct RunOutcome {
 
 class Runner {
   public:
-    // A tournament as the config makes it (base_lineup()).
-    Runner(const Config& config, store::ResultsStore& store, std::int64_t tournament_id);
+    // A tournament as the config makes it (base_lineup()), its bots started
+    // under `host` (which must outlive the runner).
+    Runner(session::BotHost& host, const Config& config, store::ResultsStore& store,
+           std::int64_t tournament_id);
     // A standing tournament: its schedule over entrants (growth.hpp).
-    Runner(const Config& config, store::ResultsStore& store, std::int64_t tournament_id,
-           Lineup lineup);
+    Runner(session::BotHost& host, const Config& config, store::ResultsStore& store,
+           std::int64_t tournament_id, Lineup lineup);
 
     // Plays the missing games, telling the observers. Returns when the
     // schedule is complete, `stop` is requested (games in progress are
@@ -106,6 +109,7 @@ class Runner {
     RunOutcome run(const RunOptions& options, std::stop_token stop);
 
   private:
+    session::BotHost& host_;
     const Config& config_;
     store::ResultsStore& store_;
     std::int64_t tournament_id_;
