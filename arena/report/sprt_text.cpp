@@ -27,6 +27,11 @@ void print_sprt_llr(std::ostream& out, const rating::SprtResult& result,
         << ", " << fixed_decimals(options.elo1, 2) << "]\n";
 }
 
+std::string sprt_llr_suffix(const rating::SprtResult& result) {
+    return "  LLR " + fixed_decimals(result.llr, 2) + " (" + fixed_decimals(result.lower, 2) +
+           ", " + fixed_decimals(result.upper, 2) + ")";
+}
+
 void print_sprt_decision(std::ostream& out, rating::SprtDecision decision,
                          const std::string& undecided) {
     if (decision == rating::SprtDecision::accept_h1) {
@@ -92,6 +97,25 @@ nlohmann::json sprt_json(const rating::SprtOptions& options, const rating::SprtR
         j["pairs_ratio"] = sprt_json_number(h.pairs_ratio);
     }
     return j;
+}
+
+nlohmann::json sprt_test_json(const rating::SprtOptions& options, const rating::SprtResult& result,
+                              const rating::Pentanomial& pairs, const rating::Trinomial& games,
+                              std::int64_t counted_pairs) {
+    if (counted_pairs == 0) {
+        return {{"model", std::string(sprt_model_name(options.model))},
+                {"elo0", options.elo0},
+                {"elo1", options.elo1},
+                {"alpha", options.alpha},
+                {"beta", options.beta},
+                {"llr", result.llr},
+                {"lower", result.lower},
+                {"upper", result.upper},
+                {"decision", std::string(rating::decision_name(result.decision))},
+                {"pairs", 0},
+                {"games", 0}};
+    }
+    return sprt_json(options, result, rating::head_to_head(pairs), games, pairs);
 }
 
 }  // namespace arena::report

@@ -52,6 +52,12 @@ struct MatchSettings {
 void check_match_settings(MatchSettings& m, const std::optional<std::string>& sprt,
                           bool games_defaulted);
 
+// BOT1 and BOT2 from their arguments `bots`, as typed (parse_bot_argument;
+// kept in m.commands), put in their folders (place_bots, `dirs` as there).
+// Throws std::invalid_argument unless there are two, or for a bad one.
+void read_match_bots(MatchSettings& m, const std::vector<std::string>& bots,
+                     const std::array<std::string, 3>& dirs);
+
 // Puts the two bots in their folders: `dirs` are --dir (both), --dir1 and
 // --dir2 (each overriding --dir), "" where not given. Two bots of one name
 // become NAME-1 and NAME-2. Throws std::invalid_argument for a folder that

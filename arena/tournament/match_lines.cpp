@@ -53,7 +53,8 @@ void print_game(std::ostream& out, int index, int total, std::int64_t stored_id,
 
 MatchLines::MatchLines(const Config& config, const std::vector<Pairing>& schedule, int games,
                        bool numbered, SprtText sprt_text, std::ostream& out)
-    : schedule_(schedule),
+    : game_(config.game),
+      schedule_(schedule),
       games_(games),
       numbered_(numbered),
       sprt_text_(std::move(sprt_text)),
@@ -96,6 +97,25 @@ void MatchLines::print_warnings(std::ostream& out) const {
     for (const auto& [bot, count] : close_calls_.warnings())
         out << match::close_call_warning(bot, count, "let it stop earlier, or raise --tolerance-ms")
             << "\n";
+}
+
+void MatchLines::print_end(std::ostream& out, bool json, bool stopped_early) const {
+    if (json) {
+        auto j = summary_json(game_, tally_);
+        if (has_sprt()) {
+            j["sprt"] = sprt_text_.json(test());
+            j["max_games"] = games_;
+        }
+        out << j.dump() << std::endl;
+        return;
+    }
+    print_summary(out, tally_);
+    if (has_sprt()) {
+        out << "\n";
+        print_block(out);
+        sprt_text_.decision(out, test().result.decision, undecided(stopped_early));
+    }
+    out << std::flush;
 }
 
 void print_summary(std::ostream& out, const match::Tally& tally) {

@@ -2,9 +2,9 @@
 // What `arena match` prints as it goes and at the end: a line per finished
 // game (with an SPRT, the LLR after it, and every kSprtReportPairs pairs the
 // head-to-head block), and the summary per bot as a table or JSON. The
-// SPRT's own text (the LLR, the block) is the report layer's
-// (report/sprt_text.hpp), which the tournament does not use: the caller
-// gives it.
+// SPRT's own text (the LLR, the block, the decision, the JSON) is the report
+// layer's (report/sprt_text.hpp), which the tournament does not use: the
+// caller gives it.
 
 #include <cstdint>
 #include <functional>
@@ -34,6 +34,10 @@ struct SprtText {
     std::function<std::string(const rating::SprtResult&)> llr;
     // The head-to-head block of BOT1's test against BOT2.
     std::function<void(std::ostream&, const OpponentTest&)> block;
+    // The test as JSON, in the summary of --json.
+    std::function<nlohmann::json(const OpponentTest&)> json;
+    // The decision's line, or `undecided` when there is none.
+    std::function<void(std::ostream&, rating::SprtDecision, const std::string& undecided)> decision;
 };
 
 // "game 3/10: a vs b  1-0  connect  17 plies  0.25 s", or for a stored game
@@ -71,8 +75,14 @@ class MatchLines : public RunObserver {
     // A warning line for each bot that keeps answering close to its time
     // limit (match::CloseCallCounter::warnings).
     void print_warnings(std::ostream& out) const;
+    // The end of the match: the summary table (print_summary) and, with an
+    // SPRT, the head-to-head block and the decision, or undecided(); with
+    // `json`, the summary as one JSON object (summary_json), with an SPRT
+    // also "sprt" (the test) and "max_games".
+    void print_end(std::ostream& out, bool json, bool stopped_early) const;
 
   private:
+    std::string game_;
     const std::vector<Pairing>& schedule_;
     int games_;
     bool numbered_;
