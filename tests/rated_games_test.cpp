@@ -1,6 +1,6 @@
 // The games `arena rate` reads (rating/games_csv, rating/csv_records): RFC
 // 4180 records, the export's header told from white,black,result lines,
-// and the line and problem of bad input.
+// and the line and problem of bad input; and their fit (rating/rate_games).
 
 #include <gtest/gtest.h>
 
@@ -12,6 +12,7 @@
 
 #include "arena/rating/csv_records.hpp"
 #include "arena/rating/games_csv.hpp"
+#include "arena/rating/rate_games.hpp"
 
 namespace arena::rating {
 namespace {
@@ -101,6 +102,38 @@ TEST(RatedGames, SaysWhichLineIsBadAndWhy) {
     };
     for (const auto& [text, problem] : cases)
         EXPECT_EQ(games_problem(text), problem) << text;
+}
+
+TEST(RateGames, FitsTheGamesWithTheAnchorsAndTheAdvantageAsked) {
+    const std::string text = "a,b,1-0\nb,c,1/2-1/2\nc,a,0-1\na,c,1-0\n";
+    const auto free = rate_games(text, {}, true);
+    EXPECT_EQ(free.names, (std::vector<std::string>{"a", "b", "c"}));
+    EXPECT_EQ(free.games.size(), 4u);
+    EXPECT_NE(free.fit.advantage, 0.0);
+    const auto held = rate_games(text, {{"c", 100.0}}, false);
+    EXPECT_EQ(held.fit.advantage, 0.0);
+    EXPECT_EQ(held.fit.advantage_error, 0.0);
+    ASSERT_EQ(held.fit.ratings.size(), 3u);
+    EXPECT_DOUBLE_EQ(held.fit.ratings[2], 100.0);
+    EXPECT_EQ(held.fit.errors[2], 0.0);
+}
+
+// What rate_games throws for `text` and `anchors`; "" when nothing.
+std::string fit_problem(const std::string& text, const std::vector<Anchor>& anchors = {}) {
+    try {
+        (void)rate_games(text, anchors, true);
+    } catch (const std::exception& e) {
+        return e.what();
+    }
+    return "";
+}
+
+TEST(RateGames, RefusesNoGamesAnAnchorOnNoPlayerAndBadInput) {
+    EXPECT_EQ(fit_problem("\n"), "no games");
+    EXPECT_EQ(fit_problem("a,b,1-0\n", {{"z", 0.0}}), "no player 'z' to anchor on");
+    EXPECT_EQ(fit_problem("a,b,3-0\n"),
+              "line 1: unknown result '3-0' (expected 1-0, 0-1 or 1/2-1/2)");
+    EXPECT_EQ(fit_problem("a,b,1-0\n", {{"a", 0.0}}), "");
 }
 
 }  // namespace
