@@ -1,7 +1,9 @@
 // The text of stored games for a terminal (report/game_text: arena games,
 // show and log), the anchors of a stored tournament's standings and report
-// (report/stored_anchors), and a page written whole or not at all
-// (report/report_file).
+// (report/stored_anchors), what `arena standings` prints of it
+// (report/text_standings), a page written whole or not at all
+// (report/report_file), the table of `arena rate` (report/rating_table) and
+// the SPRT's text in `arena match` (report/sprt_text).
 
 #include <gtest/gtest.h>
 
@@ -10,9 +12,14 @@
 #include <stdexcept>
 #include <string>
 
+#include "arena/rating/sprt.hpp"
 #include "arena/report/game_text.hpp"
+#include "arena/report/head_to_head_text.hpp"
+#include "arena/report/rating_table.hpp"
 #include "arena/report/report_file.hpp"
+#include "arena/report/sprt_text.hpp"
 #include "arena/report/stored_anchors.hpp"
+#include "arena/report/text_standings.hpp"
 #include "arena/store/results_store.hpp"
 #include "arena/tournament/stored_settings.hpp"
 #include "proc_util.hpp"
@@ -186,6 +193,85 @@ TEST_F(StoredAnchors, ActiveStandingsRefuseAnAnchorThatPlaysNoMore) {
         standings_anchors(store_, row_, std::vector<rating::Anchor>{{"a", 0}}, none, "r.db", true)
             .problem,
         "");
+}
+
+TEST_F(StoredAnchors, TheStandingsRequestPrintsWhatItAsksOrSaysWhyNot) {
+    StandingsRequest r;
+    r.vs = {"a", "z"};
+    std::ostringstream out;
+    EXPECT_EQ(print_standings_request(store_, row_, r, "r.db", out),
+              "tournament 't' in r.db has no bot 'z'");
+    r.anchors = std::vector<rating::Anchor>{{"y", 1}};
+    EXPECT_EQ(print_standings_request(store_, row_, r, "r.db", out),
+              "--anchor y: tournament 't' in r.db has no bot 'y'");
+    r.vs.clear();
+    r.anchors = std::vector<rating::Anchor>{{"c", 0}};
+    r.active = true;
+    EXPECT_EQ(print_standings_request(store_, row_, r, "r.db", out),
+              "--active leaves out 'c', which plays no more, but the ratings are anchored on it "
+              "(give other anchors with --anchor BOT=ELO)");
+    EXPECT_EQ(out.str(), "");
+
+    // Otherwise what the report's own functions print.
+    const auto printed = [&](const StandingsRequest& request) {
+        std::ostringstream text;
+        EXPECT_EQ(print_standings_request(store_, row_, request, "r.db", text), "");
+        return text.str();
+    };
+    const auto expected = [](const auto& print) {
+        std::ostringstream text;
+        print(text);
+        return text.str();
+    };
+    r = {};
+    EXPECT_EQ(printed(r), expected([&](std::ostream& o) {
+                  report_standings(store_, row_, o, {}, std::nullopt);
+              }));
+    r.pairs = true;
+    EXPECT_EQ(printed(r), expected([&](std::ostream& o) { report_pairs(store_, row_, o, {}); }));
+    r = {};
+    r.vs = {"b", "a"};
+    EXPECT_EQ(printed(r),
+              expected([&](std::ostream& o) { report_head_to_head(store_, row_, "b", "a", o); }));
+}
+
+TEST(RatingTable, RowsByRatingAsTextOrCsv) {
+    const auto rated =
+        rating::rate_games("a,b,1-0\nb,c,1/2-1/2\nc,a,0-1\na,c,1-0\nb\x1b,a,0-1\n", {}, true);
+    std::ostringstream text;
+    print_rating_table(text, rated, false);
+    EXPECT_EQ(text.str(),
+              "player      elo   ±95%   games   score\n"
+              "a         298.6  294.6       4  100.0%\n"
+              "b\\x1b     -81.1  395.2       1    0.0%\n"
+              "b         -96.7  291.7       2   25.0%\n"
+              "c        -120.8  307.1       3   16.7%\n"
+              "first-mover advantage: -12.9 ± 386.3 Elo (5 games)\n");
+    const auto held = rating::rate_games("a,b,1-0\nb,c,1/2-1/2\nc,a,0-1\na,c,1-0\nb\x1b,a,0-1\n",
+                                         {{"c", 100.0}}, false);
+    std::ostringstream csv;
+    print_rating_table(csv, held, true);
+    EXPECT_EQ(csv.str(),
+              "name,elo,error\na,515.3,450.5\nb\\x1b,131.7,571.0\nb,117.9,394.3\nc,100.0,0.0\n");
+}
+
+TEST(SprtText, TheLlrAfterAGameLineAndALiveTestAsJson) {
+    rating::SprtOptions options;
+    options.elo0 = 0;
+    options.elo1 = 10;
+    const rating::Pentanomial pairs{{1, 2, 3, 4, 5}};
+    const rating::Trinomial games{12, 6, 12};
+    const auto result = rating::sprt(pairs, options);
+    EXPECT_EQ(sprt_llr_suffix(result), "  LLR 0.28 (-2.94, 2.94)");
+    EXPECT_EQ(sprt_test_json(options, result, pairs, games, 15),
+              sprt_json(options, result, rating::head_to_head(pairs), games, pairs));
+    // Before the first complete pair: the hypotheses and the bounds, no figures.
+    rating::SprtResult start;
+    start.lower = -2.94;
+    start.upper = 2.94;
+    EXPECT_EQ(sprt_test_json(options, start, {}, {1, 0, 0}, 0).dump(),
+              R"({"alpha":0.05,"beta":0.05,"decision":"continue","elo0":0.0,"elo1":10.0,)"
+              R"("games":0,"llr":0.0,"lower":-2.94,"model":"normalized","pairs":0,"upper":2.94})");
 }
 
 TEST(ReportFile, ThePageIsWrittenWholeOrNotAtAll) {
