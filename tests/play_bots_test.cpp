@@ -126,5 +126,22 @@ TEST(RunningServer, DescribesWhatItServes) {
     EXPECT_TRUE(std::filesystem::exists(setup.play_db));  // created, and served
 }
 
+TEST(RunningServer, ARunServesItsDatabaseLiveWithoutPlay) {
+    testing::TempDir dir;
+    const auto path = (dir.path() / "r.db").string();
+    make_database(path);
+    LiveGames live;
+    const ServeSetup setup = run_serve_setup(path, live, 0);
+    EXPECT_EQ(setup.databases, std::vector<std::string>{path});
+    EXPECT_FALSE(setup.play);
+    EXPECT_EQ(setup.live, &live);
+    std::ostringstream err;
+    RunningServer server(setup, err);
+    EXPECT_EQ(server.describe(),
+              "serving http://127.0.0.1:" + std::to_string(server.port()) + "/ (1 database)");
+    // Its connections and a quarter more, and a few.
+    EXPECT_EQ(server.open_files(), ServerOptions{}.max_connections * 5 / 4 + 16);
+}
+
 }  // namespace
 }  // namespace arena::serve

@@ -13,10 +13,10 @@
 
 #include "arena/cli/commands.hpp"
 #include "arena/cli/config_args.hpp"
-#include "arena/cli/serve_setup.hpp"
 #include "arena/cli/stop_signal.hpp"
 #include "arena/report/sprt_text.hpp"
 #include "arena/report/text_standings.hpp"
+#include "arena/serve/running_server.hpp"
 #include "arena/store/lock_messages.hpp"
 #include "arena/store/run_lock.hpp"
 #include "arena/submissions/submissions.hpp"
@@ -96,14 +96,11 @@ tournament::RunOutcome play(store::ResultsStore& store, const tournament::Config
     // With --serve: the pages, and the games in progress move by move.
     serve::LiveGames live;
     serve::LiveTournament watch(live, config.name);
-    std::optional<RunningServer> server;
+    std::optional<serve::RunningServer> server;
     if (a.serve_port >= 0) {
-        ServeSetup setup;
-        setup.databases = {config.database};
-        setup.play = false;
-        setup.live = &live;
-        setup.server.port = static_cast<unsigned short>(a.serve_port);
-        server.emplace(setup, err);
+        server.emplace(serve::run_serve_setup(config.database, live,
+                                              static_cast<unsigned short>(a.serve_port)),
+                       err);
         out << "arena run: " << server->describe() << std::endl;
     }
     store.set_lock_waiting(store::waiting_as_long_as_locked(err, "arena run", signals.token()));
@@ -119,8 +116,7 @@ tournament::RunOutcome play(store::ResultsStore& store, const tournament::Config
     options.messages = &err;
     if (server) {
         options.observers.push_back(&watch);
-        // The server's connections, and the few it may hold past its limit.
-        options.reserved_fds = serve::ServerOptions{}.max_connections * 5 / 4 + 16;
+        options.reserved_fds = server->open_files();
     }
     auto outcome = tournament::Runner(config, store, o.id, o.lineup).run(options, signals.token());
     stopped = signals.stopped();

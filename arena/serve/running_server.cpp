@@ -53,7 +53,17 @@ std::vector<std::unique_ptr<ServedDatabase>> open_databases(const std::vector<st
 
 }  // namespace
 
-RunningServer::RunningServer(const ServeSetup& setup, std::ostream& err) {
+ServeSetup run_serve_setup(const std::string& database, LiveGames& live, unsigned short port) {
+    ServeSetup setup;
+    setup.databases = {database};
+    setup.play = false;
+    setup.live = &live;
+    setup.server.port = port;
+    return setup;
+}
+
+RunningServer::RunningServer(const ServeSetup& setup, std::ostream& err)
+    : open_files_(setup.server.max_connections * 5 / 4 + 16) {
     std::string play_db;
     if (setup.play)
         play_db = setup.play_db.empty() ? (setup.databases.empty() ? "" : setup.databases.front())
