@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -272,6 +273,35 @@ TEST(SprtText, TheLlrAfterAGameLineAndALiveTestAsJson) {
     EXPECT_EQ(sprt_test_json(options, start, {}, {1, 0, 0}, 0).dump(),
               R"({"alpha":0.05,"beta":0.05,"decision":"continue","elo0":0.0,"elo1":10.0,)"
               R"("games":0,"llr":0.0,"lower":-2.94,"model":"normalized","pairs":0,"upper":2.94})");
+}
+
+TEST(SprtText, TheCalculatorsTextOrJson) {
+    rating::SprtOptions options;
+    options.elo0 = 0;
+    options.elo1 = 10;
+    const std::optional<rating::Pentanomial> pairs = rating::Pentanomial{{1, 2, 3, 4, 5}};
+    std::ostringstream text;
+    print_sprt_calculation(text, options, pairs, std::nullopt, false);
+    EXPECT_EQ(text.str(),
+              "Elo: 120.41 +/- 131.27, nElo: 131.32 +/- 124.33\n"
+              "LOS: 98.08 %, DrawRatio: 20.00 %, PairsRatio: 3.00\n"
+              "Games: 30, Points: 20.0 (66.67 %)\n"
+              "Ptnml(0-2): [1, 2, 3, 4, 5]\n"
+              "LLR: 0.28 (-2.94, 2.94) [0.00, 10.00]\n"
+              "SPRT: no decision yet (continue)\n");
+    const std::optional<rating::Trinomial> games = rating::Trinomial{100, 50, 40};
+    std::ostringstream json;
+    print_sprt_calculation(json, options, std::nullopt, games, true);
+    const auto result = rating::sprt(*games, options);
+    EXPECT_EQ(json.str(),
+              sprt_json(options, result, rating::head_to_head(*games), games, std::nullopt).dump() +
+                  "\n");
+    // A test the statistics refuse prints nothing.
+    options.elo1 = -10;
+    std::ostringstream refused;
+    EXPECT_THROW(print_sprt_calculation(refused, options, pairs, std::nullopt, false),
+                 std::invalid_argument);
+    EXPECT_EQ(refused.str(), "");
 }
 
 TEST(ReportFile, ThePageIsWrittenWholeOrNotAtAll) {

@@ -99,6 +99,20 @@ nlohmann::json sprt_json(const rating::SprtOptions& options, const rating::SprtR
     return j;
 }
 
+void print_sprt_calculation(std::ostream& out, const rating::SprtOptions& options,
+                            const std::optional<rating::Pentanomial>& pairs,
+                            const std::optional<rating::Trinomial>& games, bool json) {
+    const auto result = pairs ? rating::sprt(*pairs, options) : rating::sprt(*games, options);
+    const auto h = pairs ? rating::head_to_head(*pairs) : rating::head_to_head(*games);
+    if (json) {
+        out << sprt_json(options, result, h, games, pairs).dump() << "\n";
+        return;
+    }
+    print_head_to_head(out, h, games, pairs);
+    print_sprt_llr(out, result, options);
+    print_sprt_decision(out, result.decision, "SPRT: no decision yet (continue)");
+}
+
 nlohmann::json sprt_test_json(const rating::SprtOptions& options, const rating::SprtResult& result,
                               const rating::Pentanomial& pairs, const rating::Trinomial& games,
                               std::int64_t counted_pairs) {

@@ -51,6 +51,14 @@ void print_sprt_block(std::ostream& out, const std::string& a, const std::string
                                        const std::optional<rating::Trinomial>& games,
                                        const std::optional<rating::Pentanomial>& pairs);
 
+// `arena sprt`: the test of `pairs`, else of `games`, under `options`, as
+// one JSON object (sprt_json) or as the head-to-head block
+// (print_head_to_head), the LLR line and the decision. Throws
+// std::invalid_argument as rating::sprt does, having printed nothing.
+void print_sprt_calculation(std::ostream& out, const rating::SprtOptions& options,
+                            const std::optional<rating::Pentanomial>& pairs,
+                            const std::optional<rating::Trinomial>& games, bool json);
+
 // A live test (`arena match --sprt`) as JSON: sprt_json of its complete
 // pairs (`counted_pairs` of them, counted in `pairs`) and of their games;
 // before the first, only the hypotheses, the bounds and the decision, with
