@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
@@ -247,6 +248,34 @@ TEST(MatchRun, NamesTheStoredTournamentAfterItsBots) {
         EXPECT_STREQ(e.what(),
                      "x.db already holds a tournament named 'a-vs-b' (choose another --name)");
     }
+}
+
+TEST(MatchRun, TheEndSaysWhereTheMatchIsStoredAndWhatStoppedIt) {
+    TempDir dir;
+    auto m = two_bots();
+    m.db = (dir.path() / "m.db").string();
+    m.games = 4;
+    MatchRun run(m, match_config(m), {}, std::cerr);
+    std::ostringstream out, err;
+    EXPECT_EQ(run.finish(false, true, "", out, err), MatchEnd::kInterrupted);
+    std::ostringstream table;
+    print_summary(table, run.lines().tally());
+    EXPECT_EQ(out.str(), table.str());
+    EXPECT_EQ(err.str(), "arena match: stored as tournament 'a-vs-b' in " + m.db +
+                             "\narena match: interrupted after 0 of 4 games\n");
+    std::ostringstream failed_out, failed;
+    EXPECT_EQ(run.finish(false, false, "bot 'b\x1b' failed", failed_out, failed),
+              MatchEnd::kFailed);
+    EXPECT_EQ(failed.str(), "arena match: stored as tournament 'a-vs-b' in " + m.db +
+                                "\narena match: bot 'b\\x1b' failed\n");
+    EXPECT_EQ(store::ResultsStore(m.db).find_tournament("a-vs-b")->status, "interrupted");
+
+    auto in_memory = two_bots();
+    MatchRun played(in_memory, match_config(in_memory), {}, std::cerr);
+    std::ostringstream json, nothing;
+    EXPECT_EQ(played.finish(true, false, "", json, nothing), MatchEnd::kPlayed);
+    EXPECT_EQ(json.str(), summary_json("connect4", played.lines().tally()).dump() + "\n");
+    EXPECT_EQ(nothing.str(), "");
 }
 
 TEST(MatchLines, PrintsALinePerGame) {

@@ -14,7 +14,6 @@
 #include "arena/cli/commands.hpp"
 #include "arena/cli/options.hpp"
 #include "arena/cli/stop_signal.hpp"
-#include "arena/record/escape.hpp"
 #include "arena/report/sprt_text.hpp"
 #include "arena/session/cgroup.hpp"
 #include "arena/tournament/bot_argument.hpp"
@@ -181,30 +180,6 @@ tournament::SprtText sprt_text(const MatchArgs& m) {
             report::print_sprt_decision};
 }
 
-// Prints the summary (text or JSON) and the warnings; returns the exit status.
-int finish_match(const MatchArgs& m, tournament::MatchRun& run, bool interrupted,
-                 std::string failure, std::ostream& out, std::ostream& err) {
-    const tournament::MatchLines& lines = run.lines();
-    const bool stopped_early = interrupted || !failure.empty();
-    lines.print_end(out, m.json, stopped_early);
-    lines.print_warnings(err);
-    const std::string status_error = run.set_status(stopped_early);
-    if (status_error.empty() && !m.db.empty())
-        err << "arena match: stored as tournament '" << run.config().name << "' in " << m.db
-            << "\n";
-    if (failure.empty()) failure = status_error;
-    if (!failure.empty()) {
-        err << "arena match: " << record::escape_controls(failure) << "\n";
-        return kExitFailure;
-    }
-    if (interrupted) {
-        err << "arena match: interrupted after " << lines.tally().games() << " of " << m.games
-            << " games\n";
-        return 130;
-    }
-    return kExitOk;
-}
-
 }  // namespace
 
 // A two-bot run of the tournament runner: the match is a tournament of its
@@ -232,7 +207,10 @@ int match_command(const std::vector<std::string>& args, std::ostream& out, std::
         failure = run->play(err, signals.token());
         interrupted = signals.stopped();
     }
-    return finish_match(m, *run, interrupted && failure.empty(), failure, out, err);
+    const auto end = run->finish(m.json, interrupted && failure.empty(), failure, out, err);
+    return end == tournament::MatchEnd::kFailed        ? kExitFailure
+           : end == tournament::MatchEnd::kInterrupted ? 130
+                                                       : kExitOk;
 }
 
 }  // namespace arena::cli
