@@ -1,9 +1,12 @@
 // The games `arena rate` reads (rating/games_csv, rating/csv_records): RFC
 // 4180 records, the export's header told from white,black,result lines,
-// and the line and problem of bad input; and their fit (rating/rate_games).
+// and the line and problem of bad input, the file read whole; and their fit
+// (rating/rate_games).
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -13,6 +16,7 @@
 #include "arena/rating/csv_records.hpp"
 #include "arena/rating/games_csv.hpp"
 #include "arena/rating/rate_games.hpp"
+#include "temp_dir.hpp"
 
 namespace arena::rating {
 namespace {
@@ -116,6 +120,24 @@ TEST(RateGames, FitsTheGamesWithTheAnchorsAndTheAdvantageAsked) {
     ASSERT_EQ(held.fit.ratings.size(), 3u);
     EXPECT_DOUBLE_EQ(held.fit.ratings[2], 100.0);
     EXPECT_EQ(held.fit.errors[2], 0.0);
+}
+
+TEST(RatedGames, TheFileIsReadWholeOrSaysWhyNot) {
+    testing::TempDir dir;
+    const auto file = dir.path() / "g.csv";
+    std::ofstream(file, std::ios::binary) << "a,b,1-0\r\nb,a,0-1\n";
+    std::istringstream unused;
+    EXPECT_EQ(read_games_text(file.string(), unused), "a,b,1-0\r\nb,a,0-1\n");
+    std::istringstream input("white,black,result\n");
+    EXPECT_EQ(read_games_text("-", input), "white,black,result\n");
+    EXPECT_EQ(problem_of([&] { (void)read_games_text(dir.path().string(), unused); }),
+              dir.path().string() + ": cannot read (Is a directory)");
+    const std::string missing = (dir.path() / "none.csv").string();
+    EXPECT_EQ(problem_of([&] { (void)read_games_text(missing, unused); }),
+              missing + ": cannot read (No such file or directory)");
+    std::istringstream broken;
+    broken.setstate(std::ios::badbit);
+    EXPECT_EQ(problem_of([&] { (void)read_games_text("-", broken); }), "<stdin>: cannot read");
 }
 
 // What rate_games throws for `text` and `anchors`; "" when nothing.

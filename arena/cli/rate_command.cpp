@@ -2,29 +2,20 @@
 // own CSV export or white,black,result lines, from a file or standard input.
 
 #include <boost/program_options.hpp>
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <iterator>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "arena/cli/commands.hpp"
 #include "arena/cli/options.hpp"
+#include "arena/rating/games_csv.hpp"
 #include "arena/rating/rate_games.hpp"
 #include "arena/record/escape.hpp"
 #include "arena/report/anchors.hpp"
 #include "arena/report/rating_table.hpp"
 
 namespace arena::cli {
-namespace {
-
-constexpr std::string_view kStdinName = "<stdin>";
-
-}  // namespace
 
 int rate_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     namespace po = boost::program_options;
@@ -57,29 +48,13 @@ int rate_command(const std::vector<std::string>& args, std::ostream& out, std::o
         }))
         return *done;
 
-    const bool from_stdin = path == "-";
-    const std::string label = from_stdin ? std::string(kStdinName) : path;
+    const std::string label = path == "-" ? std::string(rating::kStdinName) : path;
     std::string text;
-    if (from_stdin) {
-        text.assign(std::istreambuf_iterator<char>(std::cin), {});
-        if (std::cin.bad()) {
-            err << "arena rate: " << label << ": cannot read\n";
-            return kExitUsage;
-        }
-    } else {
-        // An ifstream opens a directory and then reads nothing: ask first.
-        std::error_code ec;
-        errno = std::filesystem::is_directory(path, ec) ? EISDIR : 0;
-        std::ifstream in;
-        if (errno == 0) in.open(path, std::ios::binary);
-        if (in.is_open()) text.assign(std::istreambuf_iterator<char>(in), {});
-        if (!in.is_open() || in.bad()) {
-            const int error = errno;
-            err << "arena rate: " << path << ": cannot read"
-                << (error != 0 ? std::string(" (") + std::strerror(error) + ")" : std::string())
-                << "\n";
-            return kExitUsage;
-        }
+    try {
+        text = rating::read_games_text(path, std::cin);
+    } catch (const std::runtime_error& e) {
+        err << "arena rate: " << e.what() << "\n";
+        return kExitUsage;
     }
     rating::RatedGames rated;
     try {
