@@ -180,7 +180,7 @@ int conclude(store::ResultsStore& store, const tournament::Config& config,
 int run_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     RunArgs a;
     if (const auto done = parse_run_args(args, a, out, err)) return *done;
-    auto config = load_config_or_say_why(a.config_path, err);
+    auto config = tournament::load_config(a.config_path, err);
     if (!config || !tournament::prepare_run(*config, a.overrides, err)) return kExitUsage;
     std::vector<submissions::LeftOut> left_out;
     try {

@@ -80,7 +80,7 @@ int slurm_command(const std::vector<std::string>& args, std::ostream& out, std::
         tasks = *parsed;
     }
 
-    const auto loaded = load_config_or_say_why(config_path, err);
+    const auto loaded = tournament::load_config(config_path, err);
     if (!loaded) return kExitUsage;
     const tournament::Config& config = *loaded;
     if (const auto why = tournament::shard_refusal(config); !why.empty()) {
