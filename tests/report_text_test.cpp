@@ -196,6 +196,18 @@ TEST_F(StoredAnchors, ActiveStandingsRefuseAnAnchorThatPlaysNoMore) {
         "");
 }
 
+TEST_F(StoredAnchors, TheReportsOptionsAreTheAnchorsAndTheConfigsPoints) {
+    auto stored =
+        stored_report_options(store_, row_, std::vector<rating::Anchor>{{"b", 5}}, "r.db");
+    EXPECT_EQ(stored.problem, "");
+    ASSERT_EQ(stored.options.anchors.size(), 1u);
+    EXPECT_EQ(stored.options.anchors[0].name, "b");
+    EXPECT_FALSE(stored.options.points.has_value());  // the config has no scoring
+    EXPECT_EQ(
+        stored_report_options(store_, row_, std::vector<rating::Anchor>{{"y", 1}}, "r.db").problem,
+        "the anchor 'y' is not a bot of tournament 't' in r.db");
+}
+
 TEST_F(StoredAnchors, TheStandingsRequestPrintsWhatItAsksOrSaysWhyNot) {
     StandingsRequest r;
     r.vs = {"a", "z"};
