@@ -105,11 +105,8 @@ tournament::RunOutcome play(store::ResultsStore& store, const tournament::Config
     }
     store.set_lock_waiting(store::waiting_as_long_as_locked(err, "arena run", signals.token()));
     store.set_status(o.id, "running");
-    tournament::ProgressOptions shown;
-    if (a.overrides.shard) shown.schedule_games = static_cast<std::int64_t>(o.scheduled_games);
-    shown.messages = &err;
-    tournament::fit_to_terminal(shown, STDOUT_FILENO);
-    tournament::Progress progress(config, out, shown);
+    tournament::Progress progress(config, out,
+                                  tournament::run_progress(a.overrides, o, err, STDOUT_FILENO));
     tournament::RunOptions options;
     options.concurrency = tournament::run_concurrency(a.overrides, config);
     options.progress = &progress;
