@@ -36,6 +36,13 @@ struct ServeSetup {
     std::string title = "arena";
 };
 
+// What is wrong with `setup` and `port` (--port, before it is made a port
+// number) as `arena serve`'s options give them, naming the option: nothing
+// to serve, a port out of 0..65535, or /play's limits out of theirs (at
+// most 64 games at once, an idle game ended after 5 s at the least, a move
+// of 10 ms at the least); "" when nothing is.
+[[nodiscard]] std::string setup_problem(const ServeSetup& setup, int port);
+
 // What `arena run --serve PORT` serves while it runs: the run's `database`,
 // with the games in progress of `live`, and no /play.
 [[nodiscard]] ServeSetup run_serve_setup(const std::string& database, LiveGames& live,
