@@ -135,6 +135,19 @@ TEST(MatchSettings, ReadsTwoBotsAsTypedIntoTheirFolders) {
               "expected two bots, got 1");
 }
 
+TEST(MatchSettings, EachBotSpeaksItsProtocolOrTheCommonOne) {
+    auto m = two_bots();
+    set_match_protocols(m, {"gomocup", "", "nboard"});
+    EXPECT_EQ(m.bots[0].protocol, session::BotProtocol::kGomocup);
+    EXPECT_EQ(m.bots[1].protocol, session::BotProtocol::kNboard);
+    set_match_protocols(m, {"arena1", "", ""});
+    EXPECT_EQ(m.bots[1].protocol, session::BotProtocol::kArena1);
+    EXPECT_NE(message_of<std::invalid_argument>([&] {
+                  set_match_protocols(m, {"arena1", "uci", ""});
+              }).find("unknown protocol 'uci'"),
+              std::string::npos);
+}
+
 TEST(BotArgument, ABotFromItsCommandsWordsAndItsFolder) {
     auto bot = bot_from_words({"n=/bin/sh -c 'exit 0'"});
     EXPECT_EQ(bot.name, "n");

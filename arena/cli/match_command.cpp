@@ -16,7 +16,6 @@
 #include "arena/cli/stop_signal.hpp"
 #include "arena/report/sprt_text.hpp"
 #include "arena/session/cgroup.hpp"
-#include "arena/tournament/bot_argument.hpp"
 #include "arena/tournament/config.hpp"
 #include "arena/tournament/match_config.hpp"
 #include "arena/tournament/match_lines.hpp"
@@ -156,9 +155,7 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
                 run_options.apply(m.isolation, m.session);
                 for (auto& bot : m.bots)
                     bot.isolation = m.isolation;
-                for (std::size_t i = 0; i < 2; ++i)
-                    tournament::set_bot_protocol(
-                        m.bots[i], protocols[i + 1].empty() ? protocols[0] : protocols[i + 1]);
+                tournament::set_match_protocols(m, protocols);
                 read_game(m, vm, openings_text);
             })) {
         exit_code = *done;

@@ -68,6 +68,11 @@ void place_bots(MatchSettings& m, const std::array<std::string, 3>& dirs) {
     }
 }
 
+void set_match_protocols(MatchSettings& m, const std::array<std::string, 3>& protocols) {
+    for (std::size_t i = 0; i < 2; ++i)
+        set_bot_protocol(m.bots[i], protocols[i + 1].empty() ? protocols[0] : protocols[i + 1]);
+}
+
 void choose_openings(MatchSettings& m, const std::string& openings, bool plies_given) {
     if (!openings.empty() && openings != "none" && plies_given) {
         throw std::invalid_argument(

@@ -64,6 +64,11 @@ void read_match_bots(MatchSettings& m, const std::vector<std::string>& bots,
 // is not a directory.
 void place_bots(MatchSettings& m, const std::array<std::string, 3>& dirs);
 
+// Sets the protocol each bot speaks (set_bot_protocol): `protocols` are
+// --protocol (both), --protocol1 and --protocol2 (each overriding
+// --protocol), "" where not given. Throws std::invalid_argument.
+void set_match_protocols(MatchSettings& m, const std::array<std::string, 3>& protocols);
+
 // The openings of the pairs: `openings` is --openings (a FILE, "none", or
 // "" for the default) and `plies_given` whether --random-plies was; by
 // default the game's shipped suite for the board (else, with an SPRT, a few
