@@ -1,6 +1,7 @@
 #pragma once
-// Games from a CSV text, for `arena rate`: the one reader of the rating
-// module, kept apart from the statistics, which do no I/O.
+// Games from a CSV text, for `arena rate`, and the text from its file or
+// standard input: the one reader of the rating module, kept apart from the
+// statistics, which do no I/O.
 
 #include <iosfwd>
 #include <string>
