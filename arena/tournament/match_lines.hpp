@@ -35,9 +35,10 @@ struct SprtText {
     // The head-to-head block of BOT1's test against BOT2.
     std::function<void(std::ostream&, const OpponentTest&)> block;
     // The test as JSON, in the summary of --json.
-    std::function<nlohmann::json(const OpponentTest&)> json;
+    std::function<nlohmann::json(const OpponentTest&)> json{};
     // The decision's line, or `undecided` when there is none.
-    std::function<void(std::ostream&, rating::SprtDecision, const std::string& undecided)> decision;
+    std::function<void(std::ostream&, rating::SprtDecision, const std::string& undecided)>
+        decision{};
 };
 
 // "game 3/10: a vs b  1-0  connect  17 plies  0.25 s", or for a stored game
