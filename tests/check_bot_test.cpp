@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <utility>
@@ -22,6 +23,7 @@
 #include "arena/check/plan.hpp"
 #include "arena/check/report.hpp"
 #include "arena/games/registry.hpp"
+#include "arena/session/bot_host.hpp"
 #include "arena_process.hpp"
 #include "proc_util.hpp"
 #include "temp_dir.hpp"
@@ -655,6 +657,24 @@ TEST(CheckBotVerdicts, Memory) {
     EXPECT_EQ(judge_memory(std::nullopt, 100, "").status, Status::kSkip);
     EXPECT_EQ(judge_memory(std::uint64_t{10} << 20, 100, "plays as player 1: out of memory").status,
               Status::kFail);
+}
+
+TEST(CheckBotReport, PrintsEachCheckAsItIsDecidedOrAllAsJson) {
+    arena::check::CheckOptions o;
+    o.game = "connect4";
+    o.bot.name = "gone";
+    o.bot.argv = {"/nonexistent/arena-check-bot"};  // fails to start: the rest is skipped
+    arena::session::BotHost host;
+    std::ostringstream text;
+    const auto results = arena::check::print_checks(host, o, "gone --x", false, text);
+    ASSERT_FALSE(results.empty());
+    std::string expected = arena::check::heading_text("gone --x", o);
+    for (const auto& r : results)
+        expected += arena::check::format_text(r);
+    EXPECT_EQ(text.str(), expected + arena::check::verdict_text(results));
+    std::ostringstream json;
+    const auto again = arena::check::print_checks(host, o, "gone --x", true, json);
+    EXPECT_EQ(json.str(), arena::check::json_text(again) + "\n");
 }
 
 TEST(CheckBotReport, TextAndJson) {

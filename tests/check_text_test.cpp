@@ -1,9 +1,10 @@
 // What `arena check-bot` says around its checks (check/report, check/
-// bot_kind): the kind of bot a protocol makes, the game it implies, the
-// heading, the verdict and the JSON line.
+// bot_kind): the kind of bot a protocol makes, the game it implies (set on
+// the options), the heading, the verdict and the JSON line.
 
 #include <gtest/gtest.h>
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,27 @@ TEST(CheckBotKind, ImpliedGamesAndNames) {
     EXPECT_EQ(kind_name(BotKind::kGomocup), "gomocup");
     EXPECT_EQ(kind_name(BotKind::kNboard), "nboard");
     EXPECT_EQ(kind_name(BotKind::kTsinghuaSo), "tsinghua-so");
+}
+
+TEST(CheckBotKind, SetsTheKindAndTheGameItImplies) {
+    CheckOptions o;
+    o.bot.protocol = session::BotProtocol::kNboard;
+    set_kind_and_game(o, false);
+    EXPECT_EQ(o.kind, BotKind::kNboard);
+    EXPECT_EQ(o.game, "reversi");
+    // A game given stays, also one the kind does not play (the plan refuses it).
+    o.game = "gomoku";
+    set_kind_and_game(o, true);
+    EXPECT_EQ(o.kind, BotKind::kTsinghuaSo);
+    EXPECT_EQ(o.game, "gomoku");
+    CheckOptions v1;
+    try {
+        set_kind_and_game(v1, false);
+        ADD_FAILURE() << "no error";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_STREQ(e.what(),
+                     "--game is required for a protocol v1 bot (connect4, gomoku or reversi)");
+    }
 }
 
 TEST(CheckBotText, HeadingEscapesTheCommand) {

@@ -190,6 +190,19 @@ TEST(Config, LoadConfigReadsTheFile) {
     EXPECT_EQ(c.text, with("seed: 9\n"));
 }
 
+TEST(Config, LoadConfigOrSayWhyNot) {
+    TempDir dir("config_test");
+    const std::string path = dir.write("c.yaml", with("seed: 9\n"));
+    std::ostringstream err;
+    const auto loaded = load_config(path, err);
+    ASSERT_TRUE(loaded.has_value());
+    EXPECT_EQ(loaded->seed, 9u);
+    EXPECT_EQ(err.str(), "");
+    const std::string bad = dir.write("bad.yaml", "name: t\ngame: { name: connect4\n");
+    EXPECT_FALSE(load_config(bad, err).has_value());
+    EXPECT_EQ(err.str(), bad + ":3:1: YAML syntax error: end of map flow not found\n");
+}
+
 // --- errors: YAML and structure ------------------------------------------
 
 TEST(ConfigError, YamlSyntax) {

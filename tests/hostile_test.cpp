@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -71,12 +72,9 @@ Run arena_cli(const std::string& args) {
 // The game lines of `arena match` output ("game 1/2: bad vs good  0-1  crash ...").
 std::vector<std::string> game_lines(const std::string& out) {
     std::vector<std::string> lines;
-    std::size_t at = 0;
-    while ((at = out.find("game ", at)) != std::string::npos) {
-        const auto end = out.find('\n', at);
-        lines.push_back(out.substr(at, end - at));
-        at = end;
-    }
+    std::istringstream in(out);
+    for (std::string line; std::getline(in, line);)
+        if (line.starts_with("game ")) lines.push_back(line);
     return lines;
 }
 

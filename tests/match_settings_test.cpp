@@ -1,18 +1,22 @@
 // `arena match` as a tournament of its own (tournament/match_config,
 // match_run) and the lines it prints (tournament/match_lines): the settings
 // checked and made into a two-bot config, the stored tournament's name, and
-// the game lines and summary byte for byte.
+// the game lines and summary byte for byte; and a bot given on a command
+// line (tournament/bot_argument).
 
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <filesystem>
+#include <iostream>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "arena/tournament/bot_argument.hpp"
 #include "arena/tournament/growth.hpp"
 #include "arena/tournament/match_config.hpp"
 #include "arena/tournament/match_lines.hpp"
@@ -114,6 +118,57 @@ TEST(MatchSettings, PlacesBotsAndTellsTwinsApart) {
               "--dir '" + missing + "' is not a directory");
 }
 
+TEST(MatchSettings, ReadsTwoBotsAsTypedIntoTheirFolders) {
+    TempDir dir;
+    MatchSettings m;
+    read_match_bots(m, {"x=/bin/sh -c 'exit 0'", "/bin/sh"}, {"", "", dir.path().string()});
+    ASSERT_EQ(m.bots.size(), 2u);
+    EXPECT_EQ(m.bots[0].name, "x");
+    EXPECT_EQ(m.bots[0].argv, (std::vector<std::string>{"/bin/sh", "-c", "exit 0"}));
+    EXPECT_EQ(m.bots[1].name, "sh");
+    EXPECT_EQ(m.bots[1].working_dir, dir.path());
+    EXPECT_EQ(m.commands, (std::vector<std::string>{"x=/bin/sh -c 'exit 0'", "/bin/sh"}));
+    MatchSettings one;
+    EXPECT_EQ(message_of<std::invalid_argument>([&] {
+                  read_match_bots(one, {"/bin/sh"}, {"", "", ""});
+              }),
+              "expected two bots, got 1");
+}
+
+TEST(MatchSettings, EachBotSpeaksItsProtocolOrTheCommonOne) {
+    auto m = two_bots();
+    set_match_protocols(m, {"gomocup", "", "nboard"});
+    EXPECT_EQ(m.bots[0].protocol, session::BotProtocol::kGomocup);
+    EXPECT_EQ(m.bots[1].protocol, session::BotProtocol::kNboard);
+    set_match_protocols(m, {"arena1", "", ""});
+    EXPECT_EQ(m.bots[1].protocol, session::BotProtocol::kArena1);
+    EXPECT_NE(message_of<std::invalid_argument>([&] {
+                  set_match_protocols(m, {"arena1", "uci", ""});
+              }).find("unknown protocol 'uci'"),
+              std::string::npos);
+}
+
+TEST(BotArgument, ABotFromItsCommandsWordsAndItsFolder) {
+    auto bot = bot_from_words({"n=/bin/sh -c 'exit 0'"});
+    EXPECT_EQ(bot.name, "n");
+    EXPECT_EQ(bot.argv, (std::vector<std::string>{"/bin/sh", "-c", "exit 0"}));
+    // Several words are the command as it is: no name, no splitting.
+    bot = bot_from_words({"/bin/sh", "-c", "exit 0"});
+    EXPECT_EQ(bot.name, "sh");
+    EXPECT_EQ(bot.argv, (std::vector<std::string>{"/bin/sh", "-c", "exit 0"}));
+    EXPECT_EQ(message_of<std::invalid_argument>([] { (void)bot_from_words({}); }),
+              "no bot command given");
+
+    TempDir dir;
+    set_bot_dir(bot, "");
+    EXPECT_EQ(bot.working_dir, "");
+    set_bot_dir(bot, dir.path().string());
+    EXPECT_EQ(bot.working_dir, dir.path());
+    const std::string missing = (dir.path() / "nope").string();
+    EXPECT_EQ(message_of<std::invalid_argument>([&] { set_bot_dir(bot, missing); }),
+              "--dir '" + missing + "' is not a directory");
+}
+
 TEST(MatchSettings, OpeningsComeFromTheSuiteAFileOrNowhere) {
     auto m = two_bots();
     choose_openings(m, "", false);  // connect4 7x6 has a shipped suite
@@ -208,6 +263,39 @@ TEST(MatchRun, NamesTheStoredTournamentAfterItsBots) {
     }
 }
 
+TEST(MatchRun, TheEndSaysWhereTheMatchIsStoredAndWhatStoppedIt) {
+    TempDir dir;
+    auto m = two_bots();
+    m.db = (dir.path() / "m.db").string();
+    m.games = 4;
+    MatchRun run(m, match_config(m), {}, std::cerr);
+    std::ostringstream out, err;
+    EXPECT_EQ(run.finish(false, true, "", out, err), MatchEnd::kInterrupted);
+    std::ostringstream table;
+    print_summary(table, run.lines().tally());
+    EXPECT_EQ(out.str(), table.str());
+    EXPECT_EQ(err.str(), "arena match: stored as tournament 'a-vs-b' in " + m.db +
+                             "\narena match: interrupted after 0 of 4 games\n");
+    std::ostringstream failed_out, failed;
+    EXPECT_EQ(run.finish(false, false, "bot 'b\x1b' failed", failed_out, failed),
+              MatchEnd::kFailed);
+    EXPECT_EQ(failed.str(), "arena match: stored as tournament 'a-vs-b' in " + m.db +
+                                "\narena match: bot 'b\\x1b' failed\n");
+    EXPECT_EQ(store::ResultsStore(m.db).find_tournament("a-vs-b")->status, "interrupted");
+
+    auto in_memory = two_bots();
+    MatchRun played(in_memory, match_config(in_memory), {}, std::cerr);
+    std::ostringstream json, nothing;
+    EXPECT_EQ(played.finish(true, false, "", json, nothing), MatchEnd::kPlayed);
+    // The summary, and the verdict of the pairs (none counted).
+    auto expected = summary_json("connect4", played.lines().tally());
+    expected["head_to_head"] = head_to_head_json(played.lines().test());
+    EXPECT_EQ(json.str(), expected.dump() + "\n");
+    EXPECT_EQ(expected["head_to_head"]["pairs_counted"], 0);
+    EXPECT_TRUE(expected["head_to_head"]["elo"].is_null());
+    EXPECT_EQ(nothing.str(), "");
+}
+
 TEST(MatchLines, PrintsALinePerGame) {
     std::ostringstream out;
     print_game(out, 3, 10, 0, game("a", "b", games::Outcome::kWin1), "");
@@ -259,6 +347,50 @@ TEST(MatchLines, WritesTheSprtTextItIsGiven) {
     std::ostringstream block;
     lines.print_block(block);
     EXPECT_EQ(block.str(), "<block 0>\n");
+}
+
+TEST(MatchLines, TheEndIsTheSummaryAndTheTestsBlockAndDecision) {
+    auto m = two_bots();
+    const Config plain = match_config(m);
+    const auto plain_schedule = base_lineup(plain).schedule;
+    std::ostringstream lines_out;
+    MatchLines lines(plain, plain_schedule, 2, false, {}, lines_out);
+    lines.game_stored(0, 1, game("a", "b", games::Outcome::kWin1));
+    std::ostringstream text, table;
+    lines.print_end(text, false, false);
+    print_summary(table, lines.tally());
+    EXPECT_EQ(text.str(), table.str());
+    std::ostringstream json;
+    lines.print_end(json, true, false);
+    auto expected = summary_json("connect4", lines.tally());
+    expected["head_to_head"] = head_to_head_json(lines.test());
+    EXPECT_EQ(json.str(), expected.dump() + "\n");
+
+    m.sprt = rating::SprtOptions{};
+    m.games = 4;
+    const Config config = match_config(m);
+    const auto schedule = base_lineup(config).schedule;
+    SprtText sprt_text{
+        [](const rating::SprtResult&) { return std::string(); },
+        [](std::ostream& o, const OpponentTest& t) { o << "<block " << t.counted_pairs << ">\n"; },
+        [](const OpponentTest& t) {
+            return nlohmann::json{{"pairs", t.counted_pairs}};
+        },
+        [](std::ostream& o, rating::SprtDecision, const std::string& undecided) {
+            o << "<decision> " << undecided << "\n";
+        }};
+    MatchLines tested(config, schedule, 4, false, sprt_text, lines_out);
+    std::ostringstream end, empty_table;
+    tested.print_end(end, false, true);
+    print_summary(empty_table, tested.tally());
+    EXPECT_EQ(end.str(),
+              empty_table.str() + "\n<block 0>\n<decision> SPRT: no decision after 0 games\n");
+    std::ostringstream end_json;
+    tested.print_end(end_json, true, false);
+    const auto j = nlohmann::json::parse(end_json.str());
+    EXPECT_EQ(j["sprt"], (nlohmann::json{{"pairs", 0}}));
+    EXPECT_EQ(j["max_games"], 4);
+    EXPECT_EQ(j["games"], 0);
 }
 
 TEST(MatchLines, SummaryAsATableAndAsJson) {

@@ -128,5 +128,42 @@ TEST(RunningServer, DescribesWhatItServes) {
     EXPECT_TRUE(std::filesystem::exists(setup.play_db));  // created, and served
 }
 
+TEST(RunningServer, TheSetupsProblemsNameTheOption) {
+    ServeSetup setup;
+    EXPECT_EQ(setup_problem(setup, 8080), "expected at least one DB (or --play-db)");
+    setup.play_db = "p.db";
+    EXPECT_EQ(setup_problem(setup, 8080), "");
+    EXPECT_EQ(setup_problem(setup, 65536), "--port must be 0..65535");
+    EXPECT_EQ(setup_problem(setup, -1), "--port must be 0..65535");
+    setup.play_max = 65;
+    EXPECT_EQ(setup_problem(setup, 0), "--play-max must be 1..64");
+    setup.play_max = 64;
+    setup.idle = std::chrono::seconds(4);
+    EXPECT_EQ(setup_problem(setup, 0), "--play-idle-s must be at least 5");
+    setup.idle = std::chrono::seconds(5);
+    setup.max_move_ms = match::Millis(9);
+    EXPECT_EQ(setup_problem(setup, 0), "--max-move-ms must be at least 10");
+    setup.max_move_ms = match::Millis(10);
+    EXPECT_EQ(setup_problem(setup, 0), "");
+}
+
+TEST(RunningServer, ARunServesItsDatabaseLiveWithoutPlay) {
+    testing::TempDir dir;
+    const auto path = (dir.path() / "r.db").string();
+    make_database(path);
+    LiveGames live;
+    const ServeSetup setup = run_serve_setup(path, live, 0);
+    EXPECT_EQ(setup.databases, std::vector<std::string>{path});
+    EXPECT_FALSE(setup.play);
+    EXPECT_EQ(setup.live, &live);
+    std::ostringstream err;
+    session::BotHost host;
+    RunningServer server(host, setup, err);
+    EXPECT_EQ(server.describe(),
+              "serving http://127.0.0.1:" + std::to_string(server.port()) + "/ (1 database)");
+    // Its connections and a quarter more, and a few.
+    EXPECT_EQ(server.open_files(), ServerOptions{}.max_connections * 5 / 4 + 16);
+}
+
 }  // namespace
 }  // namespace arena::serve

@@ -1,9 +1,12 @@
 // The games `arena rate` reads (rating/games_csv, rating/csv_records): RFC
 // 4180 records, the export's header told from white,black,result lines,
-// and the line and problem of bad input.
+// and the line and problem of bad input, the file read whole; and their fit
+// (rating/rate_games).
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -12,6 +15,8 @@
 
 #include "arena/rating/csv_records.hpp"
 #include "arena/rating/games_csv.hpp"
+#include "arena/rating/rate_games.hpp"
+#include "temp_dir.hpp"
 
 namespace arena::rating {
 namespace {
@@ -101,6 +106,56 @@ TEST(RatedGames, SaysWhichLineIsBadAndWhy) {
     };
     for (const auto& [text, problem] : cases)
         EXPECT_EQ(games_problem(text), problem) << text;
+}
+
+TEST(RateGames, FitsTheGamesWithTheAnchorsAndTheAdvantageAsked) {
+    const std::string text = "a,b,1-0\nb,c,1/2-1/2\nc,a,0-1\na,c,1-0\n";
+    const auto free = rate_games(text, {}, true);
+    EXPECT_EQ(free.names, (std::vector<std::string>{"a", "b", "c"}));
+    EXPECT_EQ(free.games.size(), 4u);
+    EXPECT_NE(free.fit.advantage, 0.0);
+    const auto held = rate_games(text, {{"c", 100.0}}, false);
+    EXPECT_EQ(held.fit.advantage, 0.0);
+    EXPECT_EQ(held.fit.advantage_error, 0.0);
+    ASSERT_EQ(held.fit.ratings.size(), 3u);
+    EXPECT_DOUBLE_EQ(held.fit.ratings[2], 100.0);
+    EXPECT_EQ(held.fit.errors[2], 0.0);
+}
+
+TEST(RatedGames, TheFileIsReadWholeOrSaysWhyNot) {
+    testing::TempDir dir;
+    const auto file = dir.path() / "g.csv";
+    std::ofstream(file, std::ios::binary) << "a,b,1-0\r\nb,a,0-1\n";
+    std::istringstream unused;
+    EXPECT_EQ(read_games_text(file.string(), unused), "a,b,1-0\r\nb,a,0-1\n");
+    std::istringstream input("white,black,result\n");
+    EXPECT_EQ(read_games_text("-", input), "white,black,result\n");
+    EXPECT_EQ(problem_of([&] { (void)read_games_text(dir.path().string(), unused); }),
+              dir.path().string() + ": cannot read (Is a directory)");
+    const std::string missing = (dir.path() / "none.csv").string();
+    EXPECT_EQ(problem_of([&] { (void)read_games_text(missing, unused); }),
+              missing + ": cannot read (No such file or directory)");
+    std::istringstream broken;
+    broken.setstate(std::ios::badbit);
+    EXPECT_EQ(problem_of([&] { (void)read_games_text("-", broken); }), "<stdin>: cannot read");
+}
+
+// What rate_games throws for `text` and `anchors`; "" when nothing.
+std::string fit_problem(const std::string& text, const std::vector<Anchor>& anchors = {}) {
+    try {
+        (void)rate_games(text, anchors, true);
+    } catch (const std::exception& e) {
+        return e.what();
+    }
+    return "";
+}
+
+TEST(RateGames, RefusesNoGamesAnAnchorOnNoPlayerAndBadInput) {
+    EXPECT_EQ(fit_problem("\n"), "no games");
+    EXPECT_EQ(fit_problem("a,b,1-0\n", {{"z", 0.0}}), "no player 'z' to anchor on");
+    EXPECT_EQ(fit_problem("a,b,3-0\n"),
+              "line 1: unknown result '3-0' (expected 1-0, 0-1 or 1/2-1/2)");
+    EXPECT_EQ(fit_problem("a,b,1-0\n", {{"a", 0.0}}), "");
 }
 
 }  // namespace

@@ -1,18 +1,26 @@
 // The text of stored games for a terminal (report/game_text: arena games,
 // show and log), the anchors of a stored tournament's standings and report
-// (report/stored_anchors), and a page written whole or not at all
-// (report/report_file).
+// (report/stored_anchors), what `arena standings` prints of it
+// (report/text_standings), a page written whole or not at all
+// (report/report_file), the table of `arena rate` (report/rating_table) and
+// the SPRT's text in `arena match` (report/sprt_text).
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 
+#include "arena/rating/sprt.hpp"
 #include "arena/report/game_text.hpp"
+#include "arena/report/head_to_head_text.hpp"
+#include "arena/report/rating_table.hpp"
 #include "arena/report/report_file.hpp"
+#include "arena/report/sprt_text.hpp"
 #include "arena/report/stored_anchors.hpp"
+#include "arena/report/text_standings.hpp"
 #include "arena/store/results_store.hpp"
 #include "arena/tournament/stored_settings.hpp"
 #include "proc_util.hpp"
@@ -186,6 +194,129 @@ TEST_F(StoredAnchors, ActiveStandingsRefuseAnAnchorThatPlaysNoMore) {
         standings_anchors(store_, row_, std::vector<rating::Anchor>{{"a", 0}}, none, "r.db", true)
             .problem,
         "");
+}
+
+TEST_F(StoredAnchors, TheReportsOptionsAreTheAnchorsAndTheConfigsPoints) {
+    auto stored =
+        stored_report_options(store_, row_, std::vector<rating::Anchor>{{"b", 5}}, "r.db");
+    EXPECT_EQ(stored.problem, "");
+    ASSERT_EQ(stored.options.anchors.size(), 1u);
+    EXPECT_EQ(stored.options.anchors[0].name, "b");
+    EXPECT_FALSE(stored.options.points.has_value());  // the config has no scoring
+    EXPECT_EQ(
+        stored_report_options(store_, row_, std::vector<rating::Anchor>{{"y", 1}}, "r.db").problem,
+        "the anchor 'y' is not a bot of tournament 't' in r.db");
+}
+
+TEST_F(StoredAnchors, TheStandingsRequestPrintsWhatItAsksOrSaysWhyNot) {
+    StandingsRequest r;
+    r.vs = {"a", "z"};
+    std::ostringstream out;
+    EXPECT_EQ(print_standings_request(store_, row_, r, "r.db", out),
+              "tournament 't' in r.db has no bot 'z'");
+    r.anchors = std::vector<rating::Anchor>{{"y", 1}};
+    EXPECT_EQ(print_standings_request(store_, row_, r, "r.db", out),
+              "--anchor y: tournament 't' in r.db has no bot 'y'");
+    r.vs.clear();
+    r.anchors = std::vector<rating::Anchor>{{"c", 0}};
+    r.active = true;
+    EXPECT_EQ(print_standings_request(store_, row_, r, "r.db", out),
+              "--active leaves out 'c', which plays no more, but the ratings are anchored on it "
+              "(give other anchors with --anchor BOT=ELO)");
+    EXPECT_EQ(out.str(), "");
+
+    // Otherwise what the report's own functions print.
+    const auto printed = [&](const StandingsRequest& request) {
+        std::ostringstream text;
+        EXPECT_EQ(print_standings_request(store_, row_, request, "r.db", text), "");
+        return text.str();
+    };
+    const auto expected = [](const auto& print) {
+        std::ostringstream text;
+        print(text);
+        return text.str();
+    };
+    r = {};
+    EXPECT_EQ(printed(r), expected([&](std::ostream& o) {
+                  report_standings(store_, row_, o, {}, std::nullopt);
+              }));
+    r.pairs = true;
+    EXPECT_EQ(printed(r), expected([&](std::ostream& o) { report_pairs(store_, row_, o, {}); }));
+    r = {};
+    r.vs = {"b", "a"};
+    EXPECT_EQ(printed(r),
+              expected([&](std::ostream& o) { report_head_to_head(store_, row_, "b", "a", o); }));
+}
+
+TEST(RatingTable, RowsByRatingAsTextOrCsv) {
+    const auto rated =
+        rating::rate_games("a,b,1-0\nb,c,1/2-1/2\nc,a,0-1\na,c,1-0\nb\x1b,a,0-1\n", {}, true);
+    std::ostringstream text;
+    print_rating_table(text, rated, false);
+    EXPECT_EQ(text.str(),
+              "player      elo   ±95%   games   score\n"
+              "a         298.6  294.6       4  100.0%\n"
+              "b\\x1b     -81.1  395.2       1    0.0%\n"
+              "b         -96.7  291.7       2   25.0%\n"
+              "c        -120.8  307.1       3   16.7%\n"
+              "first-mover advantage: -12.9 ± 386.3 Elo (5 games)\n");
+    const auto held = rating::rate_games("a,b,1-0\nb,c,1/2-1/2\nc,a,0-1\na,c,1-0\nb\x1b,a,0-1\n",
+                                         {{"c", 100.0}}, false);
+    std::ostringstream csv;
+    print_rating_table(csv, held, true);
+    EXPECT_EQ(csv.str(),
+              "name,elo,error\na,515.3,450.5\nb\\x1b,131.7,571.0\nb,117.9,394.3\nc,100.0,0.0\n");
+}
+
+TEST(SprtText, TheLlrAfterAGameLineAndALiveTestAsJson) {
+    rating::SprtOptions options;
+    options.elo0 = 0;
+    options.elo1 = 10;
+    const rating::Pentanomial pairs{{1, 2, 3, 4, 5}};
+    const rating::Trinomial games{12, 6, 12};
+    const auto result = rating::sprt(pairs, options);
+    EXPECT_EQ(sprt_llr_suffix(result), "  LLR 0.28 (-2.94, 2.94)");
+    auto expected = sprt_json(options, result, rating::head_to_head(pairs), games, pairs);
+    expected["pairs_counted"] = 15;
+    expected["repeated_pairs"] = 3;
+    EXPECT_EQ(sprt_test_json(options, result, pairs, games, 15, 3), expected);
+    // Before the first complete pair: the hypotheses and the bounds, no figures.
+    rating::SprtResult start;
+    start.lower = -2.94;
+    start.upper = 2.94;
+    EXPECT_EQ(sprt_test_json(options, start, {}, {1, 0, 0}, 0, 0).dump(),
+              R"({"alpha":0.05,"beta":0.05,"decision":"continue","elo0":0.0,"elo1":10.0,)"
+              R"("games":0,"llr":0.0,"lower":-2.94,"model":"normalized","pairs":0,)"
+              R"("pairs_counted":0,"repeated_pairs":0,"upper":2.94})");
+}
+
+TEST(SprtText, TheCalculatorsTextOrJson) {
+    rating::SprtOptions options;
+    options.elo0 = 0;
+    options.elo1 = 10;
+    const std::optional<rating::Pentanomial> pairs = rating::Pentanomial{{1, 2, 3, 4, 5}};
+    std::ostringstream text;
+    print_sprt_calculation(text, options, pairs, std::nullopt, false);
+    EXPECT_EQ(text.str(),
+              "Elo: 120.41 +/- 131.27, nElo: 131.32 +/- 124.33\n"
+              "LOS: 98.08 %, DrawRatio: 20.00 %, PairsRatio: 3.00\n"
+              "Games: 30, Points: 20.0 (66.67 %)\n"
+              "Ptnml(0-2): [1, 2, 3, 4, 5]\n"
+              "LLR: 0.28 (-2.94, 2.94) [0.00, 10.00]\n"
+              "SPRT: no decision yet (continue)\n");
+    const std::optional<rating::Trinomial> games = rating::Trinomial{100, 50, 40};
+    std::ostringstream json;
+    print_sprt_calculation(json, options, std::nullopt, games, true);
+    const auto result = rating::sprt(*games, options);
+    EXPECT_EQ(json.str(),
+              sprt_json(options, result, rating::head_to_head(*games), games, std::nullopt).dump() +
+                  "\n");
+    // A test the statistics refuse prints nothing.
+    options.elo1 = -10;
+    std::ostringstream refused;
+    EXPECT_THROW(print_sprt_calculation(refused, options, pairs, std::nullopt, false),
+                 std::invalid_argument);
+    EXPECT_EQ(refused.str(), "");
 }
 
 TEST(ReportFile, ThePageIsWrittenWholeOrNotAtAll) {

@@ -1,10 +1,13 @@
 // What `arena run` does before its games and says after them, apart from
-// the standings: the config with the command line's overrides
-// (tournament/run_setup) and the lines of tournament/run_summary.
+// the standings: the config with the command line's overrides and the
+// progress's options (tournament/run_setup), and the lines of
+// tournament/run_summary.
 
 #include "arena/tournament/run_summary.hpp"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <sstream>
@@ -48,6 +51,23 @@ TEST(RunSetup, TheCommandLineOverridesTheConfig) {
     EXPECT_EQ(run_concurrency(o, c), 5);
     c.concurrency = 0;
     EXPECT_GE(run_concurrency(o, c), 1);  // the number of cores
+}
+
+TEST(RunSetup, TheProgressOfAShardCountsTheWholeSchedule) {
+    RunOverrides o;
+    OpenedTournament opened;
+    opened.scheduled_games = 40;
+    std::ostringstream messages;
+    const int not_a_terminal = ::open("/dev/null", O_WRONLY);
+    ASSERT_GE(not_a_terminal, 0);
+    auto shown = run_progress(o, opened, messages, not_a_terminal);
+    EXPECT_EQ(shown.schedule_games, 0);
+    EXPECT_EQ(shown.messages, &messages);
+    EXPECT_FALSE(shown.live);
+    o.shard = Shard{2, 4};
+    shown = run_progress(o, opened, messages, not_a_terminal);
+    EXPECT_EQ(shown.schedule_games, 40);
+    ::close(not_a_terminal);
 }
 
 TEST(RunSetup, AScheduleThatCannotBeShardedIsRefused) {

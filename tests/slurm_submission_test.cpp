@@ -1,12 +1,16 @@
 // What `arena slurm` does around its scripts (cluster/slurm_submission):
 // where a job's files go, the commands --dry-run prints, the files written,
-// and the lines said after a submission or a failed merge submission.
+// and the lines said after a submission or a failed merge submission; and
+// the submission itself, with a stand-in sbatch.
 
 #include "arena/cluster/slurm_submission.hpp"
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -110,6 +114,57 @@ TEST(SlurmSubmission, SaysWhatWasSubmittedAndHowToSubmitAMissingMerge) {
               "the shards are submitted as job 41, but the merge job is not: sbatch: error: no "
               "partition\n(submit it by hand: sbatch --dependency=afterany:41 "
               "'/j/cup.slurm/merge.sbatch')\n");
+}
+
+// A stand-in sbatch in `dir`, first on PATH while it lives: it prints job
+// ids 41, 42, ... and refuses a job with a dependency when `refuse_merge`.
+class FakeSbatch {
+  public:
+    FakeSbatch(const fs::path& dir, bool refuse_merge) : path_(std::getenv("PATH")) {
+        fs::create_directories(dir);
+        std::ofstream(dir / "sbatch")
+            << "#!/bin/sh\n"
+            << (refuse_merge ? "case \"$*\" in *--dependency*) echo 'sbatch: error: no partition' "
+                               ">&2; exit 1;; esac\n"
+                             : "")
+            << "n=$(cat \"$0.n\" 2>/dev/null || echo 40); n=$((n + 1)); echo $n > \"$0.n\"; "
+               "echo $n\n";
+        fs::permissions(dir / "sbatch", fs::perms::owner_all);
+        ::setenv("PATH", (dir.string() + ":" + path_).c_str(), 1);
+    }
+    ~FakeSbatch() { ::setenv("PATH", path_.c_str(), 1); }
+    FakeSbatch(const FakeSbatch&) = delete;
+    FakeSbatch& operator=(const FakeSbatch&) = delete;
+
+  private:
+    std::string path_;
+};
+
+TEST(SlurmSubmission, SubmitsTheShardsThenTheMergeAfterThem) {
+    testing::TempDir dir;
+    const auto job = small_job(dir.path());
+    {
+        FakeSbatch sbatch(dir.path() / "ok", false);
+        EXPECT_EQ(submit_job(job, ""), submitted_text(job, "", "41", "42"));
+    }
+    EXPECT_TRUE(fs::exists(job.job_dir / "merge.sbatch"));
+    FakeSbatch sbatch(dir.path() / "no-merge", true);
+    try {
+        (void)submit_job(job, "2");
+        ADD_FAILURE() << "no error";
+    } catch (const std::runtime_error& e) {
+        const std::string what = e.what();
+        EXPECT_EQ(
+            what.rfind("the shards are submitted as job 41, but the merge job is not: sbatch ", 0),
+            0u)
+            << what;
+        const std::string end =
+            "failed (exit 1): sbatch: error: no partition\n(submit it by "
+            "hand: sbatch --dependency=afterany:41 '" +
+            (job.job_dir / "merge.sbatch").string() + "')";
+        ASSERT_GE(what.size(), end.size());
+        EXPECT_EQ(what.substr(what.size() - end.size()), end);
+    }
 }
 
 }  // namespace

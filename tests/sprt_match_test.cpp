@@ -235,6 +235,50 @@ TEST(SprtMatch, RepeatedPairsAreSetAsideAndAMatchOfCopiesStops) {
     EXPECT_GT(last_games_count(c.out), 42) << c.out;
 }
 
+// Every match ends with a verdict: the head-to-head block of its pairs (Elo,
+// LOS, Ptnml, the repeats set aside), also without --sprt, and in --json as
+// "head_to_head".
+TEST(SprtMatch, AMatchWithoutSprtEndsWithTheHeadToHeadVerdict) {
+    TempDir dir;
+    const std::vector<std::string> args = {"match",
+                                           "--game",
+                                           "connect4",
+                                           "--games",
+                                           "8",
+                                           "--move-ms",
+                                           scaled_ms(200),
+                                           "one=" + bin("bots/random") + " --seed 5",
+                                           "two=" + bin("bots/random") + " --seed 6"};
+    const auto r = run_arena(dir.path(), args);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("\nResults of one vs two (from one's side), 4 colour-swapped pairs:\n"
+                         "Elo: "),
+              std::string::npos)
+        << r.out;
+    EXPECT_TRUE(
+        std::regex_search(r.out, std::regex(R"(\nPtnml\(0-2\): \[\d+, \d+, \d+, \d+, \d+\]\n$)")))
+        << r.out;
+    EXPECT_EQ(r.out.find("SPRT"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("LLR"), std::string::npos) << r.out;
+
+    auto json_args = args;
+    json_args.insert(json_args.begin() + 1, "--json");
+    const auto j = run_arena(dir.path(), json_args);
+    ASSERT_EQ(j.status, 0) << j.err;
+    const auto h = nlohmann::json::parse(j.out)["head_to_head"];
+    for (const char* field : {"elo", "elo_error", "nelo", "nelo_error", "los"})
+        EXPECT_TRUE(h[field].is_number() || h[field].is_null()) << field << " " << j.out;
+    EXPECT_TRUE(h["los"].is_number()) << j.out;
+    ASSERT_EQ(h["pentanomial"].size(), 5u) << j.out;
+    long pairs = 0;
+    for (const auto& n : h["pentanomial"])
+        pairs += n.get<long>();
+    EXPECT_EQ(pairs, 4);
+    EXPECT_EQ(h["pairs_counted"], 4);
+    EXPECT_EQ(h["repeated_pairs"], 0);
+    EXPECT_FALSE(nlohmann::json::parse(j.out).contains("sprt"));
+}
+
 TEST(SprtMatch, BadSprtValuesGiveOneClearMessage) {
     TempDir dir;
     const std::vector<std::pair<std::string, std::string>> cases = {

@@ -22,6 +22,7 @@
 #include <utility>
 #include <vector>
 
+#include "arena/store/merge.hpp"
 #include "arena/store/results_store.hpp"
 #include "arena/store/sqlite.hpp"
 
@@ -690,6 +691,54 @@ TEST_F(StoreTest, VersionOneDatabaseIsUpgradedKeepingItsGames) {
     while (q.step())
         steps += q.column_text(3) + "\n";
     EXPECT_NE(steps.find("COVERING INDEX games_by_result"), std::string::npos) << steps;
+}
+
+// arena upgrade: an older file is upgraded once, then left as it is; an
+// empty one is refused.
+TEST_F(StoreTest, UpgradeSaysWhatItDid) {
+    {
+        ResultsStore store(db_path_);
+        (void)store.create_tournament(spec("cup"), bot_entries({"a", "b"}));
+    }
+    {
+        Database db(db_path_);
+        back_to_version_3(db);
+    }
+    const std::string path = db_path_.string();
+    EXPECT_EQ(upgrade_database(db_path_),
+              path + ": upgraded from schema version 3 to " + std::to_string(kSchemaVersion));
+    EXPECT_EQ(stored_schema_version(db_path_), kSchemaVersion);
+    EXPECT_EQ(upgrade_database(db_path_), path + ": schema version " +
+                                              std::to_string(kSchemaVersion) +
+                                              ", this arena's: left as it is");
+    const fs::path empty = dir_ / "empty.db";
+    std::ofstream{empty};
+    try {
+        (void)upgrade_database(empty);
+        ADD_FAILURE() << "no error";
+    } catch (const StoreError& e) {
+        EXPECT_EQ(std::string(e.what()),
+                  empty.string() +
+                      ": an empty database, not a results database: nothing to "
+                      "upgrade");
+    }
+}
+
+TEST(MergeText, WhatArenaMergeSaysOfAnInputAndOfATournament) {
+    MergedInput input;
+    input.file = "s1.db";
+    input.added = 1;
+    EXPECT_EQ(merged_text(input, "out.db"), "s1.db: 1 game added\n");
+    input.added = 3;
+    input.present = 2;
+    input.new_tournaments = {"t", "u"};
+    EXPECT_EQ(merged_text(input, "out.db"),
+              "s1.db: 3 games added, 2 already in out.db (tournament 't' is new) (tournament 'u' "
+              "is new)\n");
+    EXPECT_EQ(merged_text(MergedTournament{"t", 5, 6}, "out.db"),
+              "out.db: tournament 't': 5 of 6 games\n");
+    EXPECT_EQ(merged_text(MergedTournament{"t", 6, 6}, "out.db"),
+              "out.db: tournament 't': 6 of 6 games, complete\n");
 }
 
 namespace {

@@ -188,6 +188,55 @@ TEST(TerminalPlay, ResultFromThePersonsSideWithTheBotsStderrAfterItsFault) {
                                                       "result 0-1: c4\\x1b wins (crash: exit 3)\n");
 }
 
+// What a setup step throws; "" when nothing.
+template <class Step>
+std::string problem_of(const Step& step) {
+    try {
+        step();
+    } catch (const std::invalid_argument& e) {
+        return e.what();
+    }
+    return "";
+}
+
+TEST(TerminalPlay, TheSetupSeatsThePersonSetsTheClocksAndDrawsTheBoard) {
+    PlaySetup setup = connect4_setup();
+    seat_person(setup, "second");
+    EXPECT_EQ(setup.human_side, 2);
+    seat_person(setup, "first");
+    EXPECT_EQ(setup.human_side, 1);
+    EXPECT_EQ(problem_of([&] { seat_person(setup, "red"); }),
+              "--color must be first or second, not 'red'");
+    setup.person = "";
+    EXPECT_EQ(problem_of([&] { seat_person(setup, "first"); }), "--name must not be empty");
+    setup.person = "c4\x1b";
+    EXPECT_EQ(problem_of([&] { seat_person(setup, "first"); }),
+              "the bot is also called 'c4\x1b': choose another --name, or name the bot "
+              "(name=command)");
+
+    using std::chrono::milliseconds;
+    set_clocks(setup, milliseconds{300}, milliseconds{20}, milliseconds{5000});
+    EXPECT_EQ(setup.time.move, milliseconds{300});
+    EXPECT_EQ(setup.time.tolerance, milliseconds{20});
+    EXPECT_EQ(setup.human_limit, milliseconds{5000});
+    EXPECT_EQ(
+        problem_of([&] { set_clocks(setup, milliseconds{0}, milliseconds{0}, milliseconds{0}); }),
+        "--move-ms must be positive");
+    EXPECT_EQ(
+        problem_of([&] { set_clocks(setup, milliseconds{1}, milliseconds{0}, milliseconds{-1}); }),
+        "--human-ms must not be negative");
+
+    // A family of boards is drawn from the seed; a board the bot cannot play is refused.
+    setup.params = {{"variant", "tsinghua"}};
+    settle_board(setup, 7);
+    EXPECT_EQ(setup.params, games::realize("connect4", {{"variant", "tsinghua"}}, 7));
+    setup.bot.protocol = session::BotProtocol::kGomocup;
+    setup.bot.name = "brain";
+    setup.params = {};
+    EXPECT_EQ(problem_of([&] { settle_board(setup, 1); }),
+              "bot 'brain': protocol 'gomocup' plays only gomoku");
+}
+
 TEST(TerminalPlay, ABotIsRefusedAGameItsProtocolDoesNotPlay) {
     session::BotSpec bot;
     bot.name = "brain";

@@ -1,5 +1,7 @@
 #include "arena/check/bot_kind.hpp"
 
+#include <stdexcept>
+
 namespace arena::check {
 
 BotKind bot_kind(session::BotProtocol protocol, bool strategy_library) {
@@ -21,6 +23,17 @@ std::optional<std::string> implied_game(BotKind kind) {
             break;
     }
     return std::nullopt;
+}
+
+void set_kind_and_game(CheckOptions& options, bool strategy_library) {
+    options.kind = bot_kind(options.bot.protocol, strategy_library);
+    if (!options.game.empty()) return;
+    const auto implied = implied_game(options.kind);
+    if (!implied) {
+        throw std::invalid_argument(
+            "--game is required for a protocol v1 bot (connect4, gomoku or reversi)");
+    }
+    options.game = *implied;
 }
 
 std::string_view kind_name(BotKind kind) {

@@ -20,6 +20,11 @@ namespace arena::check {
 // connect4); nullopt for a protocol v1 bot, which plays them all.
 [[nodiscard]] std::optional<std::string> implied_game(BotKind kind);
 
+// Sets options.kind from the bot's protocol (bot_kind) and, when
+// options.game is empty, the game that kind implies. Throws
+// std::invalid_argument when it implies none: a protocol v1 bot needs --game.
+void set_kind_and_game(CheckOptions& options, bool strategy_library);
+
 // "arena1", "gomocup", "nboard", "tsinghua-so".
 [[nodiscard]] std::string_view kind_name(BotKind kind);
 

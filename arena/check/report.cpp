@@ -99,4 +99,19 @@ std::string json_text(const std::vector<CheckResult>& results) {
     return to_json(results).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
+std::vector<CheckResult> print_checks(session::BotHost& host, CheckOptions options,
+                                      std::string_view command, bool json, std::ostream& out) {
+    if (!json) {
+        out << heading_text(command, options) << std::flush;
+        options.on_result = [&out](const CheckResult& r) { out << format_text(r) << std::flush; };
+    }
+    auto results = check_bot(host, options);
+    if (json) {
+        out << json_text(results) << std::endl;
+    } else {
+        out << verdict_text(results) << std::flush;
+    }
+    return results;
+}
+
 }  // namespace arena::check

@@ -3,6 +3,7 @@
 // was sent, received and expected under a failure; or all of them as JSON.
 
 #include <nlohmann/json.hpp>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,5 +35,12 @@ namespace arena::check {
 
 // to_json on one line; text that is not UTF-8 is replaced, not refused.
 [[nodiscard]] std::string json_text(const std::vector<CheckResult>& results);
+
+// Runs the checks (check_bot) and prints them on `out` as `arena check-bot`
+// does: heading_text, each check as soon as it is decided (format_text) and
+// verdict_text; with `json`, only json_text once all are decided. Returns
+// the checks; throws what check_bot throws, after the heading.
+std::vector<CheckResult> print_checks(session::BotHost& host, CheckOptions options,
+                                      std::string_view command, bool json, std::ostream& out);
 
 }  // namespace arena::check

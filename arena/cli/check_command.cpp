@@ -3,7 +3,6 @@
 // check, or all of them as JSON.
 
 #include <boost/program_options.hpp>
-#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -120,36 +119,15 @@ std::optional<CheckArgs> parse_args(const std::vector<std::string>& args, std::o
     const CommandLine line{"check-bot", kCheckUsage, opts};
     if (const auto done =
             parse_command_line(line, option_words, out, err, [&](const po::variables_map& vm) {
-                if (command.empty()) throw std::invalid_argument("no bot command given");
-                if (command.size() == 1) {
-                    o.bot = tournament::parse_bot_argument(command[0]);
-                    c.command = command[0];
-                } else {
-                    o.bot.argv = command;
-                    o.bot.name = std::filesystem::path(command[0]).filename().string();
-                    for (const auto& word : command)
-                        c.command += (c.command.empty() ? "" : " ") + word;
-                }
-                if (!dir.empty()) {
-                    std::error_code ec;
-                    if (!std::filesystem::is_directory(dir, ec))
-                        throw std::invalid_argument("--dir '" + dir + "' is not a directory");
-                    o.bot.working_dir = dir;
-                }
+                o.bot = tournament::bot_from_words(command);
+                for (const auto& word : command)
+                    c.command += (c.command.empty() ? "" : " ") + word;
+                tournament::set_bot_dir(o.bot, dir);
                 const bool library = tournament::runs_so_host(o.bot.argv);
                 if (library && vm["protocol"].defaulted()) protocol = tournament::kTsinghuaSo;
                 tournament::set_bot_protocol(o.bot, protocol);
-                o.kind = check::bot_kind(o.bot.protocol, protocol == tournament::kTsinghuaSo ||
-                                                             tournament::runs_so_host(o.bot.argv));
-                if (o.game.empty()) {
-                    const auto implied = check::implied_game(o.kind);
-                    if (!implied) {
-                        throw std::invalid_argument(
-                            "--game is required for a protocol v1 bot (connect4, gomoku or "
-                            "reversi)");
-                    }
-                    o.game = *implied;
-                }
+                check::set_kind_and_game(
+                    o, protocol == tournament::kTsinghuaSo || tournament::runs_so_host(o.bot.argv));
                 o.time.move = match::Millis{move_ms};
                 o.time.tolerance = match::Millis{tolerance_ms};
                 if (move_ms <= 0) throw std::invalid_argument("--move-ms must be positive");
@@ -169,28 +147,17 @@ std::optional<CheckArgs> parse_args(const std::vector<std::string>& args, std::o
 
 int check_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     int exit_code = kExitOk;
-    auto parsed = parse_args(args, out, err, exit_code);
+    const auto parsed = parse_args(args, out, err, exit_code);
     if (!parsed) return exit_code;
-    CheckArgs& c = *parsed;
+    const CheckArgs& c = *parsed;
     session::BotHost host;  // the bot's processes, while the checks run
     err << host.describe_limits(c.options.bot.isolation.cgroup) << "\n";
-    if (!c.json) {
-        out << check::heading_text(c.command, c.options) << std::flush;
-        c.options.on_result = [&out](const check::CheckResult& r) {
-            out << check::format_text(r) << std::flush;
-        };
-    }
     std::vector<check::CheckResult> results;
     try {
-        results = check::check_bot(host, c.options);
+        results = check::print_checks(host, c.options, c.command, c.json, out);
     } catch (const std::exception& e) {
         err << "arena check-bot: " << record::escape_controls(e.what()) << "\n";
         return kExitFailure;
-    }
-    if (c.json) {
-        out << check::json_text(results) << std::endl;
-    } else {
-        out << check::verdict_text(results) << std::flush;
     }
     return check::all_passed(results) ? kExitOk : kExitFailure;
 }

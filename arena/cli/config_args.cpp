@@ -25,14 +25,4 @@ std::optional<int> parse_config_args(std::string_view command, std::string_view 
     });
 }
 
-std::optional<tournament::Config> load_config_or_say_why(const std::string& path,
-                                                         std::ostream& err) {
-    try {
-        return tournament::load_config(path);
-    } catch (const tournament::ConfigError& e) {
-        err << e.what() << "\n";
-        return std::nullopt;
-    }
-}
-
 }  // namespace arena::cli

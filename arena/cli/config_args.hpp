@@ -1,7 +1,7 @@
 #pragma once
-// Command-line helpers shared by the commands that take a tournament config
-// (`run`, `grade`, `slurm`): parsing `CONFIG` plus options, and loading the
-// config, with the same error lines everywhere.
+// The command-line helper shared by the commands that take a tournament
+// config (`run`, `grade`, `slurm`): parsing `CONFIG` plus options, with the
+// same error lines everywhere. The config is loaded by tournament::load_config.
 
 #include <boost/program_options.hpp>
 #include <functional>
@@ -10,8 +10,6 @@
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "arena/tournament/config.hpp"
 
 namespace arena::cli {
 
@@ -24,9 +22,5 @@ namespace arena::cli {
     const boost::program_options::options_description& opts, std::string& config_path,
     std::ostream& out, std::ostream& err,
     const std::function<void(const boost::program_options::variables_map&)>& check = {});
-
-// The config at `path`, or nullopt after printing its error (file, line, key).
-[[nodiscard]] std::optional<tournament::Config> load_config_or_say_why(const std::string& path,
-                                                                       std::ostream& err);
 
 }  // namespace arena::cli

@@ -68,7 +68,7 @@ int grade_command(const std::vector<std::string>& args, std::ostream& out, std::
             }))
         return *done;
 
-    auto loaded = load_config_or_say_why(config_path, err);
+    auto loaded = tournament::load_config(config_path, err);
     if (!loaded) return kExitUsage;
     tournament::Config config = std::move(*loaded);
     if (const auto problem = grade::grading_problem(config); !problem.empty()) {

@@ -5,7 +5,6 @@
 #include <array>
 #include <boost/program_options.hpp>
 #include <cstdint>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -15,14 +14,8 @@
 #include "arena/cli/commands.hpp"
 #include "arena/cli/options.hpp"
 #include "arena/cli/stop_signal.hpp"
-#include "arena/rating/head_to_head.hpp"
-#include "arena/rating/sprt.hpp"
-#include "arena/rating/sprt_input.hpp"
-#include "arena/record/escape.hpp"
-#include "arena/report/head_to_head_text.hpp"
 #include "arena/report/sprt_text.hpp"
 #include "arena/session/bot_host.hpp"
-#include "arena/tournament/bot_argument.hpp"
 #include "arena/tournament/config.hpp"
 #include "arena/tournament/match_config.hpp"
 #include "arena/tournament/match_lines.hpp"
@@ -94,20 +87,6 @@ struct MatchArgs : tournament::MatchSettings {
     bool json = false;  // the summary as one JSON object on stdout
 };
 
-// BOT1 and BOT2 with their folders (--dir, --dir1, --dir2).
-void read_bots(MatchArgs& m, const po::variables_map& vm, const std::vector<std::string>& args,
-               const std::array<std::string, 3>& dirs) {
-    const auto bots =
-        vm.count("bot") ? vm["bot"].as<std::vector<std::string>>() : std::vector<std::string>{};
-    if (bots.size() != 2)
-        throw std::invalid_argument("expected two bots, got " + std::to_string(bots.size()));
-    for (const auto& b : bots)
-        m.bots.push_back(tournament::parse_bot_argument(b));
-    m.commands = bots;
-    m.args = args;
-    tournament::place_bots(m, dirs);
-}
-
 // The game and its board from the options, checked before any bot starts;
 // the openings; and whether each bot's protocol plays it.
 void read_game(MatchArgs& m, const po::variables_map& vm, const std::string& openings_text) {
@@ -159,12 +138,14 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
     // clang-format on
     run_options.add_limit_options(opts);
     CommandLine line{"match", kMatchUsage, opts};
-    line.arguments.add_options()("bot", po::value<std::vector<std::string>>(), "bot");
+    std::vector<std::string> bots;  // BOT1 and BOT2, as typed
+    line.arguments.add_options()("bot", po::value<std::vector<std::string>>(&bots), "bot");
     line.positional.add("bot", -1);
 
     if (const auto done =
             parse_command_line(line, args, out, err, [&](const po::variables_map& vm) {
-                read_bots(m, vm, args, dirs);
+                tournament::read_match_bots(m, bots, dirs);
+                m.args = args;
                 m.time.move = match::Millis{move_ms};
                 m.time.tolerance = match::Millis{tolerance_ms};
                 m.time.game = match::Millis{game_ms};
@@ -175,9 +156,7 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
                 run_options.apply(m.isolation, m.session);
                 for (auto& bot : m.bots)
                     bot.isolation = m.isolation;
-                for (std::size_t i = 0; i < 2; ++i)
-                    tournament::set_bot_protocol(
-                        m.bots[i], protocols[i + 1].empty() ? protocols[0] : protocols[i + 1]);
+                tournament::set_match_protocols(m, protocols);
                 read_game(m, vm, openings_text);
             })) {
         exit_code = *done;
@@ -188,81 +167,19 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
 
 // The SPRT's text in the match's lines: the report's, as `arena sprt` prints it.
 tournament::SprtText sprt_text(const MatchArgs& m) {
-    return {[](const rating::SprtResult& r) {
-                return "  LLR " + report::fixed_decimals(r.llr, 2) + " (" +
-                       report::fixed_decimals(r.lower, 2) + ", " +
-                       report::fixed_decimals(r.upper, 2) + ")";
-            },
+    return {report::sprt_llr_suffix,
             [&m](std::ostream& out, const tournament::OpponentTest& t) {
-                report::print_sprt_block(out, m.bots[0].name, m.bots[1].name, *m.sprt, t.result,
-                                         t.pairs, t.games, t.repeated_pairs);
-            }};
-}
-
-// The test as JSON; before its first complete pair, its settings and bounds.
-nlohmann::json test_json(const rating::SprtOptions& o, const tournament::OpponentTest& t) {
-    if (t.counted_pairs == 0) {
-        return {{"model", std::string(report::sprt_model_name(o.model))},
-                {"elo0", o.elo0},
-                {"elo1", o.elo1},
-                {"alpha", o.alpha},
-                {"beta", o.beta},
-                {"llr", t.result.llr},
-                {"lower", t.result.lower},
-                {"upper", t.result.upper},
-                {"decision", std::string(rating::decision_name(t.result.decision))},
-                {"pairs", 0},
-                {"games", 0}};
-    }
-    return report::sprt_json(o, t.result, rating::head_to_head(t.pairs), t.games, t.pairs);
-}
-
-// The same, with the pairs counted and the pairs set aside as repeats.
-nlohmann::json sprt_json(const rating::SprtOptions& o, const tournament::OpponentTest& t) {
-    nlohmann::json j = test_json(o, t);
-    j["pairs_counted"] = t.counted_pairs;
-    j["repeated_pairs"] = t.repeated_pairs;
-    return j;
-}
-
-// Prints the summary (text or JSON) and the warnings; returns the exit status.
-int finish_match(const MatchArgs& m, tournament::MatchRun& run, bool interrupted,
-                 std::string failure, std::ostream& out, std::ostream& err) {
-    const tournament::MatchLines& lines = run.lines();
-    const bool stopped_early = interrupted || !failure.empty();
-    if (m.json) {
-        auto j = tournament::summary_json(m.game, lines.tally());
-        if (lines.has_sprt()) {
-            j["sprt"] = sprt_json(*m.sprt, lines.test());
-            j["max_games"] = m.games;
-        }
-        out << j.dump() << std::endl;
-    } else {
-        tournament::print_summary(out, lines.tally());
-        if (lines.has_sprt()) {
-            out << "\n";
-            lines.print_block(out);
-            report::print_sprt_decision(out, lines.test().result.decision,
-                                        lines.undecided(stopped_early));
-        }
-        out << std::flush;
-    }
-    lines.print_warnings(err);
-    const std::string status_error = run.set_status(stopped_early);
-    if (status_error.empty() && !m.db.empty())
-        err << "arena match: stored as tournament '" << run.config().name << "' in " << m.db
-            << "\n";
-    if (failure.empty()) failure = status_error;
-    if (!failure.empty()) {
-        err << "arena match: " << record::escape_controls(failure) << "\n";
-        return kExitFailure;
-    }
-    if (interrupted) {
-        err << "arena match: interrupted after " << lines.tally().games() << " of " << m.games
-            << " games\n";
-        return 130;
-    }
-    return kExitOk;
+                const auto& [a, b] = std::pair(m.bots[0].name, m.bots[1].name);
+                if (!m.sprt)
+                    return report::print_pairs_block(out, a, b, t.pairs, t.games, t.repeated_pairs);
+                report::print_sprt_block(out, a, b, *m.sprt, t.result, t.pairs, t.games,
+                                         t.repeated_pairs);
+            },
+            [&m](const tournament::OpponentTest& t) {
+                return report::sprt_test_json(*m.sprt, t.result, t.pairs, t.games, t.counted_pairs,
+                                              t.repeated_pairs);
+            },
+            report::print_sprt_decision};
 }
 
 }  // namespace
@@ -293,7 +210,10 @@ int match_command(const std::vector<std::string>& args, std::ostream& out, std::
         failure = run->play(host, err, signals.token());
         interrupted = signals.stopped();
     }
-    return finish_match(m, *run, interrupted && failure.empty(), failure, out, err);
+    const auto end = run->finish(m.json, interrupted && failure.empty(), failure, out, err);
+    return end == tournament::MatchEnd::kFailed        ? kExitFailure
+           : end == tournament::MatchEnd::kInterrupted ? 130
+                                                       : kExitOk;
 }
 
 }  // namespace arena::cli

@@ -49,19 +49,12 @@ int merge_command(const std::vector<std::string>& args, std::ostream& out, std::
     const std::vector<std::filesystem::path> inputs(files.begin() + 1, files.end());
     store::MergeOptions options;
     options.merged = [&](const store::MergedInput& m) {
-        out << m.file.string() << ": " << m.added << " game" << (m.added == 1 ? "" : "s")
-            << " added";
-        if (m.present > 0) out << ", " << m.present << " already in " << output.string();
-        for (const auto& name : m.new_tournaments)
-            out << " (tournament '" << name << "' is new)";
-        out << "\n" << std::flush;
+        out << store::merged_text(m, output) << std::flush;
     };
     try {
         const auto summary = store::merge_databases(output, inputs, options);
-        for (const auto& t : summary.tournaments) {
-            out << output.string() << ": tournament '" << t.name << "': " << t.games << " of "
-                << t.total << " games" << (t.games >= t.total ? ", complete" : "") << "\n";
-        }
+        for (const auto& t : summary.tournaments)
+            out << store::merged_text(t, output);
         return kExitOk;
     } catch (const std::exception& e) {
         err << "arena merge: " << e.what() << "\n";

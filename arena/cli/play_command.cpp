@@ -7,7 +7,6 @@
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <cstdint>
-#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -91,52 +90,25 @@ std::optional<PlayArgs> parse_args(const std::vector<std::string>& args, std::os
     run_options.add_startup_options(opts);
     run_options.add_limit_options(opts);
     CommandLine line{"play", kPlayUsage, opts};
-    line.arguments.add_options()("bot", po::value<std::vector<std::string>>(), "bot");
+    std::vector<std::string> bots;  // BOT, as typed
+    line.arguments.add_options()("bot", po::value<std::vector<std::string>>(&bots), "bot");
     line.positional.add("bot", -1);
     if (const auto done =
             parse_command_line(line, args, out, err, [&](const po::variables_map& vm) {
-                const auto bots = vm.count("bot") ? vm["bot"].as<std::vector<std::string>>()
-                                                  : std::vector<std::string>{};
                 if (bots.size() != 1)
                     throw std::invalid_argument("expected one bot, got " +
                                                 std::to_string(bots.size()));
                 p.command = bots[0];
                 p.bot = tournament::parse_bot_argument(bots[0]);
-                if (!dir.empty()) {
-                    std::error_code ec;
-                    if (!std::filesystem::is_directory(dir, ec))
-                        throw std::invalid_argument("--dir '" + dir + "' is not a directory");
-                    p.bot.working_dir = dir;
-                }
-                if (color == "first") {
-                    p.human_side = 1;
-                } else if (color == "second") {
-                    p.human_side = 2;
-                } else {
-                    throw std::invalid_argument("--color must be first or second, not '" + color +
-                                                "'");
-                }
-                if (p.person.empty()) throw std::invalid_argument("--name must not be empty");
-                if (p.person == p.bot.name) {
-                    throw std::invalid_argument("the bot is also called '" + p.person +
-                                                "': choose another --name, or name the bot "
-                                                "(name=command)");
-                }
-                if (human_ms < 0) throw std::invalid_argument("--human-ms must not be negative");
-                p.human_limit = Millis{human_ms};
-                p.time.move = Millis{move_ms};
-                p.time.tolerance = Millis{tolerance_ms};
-                if (move_ms <= 0) throw std::invalid_argument("--move-ms must be positive");
-                if (auto problem = p.time.validate(); !problem.empty())
-                    throw std::invalid_argument(problem);
+                tournament::set_bot_dir(p.bot, dir);
+                terminal::seat_person(p, color);
+                terminal::set_clocks(p, Millis{move_ms}, Millis{tolerance_ms}, Millis{human_ms});
                 session::Isolation isolation;
                 run_options.apply(isolation, p.session);
                 p.bot.isolation = isolation;
                 tournament::set_bot_protocol(p.bot, protocol);
                 p.params = board_params(vm);
-                p.params = games::realize(p.game, p.params, p.seed);
-                (void)games::make_game(p.game, p.params);  // checks the game and its board
-                tournament::check_bot_game(p.bot, p.game, p.params);
+                terminal::settle_board(p, p.seed);
             })) {
         exit_code = *done;
         return std::nullopt;

@@ -1,33 +1,21 @@
 // `arena rate GAMES.csv`: the Elo fit on games from any source: the arena's
 // own CSV export or white,black,result lines, from a file or standard input.
 
-#include <algorithm>
 #include <boost/program_options.hpp>
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <iomanip>
 #include <iostream>
-#include <iterator>
-#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "arena/cli/commands.hpp"
 #include "arena/cli/options.hpp"
-#include "arena/rating/elo.hpp"
 #include "arena/rating/games_csv.hpp"
+#include "arena/rating/rate_games.hpp"
 #include "arena/record/escape.hpp"
 #include "arena/report/anchors.hpp"
+#include "arena/report/rating_table.hpp"
 
 namespace arena::cli {
-namespace {
-
-constexpr std::string_view kStdinName = "<stdin>";
-
-}  // namespace
 
 int rate_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     namespace po = boost::program_options;
@@ -60,76 +48,23 @@ int rate_command(const std::vector<std::string>& args, std::ostream& out, std::o
         }))
         return *done;
 
-    const bool from_stdin = path == "-";
-    const std::string label = from_stdin ? std::string(kStdinName) : path;
+    const std::string label = path == "-" ? std::string(rating::kStdinName) : path;
     std::string text;
-    if (from_stdin) {
-        text.assign(std::istreambuf_iterator<char>(std::cin), {});
-        if (std::cin.bad()) {
-            err << "arena rate: " << label << ": cannot read\n";
-            return kExitUsage;
-        }
-    } else {
-        // An ifstream opens a directory and then reads nothing: ask first.
-        std::error_code ec;
-        errno = std::filesystem::is_directory(path, ec) ? EISDIR : 0;
-        std::ifstream in;
-        if (errno == 0) in.open(path, std::ios::binary);
-        if (in.is_open()) text.assign(std::istreambuf_iterator<char>(in), {});
-        if (!in.is_open() || in.bad()) {
-            const int error = errno;
-            err << "arena rate: " << path << ": cannot read"
-                << (error != 0 ? std::string(" (") + std::strerror(error) + ")" : std::string())
-                << "\n";
-            return kExitUsage;
-        }
-    }
-    std::vector<std::string> names;
-    std::vector<rating::GameResult> games;
-    rating::EloFit fit;
     try {
-        games = rating::read_rated_games(text, names);
-        if (games.empty()) throw std::invalid_argument("no games");
-        for (const auto& anchor : anchors) {
-            if (std::find(names.begin(), names.end(), anchor.name) == names.end())
-                throw std::invalid_argument("no player '" + anchor.name + "' to anchor on");
-        }
-        rating::FitOptions options;
-        options.anchors = anchors;
-        if (no_advantage) options.fixed_advantage = 0.0;
-        fit = rating::fit_elo(names, games, options);
+        text = rating::read_games_text(path, std::cin);
+    } catch (const std::runtime_error& e) {
+        err << "arena rate: " << e.what() << "\n";
+        return kExitUsage;
+    }
+    rating::RatedGames rated;
+    try {
+        rated = rating::rate_games(text, anchors, !no_advantage);
     } catch (const std::exception& e) {
         // The problem may quote the input: a name, a result.
         err << "arena rate: " << label << ": " << record::escape_controls(e.what()) << "\n";
         return kExitUsage;
     }
-    for (auto& name : names)
-        name = record::escape_controls(name);
-    std::vector<std::size_t> order(names.size());
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(),
-                     [&](auto a, auto b) { return fit.ratings[a] > fit.ratings[b]; });
-    out << std::fixed << std::setprecision(1);
-    if (csv) {
-        out << "name,elo,error\n";
-        for (auto i : order)
-            out << names[i] << "," << fit.ratings[i] << "," << fit.errors[i] << "\n";
-        return kExitOk;
-    }
-    const auto summary = rating::summarize_games(names, games);
-    std::size_t width = 6;
-    for (const auto& n : names)
-        width = std::max(width, n.size());
-    out << std::left << std::setw(static_cast<int>(width)) << "player" << std::right << std::setw(9)
-        << "elo" << std::setw(8) << "±95%" << std::setw(8) << "games" << std::setw(8) << "score"
-        << "\n";
-    for (auto i : order) {
-        out << std::left << std::setw(static_cast<int>(width)) << names[i] << std::right
-            << std::setw(9) << fit.ratings[i] << std::setw(7) << fit.errors[i] << std::setw(8)
-            << summary[i].total.games << std::setw(7) << 100.0 * summary[i].total.score() << "%\n";
-    }
-    out << "first-mover advantage: " << fit.advantage << " ± " << fit.advantage_error << " Elo ("
-        << games.size() << " games)\n";
+    report::print_rating_table(out, rated, csv);
     return kExitOk;
 }
 

@@ -16,7 +16,6 @@
 #include "arena/report/report_file.hpp"
 #include "arena/report/stored_anchors.hpp"
 #include "arena/store/results_store.hpp"
-#include "arena/tournament/stored_settings.hpp"
 
 namespace arena::cli {
 
@@ -53,15 +52,12 @@ int report_command(const std::vector<std::string>& args, std::ostream& out, std:
     return with_database(a, "report", err, [&](store::ResultsStore& store) {
         const auto t = pick_tournament(store, a, "report", err, true);
         if (!t) return kExitUsage;
-        const auto settings = tournament::stored_settings(t->spec.config_text);
-        auto chosen = report::report_anchors(store, *t, anchors, settings, a.db);
-        if (!chosen.problem.empty()) {
-            err << "arena report: " << chosen.problem << "\n";
+        const auto stored = report::stored_report_options(store, *t, anchors, a.db);
+        if (!stored.problem.empty()) {
+            err << "arena report: " << stored.problem << "\n";
             return kExitUsage;
         }
-        report::ReportOptions options;
-        options.anchors = std::move(chosen.anchors);
-        options.points = settings.scoring;
+        const report::ReportOptions& options = stored.options;
 
         if (output == "-") {
             report::write_report(store, *t, options, out);

@@ -10,12 +10,9 @@
 #include "arena/cli/db_args.hpp"
 #include "arena/report/anchors.hpp"
 #include "arena/report/game_text.hpp"
-#include "arena/report/head_to_head_text.hpp"
-#include "arena/report/stored_anchors.hpp"
 #include "arena/report/text_standings.hpp"
 #include "arena/store/lookup.hpp"
 #include "arena/store/results_store.hpp"
-#include "arena/tournament/stored_settings.hpp"
 
 namespace arena::cli {
 
@@ -36,26 +33,23 @@ po::options_description tournament_option() {
 int standings_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     DbArgs a;
     auto opts = tournament_option();
-    std::vector<std::string> vs;
-    std::optional<std::vector<rating::Anchor>> anchors;
-    bool pairs = false;
-    bool active = false;
+    report::StandingsRequest r;
     opts.add_options()(
         "anchor",
         po::value<std::vector<std::string>>()->composing()->notifier(
-            [&](const std::vector<std::string>& v) { anchors = report::parse_anchors(v); }),
+            [&](const std::vector<std::string>& v) { r.anchors = report::parse_anchors(v); }),
         "BOT=ELO: hold BOT at rating ELO, the other ratings fitted around it (repeatable; "
         "BOT alone means BOT=0); default: the anchors of the tournament's config, else "
         "mean 0")(
-        "vs", po::value<std::vector<std::string>>(&vs)->multitoken()->notifier([](const auto& v) {
+        "vs", po::value<std::vector<std::string>>(&r.vs)->multitoken()->notifier([](const auto& v) {
             if (v.size() != 2) throw std::invalid_argument("--vs takes two bot names: --vs A B");
             if (v[0] == v[1]) throw std::invalid_argument("--vs needs two different bots");
         }),
         "print the head-to-head of bot A against bot B (Elo, nElo, LOS, pairs)")(
-        "pairs", po::bool_switch(&pairs),
+        "pairs", po::bool_switch(&r.pairs),
         "print the head-to-head of every pair of bots that played each other, in the "
         "standings' order")(
-        "active", po::bool_switch(&active),
+        "active", po::bool_switch(&r.active),
         "leave out the bots that play no more (retired, earlier versions) and their games");
     if (auto code = parse_db_args("standings",
                                   "usage: arena standings DB [--tournament NAME] "
@@ -67,43 +61,24 @@ int standings_command(const std::vector<std::string>& args, std::ostream& out, s
                                   "mean 0,\nor sit on the scale the anchors set.\n\n",
                                   args, opts, false, a, out, err))
         return *code;
-    if (pairs && !vs.empty()) {
+    if (r.pairs && !r.vs.empty()) {
         err << "arena standings: --pairs and --vs cannot be combined (--pairs prints every "
                "pair)\n(arena standings --help for usage)\n";
         return kExitUsage;
     }
-    if (active && !vs.empty()) {
+    if (r.active && !r.vs.empty()) {
         err << "arena standings: --active and --vs cannot be combined (--vs compares the two "
                "bots it names)\n(arena standings --help for usage)\n";
         return kExitUsage;
     }
-    const auto refuse = [&](const std::string& problem) {
-        err << "arena standings: " << problem << "\n";
-        return kExitUsage;
-    };
     return with_database(a, "standings", err, [&](store::ResultsStore& store) {
         const auto t = pick_tournament(store, a, "standings", err);
         if (!t) return kExitUsage;
-        const auto settings = tournament::stored_settings(t->spec.config_text);
-        if (!vs.empty()) {
-            // The head-to-head needs no ratings, but a mistyped --anchor is still one.
-            if (anchors) {
-                const auto s = report::standings_anchors(store, *t, anchors, settings, a.db);
-                if (!s.problem.empty()) return refuse(s.problem);
-            }
-            for (const auto& bot : vs)
-                if (const auto no = store::missing_bot(store, *t, bot, a.db); !no.empty())
-                    return refuse(no);
-            report::report_head_to_head(store, *t, vs[0], vs[1], out);
-            return kExitOk;
+        if (const auto problem = report::print_standings_request(store, *t, r, a.db, out);
+            !problem.empty()) {
+            err << "arena standings: " << problem << "\n";
+            return kExitUsage;
         }
-        const auto scale = report::standings_anchors(store, *t, anchors, settings, a.db, active);
-        if (!scale.problem.empty()) return refuse(scale.problem);
-        if (pairs) {
-            report::report_pairs(store, *t, out, scale.anchors, active);
-            return kExitOk;
-        }
-        report::report_standings(store, *t, out, scale.anchors, settings.scoring, active);
         return kExitOk;
     });
 }

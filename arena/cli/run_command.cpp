@@ -13,10 +13,10 @@
 
 #include "arena/cli/commands.hpp"
 #include "arena/cli/config_args.hpp"
-#include "arena/cli/serve_setup.hpp"
 #include "arena/cli/stop_signal.hpp"
 #include "arena/report/sprt_text.hpp"
 #include "arena/report/text_standings.hpp"
+#include "arena/serve/running_server.hpp"
 #include "arena/session/bot_host.hpp"
 #include "arena/store/lock_messages.hpp"
 #include "arena/store/run_lock.hpp"
@@ -97,31 +97,25 @@ tournament::RunOutcome play(session::BotHost& host, store::ResultsStore& store,
     // With --serve: the pages, and the games in progress move by move.
     serve::LiveGames live;
     serve::LiveTournament watch(live, config.name);
-    std::optional<RunningServer> server;
+    std::optional<serve::RunningServer> server;
     if (a.serve_port >= 0) {
-        ServeSetup setup;
-        setup.databases = {config.database};
-        setup.play = false;
-        setup.live = &live;
-        setup.server.port = static_cast<unsigned short>(a.serve_port);
-        server.emplace(host, setup, err);
+        server.emplace(host,
+                       serve::run_serve_setup(config.database, live,
+                                              static_cast<unsigned short>(a.serve_port)),
+                       err);
         out << "arena run: " << server->describe() << std::endl;
     }
     store.set_lock_waiting(store::waiting_as_long_as_locked(err, "arena run", signals.token()));
     store.set_status(o.id, "running");
-    tournament::ProgressOptions shown;
-    if (a.overrides.shard) shown.schedule_games = static_cast<std::int64_t>(o.scheduled_games);
-    shown.messages = &err;
-    tournament::fit_to_terminal(shown, STDOUT_FILENO);
-    tournament::Progress progress(config, out, shown);
+    tournament::Progress progress(config, out,
+                                  tournament::run_progress(a.overrides, o, err, STDOUT_FILENO));
     tournament::RunOptions options;
     options.concurrency = tournament::run_concurrency(a.overrides, config);
     options.progress = &progress;
     options.messages = &err;
     if (server) {
         options.observers.push_back(&watch);
-        // The server's connections, and the few it may hold past its limit.
-        options.reserved_fds = serve::ServerOptions{}.max_connections * 5 / 4 + 16;
+        options.reserved_fds = server->open_files();
     }
     auto outcome =
         tournament::Runner(host, config, store, o.id, o.lineup).run(options, signals.token());
@@ -186,7 +180,7 @@ int conclude(store::ResultsStore& store, const tournament::Config& config,
 int run_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     RunArgs a;
     if (const auto done = parse_run_args(args, a, out, err)) return *done;
-    auto config = load_config_or_say_why(a.config_path, err);
+    auto config = tournament::load_config(a.config_path, err);
     session::BotHost host;  // the bots' processes: the checks' and the run's
     if (!config || !tournament::prepare_run(host, *config, a.overrides, err)) return kExitUsage;
     std::vector<submissions::LeftOut> left_out;

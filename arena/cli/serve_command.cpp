@@ -75,20 +75,15 @@ int serve_command(const std::vector<std::string>& args, std::ostream& out, std::
     line.arguments.add_options()("db", po::value<std::vector<std::string>>(&setup.databases), "db");
     line.positional.add("db", -1);
     if (const auto done = parse_command_line(line, args, out, err, [&](const po::variables_map&) {
-            if (setup.databases.empty() && setup.play_db.empty())
-                throw std::invalid_argument("expected at least one DB (or --play-db)");
-            if (port < 0 || port > 65535) throw std::invalid_argument("--port must be 0..65535");
-            if (setup.play_max < 1 || setup.play_max > 64)
-                throw std::invalid_argument("--play-max must be 1..64");
-            if (idle_s < 5) throw std::invalid_argument("--play-idle-s must be at least 5");
-            if (max_move_ms < 10) throw std::invalid_argument("--max-move-ms must be at least 10");
+            setup.idle = std::chrono::seconds(idle_s);
+            setup.max_move_ms = match::Millis{max_move_ms};
+            if (const auto problem = serve::setup_problem(setup, port); !problem.empty())
+                throw std::invalid_argument(problem);
             run_options.apply(setup.isolation, setup.session);
         }))
         return *done;
     setup.play = !no_play;
     setup.db_bots = !no_db_bots;
-    setup.idle = std::chrono::seconds(idle_s);
-    setup.max_move_ms = match::Millis{max_move_ms};
     setup.server.port = static_cast<unsigned short>(port);
 
     // Blocked in every thread from here on, so the server's threads leave

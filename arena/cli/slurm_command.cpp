@@ -80,7 +80,7 @@ int slurm_command(const std::vector<std::string>& args, std::ostream& out, std::
         tasks = *parsed;
     }
 
-    const auto loaded = load_config_or_say_why(config_path, err);
+    const auto loaded = tournament::load_config(config_path, err);
     if (!loaded) return kExitUsage;
     const tournament::Config& config = *loaded;
     if (const auto why = tournament::shard_refusal(config); !why.empty()) {
@@ -107,21 +107,14 @@ int slurm_command(const std::vector<std::string>& args, std::ostream& out, std::
         out << cluster::dry_run_text(job, tasks);
         return kExitOk;
     }
-    std::string array_job, merge_job;
+    std::string submitted;
     try {
-        cluster::write_job_files(job);
-        array_job = cluster::submit(cluster::shards_submission(job, tasks));
+        submitted = cluster::submit_job(job, tasks);
     } catch (const std::exception& e) {
         err << "arena slurm: " << e.what() << "\n";
         return kExitFailure;
     }
-    try {
-        merge_job = cluster::submit(cluster::merge_submission(job, array_job));
-    } catch (const std::exception& e) {
-        err << "arena slurm: " << cluster::merge_unsubmitted_text(job, array_job, e.what());
-        return kExitFailure;
-    }
-    out << "arena slurm: " << cluster::submitted_text(job, tasks, array_job, merge_job);
+    out << "arena slurm: " << submitted;
     return kExitOk;
 }
 

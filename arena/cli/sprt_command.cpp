@@ -4,7 +4,6 @@
 
 #include <boost/program_options.hpp>
 #include <cctype>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
 #include <stdexcept>
@@ -13,10 +12,8 @@
 
 #include "arena/cli/commands.hpp"
 #include "arena/cli/options.hpp"
-#include "arena/rating/head_to_head.hpp"
 #include "arena/rating/sprt.hpp"
 #include "arena/rating/sprt_input.hpp"
-#include "arena/report/head_to_head_text.hpp"
 #include "arena/report/sprt_text.hpp"
 
 namespace arena::cli {
@@ -97,22 +94,12 @@ int sprt_command(const std::vector<std::string>& args, std::ostream& out, std::o
                     games = rating::parse_trinomial("--wdl", wdl_text);
             }))
         return *done;
-    rating::SprtResult result;
-    rating::HeadToHead h;
     try {
-        result = pairs ? rating::sprt(*pairs, options) : rating::sprt(*games, options);
-        h = pairs ? rating::head_to_head(*pairs) : rating::head_to_head(*games);
+        report::print_sprt_calculation(out, options, pairs, games, json);
     } catch (const std::exception& e) {
         err << "arena sprt: " << e.what() << "\n";
         return kExitFailure;
     }
-    if (json) {
-        out << report::sprt_json(options, result, h, games, pairs).dump() << "\n";
-        return kExitOk;
-    }
-    report::print_head_to_head(out, h, games, pairs);
-    report::print_sprt_llr(out, result, options);
-    report::print_sprt_decision(out, result.decision, "SPRT: no decision yet (continue)");
     return kExitOk;
 }
 

@@ -36,20 +36,7 @@ int upgrade_command(const std::vector<std::string>& args, std::ostream& out, std
     int status = kExitOk;
     for (const auto& file : files) {
         try {
-            const auto before = store::stored_schema_version(file);
-            if (before == 0) {
-                err << "arena upgrade: " << file
-                    << ": an empty database, not a results database: nothing to upgrade\n";
-                status = kExitFailure;
-                continue;
-            }
-            if (before == store::kSchemaVersion) {
-                out << file << ": schema version " << before << ", this arena's: left as it is\n";
-                continue;
-            }
-            { store::ResultsStore upgraded(file); }  // upgrades it, or refuses a newer one
-            out << file << ": upgraded from schema version " << before << " to "
-                << store::kSchemaVersion << "\n";
+            out << store::upgrade_database(file) << "\n";
         } catch (const std::exception& e) {
             err << "arena upgrade: " << e.what() << "\n";
             status = kExitFailure;

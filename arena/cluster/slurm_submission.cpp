@@ -113,4 +113,18 @@ std::string merge_unsubmitted_text(const SlurmJob& job, const std::string& array
            shell_quote(merge_script_path(job).string()) + ")\n";
 }
 
+std::string submit_job(const SlurmJob& job, const std::string& tasks) {
+    write_job_files(job);
+    const std::string array_job = submit(shards_submission(job, tasks));
+    std::string merge_job;
+    try {
+        merge_job = submit(merge_submission(job, array_job));
+    } catch (const std::exception& e) {
+        std::string text = merge_unsubmitted_text(job, array_job, e.what());
+        text.pop_back();  // its last newline
+        throw std::runtime_error(text);
+    }
+    return submitted_text(job, tasks, array_job, merge_job);
+}
+
 }  // namespace arena::cluster

@@ -46,6 +46,13 @@ void place_job(SlurmJob& job, const std::string& tournament, const std::filesyst
 // Throws std::runtime_error or std::filesystem::filesystem_error.
 void write_job_files(const SlurmJob& job);
 
+// Writes the job's files (write_job_files) and submits its two jobs: the
+// shards' array (only `tasks`, if any), then the merge job after it.
+// Returns submitted_text. Throws std::runtime_error with the lines that
+// follow "arena slurm: ", but for their last newline: what failed, or, when
+// only the merge job was not submitted, merge_unsubmitted_text.
+[[nodiscard]] std::string submit_job(const SlurmJob& job, const std::string& tasks);
+
 // After a submission: the job's scripts, its two jobs (the array's `tasks`,
 // empty: all) and how to follow them; lines that follow "arena slurm: ".
 [[nodiscard]] std::string submitted_text(const SlurmJob& job, const std::string& tasks,

@@ -1,8 +1,13 @@
 #include "arena/rating/games_csv.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <istream>
+#include <iterator>
 #include <sstream>
 #include <stdexcept>
 #include <string_view>
@@ -149,6 +154,29 @@ std::vector<GameResult> read_games_csv(std::istream& in, std::vector<std::string
     }
     if (in.bad()) throw std::runtime_error("error reading the games");
     return games;
+}
+
+std::string read_games_text(const std::string& path, std::istream& standard_input) {
+    std::string text;
+    if (path == "-") {
+        text.assign(std::istreambuf_iterator<char>(standard_input), {});
+        if (standard_input.bad())
+            throw std::runtime_error(std::string(kStdinName) + ": cannot read");
+        return text;
+    }
+    // An ifstream opens a directory and then reads nothing: ask first.
+    std::error_code ec;
+    errno = std::filesystem::is_directory(path, ec) ? EISDIR : 0;
+    std::ifstream in;
+    if (errno == 0) in.open(path, std::ios::binary);
+    if (in.is_open()) text.assign(std::istreambuf_iterator<char>(in), {});
+    if (!in.is_open() || in.bad()) {
+        const int error = errno;
+        throw std::runtime_error(
+            path + ": cannot read" +
+            (error != 0 ? std::string(" (") + std::strerror(error) + ")" : std::string()));
+    }
+    return text;
 }
 
 }  // namespace arena::rating

@@ -1,6 +1,7 @@
 #pragma once
-// Games from a CSV text, for `arena rate`: the one reader of the rating
-// module, kept apart from the statistics, which do no I/O.
+// Games from a CSV text, for `arena rate`, and the text from its file or
+// standard input: the one reader of the rating module, kept apart from the
+// statistics, which do no I/O.
 
 #include <iosfwd>
 #include <string>
@@ -30,5 +31,13 @@ namespace arena::rating {
 // header without those three columns.
 [[nodiscard]] std::vector<GameResult> read_rated_games(std::string_view text,
                                                        std::vector<std::string>& names);
+
+// How standard input is named in messages.
+inline constexpr std::string_view kStdinName = "<stdin>";
+
+// The text of the games file `path`, whole; "-" reads `standard_input`.
+// Throws std::runtime_error("PATH: cannot read (REASON)"), the reason when
+// one is known (a directory, a missing file), or "<stdin>: cannot read".
+[[nodiscard]] std::string read_games_text(const std::string& path, std::istream& standard_input);
 
 }  // namespace arena::rating

@@ -65,6 +65,9 @@ void print_head_to_head(std::ostream& out, const rating::HeadToHead& h,
     if (std::isinf(h.elo)) {
         out << (h.elo > 0 ? " (every game won" : " (every game lost")
             << ": no finite Elo until a draw or a " << (h.elo > 0 ? "loss" : "win") << ")";
+    } else if (std::isinf(h.elo_error)) {
+        // The score's interval reaches 0 % or 100 %, whose Elo is infinite.
+        out << " (too few games for a finite Elo interval)";
     }
     out << "\n";
     out << "LOS: " << fixed_decimals(100.0 * h.los, 2)

@@ -27,6 +27,11 @@ void print_sprt_llr(std::ostream& out, const rating::SprtResult& result,
         << ", " << fixed_decimals(options.elo1, 2) << "]\n";
 }
 
+std::string sprt_llr_suffix(const rating::SprtResult& result) {
+    return "  LLR " + fixed_decimals(result.llr, 2) + " (" + fixed_decimals(result.lower, 2) +
+           ", " + fixed_decimals(result.upper, 2) + ")";
+}
+
 void print_sprt_decision(std::ostream& out, rating::SprtDecision decision,
                          const std::string& undecided) {
     if (decision == rating::SprtDecision::accept_h1) {
@@ -102,6 +107,44 @@ nlohmann::json sprt_json(const rating::SprtOptions& options, const rating::SprtR
         j["ptnml"] = pairs->bins;
         j["pairs_ratio"] = sprt_json_number(h.pairs_ratio);
     }
+    return j;
+}
+
+void print_sprt_calculation(std::ostream& out, const rating::SprtOptions& options,
+                            const std::optional<rating::Pentanomial>& pairs,
+                            const std::optional<rating::Trinomial>& games, bool json) {
+    const auto result = pairs ? rating::sprt(*pairs, options) : rating::sprt(*games, options);
+    const auto h = pairs ? rating::head_to_head(*pairs) : rating::head_to_head(*games);
+    if (json) {
+        out << sprt_json(options, result, h, games, pairs).dump() << "\n";
+        return;
+    }
+    print_head_to_head(out, h, games, pairs);
+    print_sprt_llr(out, result, options);
+    print_sprt_decision(out, result.decision, "SPRT: no decision yet (continue)");
+}
+
+nlohmann::json sprt_test_json(const rating::SprtOptions& options, const rating::SprtResult& result,
+                              const rating::Pentanomial& pairs, const rating::Trinomial& games,
+                              std::int64_t counted_pairs, std::int64_t repeated_pairs) {
+    nlohmann::json j;
+    if (counted_pairs == 0) {
+        j = {{"model", std::string(sprt_model_name(options.model))},
+             {"elo0", options.elo0},
+             {"elo1", options.elo1},
+             {"alpha", options.alpha},
+             {"beta", options.beta},
+             {"llr", result.llr},
+             {"lower", result.lower},
+             {"upper", result.upper},
+             {"decision", std::string(rating::decision_name(result.decision))},
+             {"pairs", 0},
+             {"games", 0}};
+    } else {
+        j = sprt_json(options, result, rating::head_to_head(pairs), games, pairs);
+    }
+    j["pairs_counted"] = counted_pairs;
+    j["repeated_pairs"] = repeated_pairs;
     return j;
 }
 

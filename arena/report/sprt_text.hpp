@@ -5,6 +5,7 @@
 // decision, and the same as JSON fields. The rest of the block is
 // print_head_to_head() (head_to_head_text.hpp).
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
@@ -23,6 +24,9 @@ namespace arena::report {
 // "LLR: x (lo, hi) [e0, e1]"
 void print_sprt_llr(std::ostream& out, const rating::SprtResult& result,
                     const rating::SprtOptions& options);
+
+// "  LLR x (lo, hi)": what follows a game's line in `arena match --sprt`.
+[[nodiscard]] std::string sprt_llr_suffix(const rating::SprtResult& result);
 
 // "SPRT: H1 accepted", "SPRT: H0 accepted", or `undecided` (a line of its own).
 void print_sprt_decision(std::ostream& out, rating::SprtDecision decision,
@@ -54,5 +58,25 @@ void print_sprt_block(std::ostream& out, const std::string& a, const std::string
                                        const rating::HeadToHead& h,
                                        const std::optional<rating::Trinomial>& games,
                                        const std::optional<rating::Pentanomial>& pairs);
+
+// `arena sprt`: the test of `pairs`, else of `games`, under `options`, as
+// one JSON object (sprt_json) or as the head-to-head block
+// (print_head_to_head), the LLR line and the decision. Throws
+// std::invalid_argument as rating::sprt does, having printed nothing.
+void print_sprt_calculation(std::ostream& out, const rating::SprtOptions& options,
+                            const std::optional<rating::Pentanomial>& pairs,
+                            const std::optional<rating::Trinomial>& games, bool json);
+
+// A live test (`arena match --sprt`) as JSON: sprt_json of its counted
+// pairs (`counted_pairs` of them, counted in `pairs`) and of their games;
+// before the first, only the hypotheses, the bounds and the decision, with
+// pairs and games 0. Then pairs_counted and repeated_pairs (the pairs set
+// aside as repeats).
+[[nodiscard]] nlohmann::json sprt_test_json(const rating::SprtOptions& options,
+                                            const rating::SprtResult& result,
+                                            const rating::Pentanomial& pairs,
+                                            const rating::Trinomial& games,
+                                            std::int64_t counted_pairs,
+                                            std::int64_t repeated_pairs);
 
 }  // namespace arena::report

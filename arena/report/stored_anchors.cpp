@@ -1,6 +1,7 @@
 #include "arena/report/stored_anchors.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "arena/record/escape.hpp"
 
@@ -68,6 +69,19 @@ ChosenAnchors report_anchors(store::ResultsStore& store, const store::Tournament
                          "' is not a bot of tournament '" + name + "' in " + db;
     }
     return chosen;
+}
+
+StoredReportOptions stored_report_options(store::ResultsStore& store,
+                                          const store::TournamentRow& row,
+                                          const std::optional<std::vector<rating::Anchor>>& given,
+                                          const std::string& db) {
+    const auto settings = tournament::stored_settings(row.spec.config_text);
+    auto chosen = report_anchors(store, row, given, settings, db);
+    StoredReportOptions stored;
+    stored.problem = std::move(chosen.problem);
+    stored.options.anchors = std::move(chosen.anchors);
+    stored.options.points = settings.scoring;
+    return stored;
 }
 
 }  // namespace arena::report

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "arena/rating/elo.hpp"
+#include "arena/report/html_report.hpp"
 #include "arena/store/results_store.hpp"
 #include "arena/tournament/stored_settings.hpp"
 
@@ -34,5 +35,15 @@ struct ChosenAnchors {
                                            const std::optional<std::vector<rating::Anchor>>& given,
                                            const tournament::StoredSettings& config,
                                            const std::string& db);
+
+// `arena report`'s options for `row`: the anchors (report_anchors, of the
+// stored config's settings) and the points of the config's scoring.
+struct StoredReportOptions {
+    ReportOptions options;
+    std::string problem;  // as ChosenAnchors::problem
+};
+[[nodiscard]] StoredReportOptions stored_report_options(
+    store::ResultsStore& store, const store::TournamentRow& row,
+    const std::optional<std::vector<rating::Anchor>>& given, const std::string& db);
 
 }  // namespace arena::report

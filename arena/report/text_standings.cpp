@@ -10,6 +10,9 @@
 #include "arena/report/anchors.hpp"
 #include "arena/report/head_to_head_text.hpp"
 #include "arena/report/standings.hpp"
+#include "arena/report/stored_anchors.hpp"
+#include "arena/store/lookup.hpp"
+#include "arena/tournament/stored_settings.hpp"
 
 namespace arena::report {
 
@@ -129,6 +132,33 @@ void report_standings(store::ResultsStore& store, const store::TournamentRow& to
         out << "\n";
         report_head_to_head(store, tournament, names[order[0]], names[order[1]], out);
     }
+}
+
+std::string print_standings_request(store::ResultsStore& store,
+                                    const store::TournamentRow& tournament,
+                                    const StandingsRequest& request, const std::string& db,
+                                    std::ostream& out) {
+    const auto settings = tournament::stored_settings(tournament.spec.config_text);
+    if (!request.vs.empty()) {
+        // The head-to-head needs no ratings, but a mistyped --anchor is still one.
+        if (request.anchors) {
+            const auto s = standings_anchors(store, tournament, request.anchors, settings, db);
+            if (!s.problem.empty()) return s.problem;
+        }
+        for (const auto& bot : request.vs)
+            if (auto no = store::missing_bot(store, tournament, bot, db); !no.empty()) return no;
+        report_head_to_head(store, tournament, request.vs[0], request.vs[1], out);
+        return "";
+    }
+    const auto scale =
+        standings_anchors(store, tournament, request.anchors, settings, db, request.active);
+    if (!scale.problem.empty()) return scale.problem;
+    if (request.pairs) {
+        report_pairs(store, tournament, out, scale.anchors, request.active);
+        return "";
+    }
+    report_standings(store, tournament, out, scale.anchors, settings.scoring, request.active);
+    return "";
 }
 
 }  // namespace arena::report

@@ -9,6 +9,7 @@
 
 #include <optional>
 #include <ostream>
+#include <string>
 #include <vector>
 
 #include "arena/rating/elo.hpp"
@@ -32,5 +33,26 @@ void report_standings(store::ResultsStore& store, const store::TournamentRow& to
                       std::ostream& out, const std::vector<rating::Anchor>& anchors,
                       const std::optional<ReportOptions::Points>& scoring,
                       bool active_only = false);
+
+// What `arena standings` shows of a stored tournament.
+struct StandingsRequest {
+    // --anchor: bots held at given ratings; nullopt: the anchors of the
+    // tournament's stored config (standings_anchors, stored_anchors.hpp).
+    std::optional<std::vector<rating::Anchor>> anchors;
+    std::vector<std::string> vs;  // --vs A B: only the head-to-head of A against B
+    bool pairs = false;           // --pairs: the head-to-head of every pair that met
+    bool active = false;          // --active: without the bots that play no more
+};
+
+// Prints what `request` asks of `tournament`, stored in the database `db`:
+// the standings table (report_standings, with the points of the stored
+// config's scoring), every pair's head-to-head (report_pairs) or that of
+// the two bots of `vs` (report_head_to_head). Returns, having printed
+// nothing, a problem with the anchors or a bot of `vs` that the tournament
+// does not have, a line for after "arena standings: "; "" when printed.
+[[nodiscard]] std::string print_standings_request(store::ResultsStore& store,
+                                                  const store::TournamentRow& tournament,
+                                                  const StandingsRequest& request,
+                                                  const std::string& db, std::ostream& out);
 
 }  // namespace arena::report

@@ -53,7 +53,27 @@ std::vector<std::unique_ptr<ServedDatabase>> open_databases(const std::vector<st
 
 }  // namespace
 
-RunningServer::RunningServer(session::BotHost& host, const ServeSetup& setup, std::ostream& err) {
+std::string setup_problem(const ServeSetup& setup, int port) {
+    if (setup.databases.empty() && setup.play_db.empty())
+        return "expected at least one DB (or --play-db)";
+    if (port < 0 || port > 65535) return "--port must be 0..65535";
+    if (setup.play_max < 1 || setup.play_max > 64) return "--play-max must be 1..64";
+    if (setup.idle < std::chrono::seconds(5)) return "--play-idle-s must be at least 5";
+    if (setup.max_move_ms < match::Millis(10)) return "--max-move-ms must be at least 10";
+    return "";
+}
+
+ServeSetup run_serve_setup(const std::string& database, LiveGames& live, unsigned short port) {
+    ServeSetup setup;
+    setup.databases = {database};
+    setup.play = false;
+    setup.live = &live;
+    setup.server.port = port;
+    return setup;
+}
+
+RunningServer::RunningServer(session::BotHost& host, const ServeSetup& setup, std::ostream& err)
+    : open_files_(setup.server.max_connections * 5 / 4 + 16) {
     std::string play_db;
     if (setup.play)
         play_db = setup.play_db.empty() ? (setup.databases.empty() ? "" : setup.databases.front())

@@ -36,6 +36,18 @@ struct ServeSetup {
     std::string title = "arena";
 };
 
+// What is wrong with `setup` and `port` (--port, before it is made a port
+// number) as `arena serve`'s options give them, naming the option: nothing
+// to serve, a port out of 0..65535, or /play's limits out of theirs (at
+// most 64 games at once, an idle game ended after 5 s at the least, a move
+// of 10 ms at the least); "" when nothing is.
+[[nodiscard]] std::string setup_problem(const ServeSetup& setup, int port);
+
+// What `arena run --serve PORT` serves while it runs: the run's `database`,
+// with the games in progress of `live`, and no /play.
+[[nodiscard]] ServeSetup run_serve_setup(const std::string& database, LiveGames& live,
+                                         unsigned short port);
+
 class RunningServer {
   public:
     // Opens the databases, sets up /play and starts serving. Throws
@@ -51,9 +63,14 @@ class RunningServer {
     [[nodiscard]] unsigned short port() const { return http_->port(); }
     // "http://127.0.0.1:8080/ (2 databases, /play with 3 bots)".
     [[nodiscard]] std::string describe() const;
+    // The open files the server may hold: its connections, and the few it
+    // holds past their limit (what a run keeps from its bots,
+    // tournament::RunOptions::reserved_fds).
+    [[nodiscard]] std::size_t open_files() const { return open_files_; }
 
   private:
     std::string url_;
+    std::size_t open_files_ = 0;
     std::size_t databases_ = 0, bots_ = 0;
     bool play_ = false;
     std::unique_ptr<PlayManager> play_manager_;

@@ -614,4 +614,20 @@ MergeSummary merge_databases(const std::filesystem::path& out,
     }
 }
 
+std::string merged_text(const MergedInput& input, const std::filesystem::path& out) {
+    std::string text = input.file.string() + ": " + std::to_string(input.added) + " game" +
+                       (input.added == 1 ? "" : "s") + " added";
+    if (input.present > 0)
+        text += ", " + std::to_string(input.present) + " already in " + out.string();
+    for (const auto& name : input.new_tournaments)
+        text += " (tournament '" + name + "' is new)";
+    return text + "\n";
+}
+
+std::string merged_text(const MergedTournament& tournament, const std::filesystem::path& out) {
+    return out.string() + ": tournament '" + tournament.name +
+           "': " + std::to_string(tournament.games) + " of " + std::to_string(tournament.total) +
+           " games" + (tournament.games >= tournament.total ? ", complete" : "") + "\n";
+}
+
 }  // namespace arena::store

@@ -87,4 +87,13 @@ MergeSummary merge_databases(const std::filesystem::path& out,
                              const std::vector<std::filesystem::path>& inputs,
                              const MergeOptions& options = {});
 
+// What `arena merge` says of an input once it is merged into `out`: "IN.db:
+// 3 games added, 2 already in OUT.db (tournament 't' is new)\n".
+[[nodiscard]] std::string merged_text(const MergedInput& input, const std::filesystem::path& out);
+
+// And of each tournament of `out` after the merge: "OUT.db: tournament 't':
+// 5 of 6 games\n", ", complete" after "games" when none is missing.
+[[nodiscard]] std::string merged_text(const MergedTournament& tournament,
+                                      const std::filesystem::path& out);
+
 }  // namespace arena::store

@@ -337,4 +337,19 @@ std::vector<RatingRow> ResultsStore::ratings(std::int64_t tournament) {
     });
 }
 
+std::string upgrade_database(const std::filesystem::path& path) {
+    const auto before = stored_schema_version(path);
+    if (before == 0) {
+        throw StoreError(path.string() +
+                         ": an empty database, not a results database: nothing to upgrade");
+    }
+    if (before == kSchemaVersion) {
+        return path.string() + ": schema version " + std::to_string(before) +
+               ", this arena's: left as it is";
+    }
+    { ResultsStore upgraded(path); }  // upgrades it, or refuses a newer one
+    return path.string() + ": upgraded from schema version " + std::to_string(before) + " to " +
+           std::to_string(kSchemaVersion);
+}
+
 }  // namespace arena::store

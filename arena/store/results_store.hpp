@@ -197,6 +197,14 @@ enum class Access { kReadWrite, kReadOnly };
 // results database (an empty SQLite file is one of version 0).
 [[nodiscard]] std::int64_t stored_schema_version(const std::filesystem::path& path);
 
+// `arena upgrade`: brings the database at `path` to this arena's schema, in
+// place, keeping every stored game, and says what was done: "PATH: upgraded
+// from schema version 3 to 7", or "PATH: schema version 7, this arena's:
+// left as it is". Throws StoreError for an empty database ("PATH: an empty
+// database, not a results database: nothing to upgrade"), one of a newer
+// schema, and what stored_schema_version throws.
+[[nodiscard]] std::string upgrade_database(const std::filesystem::path& path);
+
 // Calls may come from any thread; one store serializes them on its single
 // connection. Other processes may read the file at any time.
 class ResultsStore {

@@ -3,12 +3,46 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "arena/games/registry.hpp"
 #include "arena/match/match.hpp"
 #include "arena/record/escape.hpp"
 #include "arena/record/params_text.hpp"
+#include "arena/tournament/bot_argument.hpp"
 #include "arena/tournament/tsinghua_so.hpp"
 
 namespace arena::terminal {
+
+void seat_person(PlaySetup& setup, const std::string& color) {
+    if (color == "first") {
+        setup.human_side = 1;
+    } else if (color == "second") {
+        setup.human_side = 2;
+    } else {
+        throw std::invalid_argument("--color must be first or second, not '" + color + "'");
+    }
+    if (setup.person.empty()) throw std::invalid_argument("--name must not be empty");
+    if (setup.person == setup.bot.name) {
+        throw std::invalid_argument("the bot is also called '" + setup.person +
+                                    "': choose another --name, or name the bot (name=command)");
+    }
+}
+
+void set_clocks(PlaySetup& setup, std::chrono::milliseconds move,
+                std::chrono::milliseconds tolerance, std::chrono::milliseconds human) {
+    if (human.count() < 0) throw std::invalid_argument("--human-ms must not be negative");
+    setup.human_limit = human;
+    setup.time.move = move;
+    setup.time.tolerance = tolerance;
+    if (move.count() <= 0) throw std::invalid_argument("--move-ms must be positive");
+    if (auto problem = setup.time.validate(); !problem.empty())
+        throw std::invalid_argument(problem);
+}
+
+void settle_board(PlaySetup& setup, std::uint64_t seed) {
+    setup.params = games::realize(setup.game, setup.params, seed);
+    (void)games::make_game(setup.game, setup.params);  // checks the game and its board
+    tournament::check_bot_game(setup.bot, setup.game, setup.params);
+}
 
 std::string intro_text(const PlaySetup& setup, const games::Game& game) {
     const std::string bot_name = record::escape_controls(setup.bot.name);

@@ -5,6 +5,7 @@
 // (TerminalMatch), and the lines said before and after it.
 
 #include <chrono>
+#include <cstdint>
 #include <ostream>
 #include <stop_token>
 #include <string>
@@ -28,6 +29,24 @@ struct PlaySetup {
     int human_side = 1;  // 1: the person moves first
     std::string person = "human";
 };
+
+// Seats the person: `color` (--color) is first (the person moves first) or
+// second. Throws std::invalid_argument for another colour, and for an empty
+// setup.person or one that is the bot's name (the results would not tell
+// them apart).
+void seat_person(PlaySetup& setup, const std::string& color);
+
+// The bot's clock (`move` a move, `tolerance` before it is lost on time) and
+// the person's limit a move (`human`; 0: none). Throws std::invalid_argument
+// for a clock that match::TimeControl refuses.
+void set_clocks(PlaySetup& setup, std::chrono::milliseconds move,
+                std::chrono::milliseconds tolerance, std::chrono::milliseconds human);
+
+// Realizes the board of setup.params (a family, variant=tsinghua, is drawn
+// from `seed`), and checks it and that the bot plays it
+// (tournament::check_bot_game). Throws what the game's registry throws, or
+// std::invalid_argument.
+void settle_board(PlaySetup& setup, std::uint64_t seed);
 
 // The lines before the game: who plays what against whom, the clocks, and
 // how to type a move.

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <stdexcept>
+#include <system_error>
 
 #include "arena/session/bot_protocol.hpp"
 #include "arena/session/command_line.hpp"
@@ -44,6 +45,23 @@ session::BotSpec parse_bot_argument(const std::string& arg) {
     }
     if (spec.name.empty()) spec.name = std::filesystem::path(spec.argv[0]).filename().string();
     return spec;
+}
+
+session::BotSpec bot_from_words(const std::vector<std::string>& words) {
+    if (words.empty()) throw std::invalid_argument("no bot command given");
+    if (words.size() == 1) return parse_bot_argument(words[0]);
+    session::BotSpec spec;
+    spec.argv = words;
+    spec.name = std::filesystem::path(words[0]).filename().string();
+    return spec;
+}
+
+void set_bot_dir(session::BotSpec& spec, const std::string& dir) {
+    if (dir.empty()) return;
+    std::error_code ec;
+    if (!std::filesystem::is_directory(dir, ec))
+        throw std::invalid_argument("--dir '" + dir + "' is not a directory");
+    spec.working_dir = dir;
 }
 
 void set_bot_protocol(session::BotSpec& spec, const std::string& protocol) {

@@ -4,6 +4,7 @@
 // `check-bot` and `serve --play-bot` read them.
 
 #include <string>
+#include <vector>
 
 #include "arena/games/game.hpp"
 #include "arena/session/session.hpp"
@@ -15,6 +16,17 @@ namespace arena::tournament {
 // is one path ending in .so is a Tsinghua strategy library, played through
 // arena-so-host and named after the file. Throws std::invalid_argument.
 [[nodiscard]] session::BotSpec parse_bot_argument(const std::string& arg);
+
+// A bot given as its command's words (`arena check-bot COMMAND [ARGS...]`):
+// one word is a bot argument (parse_bot_argument); several are the command
+// and its arguments as they are, the bot named after the command's file.
+// Throws std::invalid_argument, also for no words ("no bot command given").
+[[nodiscard]] session::BotSpec bot_from_words(const std::vector<std::string>& words);
+
+// Starts `spec` in the folder `dir` (--dir), from which its command is
+// taken; "" leaves it where it is. Throws std::invalid_argument("--dir 'D'
+// is not a directory").
+void set_bot_dir(session::BotSpec& spec, const std::string& dir);
 
 // Makes `spec`, whose argv is one path, play that Tsinghua strategy library
 // through arena-so-host (protocol/TSINGHUA.md). Done already: nothing to do.

@@ -639,4 +639,13 @@ Config load_config(const std::filesystem::path& path) {
     return parse_config(content.str(), path);
 }
 
+std::optional<Config> load_config(const std::filesystem::path& path, std::ostream& err) {
+    try {
+        return load_config(path);
+    } catch (const ConfigError& e) {
+        err << e.what() << "\n";
+        return std::nullopt;
+    }
+}
+
 }  // namespace arena::tournament

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <ostream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -183,6 +184,11 @@ struct Config {
 // the user typed them from there; a bot's command and arguments relative to
 // its `dir` (the current directory by default), where it starts.
 [[nodiscard]] Config load_config(const std::filesystem::path& path);
+
+// The same, or nullopt after printing its ConfigError (file, line, key) on
+// `err`: what `arena run`, `grade` and `slurm` say of a config they cannot use.
+[[nodiscard]] std::optional<Config> load_config(const std::filesystem::path& path,
+                                                std::ostream& err);
 
 // Same, from text (for tests); `path` is only used in messages.
 [[nodiscard]] Config parse_config(const std::string& text, const std::filesystem::path& path);

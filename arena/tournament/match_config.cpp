@@ -40,6 +40,16 @@ void check_match_settings(MatchSettings& m, const std::optional<std::string>& sp
     if (auto problem = m.time.validate(); !problem.empty()) throw std::invalid_argument(problem);
 }
 
+void read_match_bots(MatchSettings& m, const std::vector<std::string>& bots,
+                     const std::array<std::string, 3>& dirs) {
+    if (bots.size() != 2)
+        throw std::invalid_argument("expected two bots, got " + std::to_string(bots.size()));
+    for (const auto& b : bots)
+        m.bots.push_back(parse_bot_argument(b));
+    m.commands = bots;
+    place_bots(m, dirs);
+}
+
 void place_bots(MatchSettings& m, const std::array<std::string, 3>& dirs) {
     for (std::size_t i = 0; i < 2; ++i) {
         const std::string& dir = dirs[i + 1].empty() ? dirs[0] : dirs[i + 1];
@@ -56,6 +66,11 @@ void place_bots(MatchSettings& m, const std::array<std::string, 3>& dirs) {
         m.bots[0].name += "-1";
         m.bots[1].name += "-2";
     }
+}
+
+void set_match_protocols(MatchSettings& m, const std::array<std::string, 3>& protocols) {
+    for (std::size_t i = 0; i < 2; ++i)
+        set_bot_protocol(m.bots[i], protocols[i + 1].empty() ? protocols[0] : protocols[i + 1]);
 }
 
 void choose_openings(MatchSettings& m, const std::string& openings, bool plies_given) {

@@ -53,11 +53,22 @@ struct MatchSettings {
 void check_match_settings(MatchSettings& m, const std::optional<std::string>& sprt,
                           bool games_defaulted);
 
+// BOT1 and BOT2 from their arguments `bots`, as typed (parse_bot_argument;
+// kept in m.commands), put in their folders (place_bots, `dirs` as there).
+// Throws std::invalid_argument unless there are two, or for a bad one.
+void read_match_bots(MatchSettings& m, const std::vector<std::string>& bots,
+                     const std::array<std::string, 3>& dirs);
+
 // Puts the two bots in their folders: `dirs` are --dir (both), --dir1 and
 // --dir2 (each overriding --dir), "" where not given. Two bots of one name
 // become NAME-1 and NAME-2. Throws std::invalid_argument for a folder that
 // is not a directory.
 void place_bots(MatchSettings& m, const std::array<std::string, 3>& dirs);
+
+// Sets the protocol each bot speaks (set_bot_protocol): `protocols` are
+// --protocol (both), --protocol1 and --protocol2 (each overriding
+// --protocol), "" where not given. Throws std::invalid_argument.
+void set_match_protocols(MatchSettings& m, const std::array<std::string, 3>& protocols);
 
 // The openings of the pairs: `openings` is --openings (a FILE, "none", or
 // "" for the default) and `plies_given` whether --random-plies was; by

@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <iomanip>
 #include <sstream>
 #include <string_view>
 #include <utility>
 
 #include "arena/games/game.hpp"
+#include "arena/rating/head_to_head.hpp"
 #include "arena/record/escape.hpp"
 #include "arena/tournament/run_summary.hpp"
 
@@ -54,7 +56,8 @@ void print_game(std::ostream& out, int index, int total, std::int64_t stored_id,
 
 MatchLines::MatchLines(const Config& config, const std::vector<Pairing>& schedule, int games,
                        bool numbered, SprtText sprt_text, std::ostream& out)
-    : schedule_(schedule),
+    : game_(config.game),
+      schedule_(schedule),
       games_(games),
       numbered_(numbered),
       sprt_text_(std::move(sprt_text)),
@@ -95,6 +98,45 @@ void MatchLines::print_warnings(std::ostream& out) const {
     for (const auto& [bot, count] : close_calls_.warnings())
         out << match::close_call_warning(bot, count, "let it stop earlier, or raise --tolerance-ms")
             << "\n";
+}
+
+void MatchLines::print_end(std::ostream& out, bool json, bool stopped_early) const {
+    if (json) {
+        auto j = summary_json(game_, tally_);
+        j["head_to_head"] = head_to_head_json(test());
+        if (has_sprt()) {
+            j["sprt"] = sprt_text_.json(test());
+            j["max_games"] = games_;
+        }
+        out << j.dump() << std::endl;
+        return;
+    }
+    print_summary(out, tally_);
+    // The verdict: the head-to-head block, and with an SPRT its decision.
+    if (sprt_text_.block) {
+        out << "\n";
+        print_block(out);
+    }
+    if (has_sprt()) sprt_text_.decision(out, test().result.decision, undecided(stopped_early));
+    out << std::flush;
+}
+
+nlohmann::json head_to_head_json(const OpponentTest& test) {
+    // Before the first counted pair there are no figures.
+    const auto h =
+        test.pairs.pairs() > 0 ? std::optional(rating::head_to_head(test.pairs)) : std::nullopt;
+    // JSON has no infinity: a score of 100 % or 0 % gives null.
+    const auto number = [&h](double rating::HeadToHead::*field) {
+        return h && std::isfinite((*h).*field) ? nlohmann::json((*h).*field) : nullptr;
+    };
+    return {{"elo", number(&rating::HeadToHead::elo)},
+            {"elo_error", number(&rating::HeadToHead::elo_error)},
+            {"nelo", number(&rating::HeadToHead::nelo)},
+            {"nelo_error", number(&rating::HeadToHead::nelo_error)},
+            {"los", number(&rating::HeadToHead::los)},
+            {"pentanomial", test.pairs.bins},
+            {"pairs_counted", test.counted_pairs},
+            {"repeated_pairs", test.repeated_pairs}};
 }
 
 void print_summary(std::ostream& out, const match::Tally& tally) {

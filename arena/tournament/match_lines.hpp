@@ -2,9 +2,9 @@
 // What `arena match` prints as it goes and at the end: a line per finished
 // game (with an SPRT, the LLR after it, and every kSprtReportPairs pairs the
 // head-to-head block), and the summary per bot as a table or JSON. The
-// SPRT's own text (the LLR, the block) is the report layer's
-// (report/sprt_text.hpp), which the tournament does not use: the caller
-// gives it.
+// SPRT's own text (the LLR, the block, the decision, the JSON) is the report
+// layer's (report/sprt_text.hpp), which the tournament does not use: the
+// caller gives it.
 
 #include <cstdint>
 #include <functional>
@@ -32,8 +32,14 @@ inline constexpr std::int64_t kSprtReportPairs = 16;
 struct SprtText {
     // What follows a game's line: "  LLR x (lower, upper)".
     std::function<std::string(const rating::SprtResult&)> llr;
-    // The head-to-head block of BOT1's test against BOT2.
+    // The head-to-head block of BOT1's counted pairs against BOT2; with an
+    // SPRT, and the LLR line.
     std::function<void(std::ostream&, const OpponentTest&)> block;
+    // The test as JSON, in the summary of --json.
+    std::function<nlohmann::json(const OpponentTest&)> json{};
+    // The decision's line, or `undecided` when there is none.
+    std::function<void(std::ostream&, rating::SprtDecision, const std::string& undecided)>
+        decision{};
 };
 
 // "game 3/10: a vs b  1-0  connect  17 plies  0.25 s", or for a stored game
@@ -64,7 +70,7 @@ class MatchLines : public RunObserver {
     // aside; with an SPRT, its test.
     [[nodiscard]] const OpponentTest& test() const { return pairs_.tests().front(); }
 
-    // The head-to-head block of the complete pairs, and the LLR line.
+    // The head-to-head block of the counted pairs (with an SPRT, and the LLR line).
     void print_block(std::ostream& out) const { sprt_text_.block(out, test()); }
     // The line when the test has no decision: "SPRT: no decision after N
     // games", and " (the most --games allows)" when all were played.
@@ -72,8 +78,15 @@ class MatchLines : public RunObserver {
     // A warning line for each bot that keeps answering close to its time
     // limit (match::CloseCallCounter::warnings).
     void print_warnings(std::ostream& out) const;
+    // The end of the match: the summary table (print_summary), the
+    // head-to-head block (the verdict of every match) and, with an SPRT, the
+    // decision, or undecided(); with `json`, the summary as one JSON object
+    // (summary_json) with "head_to_head" (head_to_head_json), and with an
+    // SPRT also "sprt" (the test) and "max_games".
+    void print_end(std::ostream& out, bool json, bool stopped_early) const;
 
   private:
+    std::string game_;
     const std::vector<Pairing>& schedule_;
     int games_;
     bool numbered_;
@@ -86,6 +99,12 @@ class MatchLines : public RunObserver {
     GauntletSprt pairs_;
     bool has_sprt_;
 };
+
+// BOT1's counted pairs against BOT2 as JSON, the `head_to_head` of `arena
+// match --json`: elo, elo_error, nelo, nelo_error and los (null where
+// infinite, and before the first counted pair), the pentanomial counts,
+// pairs_counted and repeated_pairs.
+[[nodiscard]] nlohmann::json head_to_head_json(const OpponentTest& test);
 
 // The summary table: per bot its games, wins, draws, losses, score and the
 // losses by each way a game ends other than normally.

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <utility>
 
+#include "arena/record/escape.hpp"
 #include "arena/tournament/config_text.hpp"
 #include "arena/tournament/fingerprint.hpp"
 #include "arena/tournament/runner.hpp"
@@ -46,6 +47,7 @@ std::int64_t create_match_tournament(store::ResultsStore& store, const MatchSett
 MatchRun::MatchRun(const MatchSettings& m, Config config, SprtText sprt_text,
                    std::ostream& lines_out)
     : games_(m.games),
+      db_(m.db),
       config_(std::move(config)),
       store_(m.db.empty() ? std::filesystem::path(":memory:") : std::filesystem::path(m.db)),
       id_(create_match_tournament(store_, m, config_)),
@@ -73,6 +75,27 @@ std::string MatchRun::set_status(bool stopped_early) {
         return e.what();
     }
     return "";
+}
+
+MatchEnd MatchRun::finish(bool json, bool interrupted, std::string failure, std::ostream& out,
+                          std::ostream& err) {
+    const bool stopped_early = interrupted || !failure.empty();
+    lines_.print_end(out, json, stopped_early);
+    lines_.print_warnings(err);
+    const std::string status_error = set_status(stopped_early);
+    if (status_error.empty() && !db_.empty())
+        err << "arena match: stored as tournament '" << config_.name << "' in " << db_ << "\n";
+    if (failure.empty()) failure = status_error;
+    if (!failure.empty()) {
+        err << "arena match: " << record::escape_controls(failure) << "\n";
+        return MatchEnd::kFailed;
+    }
+    if (interrupted) {
+        err << "arena match: interrupted after " << lines_.tally().games() << " of " << games_
+            << " games\n";
+        return MatchEnd::kInterrupted;
+    }
+    return MatchEnd::kPlayed;
 }
 
 }  // namespace arena::tournament

@@ -26,6 +26,11 @@ namespace arena::tournament {
 [[nodiscard]] std::int64_t create_match_tournament(store::ResultsStore& store,
                                                    const MatchSettings& m, Config& config);
 
+// How a match ended: every game played, stopped by a failure (a bot that
+// kept failing to start, the runner's error, or a status that could not be
+// stored), or interrupted by a stop request.
+enum class MatchEnd : std::uint8_t { kPlayed, kFailed, kInterrupted };
+
 // The match's tournament in its database, the runner that plays it and
 // the lines that tell its games.
 class MatchRun {
@@ -54,8 +59,18 @@ class MatchRun {
     // stopped early. Returns what went wrong, "" when nothing did.
     [[nodiscard]] std::string set_status(bool stopped_early);
 
+    // The end of the match after play(), whose result is `failure`;
+    // `interrupted`: a stop was requested (and nothing failed). The lines'
+    // end on `out` (MatchLines::print_end, as JSON with `json`), then on
+    // `err` the close-call warnings and, each after "arena match: ", where
+    // the match is stored (with a database of the user's) and what stopped
+    // it; the stored status is set (set_status).
+    [[nodiscard]] MatchEnd finish(bool json, bool interrupted, std::string failure,
+                                  std::ostream& out, std::ostream& err);
+
   private:
     int games_;
+    std::string db_;  // the user's database; "" for one in memory
     Config config_;
     store::ResultsStore store_;
     std::int64_t id_;

@@ -80,4 +80,13 @@ std::optional<OpenedTournament> open_tournament(store::ResultsStore& store, cons
     return o;
 }
 
+ProgressOptions run_progress(const RunOverrides& overrides, const OpenedTournament& opened,
+                             std::ostream& messages, int fd) {
+    ProgressOptions shown;
+    if (overrides.shard) shown.schedule_games = static_cast<std::int64_t>(opened.scheduled_games);
+    shown.messages = &messages;
+    fit_to_terminal(shown, fd);
+    return shown;
+}
+
 }  // namespace arena::tournament

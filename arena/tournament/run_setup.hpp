@@ -2,8 +2,9 @@
 // What `arena run` does before its games: the config as this run plays it
 // (with the command line's overrides), and the tournament it plays, stored
 // (and perhaps grown, stored_lineup.hpp) or new, with the games of its
-// schedule this run may play (all of them, or a shard's). What it has to
-// say goes to `err`, each line after "arena run: ".
+// schedule this run may play (all of them, or a shard's), and how it shows
+// its progress. What it has to say goes to `err`, each line after "arena
+// run: ".
 
 #include <cstddef>
 #include <cstdint>
@@ -15,6 +16,7 @@
 #include "arena/store/results_store.hpp"
 #include "arena/tournament/config.hpp"
 #include "arena/tournament/growth.hpp"
+#include "arena/tournament/progress.hpp"
 #include "arena/tournament/shard.hpp"
 
 namespace arena::tournament {
@@ -50,5 +52,12 @@ struct OpenedTournament {
                                                               const Config& config,
                                                               const RunOverrides& overrides,
                                                               std::ostream& err);
+
+// How the run of `opened` shows its progress: with a shard, each game's
+// place in the whole schedule; where it resumes, said on `messages`; live
+// when `fd` is a terminal (fit_to_terminal).
+[[nodiscard]] ProgressOptions run_progress(const RunOverrides& overrides,
+                                           const OpenedTournament& opened, std::ostream& messages,
+                                           int fd);
 
 }  // namespace arena::tournament
