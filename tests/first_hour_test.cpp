@@ -34,6 +34,7 @@
 #include "arena_process.hpp"
 #include "db_query.hpp"
 #include "fake_sbatch.hpp"
+#include "fixtures.hpp"
 #include "temp_dir.hpp"
 #include "terminal.hpp"
 
@@ -46,6 +47,7 @@ using arena::testing::ArenaOptions;
 using arena::testing::ArenaProcess;
 using arena::testing::ArenaResult;
 using arena::testing::bin;
+using arena::testing::game_lines;
 using arena::testing::lines_of;
 using arena::testing::query;
 using arena::testing::query_one;
@@ -77,15 +79,6 @@ class Checkout {
   private:
     TempDir dir_;
 };
-
-// The game lines ("game 3/10 ...") of arena's output.
-std::vector<std::string> game_lines(const std::string& text) {
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);)
-        if (line.starts_with("game ")) lines.push_back(line);
-    return lines;
-}
 
 // The ending word of a game line: "... 1-0  normal  25 plies ...".
 std::string ending_of(const std::string& line) {

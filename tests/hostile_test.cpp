@@ -17,7 +17,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -38,6 +37,7 @@ using arena::testing::slurp;
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 using arena::testing::bin;
+using arena::testing::game_lines;
 using arena::testing::quick_options;
 using arena::testing::run_in_terminal;
 using arena::testing::survivors;
@@ -67,15 +67,6 @@ Run arena_cli(const std::string& args) {
     std::remove((base + ".out").c_str());
     std::remove((base + ".err").c_str());
     return r;
-}
-
-// The game lines of `arena match` output ("game 1/2: bad vs good  0-1  crash ...").
-std::vector<std::string> game_lines(const std::string& out) {
-    std::vector<std::string> lines;
-    std::istringstream in(out);
-    for (std::string line; std::getline(in, line);)
-        if (line.starts_with("game ")) lines.push_back(line);
-    return lines;
 }
 
 struct Case {

@@ -25,6 +25,7 @@
 #include "arena_process.hpp"
 #include "bots/tsinghua/strategy_input.hpp"
 #include "db_query.hpp"
+#include "fixtures.hpp"
 #include "proc_util.hpp"
 #include "temp_dir.hpp"
 #include "timing.hpp"
@@ -533,12 +534,7 @@ TEST_P(TsinghuaMisbehaving, JudgedLikeANativeBotLeavingNothingBehind) {
                                "bad=" + library.string(), "good=" + bin("bots/random")});
     ASSERT_EQ(r.status, 0) << r.err << r.out;
     EXPECT_LT(std::chrono::steady_clock::now() - started, scaled(std::chrono::seconds(15)));
-    std::vector<std::string> lines;
-    for (std::size_t at = 0; (at = r.out.find("game ", at)) != std::string::npos;) {
-        const auto end = r.out.find('\n', at);
-        lines.push_back(r.out.substr(at, end - at));
-        at = end;
-    }
+    const auto lines = arena::testing::game_lines(r.out);
     ASSERT_EQ(lines.size(), 2u) << r.out;
     for (const auto& line : lines) {
         EXPECT_NE(line.find("  " + c.ending + "  "), std::string::npos) << line;

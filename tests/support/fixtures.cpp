@@ -1,5 +1,7 @@
 #include "fixtures.hpp"
 
+#include <sstream>
+
 #include "proc_util.hpp"
 
 namespace arena::testing {
@@ -30,6 +32,14 @@ session::SessionOptions quick_options(std::chrono::milliseconds startup) {
     o.startup_limit = startup;
     o.quit_grace = std::chrono::milliseconds(300);
     return o;
+}
+
+std::vector<std::string> game_lines(const std::string& text) {
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);)
+        if (line.starts_with("game ")) lines.push_back(line);
+    return lines;
 }
 
 int occurrences(const std::string& text, const std::string& needle) {

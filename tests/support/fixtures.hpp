@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <string>
+#include <vector>
 
 #include "arena/session/session.hpp"
 #include "arena/tournament/config.hpp"
@@ -26,6 +27,10 @@ namespace arena::testing {
 // bot does not wait the default second.
 [[nodiscard]] session::SessionOptions quick_options(
     std::chrono::milliseconds startup = std::chrono::milliseconds(3000));
+
+// The game lines of arena's output: the lines that start with "game "
+// ("game 3/10: a vs b ...", "game #12 (3/10 stored): ...").
+[[nodiscard]] std::vector<std::string> game_lines(const std::string& text);
 
 // How often `needle` occurs in `text` (overlapping occurrences too).
 [[nodiscard]] int occurrences(const std::string& text, const std::string& needle);
