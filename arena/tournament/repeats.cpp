@@ -23,11 +23,10 @@ ScoredGame scored_game(const store::GameSummary& game) {
 
 bool RepeatFilter::counts(const ScoredGame& first_moved_first,
                           const ScoredGame& other_moved_first) {
-    if (count_repeats_ || !first_moved_first.moves_hash || !other_moved_first.moves_hash) {
-        in_a_row_ = 0;
-        return true;
-    }
-    if (seen_.emplace(*first_moved_first.moves_hash, *other_moved_first.moves_hash).second) {
+    const bool comparable =
+        !count_repeats_ && first_moved_first.moves_hash && other_moved_first.moves_hash;
+    if (!comparable ||
+        seen_.emplace(*first_moved_first.moves_hash, *other_moved_first.moves_hash).second) {
         in_a_row_ = 0;
         return true;
     }

@@ -21,7 +21,7 @@ enum Stream : std::uint64_t {
     kOpeningPassStream = 4,
 };
 
-// Where pair 0 starts in the file's order, for opening_line and opening_pass.
+// Where pair 0 starts in the file's order (opening_line).
 std::size_t first_line_offset(const Config& config) {
     const std::size_t n = config.openings.lines.size();
     if (config.openings.order == OpeningOrder::kSeededStart)
