@@ -38,7 +38,7 @@ protocol::Position sample_position() {
 
 void BM_FormatPositionAndGo(benchmark::State& state) {
     const auto position = sample_position();
-    const protocol::Go go{3000, std::nullopt, std::nullopt};
+    const protocol::Go go{3000, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
     for (auto _ : state) {
         std::string text = protocol::format(position);
         text += '\n';

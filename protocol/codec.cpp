@@ -105,6 +105,8 @@ struct KeyValue {
 [[nodiscard]] std::optional<ArenaCommand> parse_go(const std::vector<std::string_view>& words) {
     Go go;
     bool have_move_ms = false;
+    bool bad_depth = false;
+    bool bad_nodes = false;
     for (std::size_t i = 1; i < words.size(); ++i) {
         const auto kv = split_key_value(words[i]);
         if (!kv) return std::nullopt;
@@ -118,10 +120,22 @@ struct KeyValue {
             const auto value = parse_non_negative(kv->value);
             if (slot || !value) return std::nullopt;
             slot = *value;
+        } else if (kv->key == "depth" || kv->key == "nodes") {
+            // A search limit is advice: one that is malformed or repeated is
+            // dropped rather than costing the bot its move.
+            auto& slot = kv->key == "depth" ? go.depth : go.nodes;
+            const auto value = parse_non_negative(kv->value);
+            if (slot || !value || *value < 1) {
+                (kv->key == "depth" ? bad_depth : bad_nodes) = true;
+            } else {
+                slot = *value;
+            }
         }
         // Other keys belong to later protocol revisions: ignored.
     }
     if (!have_move_ms) return std::nullopt;
+    if (bad_depth) go.depth.reset();
+    if (bad_nodes) go.nodes.reset();
     return go;
 }
 
@@ -248,6 +262,8 @@ std::string format(const ArenaCommand& command) {
                 append_key_value(out, "move_ms", go.move_ms);
                 if (go.clock_ms) append_key_value(out, "clock_ms", *go.clock_ms);
                 if (go.opp_clock_ms) append_key_value(out, "opp_clock_ms", *go.opp_clock_ms);
+                if (go.depth) append_key_value(out, "depth", *go.depth);
+                if (go.nodes) append_key_value(out, "nodes", *go.nodes);
                 return out;
             },
             [](const End& end) {

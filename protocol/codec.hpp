@@ -36,10 +36,14 @@ struct Position {  // "position 4 4 3"
     std::vector<std::string> moves;
 };
 
-struct Go {  // "go move_ms=3000 [clock_ms=.. opp_clock_ms=..]"
+struct Go {  // "go move_ms=3000 [clock_ms=.. opp_clock_ms=..] [depth=..] [nodes=..]"
     std::int64_t move_ms = 0;
     std::optional<std::int64_t> clock_ms;
     std::optional<std::int64_t> opp_clock_ms;
+    // Search limits: stop at this depth (plies searched ahead, at least 1) or
+    // after this many nodes (at least 1). The time limit still holds.
+    std::optional<std::int64_t> depth;
+    std::optional<std::int64_t> nodes;
 };
 
 enum class GameResult : std::uint8_t { kWin, kLoss, kDraw };

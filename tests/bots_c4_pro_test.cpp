@@ -40,8 +40,10 @@ std::unique_ptr<Connect4Engine> small_engine(std::int64_t simulations = 0) {
         {.simulations = simulations, .seed = 5, .log2_nodes = 18, .log2_exact = 16, .reuse = true});
 }
 
-const protocol::Go kGo300{.move_ms = 300, .clock_ms = {}, .opp_clock_ms = {}};
-const protocol::Go kFixed{.move_ms = 0, .clock_ms = {}, .opp_clock_ms = {}};
+const protocol::Go kGo300{
+    .move_ms = 300, .clock_ms = {}, .opp_clock_ms = {}, .depth = {}, .nodes = {}};
+const protocol::Go kFixed{
+    .move_ms = 0, .clock_ms = {}, .opp_clock_ms = {}, .depth = {}, .nodes = {}};
 
 // The 1-based column the engine plays in `moves` on `board`.
 int answer(Connect4Engine& engine, const Connect4Config& board, const std::string& moves,
@@ -233,7 +235,8 @@ TEST(C4Pro, PlaysLegalGamesOnTsinghuaBoards) {
 // proven and the search runs to the clock.
 TEST(C4Pro, AnswersWithinTheBudget) {
     auto engine = small_engine();
-    const protocol::Go go{.move_ms = 100, .clock_ms = {}, .opp_clock_ms = {}};
+    const protocol::Go go{
+        .move_ms = 100, .clock_ms = {}, .opp_clock_ms = {}, .depth = {}, .nodes = {}};
     const auto start = std::chrono::steady_clock::now();
     (void)answer(*engine, config(12, 12, 4, {{6, 3}}), "7 6", go);
     const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(

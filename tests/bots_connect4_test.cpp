@@ -269,9 +269,10 @@ int answer(Connect4Engine& engine, const Puzzle& p) {
     const auto state = play(game, p.moves);
     engine.new_game(game, state->current_player());
     std::vector<std::string> info;
-    const int move =
-        engine.choose(*state, protocol::Go{.move_ms = 300, .clock_ms = {}, .opp_clock_ms = {}},
-                      [&](std::string_view line) { info.emplace_back(line); });
+    const int move = engine.choose(
+        *state,
+        protocol::Go{.move_ms = 300, .clock_ms = {}, .opp_clock_ms = {}, .depth = {}, .nodes = {}},
+        [&](std::string_view line) { info.emplace_back(line); });
     EXPECT_TRUE(state->is_legal(move));
     return move + 1;
 }
@@ -302,7 +303,8 @@ TEST(Mcts, KeepsTheTreeBetweenMoves) {
     const Connect4Game game(config(6, 7, 4));
     auto state = game.new_initial_state();
     engine->new_game(game, 1);
-    const protocol::Go go{.move_ms = 0, .clock_ms = {}, .opp_clock_ms = {}};
+    const protocol::Go go{
+        .move_ms = 0, .clock_ms = {}, .opp_clock_ms = {}, .depth = {}, .nodes = {}};
     std::string last;
     const auto sink = [&](std::string_view line) { last = line; };
     const int first = engine->choose(*state, go, sink);
@@ -326,8 +328,11 @@ TEST(Mcts, IsDeterministicWithFixedSimulations) {
         auto engine = make_mcts_engine(
             {.c = 0.8, .simulations = 2000, .seed = 9, .log2_nodes = 16, .reuse = true});
         engine->new_game(game, state->current_player());
-        (void)engine->choose(*state, protocol::Go{.move_ms = 0, .clock_ms = {}, .opp_clock_ms = {}},
-                             [&](std::string_view line) { lines.emplace_back(line); });
+        (void)engine->choose(
+            *state,
+            protocol::Go{
+                .move_ms = 0, .clock_ms = {}, .opp_clock_ms = {}, .depth = {}, .nodes = {}},
+            [&](std::string_view line) { lines.emplace_back(line); });
     }
     ASSERT_EQ(lines.size(), 2u);
     EXPECT_EQ(lines[0], lines[1]);
@@ -345,8 +350,10 @@ TEST(Solver, PlaysTheProvenMoveWithItsScore) {
     const auto state = play(game, moves);
     engine->new_game(game, state->current_player());
     std::string last;
-    (void)engine->choose(*state, protocol::Go{.move_ms = 2000, .clock_ms = {}, .opp_clock_ms = {}},
-                         [&](std::string_view line) { last = line; });
+    (void)engine->choose(
+        *state,
+        protocol::Go{.move_ms = 2000, .clock_ms = {}, .opp_clock_ms = {}, .depth = {}, .nodes = {}},
+        [&](std::string_view line) { last = line; });
     EXPECT_NE(last.find("exact -1"), std::string::npos) << last;
 }
 

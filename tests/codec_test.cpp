@@ -102,9 +102,12 @@ TEST(FormatArena, EveryCommand) {
     EXPECT_EQ(format(GameStart{"reversi", 1, {}}), "game reversi player=1");
     EXPECT_EQ(format(Position{}), "position");
     EXPECT_EQ(format(Position{{"4", "4", "3"}}), "position 4 4 3");
-    EXPECT_EQ(format(Go{250, std::nullopt, std::nullopt}), "go move_ms=250");
-    EXPECT_EQ(format(Go{250, 9000, 8000}), "go move_ms=250 clock_ms=9000 opp_clock_ms=8000");
-    EXPECT_EQ(format(Go{250, 9000, std::nullopt}), "go move_ms=250 clock_ms=9000");
+    EXPECT_EQ(format(Go{250, std::nullopt, std::nullopt, std::nullopt, std::nullopt}),
+              "go move_ms=250");
+    EXPECT_EQ(format(Go{250, 9000, 8000, std::nullopt, std::nullopt}),
+              "go move_ms=250 clock_ms=9000 opp_clock_ms=8000");
+    EXPECT_EQ(format(Go{250, 9000, std::nullopt, std::nullopt, std::nullopt}),
+              "go move_ms=250 clock_ms=9000");
     EXPECT_EQ(format(End{GameResult::kWin, "normal"}), "end win reason=normal");
     EXPECT_EQ(format(End{GameResult::kLoss, "timeout"}), "end loss reason=timeout");
     EXPECT_EQ(format(End{GameResult::kDraw, ""}), "end draw");
@@ -130,6 +133,8 @@ TEST(RoundTripArena, CanonicalLinesSurvive) {
              "go move_ms=0",
              "go move_ms=3000",
              "go move_ms=3000 clock_ms=60000 opp_clock_ms=59000",
+             "go move_ms=100 depth=8",
+             "go move_ms=100 clock_ms=5 opp_clock_ms=6 depth=1 nodes=50000",
              "end win reason=normal",
              "end loss reason=illegal",
              "end draw reason=normal",
@@ -147,8 +152,8 @@ TEST(RoundTripArena, ValuesSurvive) {
         GameStart{"connect4", 1, {{"blocked", ""}}},
         Position{{"h8", "h9", "i9"}},
         Position{},
-        Go{1, 2, 3},
-        Go{std::numeric_limits<std::int64_t>::max(), std::nullopt, 0},
+        Go{1, 2, 3, std::nullopt, std::nullopt},
+        Go{std::numeric_limits<std::int64_t>::max(), std::nullopt, 0, std::nullopt, std::nullopt},
         End{GameResult::kLoss, "protocol"},
         End{GameResult::kWin, ""},
         Quit{},
@@ -251,9 +256,39 @@ TEST(ParseGo, RequiredAndOptionalFields) {
 }
 
 TEST(ParseGo, UnknownKeysIgnored) {
-    const auto go = parse_as<Go>("go nodes=100 move_ms=50 depth=");
+    const auto go = parse_as<Go>("go plies=100 move_ms=50 mate=");
     EXPECT_EQ(go.move_ms, 50);
     EXPECT_EQ(format(go), "go move_ms=50");
+}
+
+TEST(ParseGo, SearchLimits) {
+    const auto both = parse_as<Go>("go nodes=100000 move_ms=50 depth=8");
+    EXPECT_EQ(both.depth, 8);
+    EXPECT_EQ(both.nodes, 100000);
+    EXPECT_EQ(format(both), "go move_ms=50 depth=8 nodes=100000");
+    Go go{100, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
+    go.depth = 2;
+    EXPECT_EQ(format(go), "go move_ms=100 depth=2");
+    EXPECT_EQ(parse_as<Go>(format(go)).depth, 2);
+    EXPECT_EQ(parse_as<Go>(format(go)).nodes, std::nullopt);
+}
+
+TEST(ParseGo, BadSearchLimitsAreDroppedNotFatal) {
+    // A limit the bot cannot read costs it nothing: it searches on its clock.
+    for (const std::string_view line : {
+             "go move_ms=50 depth=",
+             "go move_ms=50 depth=0",
+             "go move_ms=50 depth=-3",
+             "go move_ms=50 depth=x",
+             "go move_ms=50 depth=2 depth=3",
+         }) {
+        const auto go = parse_as<Go>(line);
+        EXPECT_EQ(go.move_ms, 50) << line;
+        EXPECT_EQ(go.depth, std::nullopt) << line;
+    }
+    const auto go = parse_as<Go>("go move_ms=50 nodes=0 depth=4");
+    EXPECT_EQ(go.nodes, std::nullopt);
+    EXPECT_EQ(go.depth, 4);
 }
 
 TEST(ParseGo, Malformed) {

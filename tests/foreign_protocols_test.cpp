@@ -235,7 +235,8 @@ TEST(GomocupSession, SpeaksTheProtocolAndReusesTheProcess) {
     // Game 1: the engine plays second, 100 ms per move, exact five.
     ASSERT_TRUE(
         s->start_game({"gomoku", 2, {{"size", "15"}, {"rule", "exact5"}, {"move_ms", "100"}}}));
-    const protocol::Go go{.move_ms = 100, .clock_ms = {}, .opp_clock_ms = {}};
+    const protocol::Go go{
+        .move_ms = 100, .clock_ms = {}, .opp_clock_ms = {}, .depth = {}, .nodes = {}};
     auto r = s->request_move({{"h8"}}, go, kAnswerLimit);
     ASSERT_EQ(r.fault, session::Fault::kNone) << r.detail;
     ASSERT_TRUE(session::gomocup::to_point(r.move, 15)) << r.move;
@@ -256,7 +257,8 @@ TEST(GomocupSession, SpeaksTheProtocolAndReusesTheProcess) {
                                 {"move_ms", "0"},
                                 {"game_ms", "60000"},
                                 {"inc_ms", "0"}}}));
-    const protocol::Go clock_go{.move_ms = 5000, .clock_ms = 60000, .opp_clock_ms = 59000};
+    const protocol::Go clock_go{
+        .move_ms = 5000, .clock_ms = 60000, .opp_clock_ms = 59000, .depth = {}, .nodes = {}};
     r = s->request_move({{"a1", "b2", "c3", "d4"}}, clock_go, 5010ms);
     ASSERT_EQ(r.fault, session::Fault::kNone) << r.detail;
     const int pid = s->pid();
@@ -320,7 +322,8 @@ TEST(GomocupSession, AnEngineWithoutRestartOrAboutGetsAFreshStart) {
         auto s = session::make_session(host, spec, options);
         ASSERT_EQ(s->handshake().fault, session::Fault::kNone) << mode;
         EXPECT_EQ(s->identity().name, mode == std::string("no-restart") ? "pbrain-sample" : "");
-        const protocol::Go go{.move_ms = 100, .clock_ms = {}, .opp_clock_ms = {}};
+        const protocol::Go go{
+            .move_ms = 100, .clock_ms = {}, .opp_clock_ms = {}, .depth = {}, .nodes = {}};
         for (int game = 0; game < 2; ++game) {
             ASSERT_TRUE(s->start_game({"gomoku", 1, {{"size", "15"}, {"move_ms", "100"}}}));
             const auto r = s->request_move({}, go, kAnswerLimit);
@@ -350,7 +353,8 @@ TEST(NboardSession, SetGameThenIncrementalMovesWithPings) {
     auto state = game->new_initial_state();
     for (const auto& m : kReversiWithPass)
         state->apply(*state->parse_move(m));
-    const protocol::Go go{.move_ms = 200, .clock_ms = {}, .opp_clock_ms = {}};
+    const protocol::Go go{
+        .move_ms = 200, .clock_ms = {}, .opp_clock_ms = {}, .depth = {}, .nodes = {}};
     auto r = s->request_move({kReversiWithPass}, go, kAnswerLimit);
     ASSERT_EQ(r.fault, session::Fault::kNone) << r.detail;
     const auto mine = state->parse_move(r.move);
@@ -403,7 +407,8 @@ TEST(NboardSession, TheDepthFollowsTheEngineSMeasuredTimes) {
     auto s = session::make_session(host, spec, quick_options());
     ASSERT_EQ(s->handshake().fault, session::Fault::kNone);
     ASSERT_TRUE(s->start_game({"reversi", 1, {{"move_ms", "1000"}}}));
-    const protocol::Go go{.move_ms = 1000, .clock_ms = {}, .opp_clock_ms = {}};
+    const protocol::Go go{
+        .move_ms = 1000, .clock_ms = {}, .opp_clock_ms = {}, .depth = {}, .nodes = {}};
     for (int i = 0; i < 8; ++i) {
         const auto r = s->request_move({{}}, go, std::chrono::milliseconds(1000) + kAnswerLimit);
         ASSERT_EQ(r.fault, session::Fault::kNone) << r.detail;

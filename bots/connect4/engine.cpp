@@ -35,8 +35,11 @@ int run_bench(Connect4Engine& engine) {
         while (in >> col)
             state->apply(col - 1);
         engine.new_game(game, state->current_player());
-        (void)engine.choose(*state, protocol::Go{.move_ms = 0, .clock_ms = {}, .opp_clock_ms = {}},
-                            quiet);
+        (void)engine.choose(
+            *state,
+            protocol::Go{
+                .move_ms = 0, .clock_ms = {}, .opp_clock_ms = {}, .depth = {}, .nodes = {}},
+            quiet);
         nodes += engine.nodes();
     }
     const double secs =
