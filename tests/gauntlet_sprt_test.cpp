@@ -108,7 +108,7 @@ void add_pairs(GauntletSprt& sprt, const std::vector<Pairing>& schedule,
         for (const auto& p : schedule) {
             if (p.pair != pair) continue;
             const bool challenger_first = p.first == 0;
-            sprt.add(p, ScoredGame{challenger_first ? score : 1.0 - score});
+            sprt.add(p, ScoredGame{challenger_first ? score : 1.0 - score, std::nullopt});
         }
     }
 }
@@ -176,7 +176,7 @@ TEST(GauntletSprtState, TheDecisionIsTheSameWhateverOrderThePairsFinishIn) {
             for (const auto& p : schedule) {
                 if (p.pair != vs_b[static_cast<std::size_t>(k)]) continue;
                 const double s = p.game_in_pair == 0 ? s0 : s1;
-                sprt.add(p, ScoredGame{p.first == 0 ? s : 1.0 - s});
+                sprt.add(p, ScoredGame{p.first == 0 ? s : 1.0 - s, std::nullopt});
             }
         }
     };
@@ -235,7 +235,9 @@ TEST(RepeatFilter, AGameRecordEndedNormallyHasTheStoredHashAndAFaultNone) {
     record::GameRecord g;
     g.game = "connect4";
     g.params = {{"rows", "6"}, {"cols", "7"}};
-    g.moves = {{.move = "4"}, {.move = "3"}};
+    g.moves.resize(2);
+    g.moves[0].move = "4";
+    g.moves[1].move = "3";
     g.outcome = games::Outcome::kWin2;
     const ScoredGame scored = scored_game(g);
     EXPECT_EQ(scored.first_score, 0.0);
@@ -280,8 +282,11 @@ TEST(GauntletSprtState, CountsARepeatedPairOnceAndStopsWhenEveryPairRepeats) {
     EXPECT_TRUE(t.stopped_repeating);
     EXPECT_TRUE(t.finished());
     EXPECT_FALSE(t.decided());
-    for (const auto& p : schedule)
-        if (p.first == 1 || p.second == 1) EXPECT_TRUE(sprt.finished(p));
+    for (const auto& p : schedule) {
+        if (p.first == 1 || p.second == 1) {
+            EXPECT_TRUE(sprt.finished(p));
+        }
+    }
     // What the stopped test still needs: the games it stored.
     EXPECT_EQ(sprt.needed_games(), 60 + 200);
     feed(30, 32, 10);  // finished while it stopped: late

@@ -49,14 +49,14 @@ double uniform(std::mt19937_64& rng) {
 
 TEST(Pentanomial, CountsCompletePairsByScoreAndSetsIncompleteOnesApart) {
     const std::vector<PairedGame> games = {
-        {7, true, 1.0},  {7, false, 1.0},  // WW
-        {3, false, 0.5}, {3, true, 1.0},   // WD (order within a pair does not matter)
-        {4, true, 1.0},  {4, false, 0.0},  // WL
-        {5, true, 0.5},  {5, false, 0.5},  // DD
-        {9, true, 0.0},  {9, false, 0.5},  // LD
-        {1, true, 0.0},  {1, false, 0.0},  // LL
-        {2, true, 1.0},                    // incomplete: one game
-        {6, true, 0.5},  {6, true, 0.5},   // incomplete: A first in both
+        {7, true, 1.0, {}},  {7, false, 1.0, {}},  // WW
+        {3, false, 0.5, {}}, {3, true, 1.0, {}},   // WD (order within a pair does not matter)
+        {4, true, 1.0, {}},  {4, false, 0.0, {}},  // WL
+        {5, true, 0.5, {}},  {5, false, 0.5, {}},  // DD
+        {9, true, 0.0, {}},  {9, false, 0.5, {}},  // LD
+        {1, true, 0.0, {}},  {1, false, 0.0, {}},  // LL
+        {2, true, 1.0, {}},                        // incomplete: one game
+        {6, true, 0.5, {}},  {6, true, 0.5, {}},   // incomplete: A first in both
     };
     const HeadToHeadCounts c = count_head_to_head(games);
     EXPECT_EQ(c.pairs.bins, (std::array<std::int64_t, 5>{1, 1, 2, 1, 1}));
@@ -73,8 +73,31 @@ TEST(Pentanomial, CountsCompletePairsByScoreAndSetsIncompleteOnesApart) {
     EXPECT_EQ(c.paired_games.losses, 4);
 }
 
+TEST(Pentanomial, APairThatRepeatsAnEarlierOneMoveForMoveIsSetAside) {
+    const std::vector<PairedGame> games = {
+        {0, true, 1.0, 11},  {0, false, 0.5, 12},  // WD
+        {1, true, 1.0, 11},  {1, false, 0.5, 12},  // the same games again: set aside
+        {2, false, 0.5, 12}, {2, true, 1.0, 11},   // again, listed the other way round
+        {3, true, 1.0, 12},  {3, false, 0.5, 11},  // the same hashes in other roles: new
+        {4, true, 0.0, {}},  {4, false, 0.0, 12},  // a game without a hash (a fault): counts
+        {5, true, 0.0, {}},  {5, false, 0.0, 12},  // ... every time
+        {6, true, 1.0, 11},                        // incomplete: never a repeat
+    };
+    const HeadToHeadCounts c = count_head_to_head(games);
+    EXPECT_EQ(c.repeated_pairs, 2);
+    EXPECT_EQ(c.pairs.bins, (std::array<std::int64_t, 5>{2, 0, 0, 2, 0}));
+    EXPECT_EQ(c.paired_games.games(), 8);
+    EXPECT_EQ(c.games.games(), 9);  // the set-aside games are in no count
+    EXPECT_EQ(c.incomplete_pairs, 1);
+
+    const HeadToHeadCounts all = count_head_to_head(games, /*count_repeats=*/true);
+    EXPECT_EQ(all.repeated_pairs, 0);
+    EXPECT_EQ(all.pairs.pairs(), 6);
+    EXPECT_EQ(all.games.games(), 13);
+}
+
 TEST(Pentanomial, RejectsAScoreThatIsNotAGameResult) {
-    EXPECT_THROW((void)count_head_to_head({{1, true, 0.25}, {1, false, 1.0}}),
+    EXPECT_THROW((void)count_head_to_head({{1, true, 0.25, {}}, {1, false, 1.0, {}}}),
                  std::invalid_argument);
 }
 

@@ -52,12 +52,11 @@ class StandingsTest : public ::testing::Test {
 
     // A tournament "t" with these bots, in db_.
     std::int64_t create(store::ResultsStore& store, const std::vector<std::string>& bots,
-                        std::int64_t total_games) {
+                        std::int64_t total_games, const std::string& config = "name: t\n") {
         std::vector<store::BotEntry> entries;
         for (const auto& b : bots)
             entries.push_back({b, "./" + b, "arena1", ""});
-        return store.create_tournament({"t", "connect4", "name: t\n", "fp", 1, total_games},
-                                       entries);
+        return store.create_tournament({"t", "connect4", config, "fp", 1, total_games}, entries);
     }
 
     // `arena standings` on db_; it must succeed.
@@ -225,10 +224,13 @@ TEST_F(StandingsTest, FirstMoverAdvantageIsNeverMinusZero) {
         // advantage at all, to rounding.
         std::int64_t i = 0;
         for (int n = 0; n < 100; ++n) {
+            // Each pair its own games (plies), or repeats would be set aside.
             store.record_game(t, slot(i++),
-                              game("a", "b", n % 2 ? Outcome::kWin1 : Outcome::kWin2));
+                              game("a", "b", n % 2 ? Outcome::kWin1 : Outcome::kWin2,
+                                   Termination::kNormal, 7 + n));
             store.record_game(t, slot(i++),
-                              game("b", "a", n % 2 ? Outcome::kWin2 : Outcome::kWin1));
+                              game("b", "a", n % 2 ? Outcome::kWin2 : Outcome::kWin1,
+                                   Termination::kNormal, 7 + n));
         }
     }
     const auto out = standings();
@@ -247,8 +249,8 @@ TEST_F(StandingsTest, AClearFirstMoverAdvantageIsGivenWithItsInterval) {
         std::int64_t i = 0;
         for (int n = 0; n < 48; ++n) {
             const auto outcome = n % 4 == 0 ? Outcome::kWin2 : Outcome::kWin1;
-            store.record_game(t, slot(i++), game("a", "b", outcome));
-            store.record_game(t, slot(i++), game("b", "a", outcome));
+            store.record_game(t, slot(i++), game("a", "b", outcome, Termination::kNormal, 7 + n));
+            store.record_game(t, slot(i++), game("b", "a", outcome, Termination::kNormal, 7 + n));
         }
     }
     const auto line = line_starting(standings(), "first-mover advantage: ");
@@ -301,38 +303,89 @@ TEST_F(StandingsTest, NoGamesYet) {
               "first-mover advantage: no games yet");
 }
 
-// ---- duplicates ---------------------------------------------------------------
+// ---- repeats ------------------------------------------------------------------
 
 // The note under the table, its two lines joined by "\n".
-std::string duplicates_note(int repeats, int games) {
-    return "duplicates: " + std::to_string(repeats) + " of " + std::to_string(games) +
-           " games repeat an earlier game move for move; the ratings count them\n"
-           "            as independent games: vary the openings (docs/config.md#openings)";
+std::string repeats_note(int pairs, int games) {
+    return "repeats: " + std::to_string(pairs) + (pairs == 1 ? " pair (" : " pairs (") +
+           std::to_string(2 * pairs) + " of " + std::to_string(games) +
+           " games) repeat earlier pairs move for move and are set aside:\n"
+           "         the ratings count each pair once; vary the openings (docs/ratings.md)";
 }
 
-// The note on duplicates in `out`, or "".
-std::string duplicates_in(const std::string& out) {
+// The note on repeats in `out`, or "".
+std::string repeats_in(const std::string& out) {
     const auto lines = lines_of(out);
     for (std::size_t i = 0; i + 1 < lines.size(); ++i)
-        if (lines[i].starts_with("duplicates: ")) return lines[i] + "\n" + lines[i + 1];
+        if (lines[i].starts_with("repeats: ")) return lines[i] + "\n" + lines[i + 1];
     return "";
 }
 
-TEST_F(StandingsTest, RepeatedGamesAreCountedAndNamed) {
+// The row of `bot` in the standings, split into words.
+std::vector<std::string> row_words(const std::string& out, const std::string& bot) {
+    std::istringstream line(row_of(out, bot));
+    std::vector<std::string> row;
+    for (std::string w; line >> w;)
+        row.push_back(w);
+    return row;
+}
+
+TEST_F(StandingsTest, APairThatRepeatsAnEarlierPairIsCountedOnce) {
     {
         store::ResultsStore store(db_);
-        const auto t = create(store, {"a", "b"}, 6);
-        store.record_game(t, slot(0), game("a", "b", Outcome::kWin1));
-        store.record_game(t, slot(1), game("a", "b", Outcome::kWin1));  // a repeat
-        store.record_game(t, slot(2), game("b", "a", Outcome::kWin1));  // other colours
-        store.record_game(t, slot(3), game("a", "b", Outcome::kWin1, Termination::kNormal, 9));
-        store.record_game(t, slot(4), game("a", "b", Outcome::kWin1));  // a repeat
-        store.record_game(t, slot(5), game("b", "a", Outcome::kWin1));  // a repeat
+        const auto t = create(store, {"a", "b"}, 10);
+        const auto both = [&](std::int64_t pair, int plies, Outcome first, Outcome second) {
+            store.record_game(t, slot(2 * pair),
+                              game("a", "b", first, Termination::kNormal, plies));
+            store.record_game(t, slot(2 * pair + 1),
+                              game("b", "a", second, Termination::kNormal, plies));
+        };
+        both(0, 7, Outcome::kWin1, Outcome::kWin2);  // a wins both
+        both(1, 7, Outcome::kWin1, Outcome::kWin2);  // the same pair again: set aside
+        both(2, 9, Outcome::kWin1, Outcome::kWin1);  // a new pair: one win each
+        both(3, 7, Outcome::kWin1, Outcome::kWin2);  // a copy of the first again
+        // One game repeats the first pair's, the other is new: not a repeat.
+        store.record_game(t, slot(8), game("a", "b", Outcome::kWin1, Termination::kNormal, 7));
+        store.record_game(t, slot(9), game("b", "a", Outcome::kDraw, Termination::kNormal, 7));
     }
     const auto out = standings();
-    EXPECT_EQ(duplicates_in(out), duplicates_note(3, 6)) << out;
-    for (const auto& line : lines_of(duplicates_in(out)))
+    EXPECT_EQ(repeats_in(out), repeats_note(2, 10)) << out;
+    for (const auto& line : lines_of(repeats_in(out)))
         EXPECT_LE(line.size(), 100u) << line;
+    EXPECT_NE(out.find("t: 10 of 10 games"), std::string::npos) << out;
+    // a: W W (pair 0), W L (pair 2), W D (pair 4) counted; 6 games.
+    const auto a = row_words(out, "a");
+    ASSERT_GE(a.size(), 8u) << out;
+    EXPECT_EQ(a[4], "6") << out;  // games
+    EXPECT_EQ(a[5], "4") << out;  // W
+    EXPECT_EQ(a[6], "1") << out;  // D
+    EXPECT_EQ(a[7], "1") << out;  // L
+    // So do the head-to-head block and the crosstable.
+    EXPECT_NE(out.find("2 pairs (4 games) set aside: each repeated an earlier pair move for move"),
+              std::string::npos)
+        << out;
+    EXPECT_NE(out.find("a vs b (from a's side): 6 games, 3 colour-swapped pairs"),
+              std::string::npos)
+        << out;
+    EXPECT_NE(out.find("4-1-1"), std::string::npos) << out;
+}
+
+TEST_F(StandingsTest, CountRepeatsInTheStoredConfigCountsEveryPair) {
+    {
+        store::ResultsStore store(db_);
+        const auto t = create(store, {"a", "b"}, 6, "name: t\ncount_repeats: true\n");
+        for (std::int64_t pair = 0; pair < 3; ++pair) {
+            store.record_game(t, slot(2 * pair), game("a", "b", Outcome::kWin1));
+            store.record_game(t, slot(2 * pair + 1), game("b", "a", Outcome::kWin2));
+        }
+    }
+    const auto out = standings();
+    EXPECT_EQ(repeats_in(out),
+              "repeats: 2 pairs (4 of 6 games) repeat earlier pairs move for move and count, as "
+              "the\n         config's count_repeats says: the bots are taken as "
+              "non-deterministic")
+        << out;
+    EXPECT_EQ(row_words(out, "a").at(4), "6") << out;
 }
 
 // `config` for a tournament of two deterministic random bots, 20 games.
@@ -354,8 +407,8 @@ TEST_F(StandingsTest, DeterministicBotsWithoutOpeningsRepeatTheirGames) {
     std::ofstream(config) << two_random_bots(db_, "");
     const auto r = run_arena(dir_, {"run", config.string()});
     ASSERT_EQ(r.status, 0) << r.err;
-    EXPECT_EQ(duplicates_in(r.out), duplicates_note(18, 20)) << r.out;
-    EXPECT_EQ(duplicates_in(standings()), duplicates_note(18, 20));
+    EXPECT_EQ(repeats_in(r.out), repeats_note(9, 20)) << r.out;
+    EXPECT_EQ(repeats_in(standings()), repeats_note(9, 20));
 
     // Two different games, each stored ten times.
     sqlite3* db = nullptr;
@@ -380,7 +433,7 @@ TEST_F(StandingsTest, OpeningsMakeTheSameBotsPlayDifferentGames) {
     const auto r = run_arena(dir_, {"run", config.string()});
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_NE(line_starting(r.out, "first-mover advantage: "), "") << r.out;
-    EXPECT_EQ(duplicates_in(r.out), "") << r.out;
+    EXPECT_EQ(repeats_in(r.out), "") << r.out;
     // A two-bot run ends with the difference and its interval.
     EXPECT_NE(line_starting(r.out, "Elo: "), "") << r.out;
     EXPECT_NE(line_starting(r.out, "Ptnml(0-2): "), "") << r.out;
@@ -575,8 +628,10 @@ TEST_F(StandingsTest, PairsPrintsTheHeadToHeadOfEveryPairThatMet) {
         std::int64_t i = 0;
         const auto pair = [&](const std::string& x, const std::string& y, Outcome first,
                               Outcome second) {
-            store.record_game(t, slot(i++), game(x, y, first));
-            store.record_game(t, slot(i++), game(y, x, second));
+            // Each pair its own games (plies), or repeats would be set aside.
+            const int plies = 7 + static_cast<int>(i);
+            store.record_game(t, slot(i++), game(x, y, first, Termination::kNormal, plies));
+            store.record_game(t, slot(i++), game(y, x, second, Termination::kNormal, plies));
         };
         for (int k = 0; k < 3; ++k) {
             pair("a", "b", Outcome::kWin1, Outcome::kWin2);
@@ -617,9 +672,12 @@ TEST_F(StandingsTest, TwoBotsEndWithTheirHeadToHead) {
         const auto t = create(store, {"weak", "strong"}, 20);
         std::int64_t i = 0;
         for (int k = 0; k < 5; ++k) {
-            store.record_game(t, slot(i++), game("strong", "weak", Outcome::kWin1));
+            // Each pair its own games (plies), or repeats would be set aside.
             store.record_game(t, slot(i++),
-                              game("weak", "strong", k < 2 ? Outcome::kWin1 : Outcome::kDraw));
+                              game("strong", "weak", Outcome::kWin1, Termination::kNormal, 7 + k));
+            store.record_game(t, slot(i++),
+                              game("weak", "strong", k < 2 ? Outcome::kWin1 : Outcome::kDraw,
+                                   Termination::kNormal, 7 + k));
         }
     }
     const auto out = standings();

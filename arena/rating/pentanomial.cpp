@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "arena/rating/repeats.hpp"
+
 namespace arena::rating {
 namespace {
 
@@ -41,30 +43,38 @@ double Pentanomial::points() const {
     return p;
 }
 
-HeadToHeadCounts count_head_to_head(const std::vector<PairedGame>& games) {
+HeadToHeadCounts count_head_to_head(const std::vector<PairedGame>& games, bool count_repeats) {
     HeadToHeadCounts counts;
     std::vector<PairedGame> sorted = games;
     std::stable_sort(sorted.begin(), sorted.end(),
                      [](const PairedGame& a, const PairedGame& b) { return a.pair < b.pair; });
-    for (const PairedGame& g : sorted)
-        add(counts.games, half_points(g.score));
+    RepeatFilter repeats(count_repeats);
     for (std::size_t i = 0; i < sorted.size();) {
         std::size_t end = i;
         while (end < sorted.size() && sorted[end].pair == sorted[i].pair)
             ++end;
         const bool complete = end - i == 2 && sorted[i].a_first != sorted[i + 1].a_first;
         if (complete) {
+            const PairedGame& a_first = sorted[i].a_first ? sorted[i] : sorted[i + 1];
+            const PairedGame& b_first = sorted[i].a_first ? sorted[i + 1] : sorted[i];
             const int first = half_points(sorted[i].score);
             const int second = half_points(sorted[i + 1].score);
-            ++counts.pairs.bins[static_cast<std::size_t>(first + second)];
-            add(counts.paired_games, first);
-            add(counts.paired_games, second);
+            if (repeats.counts(a_first.moves_hash, b_first.moves_hash)) {
+                ++counts.pairs.bins[static_cast<std::size_t>(first + second)];
+                for (const int half : {first, second}) {
+                    add(counts.paired_games, half);
+                    add(counts.games, half);
+                }
+            }
         } else {
             ++counts.incomplete_pairs;
             counts.unpaired_games += static_cast<std::int64_t>(end - i);
+            for (std::size_t k = i; k < end; ++k)
+                add(counts.games, half_points(sorted[k].score));
         }
         i = end;
     }
+    counts.repeated_pairs = repeats.repeated();
     return counts;
 }
 

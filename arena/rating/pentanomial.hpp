@@ -12,6 +12,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace arena::rating {
@@ -46,6 +47,9 @@ struct HeadToHeadCounts {
     Trinomial paired_games;
     std::int64_t incomplete_pairs = 0;  // pair indices without exactly two games
     std::int64_t unpaired_games = 0;    // the games of those pairs
+    // Complete pairs that repeat an earlier pair move for move
+    // (repeats.hpp): set aside, their games in none of the counts above.
+    std::int64_t repeated_pairs = 0;
 };
 
 // One game of the head-to-head: the colour-swapped pair it belongs to (any
@@ -55,11 +59,16 @@ struct PairedGame {
     std::int64_t pair = 0;
     bool a_first = true;
     double score = 0.0;
+    // The game's moves hash when it ended normally, for finding repeats.
+    std::optional<std::int64_t> moves_hash;
 };
 
 // Counts the games. A pair is complete when it holds exactly two games, one
-// with A first and one with B first. Throws std::invalid_argument for a
+// with A first and one with B first. Complete pairs are taken in the order
+// of their identifiers; one that repeats an earlier one is set aside
+// (repeats.hpp) unless `count_repeats`. Throws std::invalid_argument for a
 // score other than 0, 1/2 or 1.
-[[nodiscard]] HeadToHeadCounts count_head_to_head(const std::vector<PairedGame>& games);
+[[nodiscard]] HeadToHeadCounts count_head_to_head(const std::vector<PairedGame>& games,
+                                                  bool count_repeats = false);
 
 }  // namespace arena::rating

@@ -10,14 +10,20 @@
 #include "arena/record/escape.hpp"
 #include "arena/report/anchors.hpp"
 #include "arena/report/standings.hpp"
+#include "arena/tournament/stored_settings.hpp"
 
 namespace arena::report {
 namespace {
 
+// The config's count_repeats (rating/repeats.hpp).
+bool counts_repeats(const store::TournamentRow& tournament) {
+    return tournament::stored_settings(tournament.spec.config_text).count_repeats;
+}
+
 // The head-to-head block of a against b from their games (a's side).
 void print_pair(std::ostream& out, const std::string& a, const std::string& b,
-                const std::vector<rating::PairedGame>& games) {
-    const auto counts = rating::count_head_to_head(games);
+                const std::vector<rating::PairedGame>& games, bool count_repeats) {
+    const auto counts = rating::count_head_to_head(games, count_repeats);
     const std::string shown_a = record::escape_controls(a), shown_b = record::escape_controls(b);
     out << shown_a << " vs " << shown_b << " (from " << shown_a
         << "'s side): " << counts.games.games() << " games, " << counts.pairs.pairs()
@@ -25,6 +31,12 @@ void print_pair(std::ostream& out, const std::string& a, const std::string& b,
     if (counts.games.games() == 0) {
         out << shown_a << " and " << shown_b << " played no games against each other\n";
         return;
+    }
+    if (counts.repeated_pairs > 0) {
+        out << counts.repeated_pairs << " pair" << (counts.repeated_pairs == 1 ? "" : "s") << " ("
+            << 2 * counts.repeated_pairs
+            << " games) set aside: each repeated an earlier pair move for move "
+               "(docs/ratings.md)\n";
     }
     if (counts.incomplete_pairs > 0) {
         out << counts.incomplete_pairs << " incomplete pair"
@@ -99,17 +111,21 @@ std::vector<rating::PairedGame> head_to_head_games(store::ResultsStore& store,
     for (const auto& g : store.games(tournament.id, a)) {
         const bool a_first = g.first == a;
         if ((a_first ? g.second : g.first) != b) continue;
-        const auto scored = store::first_mover_score(g.result);
-        if (!scored) continue;
-        const double first_score = *scored;
-        games.push_back({g.slot.pair, a_first, a_first ? first_score : 1.0 - first_score});
+        if (auto paired = paired_game(g, a_first)) games.push_back(*paired);
     }
     return games;
 }
 
+std::optional<rating::PairedGame> paired_game(const store::GameSummary& game, bool a_first) {
+    const auto first_score = store::first_mover_score(game.result);
+    if (!first_score) return std::nullopt;
+    return rating::PairedGame{game.slot.pair, a_first, a_first ? *first_score : 1.0 - *first_score,
+                              store::comparable_hash(game)};
+}
+
 void report_head_to_head(store::ResultsStore& store, const store::TournamentRow& tournament,
                          const std::string& a, const std::string& b, std::ostream& out) {
-    print_pair(out, a, b, head_to_head_games(store, tournament, a, b));
+    print_pair(out, a, b, head_to_head_games(store, tournament, a, b), counts_repeats(tournament));
 }
 
 void report_pairs(store::ResultsStore& store, const store::TournamentRow& tournament,
@@ -126,24 +142,22 @@ void report_pairs(store::ResultsStore& store, const store::TournamentRow& tourna
     // Every game once, from the side of the higher-ranked of its two bots.
     std::map<std::pair<std::size_t, std::size_t>, std::vector<rating::PairedGame>> by_pair;
     for (const auto& g : store.games(tournament.id)) {
-        const auto scored = store::first_mover_score(g.result);
-        if (!scored) continue;
-        const double first_score = *scored;
         const auto f = index.find(g.first), s = index.find(g.second);
         if (f == index.end() || s == index.end()) continue;
         const bool first_higher = rank[f->second] < rank[s->second];
         const auto key = first_higher ? std::pair(rank[f->second], rank[s->second])
                                       : std::pair(rank[s->second], rank[f->second]);
-        by_pair[key].push_back(
-            {g.slot.pair, first_higher, first_higher ? first_score : 1.0 - first_score});
+        if (auto paired = paired_game(g, first_higher)) by_pair[key].push_back(*paired);
     }
     out << tournament.spec.name << ": " << t.games << " of " << tournament.spec.total_games
         << " games, " << tournament.spec.game << "; " << by_pair.size() << " pair"
         << (by_pair.size() == 1 ? "" : "s") << " of bots that met, in the standings' order ("
         << scale_text(anchors) << ")\n";
+    const bool count_repeats = counts_repeats(tournament);
     for (const auto& [ranks, games] : by_pair) {
         out << "\n";
-        print_pair(out, t.names[order[ranks.first]], t.names[order[ranks.second]], games);
+        print_pair(out, t.names[order[ranks.first]], t.names[order[ranks.second]], games,
+                   count_repeats);
     }
 }
 

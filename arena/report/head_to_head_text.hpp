@@ -32,6 +32,12 @@ void print_head_to_head(std::ostream& out, const rating::HeadToHead& h,
                         const std::optional<rating::Trinomial>& games,
                         const std::optional<rating::Pentanomial>& pairs);
 
+// A stored game as a head-to-head counts it, from the side of a bot that
+// moved first in it (`a_first`) or second; nullopt for a result other than
+// 1-0, 0-1 or 1/2-1/2. Its moves hash goes with it when it ended normally.
+[[nodiscard]] std::optional<rating::PairedGame> paired_game(const store::GameSummary& game,
+                                                            bool a_first);
+
 // The games between bots `a` and `b` of the tournament, from a's side, with
 // their colour-swapped pair (the stored pair index): what
 // rating::count_head_to_head() counts. Games with any other result than 1-0,
@@ -42,7 +48,9 @@ void print_head_to_head(std::ostream& out, const rating::HeadToHead& h,
 
 // `arena standings --vs A B`: the head-to-head block of a against b, from
 // the complete colour-swapped pairs (pentanomial), and the Elo of all their
-// games (trinomial); names already checked to be the tournament's bots.
+// games (trinomial), a pair that repeats an earlier one counted once unless
+// the config says count_repeats; names already checked to be the
+// tournament's bots.
 void report_head_to_head(store::ResultsStore& store, const store::TournamentRow& tournament,
                          const std::string& a, const std::string& b, std::ostream& out);
 

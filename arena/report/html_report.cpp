@@ -16,16 +16,43 @@
 #include <vector>
 
 #include "arena/rating/pentanomial.hpp"
+#include "arena/rating/repeats.hpp"
 #include "arena/rating/sprt.hpp"
 #include "arena/record/game_record.hpp"
 #include "arena/report/charts.hpp"
 #include "arena/report/game_data.hpp"
+#include "arena/report/head_to_head_text.hpp"
 #include "arena/report/html.hpp"
 #include "arena/report/standings.hpp"
 #include "arena/tournament/stored_settings.hpp"
 
 namespace arena::report {
 namespace {
+
+// A note of the text standings as one paragraph: its line breaks and their
+// indent become a space.
+std::string one_line(const std::string& text) {
+    std::string out;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] != '\n') {
+            out += text[i];
+            continue;
+        }
+        out += ' ';
+        while (i + 1 < text.size() && text[i + 1] == ' ')
+            ++i;
+    }
+    return out;
+}
+
+// One opponent's SPRT in a gauntlet, as the runner counts it.
+struct OpponentRow {
+    std::string name;
+    std::int64_t counted = 0;   // pairs counted
+    std::int64_t repeated = 0;  // pairs set aside as repeats
+    rating::SprtResult result;
+    bool stopped_repeating = false;  // rating::kRepeatsInARowToStop repeats in a row
+};
 
 using nlohmann::json;
 
@@ -140,10 +167,13 @@ class Page {
                                                         static_cast<double>(r.total.games)
                                                   : 0.0;
             out_ << "<tr><td>" << rank + 1 << "</td><td class=\"name\">" << html_escape(s.names[i])
-                 << "</td><td>" << fixed(shown_elo(s.fit.ratings[i]), 0) << "</td><td>"
-                 << fixed(s.fit.errors[i], 0) << "</td><td>" << r.total.games << "</td><td>"
-                 << r.total.wins << "</td><td>" << r.total.draws << "</td><td>" << r.total.losses
-                 << "</td><td>" << percent_text(r.total.score()) << "</td>";
+                 << "</td><td>" << fixed(shown_elo(s.fit.ratings[i]), 0)
+                 << (s.prior_driven[i]
+                         ? "<span class=\"prior\">" + std::string(kPriorMark) + "</span>"
+                         : "")
+                 << "</td><td>" << fixed(s.fit.errors[i], 0) << "</td><td>" << r.total.games
+                 << "</td><td>" << r.total.wins << "</td><td>" << r.total.draws << "</td><td>"
+                 << r.total.losses << "</td><td>" << percent_text(r.total.score()) << "</td>";
             if (const auto& p = options_.points) {
                 out_ << "<td>"
                      << r.total.wins * p->win + r.total.draws * p->draw + r.total.losses * p->loss
@@ -158,10 +188,12 @@ class Page {
         }
         out_ << "</tbody></table>\n<p>first-mover advantage: "
              << html_escape(advantage_text(s.fit, s.games, s.decided_on_board)) << "</p>\n";
-        if (s.duplicates > 0) {
-            out_ << "<p class=\"warning\">duplicates: " << s.duplicates << " of " << s.games
-                 << " games repeat an earlier game move for move; the ratings count them as "
-                    "independent games.</p>\n";
+        if (const auto note = prior_note(s); !note.empty())
+            out_ << "<p class=\"note\" id=\"prior-note\">" << html_escape(one_line(note))
+                 << "</p>\n";
+        if (const auto note = repeats_text(s); !note.empty()) {
+            out_ << "<p class=\"warning\" id=\"repeats\">" << html_escape(one_line(note))
+                 << "</p>\n";
         }
         if (const auto& p = options_.points) {
             out_ << "<p>points: " << p->win << " a win, " << p->draw << " a draw, " << p->loss
@@ -192,20 +224,16 @@ class Page {
             index.emplace(standings_.names[i], static_cast<int>(i));
         std::map<std::pair<int, int>, std::vector<rating::PairedGame>> games;
         for (const auto& g : store_.games(t_.id)) {
-            const auto scored = store::first_mover_score(g.result);
-            if (!scored) continue;
-            const double first_score = *scored;
             const auto f = index.find(g.first), s = index.find(g.second);
             if (f == index.end() || s == index.end()) continue;
             const bool first_low = f->second < s->second;
             const auto key =
                 first_low ? std::pair(f->second, s->second) : std::pair(s->second, f->second);
-            games[key].push_back(
-                {g.slot.pair, first_low, first_low ? first_score : 1.0 - first_score});
+            if (auto paired = paired_game(g, first_low)) games[key].push_back(*paired);
         }
         std::map<std::pair<int, int>, rating::HeadToHeadCounts> counts;
         for (const auto& [key, list] : games)
-            counts.emplace(key, rating::count_head_to_head(list));
+            counts.emplace(key, rating::count_head_to_head(list, settings_.count_repeats));
         return counts;
     }
 
@@ -237,6 +265,10 @@ class Page {
                     continue;
                 }
                 const auto& c = s.played[i][j];
+                if (c[0] + c[1] + c[2] == 0) {
+                    out_ << "<td class=\"unmet\"></td>";  // never met: blank, not 0-0-0
+                    continue;
+                }
                 out_ << "<td><span class=\"wdl\">" << c[0] << "-" << c[1] << "-" << c[2]
                      << "</span>";
                 const bool low = i < j;
@@ -330,22 +362,22 @@ class Page {
 
     // A gauntlet with an SPRT: each opponent's LLR after each colour-swapped
     // pair, against the bounds. Pairs count in schedule order, each once
-    // every earlier pair of that opponent is complete, and none after the
-    // decision, as the runner counts them (arena/tournament/gauntlet_sprt.hpp).
+    // every earlier pair of that opponent is complete, a pair that repeats an
+    // earlier one set aside, and none after the decision, as the runner
+    // counts them (arena/tournament/gauntlet_sprt.hpp).
     void sprt_chart() {
         const auto& test = settings_.gauntlet_test;
         if (!test) return;
-        // Per opponent: pair index -> the challenger's scores in it.
-        std::map<std::string, std::map<std::int64_t, std::vector<double>>> pairs;
+        // Per opponent: pair index -> the challenger's games in it.
+        std::map<std::string, std::map<std::int64_t, std::vector<rating::PairedGame>>> pairs;
         for (const auto& g : store_.games(t_.id)) {
             const bool first = g.first == test->challenger;
             if (!first && g.second != test->challenger) continue;
-            const double first_score = g.result == "1-0" ? 1.0 : g.result == "0-1" ? 0.0 : 0.5;
-            pairs[first ? g.second : g.first][g.slot.pair].push_back(first ? first_score
-                                                                           : 1.0 - first_score);
+            if (auto paired = paired_game(g, first))
+                pairs[first ? g.second : g.first][g.slot.pair].push_back(*paired);
         }
         std::vector<Series> series;
-        std::vector<std::tuple<std::string, std::int64_t, rating::SprtResult>> rows;
+        std::vector<OpponentRow> rows;
         rating::SprtResult bounds = rating::sprt(rating::Pentanomial{}, test->options);
         for (std::size_t rank = 0; rank < standings_.order.size(); ++rank) {
             const auto& name = standings_.names[standings_.order[rank]];
@@ -353,15 +385,27 @@ class Page {
             if (found == pairs.end()) continue;
             Series line{name, rank, {{0.0, 0.0}}};  // each bot's colour of the other charts
             rating::Pentanomial counts;
-            rating::SprtResult result = bounds;
-            for (const auto& [pair, scores] : found->second) {
-                if (scores.size() != 2) break;  // later pairs wait for this one
-                ++counts.bins[static_cast<std::size_t>(std::lround(2 * (scores[0] + scores[1])))];
-                result = rating::sprt(counts, test->options);
-                line.points.emplace_back(static_cast<double>(counts.pairs()), result.llr);
-                if (result.decision != rating::SprtDecision::continue_testing) break;
+            rating::RepeatFilter repeats(settings_.count_repeats);
+            OpponentRow row{name, 0, 0, bounds, false};
+            for (const auto& [pair, games] : found->second) {
+                if (games.size() != 2 || games[0].a_first == games[1].a_first)
+                    break;  // later pairs wait for this one
+                const auto& challenger_first = games[0].a_first ? games[0] : games[1];
+                const auto& opponent_first = games[0].a_first ? games[1] : games[0];
+                if (!repeats.counts(challenger_first.moves_hash, opponent_first.moves_hash)) {
+                    row.stopped_repeating = repeats.in_a_row() >= rating::kRepeatsInARowToStop;
+                    if (row.stopped_repeating) break;
+                    continue;
+                }
+                ++counts.bins[static_cast<std::size_t>(
+                    std::lround(2 * (games[0].score + games[1].score)))];
+                row.result = rating::sprt(counts, test->options);
+                line.points.emplace_back(static_cast<double>(counts.pairs()), row.result.llr);
+                if (row.result.decision != rating::SprtDecision::continue_testing) break;
             }
-            rows.emplace_back(name, counts.pairs(), result);
+            row.counted = counts.pairs();
+            row.repeated = repeats.repeated();
+            rows.push_back(row);
             series.push_back(std::move(line));
         }
         out_ << "<h3>SPRT of " << html_escape(test->challenger) << " against each opponent</h3>\n";
@@ -380,15 +424,19 @@ class Page {
              << html_escape(what.str())
              << ") after each pair, from the challenger's side, against its bounds.</figcaption>"
                 "</figure>\n<table id=\"sprt-table\" class=\"numbers\"><thead><tr><th>opponent</th>"
-                "<th>pairs</th><th>LLR</th><th>bounds</th><th>decision</th></tr></thead><tbody>";
-        for (const auto& [name, count, result] : rows) {
+                "<th>pairs</th><th>repeats set aside</th><th>LLR</th><th>bounds</th>"
+                "<th>decision</th></tr></thead><tbody>";
+        for (const auto& [name, count, repeated, result, stopped_repeating] : rows) {
             out_ << "<tr><td class=\"name\">" << html_escape(name) << "</td><td>" << count
-                 << "</td><td>" << fixed(result.llr, 2) << "</td><td>" << fixed(result.lower, 2)
-                 << " … " << fixed(result.upper, 2) << "</td><td>";
-            // An undecided test that counted every pair it may play stopped
+                 << "</td><td>" << repeated << "</td><td>" << fixed(result.llr, 2) << "</td><td>"
+                 << fixed(result.lower, 2) << " … " << fixed(result.upper, 2) << "</td><td>";
+            // An undecided test that played every pair it may play stopped
             // there: it does not go on.
-            if (result.decision == rating::SprtDecision::continue_testing && test->most_pairs > 0 &&
-                count >= test->most_pairs) {
+            if (stopped_repeating) {
+                out_ << "none: stopped, the last " << rating::kRepeatsInARowToStop
+                     << " pairs each repeated an earlier pair";
+            } else if (result.decision == rating::SprtDecision::continue_testing &&
+                       test->most_pairs > 0 && count + repeated >= test->most_pairs) {
                 out_ << "none: stopped at the limit of " << test->most_pairs << " pairs";
             } else if (result.decision == rating::SprtDecision::continue_testing) {
                 out_ << "none yet (continues)";

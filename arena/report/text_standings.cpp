@@ -23,7 +23,7 @@ void report_standings(store::ResultsStore& store, const store::TournamentRow& to
     const auto& names = t.names;
     const auto n = names.size();
     const auto& faults = t.faults;
-    const std::int64_t games = t.games, duplicates = t.duplicates;
+    const std::int64_t games = t.games;
     const bool crosstable = !t.played.empty() && n > 1;
     const auto& fit = t.fit;
     const auto& summary = t.summary;
@@ -68,10 +68,11 @@ void report_standings(store::ResultsStore& store, const store::TournamentRow& to
             s.total.games ? static_cast<double>(s.total.wins) / static_cast<double>(s.total.games)
                           : 0.0;
         out << std::right << std::setw(3) << rank + 1 << "  " << std::left << std::setw(width)
-            << names[i] << std::right << std::fixed << std::setprecision(0) << std::setw(7)
-            << shown_elo(fit.ratings[i]) << std::setw(5) << fit.errors[i] << std::setw(7)
-            << s.total.games << std::setw(6) << s.total.wins << std::setw(6) << s.total.draws
-            << std::setw(6) << s.total.losses << std::setw(8) << percent_text(s.total.score());
+            << names[i] << std::right << std::fixed << std::setprecision(0) << std::setw(6)
+            << shown_elo(fit.ratings[i]) << (t.prior_driven[i] ? kPriorMark : " ") << std::setw(5)
+            << fit.errors[i] << std::setw(7) << s.total.games << std::setw(6) << s.total.wins
+            << std::setw(6) << s.total.draws << std::setw(6) << s.total.losses << std::setw(8)
+            << percent_text(s.total.score());
         if (scoring) out << std::setw(8) << points(s.total);
         out << std::setw(8) << percent_text(win_rate) << std::setw(8)
             << percent_text(s.as_first.score()) << std::setw(8)
@@ -85,12 +86,8 @@ void report_standings(store::ResultsStore& store, const store::TournamentRow& to
         out << "  " << faults_text(faults[i]) << "\n";
     }
     out << "first-mover advantage: " << advantage_text(fit, games, t.decided_on_board) << "\n";
-    if (duplicates > 0) {
-        out << "duplicates: " << duplicates << " of " << games
-            << " games repeat an earlier game move for move; the ratings count them\n"
-               "            as independent games: vary the openings "
-               "(docs/config.md#openings)\n";
-    }
+    if (const auto note = prior_note(t); !note.empty()) out << note << "\n";
+    if (const auto repeats = repeats_text(t); !repeats.empty()) out << repeats << "\n";
     if (scoring) {
         out << "points: " << scoring->win << " a win, " << scoring->draw << " a draw, "
             << scoring->loss << " a loss (the config's scoring)\n";
@@ -107,7 +104,8 @@ void report_standings(store::ResultsStore& store, const store::TournamentRow& to
     }
 
     if (crosstable) {
-        out << "\ncrosstable (wins-draws-losses of the row bot against the column bot)\n"
+        out << "\ncrosstable (wins-draws-losses of the row bot against the column bot; blank: "
+               "never met)\n"
             << std::left << std::setw(width) << "";
         for (auto j : order)
             out << "  " << std::setw(std::max<int>(10, width)) << names[j];
@@ -118,8 +116,11 @@ void report_standings(store::ResultsStore& store, const store::TournamentRow& to
                 std::string cell = "-";
                 if (i != j) {
                     const auto& c = t.played[i][j];
-                    cell = std::to_string(c[0]) + "-" + std::to_string(c[1]) + "-" +
-                           std::to_string(c[2]);
+                    // Bots that never met: a blank, not 0-0-0.
+                    cell = c[0] + c[1] + c[2] == 0
+                               ? ""
+                               : std::to_string(c[0]) + "-" + std::to_string(c[1]) + "-" +
+                                     std::to_string(c[2]);
                 }
                 out << "  " << std::setw(std::max<int>(10, width)) << cell;
             }

@@ -126,13 +126,7 @@ std::vector<ResultCount> ResultsStore::result_counts(std::int64_t tournament) {
     return s.run([&] {
         // One read snapshot for both queries.
         Transaction txn(s.db, Transaction::Mode::kDeferred);
-        std::unordered_map<std::int64_t, int> index;  // bot id -> position in bots()
-        {
-            auto q = s.bot_ids.use();
-            q.bind(tournament);
-            while (q.step())
-                index.emplace(q.column_int64(0), static_cast<int>(index.size()));
-        }
+        const auto index = s.bot_positions(tournament);
         std::vector<ResultCount> rows;
         auto q = s.count_results.use();
         q.bind(tournament);
@@ -166,6 +160,30 @@ std::vector<ResultCount> ResultsStore::result_counts(std::int64_t tournament) {
             const auto hash_now = q.is_null(4) ? std::nullopt : std::optional(q.column_int64(4));
             if (hash_now && hash == hash_now) ++c.duplicates;
             hash = hash_now;
+        }
+        return rows;
+    });
+}
+
+std::vector<PairedGameRow> ResultsStore::paired_games(std::int64_t tournament) {
+    auto& s = Impl::of(impl_);
+    return s.run([&] {
+        Transaction txn(s.db, Transaction::Mode::kDeferred);
+        const auto index = s.bot_positions(tournament);
+        std::vector<PairedGameRow> rows;
+        auto q = s.paired_games.use();
+        q.bind(tournament);
+        while (q.step()) {
+            PairedGameRow r;
+            r.pair = q.column_int64(0);
+            r.first = s.position_of(index, q.column_int64(1), tournament);
+            r.second = s.position_of(index, q.column_int64(2), tournament);
+            const auto result = q.column_view(3);
+            r.outcome = result == "1-0"   ? games::Outcome::kWin1
+                        : result == "0-1" ? games::Outcome::kWin2
+                                          : games::Outcome::kDraw;
+            if (!q.is_null(4)) r.moves_hash = q.column_int64(4);
+            rows.push_back(r);
         }
         return rows;
     });

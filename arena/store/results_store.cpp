@@ -54,6 +54,13 @@ std::vector<std::int64_t> ResultsStore::Impl::bot_ids_of(std::int64_t tournament
     return ids;
 }
 
+std::unordered_map<std::int64_t, int> ResultsStore::Impl::bot_positions(std::int64_t tournament) {
+    std::unordered_map<std::int64_t, int> index;
+    for (const auto id : bot_ids_of(tournament))
+        index.emplace(id, static_cast<int>(index.size()));
+    return index;
+}
+
 void ResultsStore::Impl::insert_bot_row(std::int64_t tournament, const std::string& shown_name,
                                         const BotEntry& bot) {
     try {

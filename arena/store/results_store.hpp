@@ -117,6 +117,13 @@ struct GameSummary {
     std::optional<std::int64_t> moves_hash;
 };
 
+// The game's moves hash when it ended normally: only such games are compared
+// for repeats (rating/repeats.hpp); none for any other ending.
+[[nodiscard]] inline std::optional<std::int64_t> comparable_hash(const GameSummary& game) {
+    if (game.termination != "normal") return std::nullopt;
+    return game.moves_hash;
+}
+
 struct StoredMove {
     int ply = 0;   // 1-based
     int side = 0;  // 1 or 2
@@ -147,6 +154,17 @@ struct ResultCount {
     // board, opening, moves and ending (equal `moves_hash`, see
     // docs/database.md). Each group of equal games counts all but one.
     std::int64_t duplicates = 0;
+};
+
+// One game as the search for repeated colour-swapped pairs reads it
+// (rating/repeats.hpp): its pair, its bots, its result and its moves hash.
+struct PairedGameRow {
+    std::int64_t pair = 0;      // the pair's index in the schedule
+    int first = 0, second = 0;  // positions in bots(tournament); `first` moved first
+    games::Outcome outcome = games::Outcome::kDraw;
+    // The moves hash when the game ended normally (comparable_hash); none
+    // for any other ending, or for a game stored without one.
+    std::optional<std::int64_t> moves_hash;
 };
 
 // A call of the store that waits because another connection (another
@@ -263,6 +281,8 @@ class ResultsStore {
     // The tournament's games counted (see ResultCount), in no particular
     // order. Read from one index, without the games: fast on millions.
     [[nodiscard]] std::vector<ResultCount> result_counts(std::int64_t tournament);
+    // Every game of the tournament as a PairedGameRow, in schedule order.
+    [[nodiscard]] std::vector<PairedGameRow> paired_games(std::int64_t tournament);
 
     // Replaces the tournament's ratings as a whole.
     void save_ratings(std::int64_t tournament, const std::vector<RatingRow>& ratings);

@@ -150,6 +150,10 @@ struct ResultsStore::Impl {
     Statement count_results = db.prepare(
         "SELECT first_bot, second_bot, result, termination, moves_hash FROM games "
         "WHERE tournament = ? ORDER BY first_bot, second_bot, result, termination, moves_hash");
+    Statement paired_games = db.prepare(
+        "SELECT pair_index, first_bot, second_bot, result, "
+        "CASE WHEN termination = 'normal' THEN moves_hash END FROM games "
+        "WHERE tournament = ? ORDER BY game_index");
     Statement bot_ids = db.prepare("SELECT id FROM bots WHERE tournament = ? ORDER BY id");
     LockWaiting waiting;
     bool read_only = false;
@@ -181,6 +185,8 @@ struct ResultsStore::Impl {
 
     // The tournament's bot ids, in the order of bots().
     std::vector<std::int64_t> bot_ids_of(std::int64_t tournament);
+    // Bot id -> position in bots(tournament).
+    std::unordered_map<std::int64_t, int> bot_positions(std::int64_t tournament);
 
     void insert_bot_row(std::int64_t tournament, const std::string& shown_name,
                         const BotEntry& bot);

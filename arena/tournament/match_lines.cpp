@@ -123,11 +123,11 @@ void MatchLines::print_end(std::ostream& out, bool json, bool stopped_early) con
 
 nlohmann::json head_to_head_json(const OpponentTest& test) {
     // Before the first counted pair there are no figures.
-    const auto h =
-        test.pairs.pairs() > 0 ? std::optional(rating::head_to_head(test.pairs)) : std::nullopt;
+    const bool any = test.pairs.pairs() > 0;
+    const rating::HeadToHead h = any ? rating::head_to_head(test.pairs) : rating::HeadToHead{};
     // JSON has no infinity: a score of 100 % or 0 % gives null.
-    const auto number = [&h](double rating::HeadToHead::*field) {
-        return h && std::isfinite((*h).*field) ? nlohmann::json((*h).*field) : nullptr;
+    const auto number = [any, &h](double rating::HeadToHead::*field) {
+        return any && std::isfinite(h.*field) ? nlohmann::json(h.*field) : nullptr;
     };
     return {{"elo", number(&rating::HeadToHead::elo)},
             {"elo_error", number(&rating::HeadToHead::elo_error)},

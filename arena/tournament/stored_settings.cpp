@@ -156,6 +156,12 @@ StoredSettings stored_settings(const std::string& config_text) {
     if (!problem.empty()) settings.anchors_problem = "the config's 'anchors': " + problem;
     settings.time = read_time(root);
     settings.gauntlet_test = read_gauntlet_test(root);
+    try {
+        const YAML::Node count = root["count_repeats"];
+        settings.count_repeats = count && count.IsScalar() && count.as<bool>();
+    } catch (const YAML::Exception&) {
+        // Not a boolean: repeats are set aside, the default.
+    }
     return settings;
 }
 

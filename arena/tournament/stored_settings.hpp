@@ -55,6 +55,11 @@ struct StoredSettings {
     };
     std::optional<GauntletTest> gauntlet_test;
 
+    // `count_repeats: true`: pairs that repeat earlier ones count as new
+    // evidence (rating/repeats.hpp); false without the key or when it is
+    // not a boolean.
+    bool count_repeats = false;
+
     // The anchors; throws std::invalid_argument(anchors_problem) when they
     // cannot be used.
     [[nodiscard]] const std::vector<rating::Anchor>& checked_anchors() const;
