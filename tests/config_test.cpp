@@ -8,8 +8,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -699,6 +702,105 @@ TEST(ShippedConfigs, Connect4ThreeSeconds) {
     const Config g = load_config("configs/gauntlet-example.yaml");
     EXPECT_EQ(g.schedule, ScheduleType::kGauntlet);
     EXPECT_EQ(g.challenger, "mybot");
+}
+
+// The configs/gauntlet-ladder-*.yaml files, each with its ladder config.
+std::vector<std::pair<fs::path, fs::path>> gauntlet_ladders() {
+    std::vector<std::pair<fs::path, fs::path>> pairs;
+    const std::string prefix = "gauntlet-ladder-";
+    for (const auto& entry : fs::directory_iterator("configs")) {
+        const std::string file = entry.path().filename().string();
+        if (!file.starts_with(prefix) || entry.path().extension() != ".yaml") continue;
+        pairs.emplace_back(entry.path(),
+                           fs::path("configs") / ("ladder-" + file.substr(prefix.size())));
+    }
+    std::sort(pairs.begin(), pairs.end());
+    return pairs;
+}
+
+// The standings docs/ladder.md prints for a ladder config: the rows of the
+// code block after the paragraph that starts with "`configs/<name>.yaml`,",
+// as bot name and rating.
+std::map<std::string, int> published_ratings(const std::string& ladder_name) {
+    std::ifstream in(std::string(ARENA_SOURCE_DIR) + "/docs/ladder.md");
+    const std::string paragraph = "`configs/" + ladder_name + ".yaml`,";
+    const std::regex row(R"(^\s+\d+\s+(\S+)\s+(-?\d+)\s+\d+\s+\d+\s.*)");
+    std::map<std::string, int> ratings;
+    bool found = false;
+    bool in_block = false;
+    for (std::string line; std::getline(in, line);) {
+        if (!found) {
+            found = line.starts_with(paragraph);
+            continue;
+        }
+        if (line.starts_with("```")) {
+            if (in_block) break;
+            in_block = true;
+            continue;
+        }
+        std::smatch m;
+        if (in_block && std::regex_match(line, m, row)) ratings[m[1]] = std::stoi(m[2]);
+    }
+    return ratings;
+}
+
+// Each gauntlet-ladder config plays its ladder's game, time control and
+// openings, and anchors every bot but the challenger, each with its ladder
+// command, at the rating docs/ladder.md publishes for it; every published
+// bot but random (whose rating is the prior's) is there.
+TEST(ShippedConfigs, GauntletLaddersAnchorEveryOpponentAtItsPublishedRating) {
+    const fs::path root(ARENA_SOURCE_DIR);
+    if (!fs::exists(root / "build/bots/random")) {
+        GTEST_SKIP() << "build/bots/random is not built in " << root;
+    }
+    ChangeDir cd(root);
+    const auto pairs = gauntlet_ladders();
+    EXPECT_GE(pairs.size(), 3u);
+    for (const auto& [gauntlet_file, ladder_file] : pairs) {
+        SCOPED_TRACE(gauntlet_file.string());
+        ASSERT_TRUE(fs::exists(ladder_file)) << ladder_file;
+        const Config g = load_config(gauntlet_file);
+        const Config ladder = load_config(ladder_file);
+        EXPECT_EQ(g.schedule, ScheduleType::kGauntlet);
+        EXPECT_EQ(g.game, ladder.game);
+        EXPECT_EQ(g.game_params, ladder.game_params);
+        EXPECT_EQ(g.time.move, ladder.time.move);
+        EXPECT_EQ(g.time.tolerance, ladder.time.tolerance);
+        EXPECT_EQ(g.time.game, ladder.time.game);
+        EXPECT_EQ(g.time.increment, ladder.time.increment);
+        EXPECT_EQ(g.openings.file, ladder.openings.file);
+        EXPECT_EQ(g.openings.order, ladder.openings.order);
+        EXPECT_EQ(g.openings.random_plies, ladder.openings.random_plies);
+
+        const auto published = published_ratings(ladder.name);
+        EXPECT_GE(published.size(), 3u)
+            << "no standings for " << ladder.name << " in docs/ladder.md";
+        std::map<std::string, double> anchors;
+        for (const auto& a : g.anchors)
+            anchors[a.name] = a.elo;
+        for (const auto& bot : g.bots) {
+            SCOPED_TRACE(bot.name);
+            if (bot.name == g.challenger) {
+                EXPECT_FALSE(anchors.contains(bot.name)) << "the challenger is anchored";
+                continue;
+            }
+            ASSERT_TRUE(anchors.contains(bot.name)) << "an opponent is not anchored";
+            ASSERT_TRUE(published.contains(bot.name)) << "no published rating";
+            EXPECT_EQ(anchors[bot.name], published.at(bot.name));
+            const auto on_ladder =
+                std::find_if(ladder.bots.begin(), ladder.bots.end(),
+                             [&](const BotConfig& b) { return b.name == bot.name; });
+            ASSERT_NE(on_ladder, ladder.bots.end()) << "not on " << ladder_file;
+            EXPECT_EQ(bot.argv, on_ladder->argv);
+        }
+        EXPECT_EQ(anchors.size(), g.bots.size() - 1);
+        for (const auto& [name, elo] : published) {
+            if (name != "random") {
+                EXPECT_TRUE(anchors.contains(name))
+                    << name << " (" << elo << ") is not an opponent";
+            }
+        }
+    }
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <filesystem>
@@ -161,6 +162,73 @@ TEST_P(ShippedConfig, PlaysWithEveryBotReallyPlaying) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Configs, ShippedConfig, ::testing::ValuesIn(shipped_configs()),
+                         [](const auto& param_info) {
+                             std::string label = param_info.param;
+                             std::replace(label.begin(), label.end(), '-', '_');
+                             return label;
+                         });
+
+// ---- the gauntlets that put a bot on a ladder's scale ------------------------
+
+std::vector<std::string> gauntlet_ladder_configs() {
+    std::vector<std::string> names;
+    for (const auto& name : shipped_configs()) {
+        if (name.starts_with("gauntlet-ladder-")) names.push_back(name);
+    }
+    return names;
+}
+
+class GauntletLadderConfig : public ::testing::TestWithParam<std::string> {};
+
+// A configs/gauntlet-ladder-*.yaml played short (two games a pair, 40 ms a
+// move): every opponent is printed at its anchor with no interval, and the
+// challenger, who played every game, at a rating of its own with one.
+TEST_P(GauntletLadderConfig, RatesTheChallengerAndKeepsEveryOpponentAtItsAnchor) {
+    const Checkout checkout;
+    const std::string name = GetParam();
+    const YAML::Node yaml = YAML::LoadFile(source("configs/" + name + ".yaml"));
+    const std::string challenger = yaml["schedule"]["challenger"].as<std::string>();
+    std::vector<std::pair<std::string, std::string>> anchors;  // as written
+    for (const auto& a : yaml["anchors"])
+        anchors.emplace_back(a.first.as<std::string>(), a.second.as<std::string>());
+    ASSERT_EQ(anchors.size() + 1, yaml["bots"].size()) << "every bot but the challenger";
+
+    const std::string config =
+        checkout.dir().write(name + ".yaml", shortened(source("configs/" + name + ".yaml")));
+    const auto r = checkout.arena({"run", config});
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+
+    // The standings' rows by bot: "  3  my-bot  1343  106  60  23  0  37 ...".
+    std::map<std::string, std::vector<std::string>> rows;
+    std::string anchored;
+    for (const auto& line : lines_of(r.out)) {
+        if (line.starts_with("ratings anchored: ")) anchored = line;
+        std::istringstream in(line);
+        const std::vector<std::string> words{std::istream_iterator<std::string>(in), {}};
+        if (words.size() >= 5 && std::all_of(words[0].begin(), words[0].end(), [](char c) {
+                return std::isdigit(static_cast<unsigned char>(c)) != 0;
+            })) {
+            rows[words[1]] = words;
+        }
+    }
+    std::string expected = "ratings anchored:";
+    for (const auto& [bot, elo] : anchors)
+        expected += (expected.ends_with(":") ? " " : ", ") + bot + " " + elo;
+    EXPECT_EQ(anchored, expected) << r.out;
+    for (const auto& [bot, elo] : anchors) {
+        ASSERT_TRUE(rows.contains(bot)) << bot << "\n" << r.out;
+        EXPECT_EQ(rows[bot][2], elo) << bot << "\n" << r.out;
+        EXPECT_EQ(rows[bot][3], "0") << bot << "\n" << r.out;
+        EXPECT_EQ(rows[bot][4], "2") << bot << "\n" << r.out;
+    }
+    ASSERT_TRUE(rows.contains(challenger)) << r.out;
+    EXPECT_NO_THROW(static_cast<void>(std::stoi(rows[challenger][2]))) << r.out;
+    EXPECT_NE(rows[challenger][3], "0") << r.out;
+    EXPECT_EQ(rows[challenger][4], std::to_string(2 * anchors.size())) << r.out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Configs, GauntletLadderConfig,
+                         ::testing::ValuesIn(gauntlet_ladder_configs()),
                          [](const auto& param_info) {
                              std::string label = param_info.param;
                              std::replace(label.begin(), label.end(), '-', '_');
