@@ -321,5 +321,21 @@ TEST(SprtMatch, HelpDescribesSprt) {
     EXPECT_NE(r.out.find("--openings none"), std::string::npos) << r.out;
 }
 
+// The figures of the verdict are defined where they first appear.
+TEST(SprtMatch, HelpDefinesTheHeadToHeadFigures) {
+    TempDir dir;
+    for (const std::string command : {"match", "sprt"}) {
+        const auto r = run_arena(dir.path(), {command, "--help"});
+        ASSERT_EQ(r.status, 0) << command;
+        for (const std::string line :
+             {"  DrawRatio    the share of pairs that scored 1 of 2 (DD+WL: two draws, or one\n",
+              "  PairsRatio   pairs won (WW + WD) over pairs lost (LL + LD)\n",
+              "  Ptnml(0-2)   the colour-swapped pairs by score: [LL, LD, DD+WL, WD, WW]\n",
+              "  Repeats      pairs set aside as move-for-move copies of earlier pairs\n"}) {
+            EXPECT_NE(r.out.find(line), std::string::npos) << command << ": " << line;
+        }
+    }
+}
+
 }  // namespace
 }  // namespace arena

@@ -14,6 +14,7 @@
 #include "arena/cli/commands.hpp"
 #include "arena/cli/options.hpp"
 #include "arena/cli/stop_signal.hpp"
+#include "arena/report/head_to_head_text.hpp"
 #include "arena/report/sprt_text.hpp"
 #include "arena/session/bot_host.hpp"
 #include "arena/tournament/config.hpp"
@@ -80,7 +81,6 @@ example:
       build/bots/c4-alphabeta build/bots/random
   arena match --game gomoku --games 4 --move-ms 500 --protocol1 gomocup \
       engines/pbrain-embryo 'random=build/bots/random --game gomoku'
-
 )";
 
 struct MatchArgs : tournament::MatchSettings {
@@ -124,7 +124,7 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
         ("seed", po::value<std::uint64_t>(&m.seed)->default_value(1), "seed for boards and openings")
         ("openings", po::value<std::string>(&openings_text), "FILE: start each colour-swapped pair from an opening of this file; none: from the empty board (default: the game's balanced suite, when one is shipped for the board)")
         ("random-plies", bounded_integer("random-plies", 0, tournament::bounds::kMaxPlies, &m.random_plies), "random opening plies instead of a suite, shared by each colour-swapped pair")
-        ("count-repeats", po::bool_switch(&m.count_repeats), "with --sprt: count a pair that repeats an earlier pair move for move like any other (for bots known to be non-deterministic; docs/ratings.md)")
+        ("count-repeats", po::bool_switch(&m.count_repeats), "count a pair that repeats an earlier pair move for move like any other, in the verdict and --sprt (for bots known to be non-deterministic; docs/ratings.md)")
         ("json", po::bool_switch(&m.json), "print the summary as one JSON object on stdout")
         ("db", po::value<std::string>(&m.db), "also store the match in this results database")
         ("transcript", po::bool_switch(&m.session.transcript), "with --db: also store every line between the arena and the bots (arena log --transcript)")
@@ -137,7 +137,9 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
         ("protocol2", po::value<std::string>(&protocols[2]), "the protocol BOT2 speaks (overrides --protocol)");
     // clang-format on
     run_options.add_limit_options(opts);
-    CommandLine line{"match", kMatchUsage, opts};
+    const std::string usage =
+        std::string(kMatchUsage) + std::string(report::kHeadToHeadLegend) + "\n";
+    CommandLine line{"match", usage, opts};
     std::vector<std::string> bots;  // BOT1 and BOT2, as typed
     line.arguments.add_options()("bot", po::value<std::vector<std::string>>(&bots), "bot");
     line.positional.add("bot", -1);

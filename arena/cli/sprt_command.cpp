@@ -14,6 +14,7 @@
 #include "arena/cli/options.hpp"
 #include "arena/rating/sprt.hpp"
 #include "arena/rating/sprt_input.hpp"
+#include "arena/report/head_to_head_text.hpp"
 #include "arena/report/sprt_text.hpp"
 
 namespace arena::cli {
@@ -64,8 +65,7 @@ int sprt_command(const std::vector<std::string>& args, std::ostream& out, std::o
     // clang-format on
     std::optional<rating::Pentanomial> pairs;
     std::optional<rating::Trinomial> games;
-    const CommandLine line{
-        "sprt",
+    const std::string usage =
         "usage: arena sprt --elo0 E0 --elo1 E1 [--alpha 0.05] [--beta 0.05]\n"
         "                  [--model normalized|logistic]\n"
         "                  (--penta LL,LD,DD+WL,WD,WW | --wdl W,D,L) [--json]\n\n"
@@ -74,8 +74,9 @@ int sprt_command(const std::vector<std::string>& args, std::ostream& out, std::o
         "of games (--wdl), both from A's side. Prints the log-likelihood ratio, its\n"
         "bounds, the decision (H0, H1 or continue) and the Elo of the head-to-head.\n"
         "Negative values may follow their option (--elo0 -1.75) or be joined to it\n"
-        "(--elo0=-1.75). See docs/ratings.md.\n\n",
-        opts};
+        "(--elo0=-1.75). See docs/ratings.md.\n" +
+        std::string(report::kHeadToHeadLegend) + "\n";
+    const CommandLine line{"sprt", usage, opts};
     if (const auto done = parse_command_line(
             line, join_negative_values(args), out, err, [&](const po::variables_map& vm) {
                 if (!vm.count("elo0")) throw std::invalid_argument("missing --elo0");

@@ -9,6 +9,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "arena/rating/elo.hpp"
@@ -21,6 +22,20 @@ namespace arena::report {
 // `digits` decimals, for the head-to-head block: "inf" and "-inf" for the
 // infinite, and no sign on a zero ("-0.001" prints as "0.00").
 [[nodiscard]] std::string fixed_decimals(double x, int digits);
+
+// What each line of the head-to-head block means, for `--help`.
+inline constexpr std::string_view kHeadToHeadLegend = R"(
+The head-to-head block (docs/ratings.md), from the first bot's side:
+  Elo, nElo    the difference in Elo and in normalized Elo, each with its 95 %
+               interval; "inf" when every game was won or lost (it says so)
+  LOS          the likelihood that the first bot is the stronger one
+  DrawRatio    the share of pairs that scored 1 of 2 (DD+WL: two draws, or one
+               win each), so it can exceed the share of drawn games; from
+               games alone (no complete pair), the share of drawn games
+  PairsRatio   pairs won (WW + WD) over pairs lost (LL + LD)
+  Ptnml(0-2)   the colour-swapped pairs by score: [LL, LD, DD+WL, WD, WW]
+  Repeats      pairs set aside as move-for-move copies of earlier pairs
+)";
 
 // The head-to-head block in the form fastchess prints it (docs/ratings.md):
 //   Elo: x +/- y, nElo: x +/- y
