@@ -483,6 +483,51 @@ TEST(GauntletSprtRun, RepeatedPairsAreSetAsideAndATestOfCopiesStops) {
     EXPECT_EQ(std::stoi(query_one(dir.path() / "r.db", "SELECT COUNT(*) FROM games")), games);
 }
 
+// Without an SPRT, a round-robin whose bots play the same games whatever
+// the openings stops each such meeting too, and a second run adds nothing.
+TEST(GauntletSprtRun, ARoundRobinOfCopiesStopsEachMeetingAfterTwentyRepeatedPairs) {
+    TempDir dir;
+    const std::string random = bin("bots/random");
+    std::string text = "name: r\ngame: { name: connect4 }\ntime: { move_ms: " + scaled_ms(2000) +
+                       " }\nschedule: { type: round-robin, games_per_pair: 100 }\n"
+                       "concurrency: 2\ndatabase: " +
+                       (dir.path() / "r.db").string() + "\nbots:\n";
+    for (const auto& [name, seed] : std::vector<std::pair<std::string, std::string>>{
+             {"one", "1"}, {"two", "2"}, {"three", "3"}})
+        text += "  - { name: " + name + ", command: '" + random + " --seed " + seed + "' }\n";
+    const auto config = dir.write("r.yaml", text);
+    const auto r = run_arena(dir.path(), {"run", config});
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    for (const std::string meeting : {"one vs two", "one vs three", "two vs three"}) {
+        EXPECT_NE(r.out.find("repeats: " + meeting +
+                             ": stopped after 1 counted pair: the last 20 pairs each repeated an "
+                             "earlier pair move for move"),
+                  std::string::npos)
+            << r.out;
+    }
+    // 21 pairs a meeting and the games already handed out when it stopped
+    // (pairs count in schedule order, games finish in any, so how many
+    // depends on the machine's load): far fewer than the schedule's 300.
+    // The standings set the repeated pairs aside.
+    const int games = std::stoi(query_one(dir.path() / "r.db", "SELECT COUNT(*) FROM games"));
+    EXPECT_GE(games, 3 * 42);
+    EXPECT_LE(games, 200);
+    EXPECT_TRUE(std::regex_search(
+        r.out, std::regex(R"(\nrepeats: \d+ pairs \(\d+ of )" + std::to_string(games) +
+                          R"( games\) repeat earlier pairs move for move and are set aside:\n)")))
+        << r.out;
+    const auto again = run_arena(dir.path(), {"run", config});
+    ASSERT_EQ(again.status, 0) << again.err;
+    EXPECT_EQ(std::stoi(query_one(dir.path() / "r.db", "SELECT COUNT(*) FROM games")), games);
+
+    // count_repeats: true plays the whole schedule.
+    const auto counted =
+        dir.write("c.yaml", "count_repeats: true\n" + std::regex_replace(text, std::regex("r\\.db"),
+                                                                         std::string("c.db")));
+    ASSERT_EQ(run_arena(dir.path(), {"run", counted}).status, 0);
+    EXPECT_EQ(query_one(dir.path() / "c.db", "SELECT COUNT(*) FROM games"), "300");
+}
+
 TEST(GauntletSprtRun, AKilledAndResumedRunReachesTheSameDecisionsAtTheSamePairs) {
     TempDir dir;
     const auto bots = alphabeta_bots();

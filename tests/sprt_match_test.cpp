@@ -311,6 +311,46 @@ TEST(SprtMatch, BadSprtValuesGiveOneClearMessage) {
     EXPECT_NE(odd.err.find("--games must be an even number"), std::string::npos) << odd.err;
 }
 
+// Deterministic bots from the empty board play the same pair again and
+// again: after 20 copies in a row the match stops, and says why.
+TEST(SprtMatch, AMatchOfCopiesStopsAfterTwentyRepeatedPairs) {
+    TempDir dir;
+    const std::vector<std::string> args = {"match",
+                                           "--game",
+                                           "connect4",
+                                           "--games",
+                                           "400",
+                                           "--openings",
+                                           "none",
+                                           "--move-ms",
+                                           scaled_ms(200),
+                                           "--db",
+                                           (dir.path() / "m.db").string(),
+                                           "one=" + bin("bots/random") + " --seed 5",
+                                           "two=" + bin("bots/random") + " --seed 6"};
+    const auto r = run_arena(dir.path(), args);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("\nMatch stopped after 1 counted pair: the last 20 pairs each repeated "
+                         "an earlier pair move for move"),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("(42 of 400 games played)\n"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("Repeats: 20 more pairs set aside"), std::string::npos) << r.out;
+    // 21 pairs stored, and the match is finished, not interrupted.
+    EXPECT_EQ(query_one(dir.path() / "m.db", "SELECT count(*) FROM games"), "42");
+    EXPECT_EQ(query_one(dir.path() / "m.db", "SELECT status FROM tournaments"), "finished");
+
+    auto json_args = args;
+    json_args.insert(json_args.begin() + 1, "--json");
+    json_args[json_args.size() - 3] = (dir.path() / "j.db").string();
+    const auto j = run_arena(dir.path(), json_args);
+    ASSERT_EQ(j.status, 0) << j.err;
+    const auto h = nlohmann::json::parse(j.out)["head_to_head"];
+    EXPECT_EQ(h["pairs_counted"], 1) << j.out;
+    EXPECT_EQ(h["repeated_pairs"], 20) << j.out;
+    EXPECT_EQ(h["stopped_repeating"], true) << j.out;
+}
+
 TEST(SprtMatch, HelpDescribesSprt) {
     TempDir dir;
     const auto r = run_arena(dir.path(), {"match", "--help"});

@@ -42,7 +42,10 @@ GauntletSprt::GauntletSprt(const std::optional<rating::SprtOptions>& options,
     for (const auto& p : schedule) {
         if (p.game_in_pair != 0) continue;
         int challenger = p.first, opponent = p.second;
-        if (!is_challenger(challenger)) std::swap(challenger, opponent);
+        // When both are challengers (every bot, for a schedule's repeats),
+        // the meeting is counted from the side of the earlier one.
+        if (!is_challenger(challenger) || (is_challenger(opponent) && opponent < challenger))
+            std::swap(challenger, opponent);
         if (!is_challenger(challenger)) continue;
         auto [at, fresh] =
             test_of_meeting.try_emplace({challenger, opponent}, static_cast<int>(tests_.size()));

@@ -117,7 +117,12 @@ void MatchLines::print_end(std::ostream& out, bool json, bool stopped_early) con
         out << "\n";
         print_block(out);
     }
-    if (has_sprt()) sprt_text_.decision(out, test().result.decision, undecided(stopped_early));
+    if (has_sprt()) {
+        sprt_text_.decision(out, test().result.decision, undecided(stopped_early));
+    } else if (test().stopped_repeating) {
+        out << "Match " << repeats_stop_text(test()) << " (" << tally_.games() << " of " << games_
+            << " games played)\n";
+    }
     out << std::flush;
 }
 
@@ -136,7 +141,8 @@ nlohmann::json head_to_head_json(const OpponentTest& test) {
             {"los", number(&rating::HeadToHead::los)},
             {"pentanomial", test.pairs.bins},
             {"pairs_counted", test.counted_pairs},
-            {"repeated_pairs", test.repeated_pairs}};
+            {"repeated_pairs", test.repeated_pairs},
+            {"stopped_repeating", test.stopped_repeating}};
 }
 
 void print_summary(std::ostream& out, const match::Tally& tally) {

@@ -1,5 +1,6 @@
 #include "arena/tournament/pairing_source.hpp"
 
+#include <algorithm>
 #include <iomanip>
 #include <map>
 #include <sstream>
@@ -19,17 +20,50 @@ std::string shown(const Lineup& lineup, int entrant) {
     return record::escape_controls(lineup.names[static_cast<std::size_t>(entrant)]);
 }
 
+// The meetings of a fixed schedule that can repeat themselves to a stop:
+// those of more than kRepeatsInARowToStop pairs (none in most round-robins),
+// each counted as a test without a decision (gauntlet_sprt.hpp) so that one
+// whose last kRepeatsInARowToStop pairs all repeated earlier ones stops. Its
+// state is a function of the stored results in schedule order, so a resumed
+// run stops the same meetings at the same pair.
+std::optional<GauntletSprt> repeat_watch(const Config& config, const Lineup& lineup) {
+    if (config.count_repeats) return std::nullopt;
+    std::map<std::pair<int, int>, std::int64_t> pairs;  // meeting -> its pairs
+    for (const auto& p : lineup.schedule)
+        if (p.game_in_pair == 0) ++pairs[std::minmax(p.first, p.second)];
+    std::vector<Pairing> long_meetings;
+    for (const auto& p : lineup.schedule)
+        if (pairs[std::minmax(p.first, p.second)] > kRepeatsInARowToStop)
+            long_meetings.push_back(p);
+    if (long_meetings.empty()) return std::nullopt;
+    std::vector<int> everyone(lineup.names.size());
+    std::vector<bool> playable;
+    for (std::size_t e = 0; e < everyone.size(); ++e) {
+        everyone[e] = static_cast<int>(e);
+        playable.push_back(lineup.bot_of[e] >= 0);
+    }
+    return GauntletSprt(std::nullopt, long_meetings, everyone, playable, false);
+}
+
 // A round-robin or gauntlet: the schedule's games not stored yet, in one
 // phase. The games of retired bots and earlier versions that are not stored
-// are neither played nor needed.
+// are neither played nor needed, and neither are those of a meeting stopped
+// for its repeats (repeat_watch).
 class FixedSource : public PairingSource {
   public:
-    FixedSource(const Lineup& lineup, const std::unordered_set<std::int64_t>& done)
-        : lineup_(lineup) {
-        for (const auto& p : lineup.schedule) {
+    FixedSource(const Config& config, const Lineup& lineup, store::ResultsStore& store,
+                std::int64_t tournament_id, const std::unordered_set<std::int64_t>& done)
+        : lineup_(lineup), watch_(repeat_watch(config, lineup)) {
+        const auto& schedule = lineup.schedule;
+        if (watch_ && !done.empty()) {
+            for (const auto& g : store.games(tournament_id))
+                if (g.slot.index >= 0 && g.slot.index < static_cast<std::int64_t>(schedule.size()))
+                    watch_->add(schedule[static_cast<std::size_t>(g.slot.index)], scored_game(g));
+        }
+        for (const auto& p : schedule) {
             if (done.contains(p.index)) {
                 ++total_;
-            } else if (lineup.playable(p)) {
+            } else if (needed(p)) {
                 ++total_;
                 pending_.push_back(p);
             }
@@ -38,22 +72,46 @@ class FixedSource : public PairingSource {
 
     bool begin_phase() override { return !begun_ && (begun_ = true); }
     std::optional<Pairing> next() override {
-        if (next_ >= pending_.size()) return std::nullopt;
-        return pending_[next_++];
+        while (next_ < pending_.size()) {
+            const Pairing& p = pending_[next_++];
+            if (!stopped(p)) return p;
+        }
+        return std::nullopt;
     }
-    void on_result(const Pairing&, const ScoredGame&) override {}
+    void on_result(const Pairing& p, const ScoredGame& game) override {
+        if (!watch_ || stopped(p)) return;
+        watch_->add(p, game);
+        if (!stopped(p)) return;
+        // Its games not handed out yet are no longer wanted.
+        for (std::size_t i = next_; i < pending_.size(); ++i)
+            total_ -= std::minmax(pending_[i].first, pending_[i].second) ==
+                      std::minmax(p.first, p.second);
+        for (const auto& t : watch_->tests()) {
+            if (std::minmax(t.challenger, t.opponent) == std::minmax(p.first, p.second)) {
+                news_.push_back("repeats: " + shown(lineup_, t.challenger) + " vs " +
+                                shown(lineup_, t.opponent) + ": " + repeats_stop_text(t));
+            }
+        }
+    }
     [[nodiscard]] std::int64_t total() const override { return total_; }
-    [[nodiscard]] bool needed(const Pairing& p) const override { return lineup_.playable(p); }
+    [[nodiscard]] bool needed(const Pairing& p) const override {
+        return lineup_.playable(p) && !stopped(p);
+    }
     [[nodiscard]] const std::vector<Pairing>& scope() const override { return lineup_.schedule; }
+    [[nodiscard]] std::vector<std::string> take_news() override { return std::exchange(news_, {}); }
     void plan_for_capacity(std::size_t capacity, int concurrency) override {
         order_for_capacity(pending_, capacity, concurrency);
     }
 
   private:
+    [[nodiscard]] bool stopped(const Pairing& p) const { return watch_ && watch_->finished(p); }
+
     const Lineup& lineup_;
+    std::optional<GauntletSprt> watch_;
     std::vector<Pairing> pending_;
     std::size_t next_ = 0;
     std::int64_t total_ = 0;
+    std::vector<std::string> news_;
     bool begun_ = false;
 };
 
@@ -300,7 +358,7 @@ std::unique_ptr<PairingSource> make_pairing_source(const Config& config, const L
         return std::make_unique<SprtSource>(config, lineup, store, tournament_id, done);
     if (config.schedule == ScheduleType::kLadder)
         return std::make_unique<LadderSource>(config, lineup, store, tournament_id);
-    return std::make_unique<FixedSource>(lineup, done);
+    return std::make_unique<FixedSource>(config, lineup, store, tournament_id, done);
 }
 
 }  // namespace arena::tournament
