@@ -192,5 +192,72 @@ TEST(ReportPage, SprtTableSaysATestStoppedAtItsLimitWithoutADecision) {
     EXPECT_EQ(rows.find(">continue<"), std::string::npos) << rows;
 }
 
+// Issue 43: the page sets repeated pairs aside and says so, marks ratings
+// that only the prior keeps finite, and leaves pairs that never met blank.
+TEST(ReportPage, RepeatsAreSetAsideRatingsFromThePriorMarkedAndUnmetPairsBlank) {
+    testing::TempDir dir("report_repeats");
+    store::ResultsStore store(dir.path() / "r.db");
+    store::TournamentSpec spec{"g",
+                               "connect4",
+                               "game: { name: connect4 }\ntime: { move_ms: 50 }\n"
+                               "schedule: { type: gauntlet, challenger: c, games_per_pair: 4, "
+                               "sprt: { elo0: 0, elo1: 10 } }\n",
+                               "fp",
+                               1,
+                               8};
+    const auto id = store.create_tournament(
+        spec, {{"c", "cmd", "arena1", ""}, {"o", "cmd", "arena1", ""}, {"p", "cmd", "arena1", ""}});
+    std::int64_t index = 0;
+    // Each pair: c wins both games, in `plies` moves.
+    const auto pair = [&](const std::string& opponent, int number, int plies) {
+        for (int k = 0; k < 2; ++k) {
+            record::GameRecord game;
+            game.game = "connect4";
+            game.params = {{"rows", "6"}, {"cols", "7"}, {"connect", "4"}};
+            game.players[0] = k == 0 ? "c" : opponent;
+            game.players[1] = k == 0 ? opponent : "c";
+            for (int m = 0; m < plies; ++m)
+                game.moves.push_back(
+                    {m % 2 == 0 ? "1" : "2", m % 2 + 1, std::chrono::microseconds(100), false, {}});
+            game.outcome = k == 0 ? games::Outcome::kWin1 : games::Outcome::kWin2;
+            store.record_game(id, {index++, 0, number, k, ""}, game);
+        }
+    };
+    pair("o", 0, 7);
+    pair("o", 1, 7);  // the same two games again: set aside
+    pair("p", 2, 9);
+    const auto t = store.find_tournament("g");
+    ASSERT_TRUE(t);
+    std::ostringstream page;
+    report::write_report(store, *t, {}, page);
+    const std::string html = page.str();
+    EXPECT_NE(html.find("<p class=\"warning\" id=\"repeats\">repeats: 1 pair (2 of 6 games) "
+                        "repeat earlier pairs move for move and are set aside: the ratings count "
+                        "each pair once"),
+              std::string::npos)
+        << html;
+    // c won, o and p lost, every game they played.
+    std::size_t marks = 0;
+    for (auto at = html.find("<span class=\"prior\">*</span>"); at != std::string::npos;
+         at = html.find("<span class=\"prior\">*</span>", at + 1))
+        ++marks;
+    EXPECT_EQ(marks, 3u) << html;
+    EXPECT_NE(html.find("id=\"prior-note\">* won or lost every game"), std::string::npos) << html;
+    // o and p never met: two blank cells; c's games against o count once.
+    std::size_t blanks = 0;
+    for (auto at = html.find("<td class=\"unmet\"></td>"); at != std::string::npos;
+         at = html.find("<td class=\"unmet\"></td>", at + 1))
+        ++blanks;
+    EXPECT_EQ(blanks, 2u) << html;
+    EXPECT_EQ(html.find("0-0-0"), std::string::npos) << html;
+    EXPECT_NE(html.find("<span class=\"wdl\">2-0-0</span>"), std::string::npos) << html;
+    // The SPRT table: o's test counted 1 pair and set 1 aside.
+    const auto table = html.find("id=\"sprt-table\"");
+    ASSERT_NE(table, std::string::npos) << html;
+    const std::string rows = html.substr(table, html.find("</table>", table) - table);
+    EXPECT_NE(rows.find("<td class=\"name\">o</td><td>1</td><td>1</td>"), std::string::npos)
+        << rows;
+}
+
 }  // namespace
 }  // namespace arena
