@@ -249,9 +249,10 @@ class Page {
             return;
         }
         const auto pairs = pair_counts();
-        out_ << "<p class=\"note\">Wins-draws-losses of the row bot against the column bot; "
-                "below, where colour-swapped pairs were played, their pentanomial counts "
-                "[LL, LD, DD+WL, WD, WW] from the row bot's side.</p>\n"
+        out_ << "<p class=\"note\">Wins-draws-losses of the row bot against the column bot, "
+                "blank where they never met; below, where colour-swapped pairs were played, "
+                "their pentanomial counts [LL, LD, DD+WL, WD, WW] from the row bot's side, "
+                "repeated pairs set aside.</p>\n"
                 "<div class=\"scroll\"><table id=\"crosstable-table\" class=\"cross\"><thead>"
                 "<tr><th></th>";
         for (const auto j : s.order)
