@@ -238,7 +238,7 @@ TEST_P(ReferenceBot, PassesEveryCheck) {
         EXPECT_TRUE(limits.starts_with("depth= honoured (its info lines report the depths asked"))
             << limits;
         EXPECT_NE(limits.find("nodes= honoured (the nodes or simulations it reports stay within "
-                              "about 1000"),
+                              "about 1000, past which depth=6 went"),
                   std::string::npos)
             << limits;
     }
@@ -689,19 +689,25 @@ TEST(CheckBotVerdicts, SearchLimits) {
     EXPECT_EQ(r.detail,
               "depth= honoured (its info lines report the depths asked; the move changes with "
               "depth (4 at depth=1, 5 at depth=6); depth=1 answers faster than depth=6), nodes= "
-              "honoured (the nodes or simulations it reports stay within about 1000; nodes=1000 "
-              "answers faster than depth=6): depth=1 in 2.0 ms (move 4, info depth 1, info nodes "
+              "honoured (the nodes or simulations it reports stay within about 1000, past which "
+              "depth=6 went; nodes=1000 answers faster than depth=6): depth=1 in 2.0 ms (move 4, "
+              "info depth 1, info nodes "
               "7), depth=6 in 30 ms (move 5, info depth 6, info nodes 2500), nodes=1000 in 3.0 ms "
               "(move 5, info depth 5, info nodes 1000)");
     // A Monte Carlo bot by time that honours nodes= only.
     auto mcts = answer("f3", 3.9, 13, 55992);
     mcts.simulations = 1000;
-    r = judge_search_limits(answer("g3", 747, 14, 6517181), answer("f3", 744, 16, 6915320), mcts,
-                            1000);
+    auto by_time = answer("f3", 744, 16, 6915320);
+    by_time.simulations = 176112;
+    r = judge_search_limits(answer("g3", 747, 14, 6517181), by_time, mcts, 1000);
     EXPECT_TRUE(r.detail.starts_with(
         "depth= no sign it is honoured, nodes= honoured (the nodes or simulations it reports stay "
-        "within about 1000; nodes=1000 answers faster than depth=6): "))
+        "within about 1000, past which depth=6 went; nodes=1000 answers faster than depth=6): "))
         << r.detail;
+    // A bot that counts a few nodes whatever it is asked (reversi-greedy): no sign.
+    r = judge_search_limits(answer("f3", 0.1, 1, 5), answer("f3", 0.03, 1, 5),
+                            answer("f3", 0.02, 1, 5), 1000);
+    EXPECT_TRUE(r.detail.starts_with("no sign")) << r.detail;
     // A bot that prints nothing and plays the same move as fast: no sign.
     r = judge_search_limits(answer("c3", 1, {}, {}), answer("c3", 1, {}, {}),
                             answer("c3", 1, {}, {}), 1000);

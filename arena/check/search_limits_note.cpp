@@ -96,9 +96,13 @@ CheckResult judge_search_limits(const LimitAnswer& shallow, const LimitAnswer& d
     }
     if (shallow.ms * 2 < deep.ms && deep.ms >= 5)
         depth_signs.push_back(d1 + " answers faster than " + dn);
-    if (within(nodes.nodes) || within(nodes.simulations)) {
+    // Counts within the limit where depth=6 counted past it (a bot that
+    // searches little anyway reports small counts whatever it is asked).
+    const auto above = [](const std::optional<std::int64_t>& n) { return n && *n > kNodeLimit; };
+    if ((within(nodes.nodes) && above(deep.nodes)) ||
+        (within(nodes.simulations) && above(deep.simulations))) {
         node_signs.push_back("the nodes or simulations it reports stay within about " +
-                             std::to_string(kNodeLimit));
+                             std::to_string(kNodeLimit) + ", past which " + dn + " went");
     }
     if (nodes.ms * 2 < deep.ms && deep.ms >= 5)
         node_signs.push_back(dnodes + " answers faster than " + dn);
