@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <iostream>
 #include <iterator>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -410,6 +411,55 @@ TEST(Solver, BookIsAWinningStrategy) {
         }
         EXPECT_NE(state->outcome(), games::Outcome::kWin2);
     }
+}
+
+// ---- search limits ----------------------------------------------------------------
+
+// `go depth=`: c4-alphabeta searching 8 plies plays other moves than at 2
+// and beats it: a duel from ten random openings of 4 plies, each played
+// with both colours. Depth-limited, every game is the same on any machine.
+TEST(AlphaBetaLimits, DepthEightBeatsDepthTwo) {
+    const Connect4Game game(config(6, 7, 4));
+    auto deep = make_alphabeta_engine({});
+    auto shallow = make_alphabeta_engine({});
+    const auto go = [](int depth) {
+        return protocol::Go{
+            .move_ms = 5000, .clock_ms = {}, .opp_clock_ms = {}, .depth = depth, .nodes = {}};
+    };
+    const bots::InfoSink quiet = [](std::string_view) {};
+    std::mt19937_64 rng(7);
+    double deep_score = 0;
+    int games = 0, different = 0, compared = 0;
+    for (int opening = 0; opening < 10; ++opening) {
+        auto start = game.new_initial_state();
+        for (int i = 0; i < 4; ++i) {
+            const auto legal = start->legal_moves();
+            start->apply(legal[rng() % legal.size()]);
+        }
+        for (int deep_player = 1; deep_player <= 2; ++deep_player) {
+            auto state = start->clone();
+            deep->new_game(game, deep_player);
+            shallow->new_game(game, 3 - deep_player);
+            while (!state->is_over()) {
+                const bool deep_to_move = state->current_player() == deep_player;
+                const games::Move move = deep_to_move ? deep->choose(*state, go(8), quiet)
+                                                      : shallow->choose(*state, go(2), quiet);
+                if (deep_to_move && compared < 40) {
+                    ++compared;
+                    if (shallow->choose(*state, go(2), quiet) != move) ++different;
+                }
+                ASSERT_TRUE(state->is_legal(move));
+                state->apply(move);
+            }
+            const int winner = games::winner_of(state->outcome());
+            deep_score += winner == deep_player ? 1.0 : winner == games::kNoPlayer ? 0.5 : 0.0;
+            ++games;
+        }
+    }
+    std::cout << "[ score    ] depth 8 against depth 2: " << deep_score << " of " << games
+              << "; other moves at " << different << " of " << compared << " positions\n";
+    EXPECT_GT(different, 0);
+    EXPECT_GE(deep_score / games, 0.75) << deep_score << " of " << games;
 }
 
 // ---- legal games through the arena --------------------------------------------

@@ -22,6 +22,7 @@
 #include "arena/check/check.hpp"
 #include "arena/check/plan.hpp"
 #include "arena/check/report.hpp"
+#include "arena/check/search_limits_note.hpp"
 #include "arena/games/registry.hpp"
 #include "arena/session/bot_host.hpp"
 #include "arena_process.hpp"
@@ -222,6 +223,28 @@ TEST_P(ReferenceBot, PassesEveryCheck) {
             EXPECT_NE(r.checks.at(name).status, "skip") << name << ": " << r.checks.at(name).detail;
         for (const char* name : {"unknown commands and keys", "one move per go", "stdout flushed"})
             EXPECT_EQ(r.status(name), "ok") << name;
+    }
+    // The search limits note: c4-alphabeta honours them (its `--depth 4`
+    // gives way to the `go`'s), the random bots and the greedy ones do not
+    // search; a Gomocup brain and a strategy library are not told them.
+    const std::string limits =
+        r.checks.count("search limits") != 0 ? r.checks.at("search limits").detail : "(missing)";
+    if (p.kind == "gomocup" || p.kind == "tsinghua-so") {
+        EXPECT_EQ(r.status("search limits"), "skip") << limits;
+    } else {
+        EXPECT_EQ(r.status("search limits"), "ok") << limits;
+    }
+    if (p.label == "c4_alphabeta") {
+        EXPECT_TRUE(limits.starts_with("depth= honoured (its info lines report the depths asked"))
+            << limits;
+        EXPECT_NE(limits.find("nodes= honoured (the nodes or simulations it reports stay within "
+                              "about 1000, past which depth=6 went"),
+                  std::string::npos)
+            << limits;
+    }
+    if (p.label.starts_with("random") || p.label == "reversi_greedy" ||
+        p.label == "nboard_sample") {
+        EXPECT_TRUE(limits.starts_with("no sign that depth= or nodes= are honoured")) << limits;
     }
 }
 
@@ -645,6 +668,67 @@ TEST(CheckBotVerdicts, TimeUse) {
     EXPECT_NE(r.detail.find("2 moves ran out of time"), std::string::npos) << r.detail;
     EXPECT_EQ(judge_time_use({}, 1).status, Status::kFail);
     EXPECT_EQ(judge_time_use({}, 0).status, Status::kSkip);
+}
+
+TEST(CheckBotVerdicts, SearchLimits) {
+    using arena::check::judge_search_limits;
+    using arena::check::LimitAnswer;
+    const auto answer = [](std::string move, double ms, std::optional<std::int64_t> depth,
+                           std::optional<std::int64_t> nodes) {
+        return LimitAnswer{.answered = true,
+                           .problem = {},
+                           .move = std::move(move),
+                           .ms = ms,
+                           .depth = depth,
+                           .nodes = nodes,
+                           .simulations = {}};
+    };
+    auto r = judge_search_limits(answer("4", 2, 1, 7), answer("5", 30, 6, 2500),
+                                 answer("5", 3, 5, 1000), 1000);
+    EXPECT_EQ(r.status, Status::kOk);
+    EXPECT_EQ(r.detail,
+              "depth= honoured (its info lines report the depths asked; the move changes with "
+              "depth (4 at depth=1, 5 at depth=6); depth=1 answers faster than depth=6), nodes= "
+              "honoured (the nodes or simulations it reports stay within about 1000, past which "
+              "depth=6 went; nodes=1000 answers faster than depth=6): depth=1 in 2.0 ms (move 4, "
+              "info depth 1, info nodes "
+              "7), depth=6 in 30 ms (move 5, info depth 6, info nodes 2500), nodes=1000 in 3.0 ms "
+              "(move 5, info depth 5, info nodes 1000)");
+    // A Monte Carlo bot by time that honours nodes= only.
+    auto mcts = answer("f3", 3.9, 13, 55992);
+    mcts.simulations = 1000;
+    auto by_time = answer("f3", 744, 16, 6915320);
+    by_time.simulations = 176112;
+    r = judge_search_limits(answer("g3", 747, 14, 6517181), by_time, mcts, 1000);
+    EXPECT_TRUE(r.detail.starts_with(
+        "depth= no sign it is honoured, nodes= honoured (the nodes or simulations it reports stay "
+        "within about 1000, past which depth=6 went; nodes=1000 answers faster than depth=6): "))
+        << r.detail;
+    // A bot that counts a few nodes whatever it is asked (reversi-greedy): no sign.
+    r = judge_search_limits(answer("f3", 0.1, 1, 5), answer("f3", 0.03, 1, 5),
+                            answer("f3", 0.02, 1, 5), 1000);
+    EXPECT_TRUE(r.detail.starts_with("no sign")) << r.detail;
+    // A bot that prints nothing and plays the same move as fast: no sign.
+    r = judge_search_limits(answer("c3", 1, {}, {}), answer("c3", 1, {}, {}),
+                            answer("c3", 1, {}, {}), 1000);
+    EXPECT_EQ(r.status, Status::kOk);
+    EXPECT_TRUE(
+        r.detail.starts_with("no sign that depth= or nodes= are honoured (the same move "
+                             "c3 at depth=1 and depth=6"))
+        << r.detail;
+    EXPECT_NE(r.detail.find("fine if the bot does not search"), std::string::npos) << r.detail;
+    // One searching by time and printing its depth: same move, no sign either.
+    r = judge_search_limits(answer("c3", 900, 9, 50000), answer("c3", 900, 9, 50000),
+                            answer("c3", 900, 9, 50000), 1000);
+    EXPECT_TRUE(r.detail.starts_with("no sign")) << r.detail;
+    // Not answered: skipped, never a failure.
+    LimitAnswer lost;
+    lost.problem = "timeout: no move within 1000 ms";
+    r = judge_search_limits(answer("c3", 1, {}, {}), lost, lost, 1000);
+    EXPECT_EQ(r.status, Status::kSkip);
+    EXPECT_EQ(r.detail, "could not be probed: timeout: no move within 1000 ms");
+    EXPECT_EQ(arena::check::info_value("depth 4 score -3 nodes 120 pv 4", "nodes"), 120);
+    EXPECT_EQ(arena::check::info_value("score 3", "depth"), std::nullopt);
 }
 
 TEST(CheckBotVerdicts, Memory) {

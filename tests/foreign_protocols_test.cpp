@@ -391,6 +391,44 @@ TEST(NboardSession, SetGameThenIncrementalMovesWithPings) {
     EXPECT_EQ(lines_of(log), expected);
 }
 
+// `go depth=` is sent as NBoard's `set depth`; without it nothing is added
+// (3 s a move asks for depth 12, the start-up depth).
+TEST(NboardSession, GoDepthIsSentAsSetDepth) {
+    session::BotHost host;
+    TempDir dir("foreign_test");
+    const fs::path log = dir.path() / "engine.log";
+    session::BotSpec spec{"engine", {bin("bots/nboard-sample"), "--log", log.string()}, {}};
+    spec.protocol = session::BotProtocol::kNboard;
+    auto s = session::make_session(host, spec, quick_options());
+    ASSERT_EQ(s->handshake().fault, session::Fault::kNone);
+    ASSERT_TRUE(s->start_game({"reversi", 1, {{"move_ms", "3000"}}}));
+    const protocol::Go plain{
+        .move_ms = 3000, .clock_ms = {}, .opp_clock_ms = {}, .depth = {}, .nodes = {}};
+    auto r = s->request_move({{}}, plain, kAnswerLimit);
+    ASSERT_EQ(r.fault, session::Fault::kNone) << r.detail;
+    const protocol::Go deep{
+        .move_ms = 3000, .clock_ms = {}, .opp_clock_ms = {}, .depth = 3, .nodes = 5000};
+    const auto game = games::make_game("reversi", {});
+    auto state = game->new_initial_state();
+    state->apply(*state->parse_move(r.move));
+    const std::string reply = state->format_move(state->legal_moves().front());
+    r = s->request_move({{r.move, reply}}, deep, kAnswerLimit);
+    ASSERT_EQ(r.fault, session::Fault::kNone) << r.detail;
+    s->quit();
+    std::vector<std::string> requests;  // from the first ping on
+    for (const auto& line : lines_of(log))
+        if (!requests.empty() || line == "ping 1") requests.push_back(line);
+    ASSERT_GE(requests.size(), 8u);
+    EXPECT_EQ(requests[0], "ping 1");
+    EXPECT_TRUE(requests[1].starts_with("set game ")) << requests[1];  // no `set depth`
+    EXPECT_EQ(requests[2], "ping 2");
+    EXPECT_EQ(requests[3], "go");
+    EXPECT_EQ(requests[4], "set depth 3");  // and nothing for nodes=
+    EXPECT_TRUE(requests[5].starts_with("move ")) << requests[5];
+    EXPECT_TRUE(requests[6].starts_with("move ")) << requests[6];
+    EXPECT_EQ(requests[7], "ping 3");
+}
+
 // NBoard has no clock: an engine that answers far inside its time is asked
 // one ply deeper at its next move, and one that takes over a third of it one
 // shallower. nboard-sample --mode deepening thinks 2^(depth - 8) ms: at 1 s

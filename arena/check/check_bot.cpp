@@ -15,6 +15,7 @@
 #include "arena/check/check.hpp"
 #include "arena/check/inspect.hpp"
 #include "arena/check/plan.hpp"
+#include "arena/check/search_limits_note.hpp"
 #include "arena/check/session_probes.hpp"
 #include "arena/check/wording.hpp"
 #include "arena/games/registry.hpp"
@@ -140,6 +141,7 @@ class Checker {
             emit(skip(s.check, s.reason));
         if (o_.kind == BotKind::kGomocup)
             emit(started ? check_out_of_turn() : skip("one move per go", "the bot did not start"));
+        emit(started ? check_search_limits(plan) : skip("search limits", "the bot did not start"));
         emit(started ? check_several_games()
                      : skip("several games in one process", "the bot did not start"));
         emit(started ? check_quit() : skip("quit", "the bot did not start"));
@@ -540,6 +542,21 @@ class Checker {
         r.name = "one move per go";
         r.detail = "no line but chatter came while it was not on move (checked before each move)";
         out_of_turn_verdict(r);
+        return r;
+    }
+
+    // A note, never a failure: search_limits_note.hpp.
+    CheckResult check_search_limits(const Plan& plan) {
+        const bool told = told_search_limits(o_.kind);
+        if (told && !live()) {
+            std::string problem;
+            if (!start_process(problem))
+                return skip("search limits", "a fresh process failed to start: " + problem);
+        }
+        discard_io();
+        CheckResult r =
+            probe_search_limits(told ? session_.get() : nullptr, o_, plan.games.front().params);
+        if (session_ && !live()) drop_session();
         return r;
     }
 

@@ -147,8 +147,11 @@ MoveReply NboardSession::request_move(const protocol::Position& position, const 
     // whole game. Then a ping: every line before its pong is stale.
     const auto& moves = position.moves;
     std::string sync;
-    const int depth =
-        depth_ > 0 ? depth_ : std::clamp(nboard::depth_for(go.move_ms) + depth_step_, 1, 60);
+    // `go depth=` is NBoard's own setting: sent as asked, before any fixed
+    // or time-derived depth (NBOARD.md section 3); NBoard has no node limit.
+    const int depth = go.depth     ? static_cast<int>(std::clamp<std::int64_t>(*go.depth, 1, 60))
+                      : depth_ > 0 ? depth_
+                                   : std::clamp(nboard::depth_for(go.move_ms) + depth_step_, 1, 60);
     if (depth != depth_sent_) {
         sync += "set depth " + std::to_string(depth) + "\n";
         depth_sent_ = depth;
@@ -214,7 +217,7 @@ MoveReply NboardSession::request_move(const protocol::Position& position, const 
             // it is asked one ply deeper next move; where it took over a
             // third, one shallower (a ply costs a few times the one before,
             // so a third leaves room for the next position being harder).
-            if (depth_ == 0) {
+            if (depth_ == 0 && !go.depth) {
                 const auto took = line.at - reply.go_written;
                 const auto time = std::chrono::milliseconds(go.move_ms);
                 if (took < time / 16 && depth < 60) {

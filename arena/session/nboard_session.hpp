@@ -57,11 +57,13 @@ class NboardSession final : public ProcessSession {
     // Remembers the game; the engine hears of it with the first move request.
     [[nodiscard]] bool start_game(const protocol::GameStart& game) override;
 
-    // `set depth N` when the move's time asks for another depth than the
-    // last one sent (NBOARD.md section 3: nboard::depth_for, then one deeper
-    // after a move answered within a sixteenth of its time, one shallower
-    // after one that took over a third of it), `set game <GGF>` (or `move <mv>` for each move since
-    // the last one the engine was told), `ping N` -> `pong N` (older lines discarded), then `go`
+    // `set depth N` when the `go`'s depth= (when given; 1..60) or the move's
+    // time asks for another depth than the last one sent (NBOARD.md section
+    // 3: nboard::depth_for, then one deeper after a move answered within a
+    // sixteenth of its time, one shallower after one that took over a third
+    // of it; not after a move of a given depth), `set game <GGF>` (or `move <mv>` for each move
+    // since the last one the engine was told), `ping N` -> `pong N` (older lines discarded), then
+    // `go`
     // -> `=== <move>`; the clock starts when `go` is written. Every other
     // line (status, nodestats, search, free-form search output) is kept as
     // info, never judged.

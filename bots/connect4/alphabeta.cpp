@@ -6,6 +6,7 @@
 #include <string>
 
 #include "bots/common/search_clock.hpp"
+#include "bots/common/search_limits.hpp"
 
 namespace arena::c4 {
 namespace {
@@ -33,7 +34,11 @@ class AlphaBetaSearcher final : public Searcher {
         b_.set(state);
         nodes_ = 0;
         aborted_ = false;
-        clock_.emplace(o_.depth > 0 ? bots::SearchClock::unlimited() : bots::SearchClock(go, 0.5));
+        // A `go` with search limits keeps its time limit and drops the soft
+        // one; --depth (benches, levels) has neither.
+        limits_ = bots::SearchLimits::of(go);
+        clock_.emplace(o_.depth > 0 && !limits_.any() ? bots::SearchClock::unlimited()
+                                                      : bots::SearchClock(go, 0.5));
 
         // Root moves, centre first; a win at once is played at once.
         struct RootMove {
@@ -53,9 +58,9 @@ class AlphaBetaSearcher final : public Searcher {
         }
         int best_col = root.front().col;
         prev_pv_len_ = 0;
-        const int max_depth = o_.depth > 0 ? o_.depth : b_.empties();
+        const int max_depth = limits_.max_depth(o_.depth > 0 ? o_.depth : b_.empties());
         for (int depth = 1; depth <= max_depth; ++depth) {
-            if (depth > 1 && clock_->past_soft()) break;
+            if (depth > 1 && !limits_.any() && clock_->past_soft()) break;
             int alpha = -kInf;
             std::vector<RootMove> scored;
             for (std::size_t i = 0; i < root.size(); ++i) {
@@ -84,7 +89,7 @@ class AlphaBetaSearcher final : public Searcher {
             std::copy_n(pv_[0].begin(), prev_pv_len_, prev_pv_.begin());
             std::string pv;
             for (int k = 0; k < prev_pv_len_; ++k)
-                pv += " " + std::to_string(prev_pv_[k] + 1);
+                (pv += ' ') += std::to_string(prev_pv_[k] + 1);
             info("depth " + std::to_string(depth) + " score " + std::to_string(alpha) + " nodes " +
                  std::to_string(nodes_) + " time " + std::to_string(clock_->elapsed().count()) +
                  " pv" + pv);
@@ -99,6 +104,7 @@ class AlphaBetaSearcher final : public Searcher {
     int negamax(int depth, int ply, int alpha, int beta) {
         ++nodes_;
         if ((nodes_ & 255) == 0 && clock_->past_hard()) aborted_ = true;
+        if (limits_.out_of_nodes(nodes_)) aborted_ = true;
         if (aborted_) return 0;
         pv_len_[ply] = ply;
         if (b_.can_win_next()) return kWin - ply - 1;
@@ -178,6 +184,7 @@ class AlphaBetaSearcher final : public Searcher {
     AlphaBetaOptions o_;
     std::array<int, kMaxSide + 1> weight_{};
     std::optional<bots::SearchClock> clock_;
+    bots::SearchLimits limits_;
     std::uint64_t nodes_ = 0;
     bool aborted_ = false;
     bool following_pv_ = false;

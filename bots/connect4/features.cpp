@@ -5,6 +5,8 @@
 #include <limits>
 #include <string>
 
+#include "bots/common/search_limits.hpp"
+
 namespace arena::c4 {
 
 double chain_value(int length, int d1, int d2, int connect) {
@@ -31,10 +33,13 @@ class FeaturesSearcher final : public Searcher {
     FeaturesSearcher(const Geometry& g, const FeaturesOptions& o)
         : g_(g), m_(g_), b_(g_, m_), o_(o) {}
 
-    int choose(const games::Connect4State& state, const protocol::Go& /*go*/,
+    int choose(const games::Connect4State& state, const protocol::Go& go,
                const bots::InfoSink& info) override {
         b_.set(state);
         evals_ = 0;
+        // `go depth=1` looks at own gains only; nodes= is not honoured (at
+        // most 7 x 8 evaluations on the usual board).
+        const int plies = std::min(o_.plies, bots::SearchLimits::of(go).max_depth(o_.plies));
         const int me = b_.to_move();
         const double before = value(me);
         int best_col = -1;
@@ -49,7 +54,7 @@ class FeaturesSearcher final : public Searcher {
             }
             b_.play(col);
             double v = std::numeric_limits<double>::infinity();
-            if (o_.plies >= 2 && !b_.full()) {
+            if (plies >= 2 && !b_.full()) {
                 for (int j = 0; j < g_.cols; ++j) {
                     const int reply = g_.order[j];
                     if (!b_.can_play(reply)) continue;
@@ -73,7 +78,7 @@ class FeaturesSearcher final : public Searcher {
         // The gain of the chosen move; +-10^12 for a won or lost game.
         const double gain = std::isfinite(best) ? best - before : best;
         const long long shown = std::llround(std::clamp(gain, -1e12, 1e12));
-        info("depth " + std::to_string(o_.plies) + " score " + std::to_string(shown) + " nodes " +
+        info("depth " + std::to_string(plies) + " score " + std::to_string(shown) + " nodes " +
              std::to_string(evals_) + " pv " + std::to_string(best_col + 1));
         return best_col;
     }

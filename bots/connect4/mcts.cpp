@@ -24,7 +24,8 @@ class MctsSearcher final : public Searcher {
                const bots::InfoSink& info) override {
         b_.set(state);
         rng_ = TreeRng(bots::position_seed(o_.seed, state));
-        const bool fixed = o_.simulations > 0;
+        const bots::SearchLimits limits = bots::SearchLimits::of(go);
+        const bool fixed = o_.simulations > 0 && limits.nodes == 0;
         const bots::SearchClock clock =
             fixed ? bots::SearchClock::unlimited() : bots::SearchClock(go);
         if (!o_.reuse || !tree_.reroot(root_board_, b_)) tree_.restart();
@@ -34,7 +35,7 @@ class MctsSearcher final : public Searcher {
         max_depth_ = 0;
         const std::uint32_t visits_before = tree_[tree_.root()].visits;
         while (tree_[tree_.root()].proof == kUnknown &&
-               !stop_search(sims_, o_.simulations, clock, 16)) {
+               !stop_search(sims_, limits, o_.simulations, clock, 16)) {
             simulate();
             ++sims_;
         }

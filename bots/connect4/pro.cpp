@@ -117,9 +117,13 @@ class ProSearcher final : public Searcher {
                                                  std::clamp<std::int64_t>(go.move_ms / 5, 10, 400));
         b_.set(state);
         rng_ = TreeRng(bots::position_seed(o_.seed, state));
-        const bool fixed = o_.simulations > 0;
-        const bots::SearchClock clock =
-            fixed ? bots::SearchClock::unlimited() : bots::SearchClock(go);
+        // `go nodes=` counts simulations and, as --simulations does, skips
+        // the root solver, which only a time share would stop.
+        const bots::SearchLimits limits = bots::SearchLimits::of(go);
+        const bool fixed = o_.simulations > 0 || limits.nodes > 0;
+        const bots::SearchClock clock = o_.simulations > 0 && limits.nodes == 0
+                                            ? bots::SearchClock::unlimited()
+                                            : bots::SearchClock(go);
         sims_ = 0;
         solver_nodes_ = 0;
         max_depth_ = 0;
@@ -161,7 +165,7 @@ class ProSearcher final : public Searcher {
         if (tree_[tree_.root()].first == 0) expand(tree_.root(), root_board_, root_threats_, false);
         const std::uint32_t visits_before = tree_[tree_.root()].visits;
         while (tree_[tree_.root()].proof == kUnknown && tree_[tree_.root()].first != 0 &&
-               !stop_search(sims_, o_.simulations, clock, 8)) {
+               !stop_search(sims_, limits, o_.simulations, clock, 8)) {
             simulate();
             ++sims_;
         }

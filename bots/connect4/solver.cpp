@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "bots/common/search_clock.hpp"
+#include "bots/common/search_limits.hpp"
 #include "bots/connect4/book_7x6.hpp"
 #include "bots/connect4/exact.hpp"
 #include "bots/connect4/table.hpp"
@@ -113,6 +114,22 @@ class SolverSearcher final : public Searcher {
                      " nodes 1 pv " + col_text(col));
                 return col;
             }
+        if (const bots::SearchLimits limits = bots::SearchLimits::of(go); limits.any()) {
+            // `go depth=` / `nodes=`: as --depth, the heuristic search alone
+            // (no book, no exact phases, which only time shares would stop),
+            // from an empty table, so that the move depends on the position
+            // and the limits only; move_ms still holds.
+            const bots::SearchClock clock(go);
+            heur_.clear();
+            hard_ = [&] { return clock.past_hard(); };
+            node_limit_ = limits.nodes;
+            const int move = iterate(limits.max_depth(o_.depth > 0 ? o_.depth : b_.empties()), [] {
+                                 return false;
+                             }).move;
+            hard_ = [] { return false; };
+            node_limit_ = 0;
+            return move;
+        }
         if (o_.depth > 0) {
             hard_ = [] { return false; };
             return iterate(o_.depth, [] { return false; }).move;
@@ -260,6 +277,7 @@ class SolverSearcher final : public Searcher {
     int search(int depth, int alpha, int beta) {
         ++nodes_;
         if ((nodes_ & 511) == 0 && hard_()) aborted_ = true;
+        if (node_limit_ > 0 && nodes_ >= node_limit_) aborted_ = true;
         if (aborted_) return 0;
         const int nb = b_.moves();
         if (b_.can_win_next()) return g_.win_score(nb) * kScale;
@@ -386,6 +404,7 @@ class SolverSearcher final : public Searcher {
     std::array<int, kMaxSide + 1> window_weight_{};
     bool standard_ = false;
     std::uint64_t nodes_ = 0;
+    std::uint64_t node_limit_ = 0;  // `go nodes=`; 0: none
     bool aborted_ = false;
     std::function<bool()> hard_ = [] { return false; };
     const bots::InfoSink* info_ = nullptr;

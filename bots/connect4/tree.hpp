@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "bots/common/search_clock.hpp"
+#include "bots/common/search_limits.hpp"
 #include "bots/connect4/board.hpp"
 #include "bots/connect4/table.hpp"
 
@@ -67,6 +68,18 @@ class TreeRng {
                                       const bots::SearchClock& clock, std::uint64_t every) {
     if (simulations > 0) return sims >= static_cast<std::uint64_t>(simulations);
     return (sims & (every - 1)) == 0 && clock.past_hard();
+}
+
+// The same under a `go` that may carry search limits: `nodes=` is a count of
+// simulations that replaces `simulations`, still cut at the hard limit of
+// `clock` (which must then be a timed one); `depth=` means nothing to a tree
+// search and is ignored.
+[[nodiscard]] inline bool stop_search(std::uint64_t sims, const bots::SearchLimits& limits,
+                                      std::int64_t simulations, const bots::SearchClock& clock,
+                                      std::uint64_t every) {
+    if (limits.nodes > 0)
+        return sims >= limits.nodes || ((sims & (every - 1)) == 0 && clock.past_hard());
+    return stop_search(sims, simulations, clock, every);
 }
 
 // The node pool and the spare pool that compaction copies into, allocated

@@ -19,6 +19,7 @@ bool AlphaBetaEngine::poll() {
         next_poll_ = nodes_ + 256;
         if (clock_->past_hard()) aborted_ = true;
     }
+    if (search_limits_.out_of_nodes(nodes_)) aborted_ = true;
     return aborted_;
 }
 
@@ -93,8 +94,8 @@ Sq AlphaBetaEngine::iterate(MoveList& root, const SearchClock& clock, const Info
     Sq best = root.sq[0];
     int best_value = root.score[0];
     int depth_reached = 1;
-    for (int depth = 2; depth <= options_.max_depth; ++depth) {
-        if (clock.past_soft()) break;
+    for (int depth = 2; depth <= search_limits_.max_depth(options_.max_depth); ++depth) {
+        if (!search_limits_.any() && clock.past_soft()) break;
         depth_reached = depth;
         int alpha = -kInfinity;
         Sq iter_best = kNoSq;
@@ -122,7 +123,7 @@ Sq AlphaBetaEngine::iterate(MoveList& root, const SearchClock& clock, const Info
         info(info_line(board_, depth, best_value, nodes_, best, clock.elapsed().count()));
         if (best_value >= kMateBound || best_value <= -kMateBound) break;
     }
-    if (aborted_) {
+    if (aborted_ || search_limits_.depth == 1) {
         info(info_line(board_, depth_reached, best_value, nodes_, best, clock.elapsed().count()));
     }
     return best;

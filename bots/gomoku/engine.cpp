@@ -114,6 +114,7 @@ games::Move GomokuEngine::choose(const games::State& state, const protocol::Go& 
     start_ = SearchClock::Clock::now();
     const SearchClock clock(go_, soft_fraction_);
     timed_ = true;
+    search_limits_ = SearchLimits::of(go);
     load_state(board_, state);
     const Sq s = think(clock, info);
     return board_.to_index(s);
@@ -137,6 +138,7 @@ SearchClock::Clock::time_point GomokuEngine::deadline(double fraction) const {
 
 Sq GomokuEngine::think_untimed(const InfoSink& info) {
     timed_ = false;
+    search_limits_ = {};
     const Sq s = think(SearchClock::unlimited(), info);
     timed_ = true;
     return s;

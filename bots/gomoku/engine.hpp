@@ -10,6 +10,7 @@
 
 #include "bots/common/bot_loop.hpp"
 #include "bots/common/search_clock.hpp"
+#include "bots/common/search_limits.hpp"
 #include "bots/gomoku/board.hpp"
 
 namespace arena::bots::gomoku {
@@ -91,6 +92,11 @@ class GomokuEngine : public Engine {
     SearchClock::Clock::time_point start_{};
     bool timed_ = true;
     std::uint64_t nodes_ = 0;
+    // The `go`'s depth= and nodes= (none under think_untimed()): the
+    // iterations stop at the depth and the alpha-beta search at the node
+    // count, and no soft limit applies. The threat searches of gomoku-vcf and
+    // gomoku-pro keep their node budgets and time shares.
+    SearchLimits search_limits_;
 };
 
 // Plays `moves` ("h8 i9 ...") on a fresh board; false when one is not legal.

@@ -25,6 +25,7 @@ Sq MinimaxEngine::opening_move() const {
 
 int MinimaxEngine::minimax(int left) {
     if ((++nodes_ & 255) == 0 && clock_->past_hard()) aborted_ = true;
+    if (search_limits_.out_of_nodes(nodes_)) aborted_ = true;
     if (aborted_) return 0;
     const int me = board_.to_move();
     // A five ends the game: the side to move completes it.
@@ -71,12 +72,13 @@ Sq MinimaxEngine::think(const SearchClock& clock, const InfoSink& info) {
     Sq best = moves.sq[0];
     int best_value = moves.score[0];
     int depth_done = 1;
-    if (options_.depth > 1) {
+    const int depth = search_limits_.max_depth(options_.depth);
+    if (depth > 1) {
         Sq deep_best = kNoSq;
         int deep_value = -kInfinity;
         for (int i = 0; i < moves.size; ++i) {
             board_.make(moves.sq[i]);
-            const int value = minimax(options_.depth - 1);
+            const int value = minimax(depth - 1);
             board_.unmake();
             if (aborted_) break;
             if (value > deep_value) {
@@ -87,7 +89,7 @@ Sq MinimaxEngine::think(const SearchClock& clock, const InfoSink& info) {
         if (deep_best != kNoSq) {
             best = deep_best;
             best_value = deep_value;
-            depth_done = options_.depth;
+            depth_done = depth;
         }
     }
     info(info_line(board_, depth_done, best_value, nodes_, best, clock.elapsed().count()));

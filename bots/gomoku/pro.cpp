@@ -85,7 +85,8 @@ int ProEngine::evaluate() const {
 }
 
 bool ProEngine::poll() {
-    if ((++nodes_ & 127) != 0) return aborted_;
+    if (search_limits_.out_of_nodes(++nodes_)) aborted_ = true;
+    if ((nodes_ & 127) != 0) return aborted_;
     if (clock_->past_hard()) aborted_ = true;
     if (timed_) {
         // The longest wait between two looks at the clock: on a machine

@@ -239,10 +239,11 @@ Sq ThreatEngine::deepen(MoveList& root, const SearchClock& clock, const InfoSink
     int best_value = 0;
     int started = 0;
     completed = 0;
+    max_depth = search_limits_.max_depth(max_depth);
     for (int depth = 1; depth <= max_depth; ++depth) {
         // A few plies whatever the threat searches took; then only while
-        // before the soft limit.
-        if (depth > min_depth && clock.past_soft()) break;
+        // before the soft limit (none under search limits).
+        if (depth > min_depth && !search_limits_.any() && clock.past_soft()) break;
         started = depth;
         search_root(root, depth, best, best_value);
         if (aborted_) break;

@@ -54,6 +54,7 @@ bool VcfEngine::threat_moves(MoveList& moves, int depth) {
 
 bool VcfEngine::poll() {
     if ((++nodes_ & 63) == 0 && clock_->past_hard()) aborted_ = true;
+    if (search_limits_.out_of_nodes(nodes_)) aborted_ = true;
     return aborted_;
 }
 

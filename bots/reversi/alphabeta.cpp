@@ -219,6 +219,14 @@ games::Move AlphaBetaEngine::choose(const games::State& state, const protocol::G
         depth = std::max(1, depth > 0 ? std::min(depth, seed) : seed);
         endgame = 0;  // a depth beyond the empty cells is exact anyway
     }
+    // `go depth=` replaces the depth, as a level does (no solver); nodes=
+    // stops any search, the solve included, after that many nodes.
+    const SearchLimits limits = SearchLimits::of(go);
+    if (limits.depth > 0) {
+        depth = limits.depth;
+        endgame = 0;
+    }
+    searcher_.set_limits(limits);
     const auto t0 = SearchClock::Clock::now();
     const auto report = [&](const SearchReport& r) {
         info(info_line(r.depth, r.score, r.exact ? "exact" : "", r.nodes, t0, r.move));

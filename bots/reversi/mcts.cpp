@@ -8,6 +8,7 @@
 #include <string>
 
 #include "bots/common/position_seed.hpp"
+#include "bots/common/search_limits.hpp"
 #include "bots/reversi/budget.hpp"
 #include "bots/reversi/search_output.hpp"
 
@@ -249,8 +250,11 @@ games::Move MctsEngine::choose(const games::State& state, const protocol::Go& go
     if (pos.moves() == 0) return games::kPass;
     reused_ = tree_.set_root(pos);
     const auto t0 = SearchClock::Clock::now();
-    const MctsReport r =
-        tree_.run(options_.simulations, clock, options_.c, position_seed(options_.seed, state));
+    // `go nodes=` is a number of simulations, as --simulations (the clock
+    // still applies); depth= means nothing to it.
+    const SearchLimits limits = SearchLimits::of(go);
+    const MctsReport r = tree_.run(limits.nodes > 0 ? limits.nodes : options_.simulations, clock,
+                                   options_.c, position_seed(options_.seed, state));
     const auto us =
         std::chrono::duration_cast<std::chrono::microseconds>(SearchClock::Clock::now() - t0)
             .count();

@@ -313,6 +313,15 @@ games::Move ProEngine::choose(const games::State& state, const protocol::Go& go,
         depth = depth > 0 ? std::min(depth, *options_.level) : *options_.level;
         solve = std::min(solve, *options_.level + 4);
     }
+    // `go depth=` replaces the midgame depth and turns the solver off (a
+    // depth past the empty cells is exact anyway); nodes= stops any search,
+    // the solve included, after that many nodes.
+    const SearchLimits limits = SearchLimits::of(go);
+    if (limits.depth > 0) {
+        depth = limits.depth;
+        solve = 0;
+    }
+    searcher_.set_limits(limits);
     // The midgame part before a solve: a tenth of the time, more when the
     // solve may not finish and its move may have to stand.
     const SearchClock presolve(budget, pos.empties() >= solve - 1 ? 0.3 : 0.1);

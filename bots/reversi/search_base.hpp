@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "bots/common/search_clock.hpp"
+#include "bots/common/search_limits.hpp"
 #include "bots/reversi/board.hpp"
 
 namespace arena::bots::reversi::search {
@@ -127,6 +128,10 @@ inline void narrow(const Entry& e, int& alpha, int& beta) {
 class SearchBase {
   public:
     [[nodiscard]] std::uint64_t nodes() const { return nodes_; }
+    // The `go`'s depth= and nodes= for the searches that follow: a search
+    // stops once it has counted the nodes, and iterative deepening ignores
+    // the soft limit (the engines turn the depth into their maximum depth).
+    void set_limits(const SearchLimits& limits) { limits_ = limits; }
 
   protected:
     // 2^tt_bits table entries.
@@ -152,6 +157,7 @@ class SearchBase {
     // Counts a node; true (from then on) once the hard limit has passed.
     bool out_of_time() {
         if ((++nodes_ & kCheckMask) == 0 && clock_->past_hard()) stopped_ = true;
+        if (limits_.out_of_nodes(nodes_)) stopped_ = true;
         return stopped_;
     }
 
@@ -237,7 +243,7 @@ class SearchBase {
         Report best;
         best.move = root.front().sq;
         for (int depth = 1; depth <= last_depth; ++depth) {
-            if (depth > 1 && soft.past_soft()) break;
+            if (depth > 1 && !limits_.any() && soft.past_soft()) break;
             const auto r = search_root_moves<Report>(
                 pos, root, depth,
                 [&](const Position& child, int a, int b) { return value(child, depth, a, b); });
@@ -288,6 +294,7 @@ class SearchBase {
     std::uint8_t generation_ = 0;
     std::uint64_t nodes_ = 0;
     const SearchClock* clock_ = nullptr;
+    SearchLimits limits_;
     bool stopped_ = false;
 };
 
