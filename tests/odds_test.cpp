@@ -82,14 +82,20 @@ TEST_F(Odds, EachBotPlaysUnderItsOwnTimeControl) {
                     "SELECT f.name, g.first_control, s.name, g.second_control FROM games AS g "
                     "JOIN bots AS f ON f.id = g.first_bot JOIN bots AS s ON s.id = g.second_bot "
                     "ORDER BY g.game_index"),
-              (Rows{{"a", "move_ms=50 tolerance_ms=25", "b", "move_ms=500 tolerance_ms=25"},
-                    {"b", "move_ms=500 tolerance_ms=25", "a", "move_ms=50 tolerance_ms=25"}}));
+              (Rows{{"b", "move_ms=500 tolerance_ms=25", "a", "move_ms=50 tolerance_ms=25"},
+                    {"a", "move_ms=50 tolerance_ms=25", "b", "move_ms=500 tolerance_ms=25"}}));
 
     const auto standings = arena({"standings", db("odds").string()});
     ASSERT_EQ(standings.status, 0) << standings.err;
     EXPECT_NE(standings.out.find("\ntime odds: a 50 ms/move, b 500 ms/move\n"), std::string::npos)
         << standings.out;
     EXPECT_EQ(standings.out.find("search limits:"), std::string::npos) << standings.out;
+
+    const auto show = arena({"show", db("odds").string(), "1"});
+    EXPECT_NE(show.out.find("\nplayed under: b move_ms=500 tolerance_ms=25, a move_ms=50 "
+                            "tolerance_ms=25\n"),
+              std::string::npos)
+        << show.out;
 
     const auto report = dir_.path() / "odds.html";
     ASSERT_EQ(arena({"report", db("odds").string(), "-o", report.string()}).status, 0);
@@ -100,9 +106,9 @@ TEST_F(Odds, EachBotPlaysUnderItsOwnTimeControl) {
 
     const auto pgn = arena({"export", db("odds").string(), "-f", "pgn"});
     ASSERT_EQ(pgn.status, 0) << pgn.err;
-    EXPECT_NE(pgn.out.find("[White \"a\"]\n[Black \"b\"]"), std::string::npos) << pgn.out;
-    EXPECT_NE(pgn.out.find("[WhiteControl \"move_ms=50 tolerance_ms=25\"]\n[BlackControl "
-                           "\"move_ms=500 tolerance_ms=25\"]"),
+    EXPECT_NE(pgn.out.find("[White \"b\"]\n[Black \"a\"]"), std::string::npos) << pgn.out;
+    EXPECT_NE(pgn.out.find("[WhiteControl \"move_ms=500 tolerance_ms=25\"]\n[BlackControl "
+                           "\"move_ms=50 tolerance_ms=25\"]"),
               std::string::npos)
         << pgn.out;
     const auto csv = arena({"export", db("odds").string(), "-f", "csv"});
@@ -196,7 +202,7 @@ TEST_F(Odds, ResumeRefusesAChangedTimeOrDepthNamingTheBot) {
     EXPECT_EQ(arena({"run", first}).status, 0);
     const auto slower = config("resume", random + ", time: { move_ms: 60 }, depth: 3", random);
     const auto refused = arena({"run", slower});
-    EXPECT_EQ(refused.status, 1);
+    EXPECT_EQ(refused.status, 2);
     EXPECT_NE(refused.err.find("bot 'a': its time control or search limits changed since the "
                                "tournament started (was 'time: move_ms=50 tolerance_ms=25 "
                                "game_ms=0 inc_ms=0 depth=3', now 'time: move_ms=60 "
@@ -205,13 +211,13 @@ TEST_F(Odds, ResumeRefusesAChangedTimeOrDepthNamingTheBot) {
         << refused.err;
     const auto deeper = config("resume", random + ", time: { move_ms: 50 }, depth: 4", random);
     const auto refused_depth = arena({"run", deeper});
-    EXPECT_EQ(refused_depth.status, 1);
+    EXPECT_EQ(refused_depth.status, 2);
     EXPECT_NE(refused_depth.err.find("bot 'a': its time control or search limits changed"),
               std::string::npos)
         << refused_depth.err;
     const auto plain = config("resume", random, random);
     const auto refused_plain = arena({"run", plain});
-    EXPECT_EQ(refused_plain.status, 1);
+    EXPECT_EQ(refused_plain.status, 2);
     EXPECT_NE(refused_plain.err.find("now the tournament's time, no search limits)"),
               std::string::npos)
         << refused_plain.err;

@@ -1,5 +1,6 @@
 #include "arena/record/control_text.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <system_error>
 

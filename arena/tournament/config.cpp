@@ -572,12 +572,6 @@ match::SideControl side_control(const Config& config, const BotConfig& bot) {
     return {bot.time.value_or(config.time), bot.limits};
 }
 
-bool has_odds(const Config& config) {
-    for (const auto& bot : config.bots)
-        if (side_control(config, bot) != side_control(config, config.bots.front())) return true;
-    return false;
-}
-
 session::BotSpec bot_spec(const BotConfig& bot) {
     session::BotSpec spec{bot.name, bot.argv, bot.dir, bot.isolation};
     spec.protocol = session::parse_bot_protocol(bot.protocol).value_or(spec.protocol);

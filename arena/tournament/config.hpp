@@ -182,9 +182,6 @@ struct Config {
 // What `bot` plays under: its own time control (else the config's) and its
 // search limits.
 [[nodiscard]] match::SideControl side_control(const Config& config, const BotConfig& bot);
-// Whether any bot plays under other settings than another: time odds or
-// search limits that differ.
-[[nodiscard]] bool has_odds(const Config& config);
 
 // What a session of `bot` is started with.
 [[nodiscard]] session::BotSpec bot_spec(const BotConfig& bot);
