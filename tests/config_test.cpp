@@ -751,13 +751,13 @@ TEST(Config, BadTimeOddsAndLimitsNameTheBotAndLine) {
     EXPECT_EQ(error_of(bot("depth: 0")), "t.yaml:5:41: bot 'b': depth must be positive, got 0");
     EXPECT_EQ(error_of(bot("nodes: -3")), "t.yaml:5:41: bot 'b': nodes must be positive, got -3");
     EXPECT_EQ(error_of(bot("depth: deep")),
-              "t.yaml:5:41: bot 'b': expected an integer for depth, got 'deep'");
+              "t.yaml:5:41: bot 'b': expected an integer for 'depth', got 'deep'");
     EXPECT_EQ(error_of(bot("depth: [1]")),
               "t.yaml:5:41: bot 'b': expected an integer for 'depth', got a list");
     EXPECT_EQ(error_of(bot("time: { move_ms: -5 }")),
               "t.yaml:5:51: bot 'b': move_ms must not be negative, got -5");
     EXPECT_EQ(error_of(bot("time: { move_ms: fast }")),
-              "t.yaml:5:51: bot 'b': expected an integer for move_ms, got 'fast'");
+              "t.yaml:5:51: bot 'b': expected an integer for 'move_ms', got 'fast'");
     EXPECT_EQ(error_of(bot("time: { moves_ms: 5 }")),
               "t.yaml:5:42: unknown key 'moves_ms' in 'time' of bot 'b' (did you mean "
               "'move_ms'?)");

@@ -1352,7 +1352,9 @@ TEST_F(StoreTest, VersionThreeDatabaseIsUpgradedWithHashesOfItsGames) {
               upgraded.end());
     EXPECT_NE(std::find(upgraded.begin(), upgraded.end(), "moves_hash INTEGER 0 0"),
               upgraded.end());
-    EXPECT_EQ(upgraded.back(), "second_peak_memory INTEGER 0 0");  // schema 6
+    EXPECT_NE(std::find(upgraded.begin(), upgraded.end(), "second_peak_memory INTEGER 0 0"),
+              upgraded.end());                              // schema 6
+    EXPECT_EQ(upgraded.back(), "second_control TEXT 0 0");  // schema 8
 }
 
 // ------------------------------------------------------------ a locked file
