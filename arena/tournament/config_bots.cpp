@@ -21,30 +21,18 @@ const std::initializer_list<std::string_view> kIsolationKeys = {
     "cpu_seconds", "max_line_bytes", "freeze_when_idle", "freeze_grace_ms",
     "sandbox",     "pass_env",       "restart",          "nice",
     "cgroup"};
-const std::initializer_list<std::string_view> kBotKeys = {"name",
-                                                          "command",
-                                                          "args",
-                                                          "protocol",
-                                                          "memory_mb",
-                                                          "file_size_mb",
-                                                          "open_files",
-                                                          "processes",
-                                                          "cpu_seconds",
-                                                          "max_line_bytes",
-                                                          "freeze_when_idle",
-                                                          "freeze_grace_ms",
-                                                          "sandbox",
-                                                          "pass_env",
-                                                          "restart",
-                                                          "nice",
-                                                          "cgroup",
-                                                          "dir",
-                                                          "workdir",
-                                                          "library",
-                                                          "library_dir",
-                                                          "time",
-                                                          "depth",
-                                                          "nodes"};
+// (As a table: clang-format would put one key a line.)
+// clang-format off
+const std::initializer_list<std::string_view> kBotKeys = {
+    "name",           "command",          "args",
+    "protocol",       "memory_mb",        "file_size_mb",
+    "open_files",     "processes",        "cpu_seconds",
+    "max_line_bytes", "freeze_when_idle", "freeze_grace_ms",
+    "sandbox",        "pass_env",         "restart",
+    "nice",           "cgroup",           "dir",
+    "workdir",        "library",          "library_dir",
+    "time",           "depth",            "nodes"};
+// clang-format on
 // What `bot_defaults` takes: the isolation keys and the search limits.
 const std::initializer_list<std::string_view> kDefaultsKeys = {
     "memory_mb",        "file_size_mb",    "open_files",
