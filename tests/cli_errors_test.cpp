@@ -450,7 +450,9 @@ void back_to_schema_6(const fs::path& db) {
     EXPECT_EQ(sqlite3_exec(handle,
                            "DROP TABLE segment_bots; DROP TABLE segments; "
                            "ALTER TABLE bots DROP COLUMN retired; "
-                           "ALTER TABLE bots DROP COLUMN version; PRAGMA user_version = 6; "
+                           "ALTER TABLE bots DROP COLUMN version; "
+                           "ALTER TABLE games DROP COLUMN first_control; "
+                           "ALTER TABLE games DROP COLUMN second_control; PRAGMA user_version = 6; "
                            "PRAGMA wal_checkpoint(TRUNCATE)",
                            nullptr, nullptr, nullptr),
               SQLITE_OK)

@@ -451,15 +451,17 @@ TEST_F(ExportTest, CsvHasOneRowPerGameAsStored) {
     const auto db = query(*db_,
                           "SELECT t.name, g.game_index + 1, g.id, g.round, g.pair_index, "
                           "g.game_in_pair, f.name, s.name, g.result, g.termination, g.detail, "
-                          "g.plies, g.opening, g.started_at, g.duration_us, g.game, g.params "
+                          "g.plies, g.opening, g.started_at, g.duration_us, g.game, g.params, "
+                          "g.first_control, g.second_control "
                           "FROM games g JOIN tournaments t ON t.id = g.tournament "
                           "JOIN bots f ON f.id = g.first_bot JOIN bots s ON s.id = g.second_bot "
                           "ORDER BY t.id, g.game_index");
     ASSERT_EQ(rows.size(), db.size() + 1);
-    EXPECT_EQ(rows[0], (std::vector<std::string>{"tournament", "number", "id", "round", "pair",
-                                                 "game_in_pair", "first", "second", "result",
-                                                 "termination", "detail", "plies", "opening",
-                                                 "started_at", "duration_ms", "game", "params"}));
+    EXPECT_EQ(rows[0],
+              (std::vector<std::string>{"tournament", "number", "id", "round", "pair",
+                                        "game_in_pair", "first", "second", "result", "termination",
+                                        "detail", "plies", "opening", "started_at", "duration_ms",
+                                        "game", "params", "first_control", "second_control"}));
     for (std::size_t i = 0; i < db.size(); ++i) {
         auto expected = db[i];
         expected[14] = ms_of(expected[14]);

@@ -315,6 +315,11 @@ const std::vector<DocCommand> kDocCommands = {
     {"build/bin/arena match --game connect4 --move-ms 1000 --sprt elo0=0,elo1=10 "
      "'build/bots/c4-alphabeta --depth 4' build/bots/random",
      ""},
+    // Time odds, in fewer and quicker games.
+    {"build/bin/arena match --game connect4 --games 20 --move-ms 500 --move-ms1 50 "
+     "'a50=build/bots/c4-alphabeta' 'a500=build/bots/c4-alphabeta'",
+     "build/bin/arena match --game connect4 --games 2 --move-ms 200 --move-ms1 100 "
+     "'a50=build/bots/c4-alphabeta' 'a500=build/bots/c4-alphabeta'"},
     {"build/bin/arena rate games.csv [--csv]", "build/bin/arena rate games.csv --csv"},
     {"build/bin/arena export results/demo.db -f csv | build/bin/arena rate -", ""},
     {"build/bin/arena match --game connect4 --games 10 --move-ms 3000 build/bots/random "

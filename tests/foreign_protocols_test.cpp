@@ -782,6 +782,23 @@ TEST(CloseCalls, CountsMovesWithinAFewMillisecondsOfTheirBudget) {
     EXPECT_TRUE(on_clock.warnings().empty());  // one close call is not a habit
 }
 
+// Time odds: a bot with its own time control is judged against its own
+// budget, whichever side it plays.
+TEST(CloseCalls, ABotWithItsOwnTimeIsJudgedByIt) {
+    match::TimeControl tc;
+    tc.move = 1000ms;
+    match::CloseCallCounter counter(tc);
+    match::TimeControl quick;
+    quick.move = 50ms;
+    counter.set_time("quick", quick);
+    const auto ms = [](int n) { return std::chrono::microseconds{n * 1000}; };
+    // 49 ms of 50 ms is a close call; of 1000 ms it is not.
+    counter.add("other", "quick", {{1, ms(49), false}, {2, ms(49), false}});
+    counter.add("quick", "other", {{1, ms(49), false}, {2, ms(49), false}});
+    EXPECT_EQ(counter.counts().at("quick").close, 2);
+    EXPECT_EQ(counter.counts().at("other").close, 0);
+}
+
 TEST(CloseCalls, ArenaMatchAndRunWarnAboutABotThatUsesItsWholeTime) {
     TempDir dir("foreign_test");
     const auto move_ms = scaled(200ms).count();

@@ -457,7 +457,8 @@ TEST(GrowthStore, ASchemaSixFileIsUpgraded) {
         store::Database db(path);
         db.exec(
             "DROP TABLE segment_bots; DROP TABLE segments; ALTER TABLE bots DROP COLUMN retired; "
-            "ALTER TABLE bots DROP COLUMN version; PRAGMA user_version = 6");
+            "ALTER TABLE bots DROP COLUMN version; ALTER TABLE games DROP COLUMN first_control; "
+            "ALTER TABLE games DROP COLUMN second_control; PRAGMA user_version = 6");
     }
     store::ResultsStore store(path);
     const auto t = store.find_tournament("t");

@@ -233,6 +233,37 @@ TEST(MatchSettings, MakesATwoBotConfig) {
     EXPECT_TRUE(c.sprt);
 }
 
+// --move-ms1, --depth2, ...: each side's own time control over the match's,
+// and its search limits, in the two-bot config; a bad time names the side.
+TEST(MatchSettings, EachSideHasItsOwnTimeAndLimits) {
+    auto m = two_bots();
+    m.time.move = match::Millis{1000};
+    set_side_option(m, "move-ms", 2, 700);
+    set_side_option(m, "depth", 1, 2);
+    set_side_option(m, "depth", 2, 8);
+    set_side_option(m, "nodes", 2, 5000);
+    check_match_settings(m, std::nullopt, true);
+    Config c = match_config(m);
+    EXPECT_FALSE(c.bots[0].time);
+    ASSERT_TRUE(c.bots[1].time);
+    EXPECT_EQ(c.bots[1].time->move, match::Millis{700});
+    EXPECT_EQ(c.bots[1].time->tolerance, match::kDefaultTolerance);
+    EXPECT_EQ(c.bots[0].limits.depth, 2);
+    EXPECT_FALSE(c.bots[0].limits.nodes);
+    EXPECT_EQ(c.bots[1].limits.depth, 8);
+    EXPECT_EQ(c.bots[1].limits.nodes, 5000);
+    EXPECT_EQ(side_control(c, c.bots[0]).time.move, match::Millis{1000});
+
+    m = two_bots();
+    set_side_option(m, "move-ms", 1, 0);
+    EXPECT_EQ(
+        message_of<std::invalid_argument>([&] { check_match_settings(m, std::nullopt, true); }),
+        "BOT1's time (--move-ms1, ...): no time limit: set a per-move limit (move_ms) or a game "
+        "clock (game_ms)");
+    EXPECT_EQ(side_option_help(kSideOptions[0], 2),
+              "BOT2's time per move in ms (overrides --move-ms)");
+}
+
 TEST(MatchSettings, CommandCommentQuotesAndFlattens) {
     EXPECT_EQ(command_comment({"--game", "connect4", "a=/bin/sh -c 'x'", "two\nlines"}),
               "arena match --game connect4 'a=/bin/sh -c '\\''x'\\''' 'two lines'");

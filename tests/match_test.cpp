@@ -372,6 +372,37 @@ TEST(GameClock, PerMoveAndGameClock) {
     EXPECT_NE(none.validate(), "");
 }
 
+// Time odds: each player under its own control, its own budget, tolerance
+// and clock; the opponent's clock is told only when it has one.
+TEST(GameClock, EachPlayerUnderItsOwnControl) {
+    TimeControl fast;
+    fast.move = 50ms;
+    fast.tolerance = 5ms;
+    TimeControl clocked;
+    clocked.move = 0ms;
+    clocked.game = 2000ms;
+    clocked.increment = 100ms;
+    GameClock clock(fast, clocked);
+    EXPECT_EQ(clock.budget(1), 50ms);
+    EXPECT_EQ(clock.limit(1), 55ms);
+    EXPECT_EQ(clock.budget(2), 2000ms);
+    EXPECT_EQ(clock.limit(2), 2010ms);
+    EXPECT_FALSE(clock.charge(1, 60ms));  // over 50 + 5
+    EXPECT_TRUE(clock.charge(2, 500ms));
+    EXPECT_EQ(clock.budget(2), 1600ms);  // 2000 - 500 + 100
+    const auto go1 = clock.go(1);
+    EXPECT_EQ(go1.move_ms, 50);
+    EXPECT_FALSE(go1.clock_ms);
+    EXPECT_FALSE(go1.opp_clock_ms);
+    const auto go2 = clock.go(2);
+    EXPECT_EQ(go2.move_ms, 1600);
+    EXPECT_EQ(go2.clock_ms, 1600);
+    EXPECT_FALSE(go2.opp_clock_ms);  // player 1 has no game clock
+    EXPECT_EQ(control_text({fast, {2, std::nullopt}}), "move_ms=50 tolerance_ms=5 depth=2");
+    EXPECT_EQ(control_text({clocked, {std::nullopt, 100}}),
+              "move_ms=0 tolerance_ms=10 game_ms=2000 inc_ms=100 nodes=100");
+}
+
 // The stderr tail of a game line: the last 5 lines with something on them,
 // at most 400 bytes (cut at the front), control bytes escaped.
 TEST(StderrTail, LastLinesCutAndEscaped) {

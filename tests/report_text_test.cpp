@@ -14,8 +14,10 @@
 #include <string>
 
 #include "arena/rating/sprt.hpp"
+#include "arena/record/control_text.hpp"
 #include "arena/report/game_text.hpp"
 #include "arena/report/head_to_head_text.hpp"
+#include "arena/report/odds_text.hpp"
 #include "arena/report/rating_table.hpp"
 #include "arena/report/report_file.hpp"
 #include "arena/report/sprt_text.hpp"
@@ -335,6 +337,44 @@ TEST(ReportFile, ThePageIsWrittenWholeOrNotAtAll) {
     EXPECT_EQ(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator()), 1);
     EXPECT_EQ(write_whole_file(dir.path() / "no" / "r.html", [](std::ostream&) {}),
               "No such file or directory");
+}
+
+// A side's stored control reads back as written, and is said for people.
+TEST(ControlText, ReadsBackAndIsSaidForPeople) {
+    const record::Control c{50, 10, 0, 0, 2, std::nullopt};
+    EXPECT_EQ(record::control_text(c), "move_ms=50 tolerance_ms=10 depth=2");
+    EXPECT_EQ(record::parse_control("move_ms=50 tolerance_ms=10 depth=2"), c);
+    const record::Control clock{0, 10, 60000, 100, std::nullopt, 1000};
+    EXPECT_EQ(record::control_text(clock),
+              "move_ms=0 tolerance_ms=10 game_ms=60000 inc_ms=100 nodes=1000");
+    EXPECT_EQ(record::parse_control(record::control_text(clock)), clock);
+    EXPECT_EQ(record::time_description(c), "50 ms/move");
+    EXPECT_EQ(record::time_description(clock), "60000 ms/game + 100 ms/move");
+    EXPECT_EQ(record::limits_description(c), "depth 2");
+    EXPECT_EQ(record::limits_description(clock), "1000 nodes");
+    EXPECT_EQ(record::limits_description({}), "none");
+    for (const char* bad :
+         {"", "move_ms=50", "move_ms=50 tolerance_ms=x", "move_ms=-1 tolerance_ms=1",
+          "move_ms=5 tolerance_ms=1 colour=red", "move_ms tolerance_ms=1"})
+        EXPECT_FALSE(record::parse_control(bad)) << bad;
+}
+
+// The lines under the standings: only what differs, the bots in order,
+// bots without a known control left out.
+TEST(OddsLines, SayWhatDiffersBetweenTheBots) {
+    const std::vector<std::string> names{"a", "b", "c"};
+    EXPECT_EQ(report::odds_lines(names, {"move_ms=50 tolerance_ms=10", "move_ms=50 tolerance_ms=10",
+                                         "move_ms=50 tolerance_ms=10"}),
+              std::vector<std::string>{});
+    EXPECT_EQ(report::odds_lines(names,
+                                 {"move_ms=50 tolerance_ms=10", "", "move_ms=500 tolerance_ms=10"}),
+              (std::vector<std::string>{"time odds: a 50 ms/move, c 500 ms/move"}));
+    EXPECT_EQ(report::odds_lines(
+                  names, {"move_ms=50 tolerance_ms=10 depth=2",
+                          "move_ms=50 tolerance_ms=10 depth=8", "move_ms=50 tolerance_ms=10"}),
+              (std::vector<std::string>{"search limits: a depth 2, b depth 8, c none"}));
+    EXPECT_EQ(report::odds_lines({"a"}, {"move_ms=50 tolerance_ms=10"}),
+              std::vector<std::string>{});
 }
 
 }  // namespace

@@ -639,10 +639,20 @@ SELECT s.tournament_id, s.tournament, s.bot_id, s.bot,
  GROUP BY s.tournament_id, s.tournament, s.bot_id;
 )sql";
 
+// Turns a file this arena made into the file an arena of schema 7 made: no
+// control columns (schema 8).
+void back_to_version_7(Database& db) {
+    db.exec(
+        "ALTER TABLE games DROP COLUMN first_control;"
+        "ALTER TABLE games DROP COLUMN second_control;"
+        "PRAGMA user_version = 7");
+}
+
 // Turns a file this arena made into the file an arena of schema 3 made: no
 // peak memory columns (schema 6), no transcripts table (schema 5), no
 // moves_hash column, the standings index without it, the old standings view.
 void back_to_version_3(Database& db) {
+    back_to_version_7(db);
     db.exec(
         "DROP TABLE segment_bots;"
         "DROP TABLE segments;"
@@ -658,6 +668,43 @@ void back_to_version_3(Database& db) {
         "DROP VIEW standings;");
     db.exec(kStandingsViewV1);
     db.exec("PRAGMA user_version = 3");
+}
+
+// A schema-7 file (before each side's control was kept) is upgraded: its
+// games read with no control known, and a new game keeps its sides'; a bot
+// is shown with what its latest game says.
+TEST_F(StoreTest, VersionSevenDatabaseIsUpgradedAndKeepsEachSidesControlFromThenOn) {
+    {
+        ResultsStore store(db_path_);
+        const auto t = store.create_tournament(spec("cup"), bot_entries({"a", "b"}));
+        store.record_game(t, slot(0), record("a", "b", Outcome::kWin1));
+    }
+    {
+        Database db(db_path_);
+        back_to_version_7(db);
+    }
+    ResultsStore store(db_path_);
+    const auto t = store.find_tournament("cup");
+    ASSERT_TRUE(t.has_value());
+    EXPECT_EQ(store.bot_controls(t->id), (std::vector<std::string>{"", ""}));
+    auto r = record("b", "a", Outcome::kDraw);
+    r.controls[0] = "move_ms=500 tolerance_ms=10 depth=8";
+    r.controls[1] = "move_ms=50 tolerance_ms=10";
+    store.record_game(t->id, slot(1), r);
+    const auto games = store.games(t->id);
+    ASSERT_EQ(games.size(), 2u);
+    const auto old_game = store.load_game(games[0].id);
+    const auto new_game = store.load_game(games[1].id);
+    ASSERT_TRUE(old_game && new_game);
+    EXPECT_EQ(old_game->controls[0], "");
+    EXPECT_EQ(new_game->controls[0], "move_ms=500 tolerance_ms=10 depth=8");
+    EXPECT_EQ(new_game->controls[1], "move_ms=50 tolerance_ms=10");
+    // In the order of bots(): a, then b.
+    EXPECT_EQ(store.bot_controls(t->id),
+              (std::vector<std::string>{"move_ms=50 tolerance_ms=10",
+                                        "move_ms=500 tolerance_ms=10 depth=8"}));
+    Database db(db_path_);
+    EXPECT_EQ(db.query_int("PRAGMA user_version"), kSchemaVersion);
 }
 
 // A version-1 file (as the first released arena wrote it) is upgraded in
@@ -1305,7 +1352,9 @@ TEST_F(StoreTest, VersionThreeDatabaseIsUpgradedWithHashesOfItsGames) {
               upgraded.end());
     EXPECT_NE(std::find(upgraded.begin(), upgraded.end(), "moves_hash INTEGER 0 0"),
               upgraded.end());
-    EXPECT_EQ(upgraded.back(), "second_peak_memory INTEGER 0 0");  // schema 6
+    EXPECT_NE(std::find(upgraded.begin(), upgraded.end(), "second_peak_memory INTEGER 0 0"),
+              upgraded.end());                              // schema 6
+    EXPECT_EQ(upgraded.back(), "second_control TEXT 0 0");  // schema 8
 }
 
 // ------------------------------------------------------------ a locked file

@@ -15,14 +15,15 @@ using tournament::bounds::kMaxMegabytes;
 using tournament::bounds::kMaxMillis;
 
 po::typed_value<std::string>* bounded_integer(const std::string& option, std::int64_t lo,
-                                              std::int64_t hi, std::int64_t default_value,
+                                              std::int64_t hi,
+                                              std::optional<std::int64_t> default_value,
                                               std::function<void(std::int64_t)> store) {
     const std::string name = "--" + option;
-    return po::value<std::string>()
-        ->default_value(std::to_string(default_value))
-        ->notifier([name, lo, hi, store = std::move(store)](const std::string& text) {
-            store(tournament::parse_bounded_integer(name, text, lo, hi));
-        });
+    auto* value = po::value<std::string>();
+    if (default_value) value->default_value(std::to_string(*default_value));
+    return value->notifier([name, lo, hi, store = std::move(store)](const std::string& text) {
+        store(tournament::parse_bounded_integer(name, text, lo, hi));
+    });
 }
 
 void BotRunOptions::add_startup_options(po::options_description& opts) {

@@ -7,6 +7,7 @@
 #include <boost/program_options.hpp>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "arena/session/session.hpp"
@@ -19,9 +20,10 @@ namespace arena::cli {
 // po::notify throw std::invalid_argument with the message a config gets:
 // "--move-ms must be at most 1000000000, got 10000000000000". Read as text,
 // so that "-1" for a count is refused rather than wrapped around.
+// With no `default_value`, `store` is called only when the option is given.
 [[nodiscard]] boost::program_options::typed_value<std::string>* bounded_integer(
-    const std::string& option, std::int64_t lo, std::int64_t hi, std::int64_t default_value,
-    std::function<void(std::int64_t)> store);
+    const std::string& option, std::int64_t lo, std::int64_t hi,
+    std::optional<std::int64_t> default_value, std::function<void(std::int64_t)> store);
 
 // The same into a variable of any integer type.
 template <class T>

@@ -52,6 +52,11 @@ both bots' protocol, --protocol1 P and --protocol2 P set BOT1's and BOT2's
 Gomocup/Piskvork brain, gomoku only: protocol/GOMOCUP.md) or nboard (an
 NBoard engine, reversi only: protocol/NBOARD.md).
 
+Time odds and search limits: --move-ms1, --tolerance-ms1, --game-ms1 and
+--inc-ms1 give BOT1 a time control of its own (each overrides --move-ms, ...
+for BOT1 only), and --move-ms2, ... BOT2's; --depth1 N and --nodes1 N (and
+--depth2, --nodes2) put depth=N and nodes=N on every `go` the bot is sent.
+
 With --sprt elo0=E0,elo1=E1[,alpha=A,beta=B,model=normalized|logistic] the
 match is a sequential test of BOT1 against BOT2 (the GSPRT, docs/ratings.md):
 H0 "BOT1 is E0 stronger" against H1 "BOT1 is E1 stronger", in normalized Elo
@@ -79,6 +84,8 @@ example:
       build/bots/random 'other=build/bots/random --seed 7'
   arena match --game connect4 --move-ms 50 --sprt elo0=0,elo1=10 \
       build/bots/c4-alphabeta build/bots/random
+  arena match --game connect4 --games 20 --move-ms 1000 --depth1 2 --depth2 8 \
+      'a=build/bots/c4-alphabeta' 'b=build/bots/c4-alphabeta'
   arena match --game gomoku --games 4 --move-ms 500 --protocol1 gomocup \
       engines/pbrain-embryo 'random=build/bots/random --game gomoku'
 )";
@@ -87,20 +94,11 @@ struct MatchArgs : tournament::MatchSettings {
     bool json = false;  // the summary as one JSON object on stdout
 };
 
-// The game and its board from the options, checked before any bot starts;
-// the openings; and whether each bot's protocol plays it.
-void read_game(MatchArgs& m, const po::variables_map& vm, const std::string& openings_text) {
-    m.params = board_params(vm);
-    tournament::check_match_game(m, openings_text, !vm["random-plies"].defaulted());
-}
-
 // Parses the arguments; on a usage error prints it and returns nullopt
 // with `exit_code` set.
 std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::ostream& out,
                                     std::ostream& err, int& exit_code) {
     po::options_description opts("options");
-    std::int64_t move_ms = 3000, tolerance_ms = match::kDefaultTolerance.count(), game_ms = 0,
-                 inc_ms = 0;
     MatchArgs m;
     BotRunOptions run_options;
     std::array<std::string, 3> protocols;  // --protocol, --protocol1, --protocol2
@@ -115,10 +113,13 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
     opts.add_options()
         ("games", bounded_integer("games", 1, tournament::bounds::kMaxGames, &m.games), "number of games (with --sprt: the most, default 20000)")
         ("sprt", po::value<std::string>(&sprt_text), "elo0=E0,elo1=E1[,alpha=A,beta=B,model=M]: play colour-swapped pairs until the GSPRT accepts H0 or H1")
-        ("move-ms", bounded_integer("move-ms", 0, tournament::bounds::kMaxMillis, &move_ms), "time per move in ms")
-        ("tolerance-ms", bounded_integer("tolerance-ms", 0, tournament::bounds::kMaxMillis, &tolerance_ms), "extra time before a move is lost on time")
-        ("game-ms", bounded_integer("game-ms", 0, tournament::bounds::kMaxMillis, &game_ms), "game clock per player in ms (0: none)")
-        ("inc-ms", bounded_integer("inc-ms", 0, tournament::bounds::kMaxMillis, &inc_ms), "increment per move in ms (with --game-ms)");
+        ("move-ms", bounded_integer("move-ms", 0, tournament::bounds::kMaxMillis, 3000, [&m](std::int64_t v) { m.time.move = match::Millis{v}; }), "time per move in ms")
+        ("tolerance-ms", bounded_integer("tolerance-ms", 0, tournament::bounds::kMaxMillis, match::kDefaultTolerance.count(), [&m](std::int64_t v) { m.time.tolerance = match::Millis{v}; }), "extra time before a move is lost on time")
+        ("game-ms", bounded_integer("game-ms", 0, tournament::bounds::kMaxMillis, 0, [&m](std::int64_t v) { m.time.game = match::Millis{v}; }), "game clock per player in ms (0: none)")
+        ("inc-ms", bounded_integer("inc-ms", 0, tournament::bounds::kMaxMillis, 0, [&m](std::int64_t v) { m.time.increment = match::Millis{v}; }), "increment per move in ms (with --game-ms)");
+    for (const auto& o : tournament::kSideOptions)  // --move-ms1, --move-ms2, ..., --nodes2
+        for (const int side : {1, 2})
+            opts.add_options()((std::string(o.stem) + std::to_string(side)).c_str(), bounded_integer(std::string(o.stem) + std::to_string(side), o.lo, o.hi, std::nullopt, [&m, &o, side](std::int64_t v) { tournament::set_side_option(m, o.stem, side, v); }), tournament::side_option_help(o, side).c_str());
     run_options.add_startup_options(opts);
     opts.add_options()
         ("seed", po::value<std::uint64_t>(&m.seed)->default_value(1), "seed for boards and openings")
@@ -148,10 +149,6 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
             parse_command_line(line, args, out, err, [&](const po::variables_map& vm) {
                 tournament::read_match_bots(m, bots, dirs);
                 m.args = args;
-                m.time.move = match::Millis{move_ms};
-                m.time.tolerance = match::Millis{tolerance_ms};
-                m.time.game = match::Millis{game_ms};
-                m.time.increment = match::Millis{inc_ms};
                 tournament::check_match_settings(
                     m, vm.count("sprt") ? std::optional(sprt_text) : std::nullopt,
                     vm["games"].defaulted());
@@ -159,7 +156,8 @@ std::optional<MatchArgs> parse_args(const std::vector<std::string>& args, std::o
                 for (auto& bot : m.bots)
                     bot.isolation = m.isolation;
                 tournament::set_match_protocols(m, protocols);
-                read_game(m, vm, openings_text);
+                m.params = board_params(vm);  // checked before any bot starts
+                tournament::check_match_game(m, openings_text, !vm["random-plies"].defaulted());
             })) {
         exit_code = *done;
         return std::nullopt;

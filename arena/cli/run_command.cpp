@@ -155,7 +155,7 @@ int conclude(store::ResultsStore& store, const tournament::Config& config,
         print_standings(store, config, o, outcome, true, out);
         submissions::print_left_out(left_out, out);
         if (outcome.stored > 0)
-            for (const auto& line : tournament::close_call_warnings(store, o.id, config.time))
+            for (const auto& line : tournament::close_call_warnings(store, o.id, config))
                 err << line << "\n";
         return kExitOk;
     }

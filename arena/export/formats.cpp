@@ -184,6 +184,9 @@ std::string pgn_game(const std::string& tournament, const store::StoredGame& gam
     if (!s.slot.opening.empty()) tag("Opening", s.slot.opening);
     if (when) tag("UTCTime", when->time);
     tag("PlyCount", std::to_string(game.moves.size()));
+    // What each side played under (time odds, search limits), when known.
+    if (!game.controls[0].empty()) tag("WhiteControl", game.controls[0]);
+    if (!game.controls[1].empty()) tag("BlackControl", game.controls[1]);
     out += '\n';
 
     const auto opening_plies = protocol::split_words(s.slot.opening).size();
@@ -233,7 +236,7 @@ std::string milliseconds_text(std::int64_t microseconds) {
 
 std::string games_csv_header() {
     return "tournament,number,id,round,pair,game_in_pair,first,second,result,termination,detail,"
-           "plies,opening,started_at,duration_ms,game,params\n";
+           "plies,opening,started_at,duration_ms,game,params,first_control,second_control\n";
 }
 
 std::string games_csv_row(const std::string& tournament, const store::StoredGame& game) {
@@ -254,7 +257,9 @@ std::string games_csv_row(const std::string& tournament, const store::StoredGame
                                           s.started_at,
                                           milliseconds_text(s.duration_us),
                                           game.game,
-                                          game.params};
+                                          game.params,
+                                          game.controls[0],
+                                          game.controls[1]};
     std::string out;
     for (const auto& f : fields) {
         if (!out.empty()) out += ',';

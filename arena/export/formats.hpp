@@ -6,7 +6,8 @@
 // Every format numbers a game by its 1-based position in the schedule (the
 // database's game_index + 1), the number `arena games` shows.
 //
-//   pgn        PGN with the Seven Tag Roster plus Game, Termination, Opening;
+//   pgn        PGN with the Seven Tag Roster plus Game, Termination, Opening,
+//              and each side's control (WhiteControl, BlackControl);
 //              movetext in the game's own notation; any game
 //   csv        one row per game (RFC 4180 quoting); any game
 //   moves-csv  one row per move; any game

@@ -20,7 +20,7 @@ bool is_close_call(std::chrono::microseconds time, Millis budget) {
 
 void CloseCallCounter::add(const std::string& first, const std::string& second,
                            const std::vector<TimedMove>& moves) {
-    GameClock clock(time_);
+    GameClock clock(time_of(first), time_of(second));
     for (const auto& m : moves) {
         if (m.by_arena || (m.player != 1 && m.player != 2)) continue;
         const Millis budget = clock.budget(m.player);
@@ -32,6 +32,11 @@ void CloseCallCounter::add(const std::string& first, const std::string& second,
     // A bot with no move of its own still appears, with nothing counted.
     counts_.try_emplace(first);
     counts_.try_emplace(second);
+}
+
+const TimeControl& CloseCallCounter::time_of(const std::string& bot) const {
+    const auto found = times_.find(bot);
+    return found == times_.end() ? time_ : found->second;
 }
 
 void CloseCallCounter::add(const record::GameRecord& game) {

@@ -33,11 +33,15 @@ struct CloseCallCount {
     std::int64_t close = 0;  // of which close calls
 };
 
-// Counts, per bot name, over games played under one time control. The
-// budget of each move is the game clock's (GameClock), replayed move by move.
+// Counts, per bot name, over games played under one time control, or a bot's
+// own (set_time: time odds). The budget of each move is the game clock's
+// (GameClock), replayed move by move.
 class CloseCallCounter {
   public:
     explicit CloseCallCounter(const TimeControl& time) : time_(time) {}
+
+    // `bot` plays under its own time control.
+    void set_time(const std::string& bot, const TimeControl& time) { times_[bot] = time; }
 
     // One game: `players` moved first and second.
     void add(const std::string& first, const std::string& second,
@@ -50,7 +54,10 @@ class CloseCallCounter {
     [[nodiscard]] const std::map<std::string, CloseCallCount>& counts() const { return counts_; }
 
   private:
+    [[nodiscard]] const TimeControl& time_of(const std::string& bot) const;
+
     TimeControl time_;
+    std::map<std::string, TimeControl> times_;  // the bots with their own
     std::map<std::string, CloseCallCount> counts_;
 };
 

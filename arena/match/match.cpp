@@ -66,21 +66,19 @@ protocol::GameResult result_for(games::Outcome o, int player) {
 // Everything one game needs while it runs; the record is its result.
 class GameRun {
   public:
-    GameRun(const games::Game& game, Player& first, Player& second, const TimeControl& time,
-            const MoveObserver& on_move)
+    GameRun(const games::Game& game, Player& first, Player& second,
+            const std::array<SideControl, 2>& sides, const MoveObserver& on_move)
         : players_{&first, &second},
           on_move_(on_move),
-          clock_(time),
-          time_(time),
+          clock_(sides[0].time, sides[1].time),
+          sides_(sides),
           state_(game.new_initial_state()) {
         record_.game = game.name();
         record_.params = game.params();
         record_.players[0] = first.name();
         record_.players[1] = second.name();
-        game_line_.game = record_.game;
-        game_line_.params = record_.params;
-        for (auto& kv : time.keys())
-            game_line_.params.push_back(std::move(kv));
+        for (std::size_t p = 0; p < 2; ++p)
+            record_.controls[p] = control_text(sides[p]);
     }
 
     record::GameRecord play(const std::vector<games::Move>& opening, const std::stop_token& stop) {
@@ -165,9 +163,15 @@ class GameRun {
         for (auto* player : players_)
             player->reset_peak_memory();
         for (int p = 1; p <= 2; ++p) {
-            game_line_.player = p;
             if (players_[p - 1]->human() != nullptr) continue;
-            if (!players_[p - 1]->session().start_game(game_line_)) {
+            // Each player's `game` line tells its own time control.
+            protocol::GameStart line;
+            line.game = record_.game;
+            line.params = record_.params;
+            for (auto& kv : side(p).time.keys())
+                line.params.push_back(std::move(kv));
+            line.player = p;
+            if (!players_[p - 1]->session().start_game(line)) {
                 lose(p, record::Termination::kCrash, "did not accept the `game` line");
                 return false;
             }
@@ -207,7 +211,11 @@ class GameRun {
         auto& bot = players_[p - 1]->session();
         auto& other = *players_[games::opponent_of(p) - 1];
         session::IdleBot* idle = other.has_session() ? &other.session() : nullptr;
-        auto reply = bot.request_move(position_, clock_.go(p), clock_.limit(p), idle);
+        // The side's search limits ride on every `go`; its clock's limit still holds.
+        auto go = clock_.go(p);
+        go.depth = side(p).limits.depth;
+        go.nodes = side(p).limits.nodes;
+        auto reply = bot.request_move(position_, go, clock_.limit(p), idle);
         if (reply.fault != Fault::kNone) {
             record_.fault_after = duration_cast<microseconds>(reply.elapsed());
             lose(p, termination_of(reply.fault), std::move(reply.detail));
@@ -257,7 +265,7 @@ class GameRun {
         if (other.has_session()) other.session().freeze_if_due(session::Clock::time_point::max());
         const auto asked = SteadyClock::now();
         std::optional<SteadyClock::time_point> deadline;
-        if (limit.count() > 0) deadline = asked + limit + time_.tolerance;
+        if (limit.count() > 0) deadline = asked + limit + side(p).time.tolerance;
         std::string refused;
         for (;;) {
             auto text = human.next_move(*state_, refused, deadline, stop_);
@@ -293,6 +301,10 @@ class GameRun {
         }
     }
 
+    [[nodiscard]] const SideControl& side(int player) const {
+        return sides_[static_cast<std::size_t>(player - 1)];
+    }
+
     void lose(int player, record::Termination why, std::string detail) {
         record_.outcome = win_for(games::opponent_of(player));
         record_.termination = why;
@@ -310,9 +322,8 @@ class GameRun {
     std::array<Player*, 2> players_;
     const MoveObserver& on_move_;
     GameClock clock_;
-    TimeControl time_;
+    std::array<SideControl, 2> sides_;
     std::unique_ptr<games::State> state_;
-    protocol::GameStart game_line_;
     protocol::Position position_;
     record::GameRecord record_;
     bool finished_ = false;
@@ -325,7 +336,15 @@ class GameRun {
 record::GameRecord play_game(const games::Game& game, Player& first, Player& second,
                              const TimeControl& time, const std::vector<games::Move>& opening,
                              std::stop_token stop, const MoveObserver& on_move) {
-    return GameRun(game, first, second, time, on_move).play(opening, stop);
+    const SideControl both{time, {}};
+    return play_game(game, first, second, {both, both}, opening, std::move(stop), on_move);
+}
+
+record::GameRecord play_game(const games::Game& game, Player& first, Player& second,
+                             const std::array<SideControl, 2>& sides,
+                             const std::vector<games::Move>& opening, std::stop_token stop,
+                             const MoveObserver& on_move) {
+    return GameRun(game, first, second, sides, on_move).play(opening, stop);
 }
 
 }  // namespace arena::match

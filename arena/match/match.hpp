@@ -3,6 +3,7 @@
 // passes, asks each bot for its moves under the clock, judges every reply
 // with the game's rules, and returns a plain record::GameRecord.
 
+#include <array>
 #include <functional>
 #include <stop_token>
 #include <vector>
@@ -27,6 +28,15 @@ namespace arena::match {
 using MoveObserver = std::function<void(const record::MoveRecord&)>;
 [[nodiscard]] record::GameRecord play_game(const games::Game& game, Player& first, Player& second,
                                            const TimeControl& time,
+                                           const std::vector<games::Move>& opening = {},
+                                           std::stop_token stop = {},
+                                           const MoveObserver& on_move = {});
+
+// The same with each side under its own control: `sides[0]` is `first`'s
+// (its clock, and the search limits put on every `go` it is sent), and
+// `sides[1]` is `second`'s. The record keeps both (GameRecord::controls).
+[[nodiscard]] record::GameRecord play_game(const games::Game& game, Player& first, Player& second,
+                                           const std::array<SideControl, 2>& sides,
                                            const std::vector<games::Move>& opening = {},
                                            std::stop_token stop = {},
                                            const MoveObserver& on_move = {});

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "arena/record/control_text.hpp"
+
 namespace arena::match {
 
 std::string TimeControl::validate() const {
@@ -24,33 +26,45 @@ protocol::KeyValues TimeControl::keys() const {
     return kv;
 }
 
-GameClock::GameClock(const TimeControl& tc) : tc_(tc) {
-    remaining_.fill(tc.game);
+std::string control_text(const SideControl& side) {
+    const auto& t = side.time;
+    return record::control_text({t.move.count(), t.tolerance.count(), t.game.count(),
+                                 t.increment.count(), side.limits.depth, side.limits.nodes});
+}
+
+GameClock::GameClock(const TimeControl& first, const TimeControl& second) : tc_{first, second} {
+    remaining_ = {first.game, second.game};
 }
 
 Millis GameClock::budget(int player) const {
-    if (tc_.game.count() == 0) return tc_.move;
-    const auto left =
-        std::max(Millis{0}, std::chrono::duration_cast<Millis>(remaining_[player - 1]));
-    return tc_.move.count() > 0 ? std::min(tc_.move, left) : left;
+    const auto& tc = tc_[static_cast<std::size_t>(player - 1)];
+    if (tc.game.count() == 0) return tc.move;
+    const auto left = std::max(Millis{0}, std::chrono::duration_cast<Millis>(
+                                              remaining_[static_cast<std::size_t>(player - 1)]));
+    return tc.move.count() > 0 ? std::min(tc.move, left) : left;
 }
 
 protocol::Go GameClock::go(int player) const {
     protocol::Go go;
     go.move_ms = budget(player).count();
-    if (tc_.game.count() > 0) {
+    const auto own = static_cast<std::size_t>(player - 1), other = 1 - own;
+    if (tc_[own].game.count() > 0) {
         using std::chrono::duration_cast;
-        go.clock_ms =
-            std::max<std::int64_t>(0, duration_cast<Millis>(remaining_[player - 1]).count());
-        go.opp_clock_ms =
-            std::max<std::int64_t>(0, duration_cast<Millis>(remaining_[2 - player]).count());
+        go.clock_ms = std::max<std::int64_t>(0, duration_cast<Millis>(remaining_[own]).count());
+        // Only when the opponent has a clock too (time odds may give it none).
+        if (tc_[other].game.count() > 0) {
+            go.opp_clock_ms =
+                std::max<std::int64_t>(0, duration_cast<Millis>(remaining_[other]).count());
+        }
     }
     return go;
 }
 
 bool GameClock::charge(int player, std::chrono::nanoseconds elapsed) {
     const bool in_time = elapsed <= limit(player);
-    if (tc_.game.count() > 0) remaining_[player - 1] += tc_.increment - elapsed;
+    const auto& tc = tc_[static_cast<std::size_t>(player - 1)];
+    if (tc.game.count() > 0)
+        remaining_[static_cast<std::size_t>(player - 1)] += tc.increment - elapsed;
     return in_time;
 }
 

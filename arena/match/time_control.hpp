@@ -5,6 +5,7 @@
 
 #include <array>
 #include <chrono>
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -29,17 +30,46 @@ struct TimeControl {
     [[nodiscard]] std::string validate() const;
     // The `game` line's time-control keys: move_ms=... [game_ms=... inc_ms=...].
     [[nodiscard]] protocol::KeyValues keys() const;
+
+    bool operator==(const TimeControl&) const = default;
 };
+
+// Limits on a bot's search, put on every `go` it is sent (depth=, nodes=;
+// protocol/PROTOCOL.md); none by default. The time limit still holds.
+struct SearchLimits {
+    std::optional<std::int64_t> depth;  // plies searched ahead, at least 1
+    std::optional<std::int64_t> nodes;  // nodes searched, at least 1
+
+    [[nodiscard]] bool empty() const { return !depth && !nodes; }
+    bool operator==(const SearchLimits&) const = default;
+};
+
+// What one side of a game plays under: its time control (a bot's own
+// `time:`, else the tournament's) and the limits on its search. The two
+// sides of a game may differ (time odds).
+struct SideControl {
+    TimeControl time;
+    SearchLimits limits;
+
+    bool operator==(const SideControl&) const = default;
+};
+
+// How a game's record keeps a side's control (record/control_text.hpp):
+// "move_ms=50 tolerance_ms=10 [game_ms=60000 inc_ms=100] [depth=2] [nodes=1000]".
+[[nodiscard]] std::string control_text(const SideControl& side);
 
 class GameClock {
   public:
-    explicit GameClock(const TimeControl& tc);
+    // Both players under one time control.
+    explicit GameClock(const TimeControl& tc) : GameClock(tc, tc) {}
+    // Player 1 under `first`, player 2 under `second`.
+    GameClock(const TimeControl& first, const TimeControl& second);
 
     // What `player` (1 or 2) may spend on its next move, tolerance excluded.
     [[nodiscard]] Millis budget(int player) const;
     // The hard limit of the next move: budget plus tolerance.
     [[nodiscard]] std::chrono::nanoseconds limit(int player) const {
-        return budget(player) + tc_.tolerance;
+        return budget(player) + tc_[static_cast<std::size_t>(player - 1)].tolerance;
     }
     [[nodiscard]] protocol::Go go(int player) const;
 
@@ -48,7 +78,7 @@ class GameClock {
     bool charge(int player, std::chrono::nanoseconds elapsed);
 
   private:
-    TimeControl tc_;
+    std::array<TimeControl, 2> tc_;                        // per player
     std::array<std::chrono::nanoseconds, 2> remaining_{};  // game clock per player
 };
 

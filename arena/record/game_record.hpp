@@ -67,6 +67,10 @@ struct GameRecord {
     // (resident memory as its cgroup counts it, else the largest polled sum
     // of its processes' resident sets); nullopt: not known.
     std::optional<std::uint64_t> peak_memory[2];
+    // What each player played under, as match::control_text writes it:
+    // "move_ms=50 tolerance_ms=10 [game_ms=.. inc_ms=..] [depth=2] [nodes=..]";
+    // empty when not known.
+    std::string controls[2];
 
     [[nodiscard]] int winner() const { return games::winner_of(outcome); }
     // Which player (1 or 2) is at fault; 0 for a normal ending or when both

@@ -39,6 +39,16 @@ void print_boards(std::ostream& out, const store::StoredGame& g) {
     }
 }
 
+// What each side played under, when the two differ (time odds, search
+// limits); games stored before controls were kept have none.
+void print_controls(std::ostream& out, const store::StoredGame& g) {
+    if (g.controls[0].empty() || g.controls[0] == g.controls[1]) return;
+    out << "played under: " << record::escape_controls(g.summary.first) << " "
+        << record::escape_controls(g.controls[0]) << ", "
+        << record::escape_controls(g.summary.second) << " "
+        << record::escape_controls(g.controls[1]) << "\n";
+}
+
 // What the memory limit counts (docs/database.md): a cgroup's charge, or
 // the sum of resident sets without one. Games stored before peak memory was
 // recorded have none.
@@ -123,6 +133,7 @@ void print_game_replay(std::ostream& out, const store::StoredGame& game, const s
     print_boards(out, game);
     out << "\nresult " << s.result << " (" << s.termination
         << (s.detail.empty() ? "" : ": " + record::escape_controls(s.detail)) << ")\n";
+    print_controls(out, game);
     print_peak_memory(out, game);
     print_fault_logs(out, game, db);
 }

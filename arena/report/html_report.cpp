@@ -23,6 +23,7 @@
 #include "arena/report/game_data.hpp"
 #include "arena/report/head_to_head_text.hpp"
 #include "arena/report/html.hpp"
+#include "arena/report/odds_text.hpp"
 #include "arena/report/standings.hpp"
 #include "arena/tournament/stored_settings.hpp"
 
@@ -465,6 +466,16 @@ class Page {
              << "</figure></section>\n";
     }
 
+    // The bots' time odds and search limits, when they differ.
+    void odds() {
+        const auto lines = odds_lines(store_, t_);
+        if (lines.empty()) return;
+        out_ << "<p class=\"note\" id=\"odds\">";
+        for (const auto& line : lines)
+            out_ << html_escape(line) << (&line == &lines.back() ? "" : "<br>");
+        out_ << "</p>\n";
+    }
+
     void times() {
         const auto& s = standings_;
         const auto& tc = settings_.time;
@@ -475,7 +486,9 @@ class Page {
                  << " ms (dashed; dotted: plus tolerance_ms = " << fixed(*tc.tolerance_ms, 0)
                  << " ms)";
         }
-        out_ << "; moves the arena played are left out.</p><div class=\"histograms\">\n";
+        out_ << "; moves the arena played are left out.</p>\n";
+        odds();
+        out_ << "<div class=\"histograms\">\n";
         double top = tc.move_ms ? *tc.move_ms + tc.tolerance_ms.value_or(0) : 1.0;
         for (const auto& times : gathered_.move_ms)
             for (const double t : times)

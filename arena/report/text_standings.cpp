@@ -9,12 +9,23 @@
 #include "arena/record/escape.hpp"
 #include "arena/report/anchors.hpp"
 #include "arena/report/head_to_head_text.hpp"
+#include "arena/report/odds_text.hpp"
 #include "arena/report/standings.hpp"
 #include "arena/report/stored_anchors.hpp"
 #include "arena/store/lookup.hpp"
 #include "arena/tournament/stored_settings.hpp"
 
 namespace arena::report {
+namespace {
+
+// Under the table: the bots' time odds and search limits, when they differ.
+void print_odds(store::ResultsStore& store, const store::TournamentRow& tournament,
+                std::ostream& out) {
+    for (const auto& line : odds_lines(store, tournament))
+        out << record::escape_controls(line) << "\n";
+}
+
+}  // namespace
 
 void report_standings(store::ResultsStore& store, const store::TournamentRow& tournament,
                       std::ostream& out, const std::vector<rating::Anchor>& anchors,
@@ -92,6 +103,7 @@ void report_standings(store::ResultsStore& store, const store::TournamentRow& to
         out << "points: " << scoring->win << " a win, " << scoring->draw << " a draw, "
             << scoring->loss << " a loss (the config's scoring)\n";
     }
+    print_odds(store, tournament, out);
     if (!active_only) {
         std::string retired;
         for (const auto& b : store.bots(tournament.id))

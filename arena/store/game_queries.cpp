@@ -68,6 +68,26 @@ std::vector<GameSummary> ResultsStore::games(std::int64_t tournament,
     });
 }
 
+std::vector<std::string> ResultsStore::bot_controls(std::int64_t tournament) {
+    auto& s = Impl::of(impl_);
+    return s.run([&] {
+        // The latest game of each bot, found by the indices on first_bot and
+        // second_bot: a bot's control does not change within a tournament.
+        auto latest = s.db.prepare(
+            "SELECT (SELECT CASE WHEN g.first_bot = b.id THEN g.first_control "
+            "ELSE g.second_control END FROM games AS g WHERE g.id = max("
+            "IFNULL((SELECT max(id) FROM games WHERE first_bot = b.id), 0), "
+            "IFNULL((SELECT max(id) FROM games WHERE second_bot = b.id), 0))) "
+            "FROM bots AS b WHERE b.tournament = ? ORDER BY b.id");
+        std::vector<std::string> controls;
+        auto q = latest.use();
+        q.bind(tournament);
+        while (q.step())
+            controls.push_back(q.is_null(0) ? std::string() : q.column_text(0));
+        return controls;
+    });
+}
+
 std::optional<StoredGame> ResultsStore::load_game(std::int64_t game_id) {
     auto& s = Impl::of(impl_);
     return s.run([&]() -> std::optional<StoredGame> {
@@ -84,6 +104,7 @@ std::optional<StoredGame> ResultsStore::load_game(std::int64_t game_id) {
             for (int side = 0; side < 2; ++side) {
                 if (!q.is_null(16 + side))
                     game.peak_memory[side] = static_cast<std::uint64_t>(q.column_int64(16 + side));
+                if (!q.is_null(19 + side)) game.controls[side] = q.column_text(19 + side);
             }
         }
         {

@@ -65,6 +65,10 @@ std::int64_t ResultsStore::record_game(std::int64_t tournament, const GameSlot& 
             return bytes ? std::optional(static_cast<std::int64_t>(*bytes)) : std::nullopt;
         };
 
+        const auto control = [](const std::string& text) {
+            return text.empty() ? std::nullopt : std::optional(text);
+        };
+
         Transaction txn(s.db);
         const auto first = s.find_bot(tournament, game.players[0]);
         const auto second = s.find_bot(tournament, game.players[1]);
@@ -94,6 +98,8 @@ std::int64_t ResultsStore::record_game(std::int64_t tournament, const GameSlot& 
                 .bind(moves_hash)
                 .bind(peak(game.peak_memory[0]))
                 .bind(peak(game.peak_memory[1]))
+                .bind(control(game.controls[0]))
+                .bind(control(game.controls[1]))
                 .exec();
         } catch (const SqliteError& e) {
             if (e.code() != SQLITE_CONSTRAINT_UNIQUE) throw;

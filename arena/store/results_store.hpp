@@ -24,7 +24,7 @@
 
 namespace arena::store {
 
-inline constexpr int kSchemaVersion = 7;
+inline constexpr int kSchemaVersion = 8;
 
 // A database that cannot be opened, has a newer schema, or fails a query.
 // The message names the file and the problem.
@@ -141,6 +141,7 @@ struct StoredGame {
     std::string stderr_logs[2];
     std::string transcripts[2];                   // as GameRecord::transcripts; empty when not kept
     std::optional<std::uint64_t> peak_memory[2];  // bytes, as GameRecord::peak_memory
+    std::string controls[2];  // as GameRecord::controls; empty when not known (older games)
 };
 
 // Games of a tournament counted by who moved first, who second, the result
@@ -277,6 +278,10 @@ class ResultsStore {
         std::int64_t tournament, const std::optional<std::string>& bot = {},
         const std::optional<std::string>& termination = {});
     [[nodiscard]] std::optional<StoredGame> load_game(std::int64_t game_id);
+    // What each bot of the tournament played under in its latest game
+    // (GameRecord::controls), in the order of bots(); "" for a bot without
+    // games, or whose games were stored before controls were kept.
+    [[nodiscard]] std::vector<std::string> bot_controls(std::int64_t tournament);
 
     // The tournament's games counted (see ResultCount), in no particular
     // order. Read from one index, without the games: fast on millions.

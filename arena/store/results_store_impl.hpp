@@ -35,7 +35,8 @@ inline constexpr const char* kTournamentColumns =
 inline constexpr const char* kSummaryColumns =
     "g.id, g.game_index, g.round, g.pair_index, g.game_in_pair, g.opening, f.name, s.name, "
     "g.result, g.termination, g.detail, g.plies, g.duration_us, g.started_at, g.game, g.params, "
-    "g.first_peak_memory, g.second_peak_memory, g.moves_hash "
+    "g.first_peak_memory, g.second_peak_memory, g.moves_hash, g.first_control, "
+    "g.second_control "
     "FROM games AS g JOIN bots AS f ON f.id = g.first_bot JOIN bots AS s ON s.id = g.second_bot";
 
 // Moves go into the database in multi-row INSERTs of up to this many rows:
@@ -120,8 +121,8 @@ struct ResultsStore::Impl {
         "INSERT INTO games (tournament, game_index, round, pair_index, game_in_pair, "
         "first_bot, second_bot, opening, game, params, result, winner, termination, detail, "
         "plies, opening_plies, started_at, ended_at, duration_us, fault_after_us, moves_hash, "
-        "first_peak_memory, second_peak_memory) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        "first_peak_memory, second_peak_memory, first_control, second_control) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     // Index n: the INSERT of n + 1 moves, prepared on first use.
     std::array<Statement, kMovesPerInsert> insert_moves;
     Statement insert_log = db.prepare("INSERT INTO bot_logs (game, side, stderr) VALUES (?, ?, ?)");

@@ -301,6 +301,15 @@ CREATE TABLE segment_bots (
 ) WITHOUT ROWID;
 )sql";
 
+// Version 8: what each side played under (time odds, search limits), as
+// match::control_text writes it: "move_ms=50 tolerance_ms=10 [game_ms=..
+// inc_ms=..] [depth=2] [nodes=..]". NULL when not known, as for every game
+// stored before (those were played under the config's `time:`).
+constexpr const char* kSchemaV8 = R"sql(
+ALTER TABLE games ADD COLUMN first_control TEXT;
+ALTER TABLE games ADD COLUMN second_control TEXT;
+)sql";
+
 // One step of the schema: SQL, then optionally work that SQL cannot do, then
 // optionally more SQL.
 struct Migration {
@@ -315,7 +324,7 @@ void fill_moves_hashes(Database& db);
 // step is never edited; a change to the schema is a new step.
 constexpr Migration kMigrations[] = {
     {kSchemaV1}, {kSchemaV2}, {kSchemaV3}, {kSchemaV4, fill_moves_hashes, kSchemaV4Index},
-    {kSchemaV5}, {kSchemaV6}, {kSchemaV7}};
+    {kSchemaV5}, {kSchemaV6}, {kSchemaV7}, {kSchemaV8}};
 static_assert(std::size(kMigrations) == kSchemaVersion);
 
 // The migration to schema 4: moves_hash of every game already stored, a

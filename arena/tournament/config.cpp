@@ -115,8 +115,10 @@ class Parser : FieldReader {
                                                   describe(root));
         }
         const std::vector<Field> fields = fields_of(root, kTopKeys, "");
-        // Defaults first: every bot starts from them, wherever they are written.
+        // Defaults first: every bot starts from them, wherever they are written;
+        // and the time control, which a bot's own `time:` starts from.
         if (const Field* defaults = find(fields, "bot_defaults")) bots_.parse_defaults(*defaults);
+        if (const Field* time = find(fields, "time")) parse_time(*time);
         // Sections in the order they are written, so the first problem in the
         // file is the one reported.
         for (const Field& f : fields) {
@@ -124,8 +126,6 @@ class Parser : FieldReader {
                 parse_name(f);
             } else if (f.key == "game") {
                 parse_game(f);
-            } else if (f.key == "time") {
-                parse_time(f);
             } else if (f.key == "schedule") {
                 parse_schedule(f);
             } else if (f.key == "openings") {
@@ -567,6 +567,10 @@ class Parser : FieldReader {
 };
 
 }  // namespace
+
+match::SideControl side_control(const Config& config, const BotConfig& bot) {
+    return {bot.time.value_or(config.time), bot.limits};
+}
 
 session::BotSpec bot_spec(const BotConfig& bot) {
     session::BotSpec spec{bot.name, bot.argv, bot.dir, bot.isolation};

@@ -46,6 +46,8 @@ inline constexpr std::int64_t kMaxNice = 19;
 inline constexpr std::int64_t kMaxConcurrency = 4096;
 inline constexpr std::int64_t kMaxGames = 1'000'000;
 inline constexpr std::int64_t kMaxPlies = 10'000;
+// A bot's `nodes:` (search limit): a generous ceiling, typos only.
+inline constexpr std::int64_t kMaxNodes = std::int64_t{1} << 50;
 // Bot and tournament names: a bot's name becomes part of file names (its
 // logs, its scratch directory), which the file system limits to 255 bytes.
 inline constexpr std::size_t kMaxNameLength = 100;
@@ -84,6 +86,13 @@ struct BotConfig {
     // manifest's `author`. Empty for a bot of the `bots:` list.
     std::filesystem::path manifest;
     std::string author;
+    // The bot's own `time:`, over the tournament's (a key it does not give
+    // is the tournament's); nullopt: the tournament's (time odds,
+    // docs/config.md).
+    std::optional<match::TimeControl> time;
+    // `depth:` and `nodes:` (here or in `bot_defaults`): put on every `go`
+    // the bot is sent; none by default.
+    match::SearchLimits limits;
 };
 
 // How the pairs take the lines of an openings file (docs/config.md).
@@ -169,6 +178,10 @@ struct Config {
 // sha256sum-style listing of the executable and those files, so an edited
 // script counts as a new build. Empty when the executable cannot be read.
 [[nodiscard]] std::string bot_sha256(const BotConfig& bot);
+
+// What `bot` plays under: its own time control (else the config's) and its
+// search limits.
+[[nodiscard]] match::SideControl side_control(const Config& config, const BotConfig& bot);
 
 // What a session of `bot` is started with.
 [[nodiscard]] session::BotSpec bot_spec(const BotConfig& bot);

@@ -21,6 +21,8 @@ const std::initializer_list<std::string_view> kIsolationKeys = {
     "cpu_seconds", "max_line_bytes", "freeze_when_idle", "freeze_grace_ms",
     "sandbox",     "pass_env",       "restart",          "nice",
     "cgroup"};
+// (As a table: clang-format would put one key a line.)
+// clang-format off
 const std::initializer_list<std::string_view> kBotKeys = {
     "name",           "command",          "args",
     "protocol",       "memory_mb",        "file_size_mb",
@@ -28,7 +30,19 @@ const std::initializer_list<std::string_view> kBotKeys = {
     "max_line_bytes", "freeze_when_idle", "freeze_grace_ms",
     "sandbox",        "pass_env",         "restart",
     "nice",           "cgroup",           "dir",
-    "workdir",        "library",          "library_dir"};
+    "workdir",        "library",          "library_dir",
+    "time",           "depth",            "nodes"};
+// clang-format on
+// What `bot_defaults` takes: the isolation keys and the search limits.
+const std::initializer_list<std::string_view> kDefaultsKeys = {
+    "memory_mb",        "file_size_mb",    "open_files",
+    "processes",        "cpu_seconds",     "max_line_bytes",
+    "freeze_when_idle", "freeze_grace_ms", "sandbox",
+    "pass_env",         "restart",         "nice",
+    "cgroup",           "depth",           "nodes"};
+// A bot's own `time:`: the tournament's keys of one game's clock.
+const std::initializer_list<std::string_view> kBotTimeKeys = {"move_ms", "tolerance_ms", "game_ms",
+                                                              "inc_ms"};
 // A submission's manifest, <bots_dir>/<folder>/bot.yaml.
 constexpr std::string_view kManifestName = "bot.yaml";
 const std::initializer_list<std::string_view> kManifestKeys = {"command", "protocol", "name",
@@ -37,13 +51,20 @@ using bounds::kMaxCount;
 using bounds::kMaxFreezeGraceMs;
 using bounds::kMaxLineBytes;
 using bounds::kMaxMegabytes;
+using bounds::kMaxMillis;
+using bounds::kMaxNodes;
+using bounds::kMaxPlies;
 using bounds::kMinLineBytes;
 
 }  // namespace
 
 void BotsParser::parse_defaults(const Field& f) {
     require_map(f);
-    for (const Field& d : fields_of(f.value, kIsolationKeys, "'bot_defaults'")) {
+    for (const Field& d : fields_of(f.value, kDefaultsKeys, "'bot_defaults'")) {
+        if (d.key == "depth" || d.key == "nodes") {
+            parse_limit(d, "bot_defaults: ", defaults_.limits);
+            continue;
+        }
         parse_isolation_key(d, defaults_);
         if (d.key == "restart") restart_in_defaults_ = true;
     }
@@ -215,12 +236,74 @@ void BotsParser::parse_bot_settings(const YAML::Node& node, const std::vector<Fi
             parse_isolation_key(field, bot);
         }
     }
+    if (const Field* time = find(fields, "time")) bot.time = parse_bot_time(*time, who);
+    for (const char* key : {"depth", "nodes"})
+        if (const Field* limit = find(fields, key)) parse_limit(*limit, who, bot.limits);
     if (bot.isolation.sandbox && !sandbox_available_)
         sandbox_available_ = session::sandbox_available();
     if (bot.isolation.sandbox && !*sandbox_available_) {
         fail(node.Mark(), who +
                               "sandbox: true needs bubblewrap ('bwrap'), which is not "
                               "installed or cannot create a sandbox here");
+    }
+}
+
+// A bot's `time:` over the config's time control (read before the bots,
+// wherever it is written): the keys it gives replace the config's. As in the
+// config's, a game clock alone (game_ms without move_ms) has no per-move
+// limit beyond the clock, unless the config's has a game clock too.
+match::TimeControl BotsParser::parse_bot_time(const Field& f, const std::string& who) const {
+    require_value(f);
+    if (!f.value.IsMap()) {
+        fail(f.value.Mark(), who +
+                                 "expected a map for 'time' (move_ms, tolerance_ms, game_ms, "
+                                 "inc_ms), got " +
+                                 describe(f.value));
+    }
+    const std::string where = "'time' of " + who.substr(0, who.size() - 2);
+    match::TimeControl time = config_.time;
+    bool move_given = false;
+    for (const Field& t : fields_of(f.value, kBotTimeKeys, where)) {
+        const match::Millis ms{bot_integer(t, who, 0, kMaxMillis)};
+        if (t.key == "move_ms") {
+            time.move = ms;
+            move_given = true;
+        } else if (t.key == "tolerance_ms") {
+            time.tolerance = ms;
+        } else if (t.key == "game_ms") {
+            time.game = ms;
+            if (!move_given && config_.time.game.count() == 0) time.move = match::Millis{0};
+        } else if (t.key == "inc_ms") {
+            time.increment = ms;
+        }
+    }
+    if (const std::string problem = time.validate(); !problem.empty())
+        fail(f.value.Mark(), who + "time: " + problem);
+    return time;
+}
+
+// `depth:` or `nodes:`, a positive integer, into `limits`.
+void BotsParser::parse_limit(const Field& f, const std::string& who,
+                             match::SearchLimits& limits) const {
+    if (f.key == "depth") {
+        limits.depth = bot_integer(f, who, 1, kMaxPlies);
+    } else {
+        limits.nodes = bot_integer(f, who, 1, kMaxNodes);
+    }
+}
+
+// A decimal integer in [lo, hi]; a problem names the bot (`who`).
+std::int64_t BotsParser::bot_integer(const Field& f, const std::string& who, std::int64_t lo,
+                                     std::int64_t hi) const {
+    require_value(f);
+    if (!f.value.IsScalar()) {
+        fail(f.value.Mark(),
+             who + "expected an integer for " + in_quotes(f.key) + ", got " + describe(f.value));
+    }
+    try {
+        return parse_bounded_integer(f.key, f.value.Scalar(), lo, hi);
+    } catch (const std::invalid_argument& e) {
+        fail(f.value.Mark(), who + e.what());
     }
 }
 

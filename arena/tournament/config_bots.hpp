@@ -8,6 +8,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -49,6 +50,10 @@ class BotsParser : FieldReader {
     void parse_bot_settings(const YAML::Node& node, const std::vector<Field>& fields,
                             const std::string& who, BotConfig& bot) const;
     void parse_isolation_key(const Field& f, BotConfig& bot) const;
+    [[nodiscard]] match::TimeControl parse_bot_time(const Field& f, const std::string& who) const;
+    void parse_limit(const Field& f, const std::string& who, match::SearchLimits& limits) const;
+    [[nodiscard]] std::int64_t bot_integer(const Field& f, const std::string& who, std::int64_t lo,
+                                           std::int64_t hi) const;
     static bool is_tsinghua_entry(const std::vector<Field>& fields);
     void parse_tsinghua_bots(const YAML::Node& node, const std::vector<Field>& fields,
                              const std::string& which, std::vector<int>& name_lines);

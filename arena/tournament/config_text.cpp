@@ -76,6 +76,16 @@ void emit_bots(YAML::Emitter& y, const Config& c) {
         y << YAML::Key << "protocol" << YAML::Value << b.protocol;
         if (b.restart_each_game) y << YAML::Key << "restart" << YAML::Value << "per-game";
         if (!b.dir.empty()) y << YAML::Key << "dir" << YAML::Value << b.dir.string();
+        if (b.time && *b.time != c.time) {
+            y << YAML::Key << "time" << YAML::Value << YAML::Flow << YAML::BeginMap;
+            y << YAML::Key << "move_ms" << YAML::Value << b.time->move.count();
+            y << YAML::Key << "tolerance_ms" << YAML::Value << b.time->tolerance.count();
+            y << YAML::Key << "game_ms" << YAML::Value << b.time->game.count();
+            y << YAML::Key << "inc_ms" << YAML::Value << b.time->increment.count();
+            y << YAML::EndMap;
+        }
+        if (b.limits.depth) y << YAML::Key << "depth" << YAML::Value << *b.limits.depth;
+        if (b.limits.nodes) y << YAML::Key << "nodes" << YAML::Value << *b.limits.nodes;
         y << YAML::EndMap;
     }
     y << YAML::EndSeq;

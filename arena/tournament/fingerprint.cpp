@@ -75,8 +75,20 @@ std::string fingerprint(const Config& c) {
           << " freeze=" << iso.freeze_when_idle << " sandbox=" << iso.sandbox
           << " max_line_bytes=" << b.max_line_bytes;
         if (!b.dir.empty()) f << " dir=" << b.dir.string();
-        f << "\n";
+        f << bot_odds_text(c, b) << "\n";
     }
+    return f.str();
+}
+
+std::string bot_odds_text(const Config& c, const BotConfig& b) {
+    std::ostringstream f;
+    if (b.time && *b.time != c.time) {
+        f << " time: move_ms=" << b.time->move.count()
+          << " tolerance_ms=" << b.time->tolerance.count() << " game_ms=" << b.time->game.count()
+          << " inc_ms=" << b.time->increment.count();
+    }
+    if (b.limits.depth) f << " depth=" << *b.limits.depth;
+    if (b.limits.nodes) f << " nodes=" << *b.limits.nodes;
     return f.str();
 }
 

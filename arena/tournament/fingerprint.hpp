@@ -17,6 +17,13 @@ namespace arena::tournament {
 
 [[nodiscard]] std::string fingerprint(const Config& config);
 
+// The end of `bot`'s line in the fingerprint: its own time control, when it
+// differs from the config's (" time: move_ms=50 tolerance_ms=10 game_ms=0
+// inc_ms=0"), and its search limits (" depth=2 nodes=1000"); "" for a bot
+// that plays under the config's time without limits, so that the
+// fingerprints of configs without them stay as they were.
+[[nodiscard]] std::string bot_odds_text(const Config& config, const BotConfig& bot);
+
 // The first line that differs, as "was: ... / now: ...", or nullopt when equal.
 [[nodiscard]] std::optional<std::string> fingerprint_difference(const std::string& stored,
                                                                 const std::string& current);

@@ -55,6 +55,25 @@ std::string changed_program(const std::string& name) {
            "tournament started";
 }
 
+// Why a bot's line changed: its time control or search limits, named as
+// such (its line is otherwise the same), or the lines themselves.
+std::string changed_bot_line(const std::string& then, const std::string& now, const Config& config,
+                             const BotConfig& bot) {
+    const std::string odds = bot_odds_text(config, bot);
+    const std::string base = now.substr(0, now.size() - odds.size());
+    if (now.ends_with(odds) && then.starts_with(base)) {
+        const auto shown = [](const std::string& text) {
+            return text.empty() ? std::string("the tournament's time, no search limits")
+                                : quoted(text.substr(1));
+        };
+        return "bot " + quoted(bot.name) +
+               ": its time control or search limits changed since the tournament started (was " +
+               shown(then.substr(base.size())) + ", now " + shown(odds) +
+               "); its games so far were played under the old ones";
+    }
+    return "was " + quoted(then) + ", now " + quoted(now);
+}
+
 // What decides the games, the bots aside, is as stored, and games_per_pair
 // and rounds have not shrunk; else false, with growth.refusal saying why.
 bool schedule_kept(const FingerprintParts& then, const FingerprintParts& now, Growth& growth) {
@@ -100,7 +119,7 @@ bool place_bots(const StoredTournament& stored, const FingerprintParts& then,
         const auto* line_now = bot_line(now, bot.name);
         const auto line_then = stored_bot_line(stored, then, bot.name);
         if (line_now != nullptr && line_then && *line_then != *line_now) {
-            growth.refusal = "was " + quoted(*line_then) + ", now " + quoted(*line_now);
+            growth.refusal = changed_bot_line(*line_then, *line_now, config, bot);
             return false;
         }
         const auto& sha = sha256[i];

@@ -19,7 +19,41 @@ namespace {
 // The random plies of a match with an SPRT on a board without a suite.
 constexpr int kSprtRandomPlies = 4;
 
+// Each side's own time control and search limits from its side options.
+void apply_side_values(MatchSettings& m) {
+    for (std::size_t i = 0; i < 2; ++i) {
+        match::TimeControl time = m.time;
+        bool timed = false;
+        for (const auto& [stem, value] : m.side_values[i]) {
+            const match::Millis ms{value};
+            timed = timed || stem.ends_with("-ms");
+            if (stem == "move-ms") time.move = ms;
+            if (stem == "tolerance-ms") time.tolerance = ms;
+            if (stem == "game-ms") time.game = ms;
+            if (stem == "inc-ms") time.increment = ms;
+            if (stem == "depth") m.limits[i].depth = value;
+            if (stem == "nodes") m.limits[i].nodes = value;
+        }
+        if (!timed) continue;
+        if (auto problem = time.validate(); !problem.empty()) {
+            throw std::invalid_argument("BOT" + std::to_string(i + 1) + "'s time (--move-ms" +
+                                        std::to_string(i + 1) + ", ...): " + problem);
+        }
+        m.side_time[i] = time;
+    }
+}
+
 }  // namespace
+
+std::string side_option_help(const SideOption& option, int side) {
+    std::string help(option.help);
+    help.replace(help.find("BOT"), 3, "BOT" + std::to_string(side));
+    return help;
+}
+
+void set_side_option(MatchSettings& m, std::string_view stem, int side, std::int64_t value) {
+    m.side_values.at(static_cast<std::size_t>(side - 1)).emplace_back(std::string(stem), value);
+}
 
 void check_match_settings(MatchSettings& m, const std::optional<std::string>& sprt,
                           bool games_defaulted) {
@@ -38,6 +72,7 @@ void check_match_settings(MatchSettings& m, const std::optional<std::string>& sp
     if (m.games < 1) throw std::invalid_argument("--games must be at least 1");
     if (m.random_plies < 0) throw std::invalid_argument("--random-plies must not be negative");
     if (auto problem = m.time.validate(); !problem.empty()) throw std::invalid_argument(problem);
+    apply_side_values(m);
 }
 
 void read_match_bots(MatchSettings& m, const std::vector<std::string>& bots,
@@ -155,6 +190,8 @@ Config match_config(const MatchSettings& m) {
         b.dir = spec.working_dir;
         // A strategy library is loaded afresh for every game.
         b.restart_each_game = runs_so_host(spec.argv);
+        b.time = m.side_time[i];
+        b.limits = m.limits[i];
         c.bots.push_back(std::move(b));
     }
     return c;

@@ -10,6 +10,8 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "arena/games/game.hpp"
@@ -22,6 +24,26 @@ namespace arena::tournament {
 
 // The most games of a match with an SPRT when --games is not given.
 inline constexpr int kSprtMaxGames = 20000;
+
+// The options of `arena match` that each side has of its own: --move-ms1
+// and --move-ms2, and so on; a bot's time keys override the match's
+// (--move-ms, ...) for that bot, and its depth and nodes go on every `go`
+// it is sent.
+struct SideOption {
+    std::string_view stem;  // "move-ms": --move-ms1, --move-ms2
+    std::int64_t lo, hi;
+    std::string_view help;  // with "BOT" for the side's bot
+};
+inline constexpr std::array<SideOption, 6> kSideOptions{{
+    {"move-ms", 0, bounds::kMaxMillis, "BOT's time per move in ms (overrides --move-ms)"},
+    {"tolerance-ms", 0, bounds::kMaxMillis, "BOT's tolerance in ms (overrides --tolerance-ms)"},
+    {"game-ms", 0, bounds::kMaxMillis, "BOT's game clock in ms (overrides --game-ms)"},
+    {"inc-ms", 0, bounds::kMaxMillis, "BOT's increment per move in ms (overrides --inc-ms)"},
+    {"depth", 1, bounds::kMaxPlies, "search depth asked of BOT on every go (depth=N)"},
+    {"nodes", 1, bounds::kMaxNodes, "nodes asked of BOT on every go (nodes=N)"},
+}};
+// An option's help for side 1 or 2 ("BOT" made "BOT1" or "BOT2").
+[[nodiscard]] std::string side_option_help(const SideOption& option, int side);
 
 struct MatchSettings {
     std::string game;
@@ -43,13 +65,23 @@ struct MatchSettings {
     std::vector<std::string> args;            // the whole command line, for the stored record
     std::optional<rating::SprtOptions> sprt;  // with --sprt: the test to run
     bool count_repeats = false;               // --count-repeats (Config::count_repeats)
+    // Per side (BOT1, BOT2): the values of the side options given
+    // (set_side_option), by stem; then, checked, each bot's own time control
+    // (nullopt: `time`) and search limits.
+    std::array<std::vector<std::pair<std::string, std::int64_t>>, 2> side_values;
+    std::array<std::optional<match::TimeControl>, 2> side_time;
+    std::array<match::SearchLimits, 2> limits;
 };
+
+// Keeps the value of --<stem><side> (side 1 or 2), an option of kSideOptions.
+void set_side_option(MatchSettings& m, std::string_view stem, int side, std::int64_t value);
 
 // The settings' own checks once the options are read: --name and
 // --transcript need --db; with `sprt` (--sprt's text) the test
 // (rating::parse_sprt_options) and --games, kSprtMaxGames when
 // `games_defaulted`, even; at least one game, no negative random plies and
-// a valid time control. Throws std::invalid_argument.
+// a valid time control, the match's and each side's of its own (the side
+// options over `time`). Throws std::invalid_argument.
 void check_match_settings(MatchSettings& m, const std::optional<std::string>& sprt,
                           bool games_defaulted);
 

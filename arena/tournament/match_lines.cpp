@@ -65,7 +65,10 @@ MatchLines::MatchLines(const Config& config, const std::vector<Pairing>& schedul
       tally_({config.bots[0].name, config.bots[1].name}),
       close_calls_(config.time),
       pairs_(config, schedule),
-      has_sprt_(config.sprt.has_value()) {}
+      has_sprt_(config.sprt.has_value()) {
+    for (const auto& bot : config.bots)
+        if (bot.time) close_calls_.set_time(bot.name, *bot.time);
+}
 
 void MatchLines::game_stored(std::int64_t index, std::int64_t game_id,
                              const record::GameRecord& record) {

@@ -46,8 +46,10 @@ std::string stats_line(const RunOutcome& outcome, std::chrono::steady_clock::dur
 }
 
 std::vector<std::string> close_call_warnings(store::ResultsStore& store, std::int64_t tournament,
-                                             const match::TimeControl& time) {
-    match::CloseCallCounter counter(time);
+                                             const Config& config) {
+    match::CloseCallCounter counter(config.time);
+    for (const auto& bot : config.bots)
+        if (bot.time) counter.set_time(bot.name, *bot.time);
     for (const auto& summary : store.games(tournament)) {
         const auto game = store.load_game(summary.id);
         if (!game) continue;

@@ -33,10 +33,11 @@ struct ProcessUsage {
                                      const ProcessUsage& usage);
 
 // A warning line for each bot whose moves keep finishing within a hair of
-// their limit, from the move times of the tournament's stored games.
+// their limit (its own time control, else the config's), from the move
+// times of the tournament's stored games.
 [[nodiscard]] std::vector<std::string> close_call_warnings(store::ResultsStore& store,
                                                            std::int64_t tournament,
-                                                           const match::TimeControl& time);
+                                                           const Config& config);
 
 // A run that an error stopped (RunOutcome::error; storage may be what
 // failed, a full disk): says why and how to go on, and notes the stop in

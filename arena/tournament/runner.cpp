@@ -3,6 +3,7 @@
 #include <time.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -265,8 +266,12 @@ Run::Played Run::play_one(const Pairing& pairing, Finished& f) {
             o.game_started(pairing.index, first->name(), second->name(), *game);
         });
         const bool watched = options_.progress != nullptr || !options_.observers.empty();
+        // Each side under its bot's control (time odds, search limits).
+        const std::array<match::SideControl, 2> sides{
+            side_control(config_, config_.bots[static_cast<std::size_t>(first_bot)]),
+            side_control(config_, config_.bots[static_cast<std::size_t>(second_bot)])};
         f.record = match::play_game(
-            *game, *first, *second, config_.time, setup.opening, game_stop.get_token(),
+            *game, *first, *second, sides, setup.opening, game_stop.get_token(),
             !watched ? match::MoveObserver{} : [&](const record::MoveRecord& m) {
                 tell([&](match::GameObserver& o) { o.move_played(pairing.index, m); });
             });
