@@ -801,14 +801,15 @@ TEST(ShippedConfigs, GauntletLaddersAnchorEveryOpponentAtItsPublishedRating) {
             }
         }
     }
+}
 
-    // --- time odds and search limits -------------------------------------------
+// --- time odds and search limits -------------------------------------------
 
-    // A bot's own `time:` overrides the tournament's keys it gives, wherever the
-    // tournament's is written; `depth:` and `nodes:` are its search limits, and
-    // bot_defaults gives them to every bot.
-    TEST(Config, ABotsOwnTimeAndLimitsOverrideTheTournaments) {
-        const auto c = parse(R"(name: t
+// A bot's own `time:` overrides the tournament's keys it gives, wherever the
+// tournament's is written; `depth:` and `nodes:` are its search limits, and
+// bot_defaults gives them to every bot.
+TEST(Config, ABotsOwnTimeAndLimitsOverrideTheTournaments) {
+    const auto c = parse(R"(name: t
 game: { name: connect4 }
 bot_defaults: { nodes: 5000 }
 bots:
@@ -818,88 +819,85 @@ bots:
   - { name: d, command: /bin/sh }
 time: { move_ms: 200, tolerance_ms: 20 }
 )");
-        ASSERT_EQ(c.bots.size(), 4u);
-        const auto& a = c.bots[0];
-        ASSERT_TRUE(a.time);
-        EXPECT_EQ(a.time->move, Millis{50});
-        EXPECT_EQ(a.time->tolerance, Millis{20});  // the tournament's
-        EXPECT_EQ(a.limits.depth, 2);
-        EXPECT_EQ(a.limits.nodes, 5000);  // bot_defaults
-        const auto& b = c.bots[1];
-        EXPECT_EQ(b.time->move, Millis{500});
-        EXPECT_EQ(b.time->tolerance, Millis{30});
-        EXPECT_FALSE(b.limits.depth);
-        EXPECT_EQ(b.limits.nodes, 7);
-        // A game clock alone: no per-move limit beyond it, as in the tournament's.
-        const auto& clock = c.bots[2];
-        EXPECT_EQ(clock.time->move, Millis{0});
-        EXPECT_EQ(clock.time->game, Millis{60000});
-        EXPECT_EQ(clock.time->increment, Millis{100});
-        // Without its own: the tournament's.
-        EXPECT_FALSE(c.bots[3].time);
-        EXPECT_EQ(side_control(c, c.bots[3]).time.move, Millis{200});
-        EXPECT_EQ(side_control(c, a).time.move, Millis{50});
-        EXPECT_EQ(side_control(c, a).limits.depth, 2);
-    }
+    ASSERT_EQ(c.bots.size(), 4u);
+    const auto& a = c.bots[0];
+    ASSERT_TRUE(a.time);
+    EXPECT_EQ(a.time->move, Millis{50});
+    EXPECT_EQ(a.time->tolerance, Millis{20});  // the tournament's
+    EXPECT_EQ(a.limits.depth, 2);
+    EXPECT_EQ(a.limits.nodes, 5000);  // bot_defaults
+    const auto& b = c.bots[1];
+    EXPECT_EQ(b.time->move, Millis{500});
+    EXPECT_EQ(b.time->tolerance, Millis{30});
+    EXPECT_FALSE(b.limits.depth);
+    EXPECT_EQ(b.limits.nodes, 7);
+    // A game clock alone: no per-move limit beyond it, as in the tournament's.
+    const auto& clock = c.bots[2];
+    EXPECT_EQ(clock.time->move, Millis{0});
+    EXPECT_EQ(clock.time->game, Millis{60000});
+    EXPECT_EQ(clock.time->increment, Millis{100});
+    // Without its own: the tournament's.
+    EXPECT_FALSE(c.bots[3].time);
+    EXPECT_EQ(side_control(c, c.bots[3]).time.move, Millis{200});
+    EXPECT_EQ(side_control(c, a).time.move, Millis{50});
+    EXPECT_EQ(side_control(c, a).limits.depth, 2);
+}
 
-    // Each bad value is one error naming the file, the line, the bot and the key.
-    TEST(Config, BadTimeOddsAndLimitsNameTheBotAndLine) {
-        const auto bot = [](const std::string& keys) {
-            return "name: t\ngame: { name: connect4 }\nbots:\n  - { name: a, command: /bin/sh }\n"
-                   "  - { name: b, command: /bin/sh, " +
-                   keys + " }\n";
-        };
-        EXPECT_EQ(error_of(bot("depth: 0")), "t.yaml:5:41: bot 'b': depth must be positive, got 0");
-        EXPECT_EQ(error_of(bot("nodes: -3")),
-                  "t.yaml:5:41: bot 'b': nodes must be positive, got -3");
-        EXPECT_EQ(error_of(bot("depth: deep")),
-                  "t.yaml:5:41: bot 'b': expected an integer for 'depth', got 'deep'");
-        EXPECT_EQ(error_of(bot("depth: [1]")),
-                  "t.yaml:5:41: bot 'b': expected an integer for 'depth', got a list");
-        EXPECT_EQ(error_of(bot("time: { move_ms: -5 }")),
-                  "t.yaml:5:51: bot 'b': move_ms must not be negative, got -5");
-        EXPECT_EQ(error_of(bot("time: { move_ms: fast }")),
-                  "t.yaml:5:51: bot 'b': expected an integer for 'move_ms', got 'fast'");
-        EXPECT_EQ(error_of(bot("time: { moves_ms: 5 }")),
-                  "t.yaml:5:42: unknown key 'moves_ms' in 'time' of bot 'b' (did you mean "
-                  "'move_ms'?)");
-        EXPECT_EQ(error_of(bot("time: { startup_ms: 5 }"))
-                      .find("t.yaml:5:42: unknown key 'startup_ms' in 'time' of bot 'b'"),
-                  0u);
-        EXPECT_EQ(error_of(bot("time: { move_ms: 0 }")),
-                  "t.yaml:5:40: bot 'b': time: no time limit: set a per-move limit (move_ms) or a "
-                  "game clock (game_ms)");
-        EXPECT_EQ(
-            error_of(bot("time: 50")),
-            "t.yaml:5:40: bot 'b': expected a map for 'time' (move_ms, tolerance_ms, game_ms, "
-            "inc_ms), got '50'");
-        EXPECT_EQ(
-            error_of("name: t\ngame: { name: connect4 }\nbot_defaults: { depth: 0 }\n" + kBots),
-            "t.yaml:3:24: bot_defaults: depth must be positive, got 0");
-    }
+// Each bad value is one error naming the file, the line, the bot and the key.
+TEST(Config, BadTimeOddsAndLimitsNameTheBotAndLine) {
+    const auto bot = [](const std::string& keys) {
+        return "name: t\ngame: { name: connect4 }\nbots:\n  - { name: a, command: /bin/sh }\n"
+               "  - { name: b, command: /bin/sh, " +
+               keys + " }\n";
+    };
+    EXPECT_EQ(error_of(bot("depth: 0")), "t.yaml:5:41: bot 'b': depth must be positive, got 0");
+    EXPECT_EQ(error_of(bot("nodes: -3")), "t.yaml:5:41: bot 'b': nodes must be positive, got -3");
+    EXPECT_EQ(error_of(bot("depth: deep")),
+              "t.yaml:5:41: bot 'b': expected an integer for 'depth', got 'deep'");
+    EXPECT_EQ(error_of(bot("depth: [1]")),
+              "t.yaml:5:41: bot 'b': expected an integer for 'depth', got a list");
+    EXPECT_EQ(error_of(bot("time: { move_ms: -5 }")),
+              "t.yaml:5:51: bot 'b': move_ms must not be negative, got -5");
+    EXPECT_EQ(error_of(bot("time: { move_ms: fast }")),
+              "t.yaml:5:51: bot 'b': expected an integer for 'move_ms', got 'fast'");
+    EXPECT_EQ(error_of(bot("time: { moves_ms: 5 }")),
+              "t.yaml:5:42: unknown key 'moves_ms' in 'time' of bot 'b' (did you mean "
+              "'move_ms'?)");
+    EXPECT_EQ(error_of(bot("time: { startup_ms: 5 }"))
+                  .find("t.yaml:5:42: unknown key 'startup_ms' in 'time' of bot 'b'"),
+              0u);
+    EXPECT_EQ(error_of(bot("time: { move_ms: 0 }")),
+              "t.yaml:5:40: bot 'b': time: no time limit: set a per-move limit (move_ms) or a "
+              "game clock (game_ms)");
+    EXPECT_EQ(error_of(bot("time: 50")),
+              "t.yaml:5:40: bot 'b': expected a map for 'time' (move_ms, tolerance_ms, game_ms, "
+              "inc_ms), got '50'");
+    EXPECT_EQ(error_of("name: t\ngame: { name: connect4 }\nbot_defaults: { depth: 0 }\n" + kBots),
+              "t.yaml:3:24: bot_defaults: depth must be positive, got 0");
+}
 
-    // A bot's own time and limits are part of the fingerprint (so a resumed run
-    // or a merge that changes them is refused); a config without them keeps its
-    // fingerprint, and a bot's time equal to the tournament's changes nothing.
-    TEST(Config, TimeOddsAndLimitsAreInTheFingerprint) {
-        const auto config = [](const std::string& a_keys) {
-            return parse(
-                "name: t\ngame: { name: connect4 }\ntime: { move_ms: 100 }\nbots:\n"
-                "  - { name: a, command: /bin/sh" +
-                a_keys + " }\n  - { name: b, command: /bin/sh }\n");
-        };
-        const auto plain = fingerprint(config(""));
-        EXPECT_EQ(fingerprint(config(", time: { move_ms: 100 }")), plain);
-        const auto odds = fingerprint(config(", time: { move_ms: 50 }"));
-        EXPECT_NE(odds, plain);
-        EXPECT_NE(odds.find(" time: move_ms=50 tolerance_ms=10 game_ms=0 inc_ms=0\n"),
-                  std::string::npos)
-            << odds;
-        const auto deep = fingerprint(config(", depth: 4, nodes: 9"));
-        EXPECT_NE(deep.find("bot a:"), std::string::npos);
-        EXPECT_NE(deep.find(" depth=4 nodes=9\n"), std::string::npos) << deep;
-        EXPECT_NE(deep, fingerprint(config(", depth: 5, nodes: 9")));
-    }
+// A bot's own time and limits are part of the fingerprint (so a resumed run
+// or a merge that changes them is refused); a config without them keeps its
+// fingerprint, and a bot's time equal to the tournament's changes nothing.
+TEST(Config, TimeOddsAndLimitsAreInTheFingerprint) {
+    const auto config = [](const std::string& a_keys) {
+        return parse(
+            "name: t\ngame: { name: connect4 }\ntime: { move_ms: 100 }\nbots:\n"
+            "  - { name: a, command: /bin/sh" +
+            a_keys + " }\n  - { name: b, command: /bin/sh }\n");
+    };
+    const auto plain = fingerprint(config(""));
+    EXPECT_EQ(fingerprint(config(", time: { move_ms: 100 }")), plain);
+    const auto odds = fingerprint(config(", time: { move_ms: 50 }"));
+    EXPECT_NE(odds, plain);
+    EXPECT_NE(odds.find(" time: move_ms=50 tolerance_ms=10 game_ms=0 inc_ms=0\n"),
+              std::string::npos)
+        << odds;
+    const auto deep = fingerprint(config(", depth: 4, nodes: 9"));
+    EXPECT_NE(deep.find("bot a:"), std::string::npos);
+    EXPECT_NE(deep.find(" depth=4 nodes=9\n"), std::string::npos) << deep;
+    EXPECT_NE(deep, fingerprint(config(", depth: 5, nodes: 9")));
+}
 
 }  // namespace
 }  // namespace arena::tournament
