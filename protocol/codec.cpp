@@ -290,6 +290,13 @@ std::optional<ArenaCommand> parse_arena_command(std::string_view line) {
     return std::nullopt;
 }
 
+std::optional<std::int64_t> info_value(std::string_view info, std::string_view key) {
+    const auto words = split_words(info);
+    for (std::size_t i = 0; i + 1 < words.size(); ++i)
+        if (words[i] == key) return parse_int(words[i + 1]);
+    return std::nullopt;
+}
+
 BotLine parse_bot_line(std::string_view line) {
     line = strip_terminator(line);
     const auto invalid = [line] { return BotLine{BotLine::Kind::kInvalid, std::string(line)}; };

@@ -69,6 +69,10 @@ using ArenaCommand = std::variant<Hello, GameStart, Position, Go, End, Quit>;
 
 // ---- bot -> arena ----------------------------------------------------------
 
+// The number after the word `key` in the text of an `info` line ("depth 4
+// score 12 nodes 900 pv 4 3"), if the word is there and an integer follows.
+[[nodiscard]] std::optional<std::int64_t> info_value(std::string_view info, std::string_view key);
+
 struct BotLine {
     enum class Kind : std::uint8_t {
         kName,     // "name <text>"

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "proc_util.hpp"
+#include "protocol/codec.hpp"
 #include "timing.hpp"
 
 namespace {
@@ -32,19 +33,6 @@ struct Answer {
     std::chrono::milliseconds took{};          // the whole run: start-up, the move, quit
     std::string out;
 };
-
-// The value after `key` in an info line ("depth 4 score ..."), if any.
-std::optional<std::int64_t> value_of(const std::string& line, const std::string& key) {
-    std::istringstream in(line);
-    std::string word;
-    while (in >> word) {
-        if (word != key) continue;
-        std::int64_t v = 0;
-        if (in >> v) return v;
-        return std::nullopt;
-    }
-    return std::nullopt;
-}
 
 // Runs `bot` on one `go` in `position` of `game_line`, its output read
 // after `quit`.
@@ -62,8 +50,8 @@ Answer ask(const std::string& bot, const std::string& game_line, const std::stri
     for (const auto& line : lines_of(r.out)) {
         if (line.rfind("move ", 0) == 0) a.move = line.substr(5);
         if (line.rfind("info ", 0) != 0) continue;
-        if (const auto d = value_of(line, "depth")) a.depth = d;
-        if (const auto n = value_of(line, "nodes")) a.nodes = n;
+        if (const auto d = arena::protocol::info_value(line, "depth")) a.depth = d;
+        if (const auto n = arena::protocol::info_value(line, "nodes")) a.nodes = n;
     }
     return a;
 }
@@ -153,7 +141,7 @@ TEST_P(SearchLimits, NodesBoundTheSearch) {
     if (c.counted != "nodes") {
         counted.reset();
         for (const auto& line : lines_of(a.out))
-            if (const auto v = value_of(line, c.counted)) counted = v;
+            if (const auto v = arena::protocol::info_value(line, c.counted)) counted = v;
     }
     ASSERT_TRUE(counted) << a.out;
     // About n: a bot may finish the node (its move list) it is in.

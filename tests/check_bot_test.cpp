@@ -727,8 +727,8 @@ TEST(CheckBotVerdicts, SearchLimits) {
     r = judge_search_limits(answer("c3", 1, {}, {}), lost, lost, 1000);
     EXPECT_EQ(r.status, Status::kSkip);
     EXPECT_EQ(r.detail, "could not be probed: timeout: no move within 1000 ms");
-    EXPECT_EQ(arena::check::info_value("depth 4 score -3 nodes 120 pv 4", "nodes"), 120);
-    EXPECT_EQ(arena::check::info_value("score 3", "depth"), std::nullopt);
+    EXPECT_EQ(arena::protocol::info_value("depth 4 score -3 nodes 120 pv 4", "nodes"), 120);
+    EXPECT_EQ(arena::protocol::info_value("score 3", "depth"), std::nullopt);
 }
 
 TEST(CheckBotVerdicts, Memory) {

@@ -436,16 +436,25 @@ TEST(GauntletSprtRun, StopsEachOpponentOnceDecidedAndPrintsEachTest) {
 // From the empty board (no openings) two deterministic bots play one pair
 // over and over: each test counts it once, sets the copies aside, stops after
 // 20 in a row and says why; a second run reads the same from the database.
-TEST(GauntletSprtRun, RepeatedPairsAreSetAsideAndATestOfCopiesStops) {
-    TempDir dir;
-    const std::string random = bin("bots/random");
+// A config of three deterministic random bots, one, two and three, from the
+// empty board, stored in `dir`/r.db, with this schedule.
+std::string three_random_bots(const TempDir& dir, const std::string& schedule) {
     std::string text = "name: r\ngame: { name: connect4 }\ntime: { move_ms: " + scaled_ms(2000) +
-                       " }\nschedule: { type: gauntlet, challenger: one, games_per_pair: 200, "
-                       "sprt: { elo0: 0, elo1: 10 } }\nconcurrency: 2\ndatabase: " +
-                       (dir.path() / "r.db").string() + "\nbots:\n";
+                       " }\nschedule: " + schedule +
+                       "\nconcurrency: 2\ndatabase: " + (dir.path() / "r.db").string() +
+                       "\nbots:\n";
     for (const auto& [name, seed] : std::vector<std::pair<std::string, std::string>>{
              {"one", "1"}, {"two", "2"}, {"three", "3"}})
-        text += "  - { name: " + name + ", command: '" + random + " --seed " + seed + "' }\n";
+        text += "  - { name: " + name + ", command: '" + bin("bots/random") + " --seed " + seed +
+                "' }\n";
+    return text;
+}
+
+TEST(GauntletSprtRun, RepeatedPairsAreSetAsideAndATestOfCopiesStops) {
+    TempDir dir;
+    const std::string text = three_random_bots(
+        dir,
+        "{ type: gauntlet, challenger: one, games_per_pair: 200, sprt: { elo0: 0, elo1: 10 } }");
     const auto config = dir.write("r.yaml", text);
     const auto r = run_arena(dir.path(), {"run", config});
     ASSERT_EQ(r.status, 0) << r.out << r.err;
@@ -487,14 +496,7 @@ TEST(GauntletSprtRun, RepeatedPairsAreSetAsideAndATestOfCopiesStops) {
 // the openings stops each such meeting too, and a second run adds nothing.
 TEST(GauntletSprtRun, ARoundRobinOfCopiesStopsEachMeetingAfterTwentyRepeatedPairs) {
     TempDir dir;
-    const std::string random = bin("bots/random");
-    std::string text = "name: r\ngame: { name: connect4 }\ntime: { move_ms: " + scaled_ms(2000) +
-                       " }\nschedule: { type: round-robin, games_per_pair: 100 }\n"
-                       "concurrency: 2\ndatabase: " +
-                       (dir.path() / "r.db").string() + "\nbots:\n";
-    for (const auto& [name, seed] : std::vector<std::pair<std::string, std::string>>{
-             {"one", "1"}, {"two", "2"}, {"three", "3"}})
-        text += "  - { name: " + name + ", command: '" + random + " --seed " + seed + "' }\n";
+    const std::string text = three_random_bots(dir, "{ type: round-robin, games_per_pair: 100 }");
     const auto config = dir.write("r.yaml", text);
     const auto r = run_arena(dir.path(), {"run", config});
     ASSERT_EQ(r.status, 0) << r.out << r.err;

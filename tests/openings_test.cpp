@@ -256,6 +256,27 @@ TEST_F(OpeningOrderTest, BadKeysGetOneMessageWithFileLineAndColumn) {
 // A real run stores, for every game, the opening its pair was assigned; after
 // games are lost (deleted from the database), the same command plays them
 // again with the same openings, so the sequence continues exactly.
+// arena match needs no per-opponent option: matches of one bot against
+// different opponents with the same --seed play the same openings, pair for
+// pair (docs/config.md).
+TEST(OpeningsRun, MatchesWithTheSameSeedGiveEveryOpponentTheSameOpenings) {
+    TempDir dir("openings_match");
+    const std::string bots = std::string(ARENA_BINARY_DIR) + "/bots/";
+    std::vector<std::vector<std::vector<std::string>>> openings;
+    for (const std::string opponent : {"c4-features", "c4-alphabeta"}) {
+        const fs::path db = dir.path() / (opponent + ".db");
+        const auto r = arena::testing::run_arena(
+            dir.path(), {"match", "--game", "connect4", "--games", "6", "--move-ms", "1000",
+                         "--seed", "9", "--db", db.string(), bots + "random", bots + opponent});
+        ASSERT_EQ(r.status, 0) << r.err;
+        openings.push_back(arena::testing::query(
+            db, "SELECT pair_index, game_in_pair, opening FROM games ORDER BY game_index"));
+    }
+    ASSERT_EQ(openings[0].size(), 6u);
+    EXPECT_EQ(openings[0], openings[1]);
+    EXPECT_NE(openings[0][0][2], openings[0][2][2]);  // each pair its own opening
+}
+
 TEST(OpeningsRun, EachPairPlaysItsOpeningAndAResumeContinuesTheSequence) {
     TempDir dir("openings_run");
     const std::string file = dir.write("seven.txt", "1\n2\n3\n4\n5\n6\n7\n");

@@ -141,9 +141,8 @@ TEST(ReportPage, BotTextIsEscapedEverywhere) {
 // Issue 41 item 20: in a gauntlet's SPRT table, a test that counted every
 // pair its games_per_pair allows stopped there without a decision; one that
 // can still play says it continues.
-TEST(ReportPage, SprtTableSaysATestStoppedAtItsLimitWithoutADecision) {
-    testing::TempDir dir("report_sprt");
-    store::ResultsStore store(dir.path() / "r.db");
+// A gauntlet "g" of c against o and p with an SPRT, 2 pairs each.
+std::int64_t create_sprt_gauntlet(store::ResultsStore& store) {
     store::TournamentSpec spec{"g",
                                "connect4",
                                "game: { name: connect4 }\ntime: { move_ms: 50 }\n"
@@ -152,27 +151,38 @@ TEST(ReportPage, SprtTableSaysATestStoppedAtItsLimitWithoutADecision) {
                                "fp",
                                1,
                                8};
-    const auto id = store.create_tournament(
+    return store.create_tournament(
         spec, {{"c", "cmd", "arena1", ""}, {"o", "cmd", "arena1", ""}, {"p", "cmd", "arena1", ""}});
-    std::int64_t index = 0;
+}
+
+// Stores pair `number` of c against `opponent`: two games of `plies` moves,
+// c first in the first, ending `first` and `second` (games `2 number` and
+// `2 number + 1` of the schedule).
+void record_pair(store::ResultsStore& store, std::int64_t id, const std::string& opponent,
+                 int number, int plies, games::Outcome first, games::Outcome second) {
+    for (int k = 0; k < 2; ++k) {
+        record::GameRecord game;
+        game.game = "connect4";
+        game.params = {{"rows", "6"}, {"cols", "7"}, {"connect", "4"}};
+        game.players[0] = k == 0 ? "c" : opponent;
+        game.players[1] = k == 0 ? opponent : "c";
+        for (int m = 0; m < plies; ++m)
+            game.moves.push_back(
+                {m % 2 == 0 ? "1" : "2", m % 2 + 1, std::chrono::microseconds(100), false, {}});
+        game.outcome = k == 0 ? first : second;
+        store.record_game(id, {2 * number + k, 0, number, k, ""}, game);
+    }
+}
+
+TEST(ReportPage, SprtTableSaysATestStoppedAtItsLimitWithoutADecision) {
+    testing::TempDir dir("report_sprt");
+    store::ResultsStore store(dir.path() / "r.db");
+    const auto id = create_sprt_gauntlet(store);
     // Each pair: both games won by the first mover, one win each.
-    const auto pair = [&](const std::string& opponent, int number) {
-        for (int k = 0; k < 2; ++k) {
-            record::GameRecord game;
-            game.game = "connect4";
-            game.params = {{"rows", "6"}, {"cols", "7"}, {"connect", "4"}};
-            game.players[0] = k == 0 ? "c" : opponent;
-            game.players[1] = k == 0 ? opponent : "c";
-            for (int m = 0; m < 7; ++m)
-                game.moves.push_back(
-                    {m % 2 == 0 ? "1" : "2", m % 2 + 1, std::chrono::microseconds(100), false, {}});
-            game.outcome = games::Outcome::kWin1;
-            store.record_game(id, {index++, 0, number, k, ""}, game);
-        }
-    };
-    pair("o", 0);
-    pair("o", 1);  // o: both of its 2 pairs played, no decision
-    pair("p", 2);  // p: 1 of 2
+    const auto win1 = games::Outcome::kWin1;
+    record_pair(store, id, "o", 0, 7, win1, win1);
+    record_pair(store, id, "o", 1, 9, win1, win1);  // o: both of its 2 pairs played, no decision
+    record_pair(store, id, "p", 2, 7, win1, win1);  // p: 1 of 2
     const auto t = store.find_tournament("g");
     ASSERT_TRUE(t);
     std::ostringstream page;
@@ -197,35 +207,12 @@ TEST(ReportPage, SprtTableSaysATestStoppedAtItsLimitWithoutADecision) {
 TEST(ReportPage, RepeatsAreSetAsideRatingsFromThePriorMarkedAndUnmetPairsBlank) {
     testing::TempDir dir("report_repeats");
     store::ResultsStore store(dir.path() / "r.db");
-    store::TournamentSpec spec{"g",
-                               "connect4",
-                               "game: { name: connect4 }\ntime: { move_ms: 50 }\n"
-                               "schedule: { type: gauntlet, challenger: c, games_per_pair: 4, "
-                               "sprt: { elo0: 0, elo1: 10 } }\n",
-                               "fp",
-                               1,
-                               8};
-    const auto id = store.create_tournament(
-        spec, {{"c", "cmd", "arena1", ""}, {"o", "cmd", "arena1", ""}, {"p", "cmd", "arena1", ""}});
-    std::int64_t index = 0;
-    // Each pair: c wins both games, in `plies` moves.
-    const auto pair = [&](const std::string& opponent, int number, int plies) {
-        for (int k = 0; k < 2; ++k) {
-            record::GameRecord game;
-            game.game = "connect4";
-            game.params = {{"rows", "6"}, {"cols", "7"}, {"connect", "4"}};
-            game.players[0] = k == 0 ? "c" : opponent;
-            game.players[1] = k == 0 ? opponent : "c";
-            for (int m = 0; m < plies; ++m)
-                game.moves.push_back(
-                    {m % 2 == 0 ? "1" : "2", m % 2 + 1, std::chrono::microseconds(100), false, {}});
-            game.outcome = k == 0 ? games::Outcome::kWin1 : games::Outcome::kWin2;
-            store.record_game(id, {index++, 0, number, k, ""}, game);
-        }
-    };
-    pair("o", 0, 7);
-    pair("o", 1, 7);  // the same two games again: set aside
-    pair("p", 2, 9);
+    const auto id = create_sprt_gauntlet(store);
+    // c wins every game.
+    const auto win1 = games::Outcome::kWin1, win2 = games::Outcome::kWin2;
+    record_pair(store, id, "o", 0, 7, win1, win2);
+    record_pair(store, id, "o", 1, 7, win1, win2);  // the same two games again: set aside
+    record_pair(store, id, "p", 2, 9, win1, win2);
     const auto t = store.find_tournament("g");
     ASSERT_TRUE(t);
     std::ostringstream page;

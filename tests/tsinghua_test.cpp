@@ -315,7 +315,7 @@ bots:
     ASSERT_EQ(wdl.size(), 1u);
     const int points = 2 * std::stoi(wdl[0][0]) + std::stoi(wdl[0][1]);
     const std::regex row(
-        "\\n\\s+\\d+\\s+sample\\s+-?\\d+\\s+\\d+\\s+8\\s+\\d+\\s+\\d+\\s+\\d+\\s+"
+        "\\n\\s+\\d+\\s+sample\\s+-?\\d+\\*?\\s+\\d+\\s+8\\s+\\d+\\s+\\d+\\s+\\d+\\s+"
         "[\\d.]+%\\s+" +
         std::to_string(points) + "\\s");
     EXPECT_TRUE(std::regex_search(r.out, row)) << r.out;

@@ -9,6 +9,7 @@
 #include "arena/games/registry.hpp"
 #include "arena/match/opening.hpp"
 #include "arena/match/time_control.hpp"
+#include "protocol/codec.hpp"
 
 namespace arena::check {
 namespace {
@@ -49,26 +50,14 @@ LimitAnswer ask(session::BotSession& session, const protocol::Position& position
     a.move = reply.move;
     a.ms = to_ms(reply.elapsed());
     for (const auto& line : reply.info) {
-        if (const auto d = info_value(line, "depth")) a.depth = d;
-        if (const auto n = info_value(line, "nodes")) a.nodes = n;
-        if (const auto n = info_value(line, "simulations")) a.simulations = n;
+        if (const auto d = protocol::info_value(line, "depth")) a.depth = d;
+        if (const auto n = protocol::info_value(line, "nodes")) a.nodes = n;
+        if (const auto n = protocol::info_value(line, "simulations")) a.simulations = n;
     }
     return a;
 }
 
 }  // namespace
-
-std::optional<std::int64_t> info_value(const std::string& line, const std::string& key) {
-    std::istringstream in(line);
-    std::string word;
-    while (in >> word) {
-        if (word != key) continue;
-        std::int64_t v = 0;
-        if (in >> v) return v;
-        return std::nullopt;
-    }
-    return std::nullopt;
-}
 
 CheckResult judge_search_limits(const LimitAnswer& shallow, const LimitAnswer& deep,
                                 const LimitAnswer& nodes, double move_ms) {

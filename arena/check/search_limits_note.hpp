@@ -37,10 +37,6 @@ struct LimitAnswer {
 [[nodiscard]] CheckResult judge_search_limits(const LimitAnswer& shallow, const LimitAnswer& deep,
                                               const LimitAnswer& nodes, double move_ms);
 
-// The value after `key` in an info line ("depth 4 score 12 ..."), if any.
-[[nodiscard]] std::optional<std::int64_t> info_value(const std::string& line,
-                                                     const std::string& key);
-
 // Whether the bot's kind is told the limits (protocol v1, NBoard).
 [[nodiscard]] bool told_search_limits(BotKind kind);
 
