@@ -165,7 +165,8 @@ async function checkTournament(browser, name, dir) {
 
   if (name === 'sprt') {
     assert.equal(await page.$$eval('svg.chart-sprt', (s) => s.length), 1, 'the SPRT chart');
-    const rows = await page.$$eval('#sprt-table tbody tr', (trs) => trs.map((tr) => [tr.children[0].textContent, tr.children[2].textContent]));
+    // Columns: opponent, pairs counted, repeats set aside, LLR, bounds, decision.
+    const rows = await page.$$eval('#sprt-table tbody tr', (trs) => trs.map((tr) => [tr.children[0].textContent, tr.children[3].textContent]));
     const expected = textLlrs(lib.arena(['run', path.join(dir, 'sprt.yaml'), '--db', db]));
     assert.equal(rows.length, 2, 'an SPRT row per opponent');
     for (const [opponent, llr] of rows) assert.equal(llr, expected.get(opponent), 'the LLR against ' + opponent);
