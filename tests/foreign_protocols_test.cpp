@@ -18,6 +18,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -219,13 +220,24 @@ TEST(NboardTranslation, AnswersInEveryForm) {
 
 // ---- 2. sessions, as the engine sees them --------------------------------------
 
+// A session of the sample program `program` (bots/), speaking `protocol`,
+// which logs what it receives to `log`.
+std::unique_ptr<session::BotSession> logged_sample(session::BotHost& host,
+                                                   const std::string& program,
+                                                   session::BotProtocol protocol,
+                                                   const fs::path& log) {
+    session::BotSpec spec{program == "pbrain-sample" ? "brain" : "engine",
+                          {bin("bots/" + program), "--log", log.string()},
+                          {}};
+    spec.protocol = protocol;
+    return session::make_session(host, spec, quick_options());
+}
+
 TEST(GomocupSession, SpeaksTheProtocolAndReusesTheProcess) {
     session::BotHost host;
     TempDir dir("foreign_test");
     const fs::path log = dir.path() / "brain.log";
-    session::BotSpec spec{"brain", {bin("bots/pbrain-sample"), "--log", log.string()}, {}};
-    spec.protocol = session::BotProtocol::kGomocup;
-    auto s = session::make_session(host, spec, quick_options());
+    auto s = logged_sample(host, "pbrain-sample", session::BotProtocol::kGomocup, log);
     const auto hs = s->handshake();
     ASSERT_EQ(hs.fault, session::Fault::kNone) << hs.detail;
     EXPECT_EQ(s->identity().name, "pbrain-sample");
@@ -341,9 +353,7 @@ TEST(NboardSession, SetGameThenIncrementalMovesWithPings) {
     session::BotHost host;
     TempDir dir("foreign_test");
     const fs::path log = dir.path() / "engine.log";
-    session::BotSpec spec{"engine", {bin("bots/nboard-sample"), "--log", log.string()}, {}};
-    spec.protocol = session::BotProtocol::kNboard;
-    auto s = session::make_session(host, spec, quick_options());
+    auto s = logged_sample(host, "nboard-sample", session::BotProtocol::kNboard, log);
     const auto hs = s->handshake();
     ASSERT_EQ(hs.fault, session::Fault::kNone) << hs.detail;
     EXPECT_EQ(s->identity().name, "nboard-sample");
@@ -397,9 +407,7 @@ TEST(NboardSession, GoDepthIsSentAsSetDepth) {
     session::BotHost host;
     TempDir dir("foreign_test");
     const fs::path log = dir.path() / "engine.log";
-    session::BotSpec spec{"engine", {bin("bots/nboard-sample"), "--log", log.string()}, {}};
-    spec.protocol = session::BotProtocol::kNboard;
-    auto s = session::make_session(host, spec, quick_options());
+    auto s = logged_sample(host, "nboard-sample", session::BotProtocol::kNboard, log);
     ASSERT_EQ(s->handshake().fault, session::Fault::kNone);
     ASSERT_TRUE(s->start_game({"reversi", 1, {{"move_ms", "3000"}}}));
     const protocol::Go plain{
