@@ -377,5 +377,26 @@ TEST(OddsLines, SayWhatDiffersBetweenTheBots) {
               std::vector<std::string>{});
 }
 
+// Time odds as stored: each bot's own time over the tournament's keys, for
+// the report's move-time histograms.
+TEST(StoredSettingsTime, ABotsOwnTimeOverTheTournaments) {
+    const auto s = tournament::stored_settings(
+        "time: { move_ms: 500, tolerance_ms: 30 }\n"
+        "bots:\n"
+        "  - { name: quick, command: x, time: { move_ms: 50 } }\n"
+        "  - { name: slow, command: y }\n"
+        "  - { name: odd, command: z, time: { tolerance_ms: 5 } }\n");
+    EXPECT_EQ(s.time.move_ms, 500.0);
+    EXPECT_EQ(s.bot_times.size(), 2u);
+    EXPECT_EQ(s.time_of("quick").move_ms, 50.0);
+    EXPECT_EQ(s.time_of("quick").tolerance_ms, 30.0);  // the tournament's
+    EXPECT_EQ(s.time_of("slow").move_ms, 500.0);
+    EXPECT_EQ(s.time_of("odd").move_ms, 500.0);
+    EXPECT_EQ(s.time_of("odd").tolerance_ms, 5.0);
+    EXPECT_EQ(s.time_of("nobody").move_ms, 500.0);
+    // Bots that do not read are left out, not guessed at.
+    EXPECT_TRUE(tournament::stored_settings("bots: 3\n").bot_times.empty());
+}
+
 }  // namespace
 }  // namespace arena::report

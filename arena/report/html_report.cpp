@@ -481,7 +481,9 @@ class Page {
         const auto& tc = settings_.time;
         out_ << "<section id=\"times\"><h2>Move times</h2><p class=\"note\">Each bot's think "
                 "time per move (log scale)";
-        if (tc.move_ms) {
+        if (!settings_.bot_times.empty()) {
+            out_ << " against its own move_ms (dashed; dotted: plus its tolerance_ms)";
+        } else if (tc.move_ms) {
             out_ << " against move_ms = " << fixed(*tc.move_ms, 0)
                  << " ms (dashed; dotted: plus tolerance_ms = " << fixed(*tc.tolerance_ms, 0)
                  << " ms)";
@@ -490,6 +492,8 @@ class Page {
         odds();
         out_ << "<div class=\"histograms\">\n";
         double top = tc.move_ms ? *tc.move_ms + tc.tolerance_ms.value_or(0) : 1.0;
+        for (const auto& [bot, own] : settings_.bot_times)
+            if (own.move_ms) top = std::max(top, *own.move_ms + own.tolerance_ms.value_or(0));
         for (const auto& times : gathered_.move_ms)
             for (const double t : times)
                 top = std::max(top, t);
@@ -523,7 +527,9 @@ class Page {
                 h.median_ms = times[times.size() / 2];
                 h.max_ms = times.back();
             }
-            out_ << time_histogram(h, tc.move_ms, tc.tolerance_ms) << "\n";
+            // Each bot against its own limit (time odds: its own `time:`).
+            const auto& own = settings_.time_of(s.names[i]);
+            out_ << time_histogram(h, own.move_ms, own.tolerance_ms) << "\n";
         }
         out_ << "</div></section>\n";
     }

@@ -68,19 +68,38 @@ std::vector<rating::Anchor> read_anchors(const YAML::Node& root, std::string& pr
     return anchors;
 }
 
-StoredSettings::Time read_time(const YAML::Node& root) {
-    StoredSettings::Time t;
+// The `time` map of `node` over `base` (the tournament's, for a bot); base
+// itself when there is none, and nothing known when it does not read.
+StoredSettings::Time read_time(const YAML::Node& node, StoredSettings::Time base = {}) {
+    StoredSettings::Time t = base;
     try {
-        if (!root["time"] || !root["time"].IsMap()) return t;
-        const YAML::Node time = root["time"];
+        if (!node["time"] || !node["time"].IsMap()) return t;
+        const YAML::Node time = node["time"];
         if (time["move_ms"] && time["move_ms"].IsScalar()) t.move_ms = time["move_ms"].as<double>();
-        t.tolerance_ms = 10.0;  // the documented default
+        if (!t.tolerance_ms) t.tolerance_ms = 10.0;  // the documented default
         if (time["tolerance_ms"] && time["tolerance_ms"].IsScalar())
             t.tolerance_ms = time["tolerance_ms"].as<double>();
     } catch (const YAML::Exception&) {
         return {};
     }
     return t;
+}
+
+// The bots of `bots:` that have a `time:` of their own.
+std::map<std::string, StoredSettings::Time> read_bot_times(const YAML::Node& root,
+                                                           const StoredSettings::Time& base) {
+    std::map<std::string, StoredSettings::Time> times;
+    try {
+        const YAML::Node bots = root["bots"];
+        if (!bots || !bots.IsSequence()) return times;
+        for (const auto& bot : bots) {
+            if (!bot.IsMap() || !bot["name"] || !bot["name"].IsScalar() || !bot["time"]) continue;
+            times[bot["name"].as<std::string>()] = read_time(bot, base);
+        }
+    } catch (const YAML::Exception&) {
+        return {};
+    }
+    return times;
 }
 
 std::optional<StoredSettings::GauntletTest> read_gauntlet_test(const YAML::Node& root) {
@@ -155,6 +174,7 @@ StoredSettings stored_settings(const std::string& config_text) {
     settings.anchors = read_anchors(root, problem);
     if (!problem.empty()) settings.anchors_problem = "the config's 'anchors': " + problem;
     settings.time = read_time(root);
+    settings.bot_times = read_bot_times(root, settings.time);
     settings.gauntlet_test = read_gauntlet_test(root);
     try {
         const YAML::Node count = root["count_repeats"];
@@ -163,6 +183,11 @@ StoredSettings stored_settings(const std::string& config_text) {
         // Not a boolean: repeats are set aside, the default.
     }
     return settings;
+}
+
+const StoredSettings::Time& StoredSettings::time_of(const std::string& bot) const {
+    const auto own = bot_times.find(bot);
+    return own == bot_times.end() ? time : own->second;
 }
 
 }  // namespace arena::tournament

@@ -11,6 +11,7 @@
 // map at the top, has no settings: every field keeps its default.
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -41,6 +42,11 @@ struct StoredSettings {
         std::optional<double> move_ms, tolerance_ms;
     };
     Time time;
+    // A bot's own `time:` in `bots:` (time odds), by name: its keys over
+    // the tournament's. Only bots that have one.
+    std::map<std::string, Time> bot_times;
+    // The time control `bot` played under: its own, else the tournament's.
+    [[nodiscard]] const Time& time_of(const std::string& bot) const;
 
     // A gauntlet's SPRT (`schedule: { challenger, sprt: {...} }`): the test
     // each opponent of the challenger faces. nullopt without one, or when
