@@ -1,6 +1,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -11,6 +12,13 @@
 
 namespace arena::store {
 namespace {
+
+// A stored result as an outcome: "1-0", "0-1", else a draw.
+games::Outcome outcome_of(std::string_view result) {
+    return result == "1-0"   ? games::Outcome::kWin1
+           : result == "0-1" ? games::Outcome::kWin2
+                             : games::Outcome::kDraw;
+}
 
 GameSummary read_summary(const Statement::Query& q) {
     GameSummary s;
@@ -167,9 +175,7 @@ std::vector<ResultCount> ResultsStore::result_counts(std::int64_t tournament) {
                 ResultCount c;
                 c.first = s.position_of(index, first, tournament);
                 c.second = s.position_of(index, second, tournament);
-                c.outcome = result == "1-0"   ? games::Outcome::kWin1
-                            : result == "0-1" ? games::Outcome::kWin2
-                                              : games::Outcome::kDraw;
+                c.outcome = outcome_of(result);
                 c.termination = record::Termination::kNormal;
                 for (const auto t : record::kAllTerminations)
                     if (record::to_string(t) == termination) c.termination = t;
@@ -200,9 +206,7 @@ std::vector<PairedGameRow> ResultsStore::paired_games(std::int64_t tournament) {
             r.first = s.position_of(index, q.column_int64(1), tournament);
             r.second = s.position_of(index, q.column_int64(2), tournament);
             const auto result = q.column_view(3);
-            r.outcome = result == "1-0"   ? games::Outcome::kWin1
-                        : result == "0-1" ? games::Outcome::kWin2
-                                          : games::Outcome::kDraw;
+            r.outcome = outcome_of(result);
             if (!q.is_null(4)) r.moves_hash = q.column_int64(4);
             rows.push_back(r);
         }
