@@ -25,6 +25,7 @@ int dispatch(const std::vector<std::string>& argv, std::ostream& out, std::ostre
 
 int match_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int run_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int tune_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int standings_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int games_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int show_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);

@@ -17,6 +17,7 @@ constexpr std::string_view kUsage = R"(usage: arena <command> [options]
 
 commands:
   run        play a tournament from a YAML config into its results database
+  tune       tune a bot's parameters by SPSA from games, stored and resumable
   match      play games between two bots and print the results
   standings  print the standings of a stored tournament
   games      list the stored games of a tournament (--bot, --termination to filter)
@@ -51,7 +52,7 @@ constexpr Entry kCommands[] = {
     {"log", log_command},         {"rate", rate_command},       {"export", export_command},
     {"sprt", sprt_command},       {"play", play_command},       {"serve", serve_command},
     {"check-bot", check_command}, {"grade", grade_command},     {"merge", merge_command},
-    {"slurm", slurm_command},     {"upgrade", upgrade_command},
+    {"slurm", slurm_command},     {"upgrade", upgrade_command}, {"tune", tune_command},
 };
 
 }  // namespace

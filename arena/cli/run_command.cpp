@@ -27,6 +27,8 @@
 #include "arena/tournament/run_summary.hpp"
 #include "arena/tournament/runner.hpp"
 #include "arena/tournament/stored_settings.hpp"
+#include "arena/tournament/tune_source.hpp"
+#include "arena/tune/tune_text.hpp"
 
 namespace arena::cli {
 namespace {
@@ -46,6 +48,8 @@ unless --db is given; `arena merge` joins the shards (docs/cluster.md).
 )";
 
 struct RunArgs {
+    bool tune = false;  // arena tune: a config with `tune:`
+    bool json = false;  // tune --json
     std::string config_path;
     tournament::RunOverrides overrides;
     bool stats = false;
@@ -63,13 +67,19 @@ std::optional<int> parse_run_args(const std::vector<std::string>& args, RunArgs&
         ("help,h", "show this help")
         ("db", po::value<std::string>(&o.database), "results database (default: the config's)")
         ("concurrency,j", po::value<int>(&o.concurrency), "games at once (default: the config's, else the number of cores)")
-        ("shard", po::value<std::string>(&o.shard_text), "play only shard K of N of the schedule (K/N, from 1/N to N/N), by default into results/<name>.shard-K-of-N.db; arena merge joins them (docs/cluster.md)")
         ("stats", po::bool_switch(&a.stats), "print the arena's own CPU time, memory and speed at the end")
-        ("transcript", po::bool_switch(&o.transcript), "store every line between the arena and the bots, per game (as the config's transcript: true)")
-        ("serve", po::value<int>(&a.serve_port), "while it runs, serve the tournament's pages with its games in progress on this port of 127.0.0.1 (0: any free port; docs/serve.md)");
+        ("transcript", po::bool_switch(&o.transcript), "store every line between the arena and the bots, per game (as the config's transcript: true)");
+    if (a.tune) {
+        opts.add_options()("json", po::bool_switch(&a.json), "print the progress on stderr and, on stdout, the values reached as JSON");
+    } else {
+        opts.add_options()
+            ("shard", po::value<std::string>(&o.shard_text), "play only shard K of N of the schedule (K/N, from 1/N to N/N), by default into results/<name>.shard-K-of-N.db; arena merge joins them (docs/cluster.md)")
+            ("serve", po::value<int>(&a.serve_port), "while it runs, serve the tournament's pages with its games in progress on this port of 127.0.0.1 (0: any free port; docs/serve.md)");
+    }
     // clang-format on
     if (const auto done = parse_config_args(
-            "run", kRunUsage, args, opts, a.config_path, out, err,
+            a.tune ? "tune" : "run", a.tune ? tune::kTuneUsage : kRunUsage, args, opts,
+            a.config_path, out, err,
             [&](const po::variables_map& vm) {
                 if (vm.count("concurrency") && o.concurrency < 1)
                     throw std::invalid_argument("--concurrency must be at least 1");
@@ -107,8 +117,9 @@ tournament::RunOutcome play(session::BotHost& host, store::ResultsStore& store,
     }
     store.set_lock_waiting(store::waiting_as_long_as_locked(err, "arena run", signals.token()));
     store.set_status(o.id, "running");
-    tournament::Progress progress(config, out,
-                                  tournament::run_progress(a.overrides, o, err, STDOUT_FILENO));
+    auto shown = tournament::run_progress(a.overrides, o, err, a.json ? STDERR_FILENO : STDOUT_FILENO);
+    shown.news_only = a.tune && !shown.live;  // a tune's tables, not a line a game
+    tournament::Progress progress(config, a.json ? err : out, shown);
     tournament::RunOptions options;
     options.concurrency = tournament::run_concurrency(a.overrides, config);
     options.progress = &progress;
@@ -175,12 +186,50 @@ int conclude(store::ResultsStore& store, const tournament::Config& config,
     return kExitFailure;
 }
 
-}  // namespace
+// The end of a tune: its table as far as it got (with --json, on stderr, and
+// the values reached on stdout), then what stopped it; the exit status.
+int conclude_tune(store::ResultsStore& store, const tournament::Config& config,
+                  const tournament::OpenedTournament& o, const tournament::RunOutcome& outcome,
+                  const RunArgs& a, bool stopped, std::ostream& out, std::ostream& err) {
+    const auto tuned = tournament::stored_tune(config, o.lineup, store, o.id);
+    for (const auto& line : tuned.table)
+        (a.json ? err : out) << line << "\n";
+    if (a.json) {
+        out << tune::result_json(config.tune->params, tuned.spsa.theta(), tuned.spsa.applied(),
+                                 outcome.stored)
+            << "\n";
+    }
+    if (!outcome.interrupted) {
+        store.set_status(o.id, "finished");
+        return kExitOk;
+    }
+    if (!outcome.error.empty()) {
+        tournament::note_failed_run(store, o.id, outcome, err);
+        return kExitFailure;
+    }
+    store.set_status(o.id, "interrupted");
+    if (!outcome.given_up.empty() && !stopped) {
+        for (const auto& g : outcome.given_up)
+            err << "arena tune: " << tournament::given_up_text(g) << "\n";
+        return kExitFailure;
+    }
+    err << "arena tune: interrupted after " << tuned.spsa.applied() << " of "
+        << tuned.spsa.options().iterations << " iterations; the same command continues it\n";
+    return 130;
+}
 
-int run_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+// `arena run CONFIG`, or with `tune`, `arena tune CONFIG`.
+int run_or_tune(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
+                bool tune) {
     RunArgs a;
+    a.tune = tune;
     if (const auto done = parse_run_args(args, a, out, err)) return *done;
     auto config = tournament::load_config(a.config_path, err);
+    if (config && config->tune.has_value() != tune) {
+        err << (tune ? "arena tune: " + a.config_path + " has no 'tune:' section (docs/tuning.md)\n"
+                     : "arena run: " + a.config_path + " is a tuning config: arena tune runs it\n");
+        return kExitUsage;
+    }
     session::BotHost host;  // the bots' processes: the checks' and the run's
     if (!config || !tournament::prepare_run(host, *config, a.overrides, err)) return kExitUsage;
     std::vector<submissions::LeftOut> left_out;
@@ -215,11 +264,22 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
         if (a.stats)
             out << tournament::stats_line(outcome, std::chrono::steady_clock::now() - started,
                                           tournament::own_usage());
+        if (tune) return conclude_tune(store, *config, *opened, outcome, a, stopped, out, err);
         return conclude(store, *config, *opened, outcome, left_out, stopped, out, err);
     } catch (const std::exception& e) {
         err << "arena run: " << e.what() << "\n";
         return kExitFailure;
     }
+}
+
+}  // namespace
+
+int run_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    return run_or_tune(args, out, err, false);
+}
+
+int tune_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    return run_or_tune(args, out, err, true);
 }
 
 }  // namespace arena::cli

@@ -48,7 +48,8 @@ Statement& ResultsStore::Impl::insert_moves_of(std::size_t rows) {
 }
 
 std::int64_t ResultsStore::record_game(std::int64_t tournament, const GameSlot& slot,
-                                       const record::GameRecord& game) {
+                                       const record::GameRecord& game,
+                                       const std::vector<GameParam>& tuned) {
     auto& s = Impl::of(impl_);
     s.check_writable("store a game");
     return s.run([&] {
@@ -132,8 +133,40 @@ std::int64_t ResultsStore::record_game(std::int64_t tournament, const GameSlot& 
             if (!transcript.empty())
                 s.insert_transcript.use().bind(id).bind(side).bind(transcript).exec();
         }
+        for (const auto& p : tuned) {
+            s.insert_param.use()
+                .bind(id)
+                .bind(p.name)
+                .bind(p.iteration)
+                .bind(p.batch)
+                .bind(p.theta)
+                .bind(p.first)
+                .bind(p.second)
+                .exec();
+        }
         txn.commit();
         return id;
+    });
+}
+
+std::vector<StoredGameParam> ResultsStore::game_params(std::int64_t tournament) {
+    auto& s = Impl::of(impl_);
+    return s.run([&] {
+        std::vector<StoredGameParam> rows;
+        auto q = s.list_params.use();
+        q.bind(tournament);
+        while (q.step()) {
+            StoredGameParam r;
+            r.game_index = q.column_int64(0);
+            r.param.name = q.column_text(1);
+            r.param.iteration = q.column_int64(2);
+            r.param.batch = q.column_int64(3);
+            r.param.theta = q.column_double(4);
+            if (!q.is_null(5)) r.param.first = q.column_double(5);
+            if (!q.is_null(6)) r.param.second = q.column_double(6);
+            rows.push_back(std::move(r));
+        }
+        return rows;
     });
 }
 

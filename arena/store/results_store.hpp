@@ -24,7 +24,7 @@
 
 namespace arena::store {
 
-inline constexpr int kSchemaVersion = 8;
+inline constexpr int kSchemaVersion = 9;
 
 // A database that cannot be opened, has a newer schema, or fails a query.
 // The message names the file and the problem.
@@ -101,6 +101,22 @@ struct GameSlot {
     if (result == "0-1") return 0.0;
     return std::nullopt;
 }
+
+// A parameter value a game of a tuning run was played with (arena tune):
+// game_params in docs/database.md.
+struct GameParam {
+    std::string name;
+    std::int64_t iteration = 0;
+    std::int64_t batch = 1;  // iterations that shared a theta
+    double theta = 0.0;      // the point the iteration perturbed
+    std::optional<double> first, second;  // what each side received; none: a fixed opponent
+};
+
+// One stored row of game_params, with its game's place in the schedule.
+struct StoredGameParam {
+    std::int64_t game_index = 0;
+    GameParam param;
+};
 
 struct GameSummary {
     std::int64_t id = 0;
@@ -266,11 +282,15 @@ class ResultsStore {
     // Schedule indices already stored.
     [[nodiscard]] std::vector<std::int64_t> recorded_indices(std::int64_t tournament);
 
-    // Stores one finished game, its moves and the bots' logs in one
-    // transaction. Returns the game id. Throws StoreError when the slot is
-    // already taken.
+    // Stores one finished game, its moves, the bots' logs and, for a tuning
+    // run, its parameter values, in one transaction. Returns the game id.
+    // Throws StoreError when the slot is already taken.
     std::int64_t record_game(std::int64_t tournament, const GameSlot& slot,
-                             const record::GameRecord& game);
+                             const record::GameRecord& game,
+                             const std::vector<GameParam>& params = {});
+    // The parameter values of the tournament's games (a tuning run's), by
+    // game index, then in the order they were stored; empty for any other.
+    [[nodiscard]] std::vector<StoredGameParam> game_params(std::int64_t tournament);
 
     // Games in schedule order; with `bot`, only that bot's; with
     // `termination` ("timeout", ...), only those that ended so.

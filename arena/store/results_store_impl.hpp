@@ -126,6 +126,13 @@ struct ResultsStore::Impl {
     // Index n: the INSERT of n + 1 moves, prepared on first use.
     std::array<Statement, kMovesPerInsert> insert_moves;
     Statement insert_log = db.prepare("INSERT INTO bot_logs (game, side, stderr) VALUES (?, ?, ?)");
+    Statement insert_param = db.prepare(
+        "INSERT INTO game_params (game, param, iteration, batch, theta, first, second) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)");
+    Statement list_params = db.prepare(
+        "SELECT g.game_index, p.param, p.iteration, p.batch, p.theta, p.first, p.second "
+        "FROM game_params AS p JOIN games AS g ON g.id = p.game WHERE g.tournament = ? "
+        "ORDER BY g.game_index, p.rowid");
     Statement list_games = db.prepare(
         select_sql(kSummaryColumns,
                    "WHERE g.tournament = ?1 AND (?2 IS NULL OR f.name = ?2 OR s.name = ?2) "

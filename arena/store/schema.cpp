@@ -310,6 +310,24 @@ ALTER TABLE games ADD COLUMN first_control TEXT;
 ALTER TABLE games ADD COLUMN second_control TEXT;
 )sql";
 
+// Version 9: the parameter values of a tuning run's games (arena tune,
+// docs/tuning.md): per game and parameter, the iteration, how many
+// iterations shared a theta (the batch, fixed when the tune began), theta
+// (the point the iteration perturbed, clipped, not rounded) and what each
+// side received (NULL for a fixed opponent, which receives none).
+constexpr const char* kSchemaV9 = R"sql(
+CREATE TABLE game_params (
+    game      INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    param     TEXT NOT NULL,
+    iteration INTEGER NOT NULL CHECK (iteration >= 0),
+    batch     INTEGER NOT NULL CHECK (batch >= 1),
+    theta     REAL NOT NULL,
+    first     REAL,
+    second    REAL,
+    PRIMARY KEY (game, param)
+);  -- rowid: the order of the tune's parameters
+)sql";
+
 // One step of the schema: SQL, then optionally work that SQL cannot do, then
 // optionally more SQL.
 struct Migration {
@@ -324,7 +342,7 @@ void fill_moves_hashes(Database& db);
 // step is never edited; a change to the schema is a new step.
 constexpr Migration kMigrations[] = {
     {kSchemaV1}, {kSchemaV2}, {kSchemaV3}, {kSchemaV4, fill_moves_hashes, kSchemaV4Index},
-    {kSchemaV5}, {kSchemaV6}, {kSchemaV7}, {kSchemaV8}};
+    {kSchemaV5}, {kSchemaV6}, {kSchemaV7}, {kSchemaV8}, {kSchemaV9}};
 static_assert(std::size(kMigrations) == kSchemaVersion);
 
 // The migration to schema 4: moves_hash of every game already stored, a

@@ -16,6 +16,7 @@
 #include "arena/games/registry.hpp"
 #include "arena/record/suggest.hpp"
 #include "arena/tournament/config_bots.hpp"
+#include "arena/tournament/config_tune.hpp"
 #include "arena/tournament/config_fields.hpp"
 #include "arena/tournament/openings.hpp"
 #include "arena/tournament/scoring.hpp"
@@ -35,7 +36,10 @@ using bounds::kMaxPlies;
 const std::initializer_list<std::string_view> kTopKeys = {
     "name",    "game",     "time",     "schedule",     "openings",     "concurrency",
     "seed",    "database", "bots",     "bot_defaults", "scoring",      "transcript",
-    "anchors", "versions", "bots_dir", "check",        "count_repeats"};
+    "anchors", "versions", "bots_dir", "check",        "count_repeats", "tune"};
+// What a tuning config (`tune:`) makes itself, or has no use for.
+const std::initializer_list<std::string_view> kNotWithTune = {"bots",    "bots_dir", "schedule",
+                                                              "anchors", "scoring",  "check"};
 const std::initializer_list<std::string_view> kTimeKeys = {"move_ms", "tolerance_ms", "game_ms",
                                                            "inc_ms",  "startup_ms",   "realtime"};
 const std::initializer_list<std::string_view> kScheduleKeys = {
@@ -151,14 +155,18 @@ class Parser : FieldReader {
                 config_.check = boolean(f);
             } else if (f.key == "count_repeats") {
                 config_.count_repeats = boolean(f);
+            } else if (f.key == "tune") {
+                TuneParser(file_, config_, bots_).parse(f);
             }
         }
+        if (config_.tune) check_tune(fields);
         // Then what is missing, and what depends on more than one section.
         for (const std::string_view key : {"name", "game"}) {
             if (find(fields, key) == nullptr) missing(root, key, "");
         }
         const Field* bots_dir = find(fields, "bots_dir");
-        if (find(fields, "bots") == nullptr && bots_dir == nullptr) missing(root, "bots", "");
+        if (find(fields, "bots") == nullptr && bots_dir == nullptr && !config_.tune)
+            missing(root, "bots", "");
         if (bots_dir != nullptr) bots_.parse_bots_dir(*bots_dir);
         if (const Field* check = find(fields, "check");
             check != nullptr && config_.check && bots_dir == nullptr) {
@@ -184,6 +192,22 @@ class Parser : FieldReader {
     }
 
   private:
+    // A tuning config makes its bots and schedule.
+    void check_tune(const std::vector<Field>& fields) {
+        for (const std::string_view key : kNotWithTune) {
+            if (const Field* f = find(fields, key)) {
+                fail(f->key_node.Mark(), in_quotes(key) +
+                                             " is not for a tuning config: 'tune' makes its bots "
+                                             "(theta+ and theta-, and the opponent) and its "
+                                             "schedule (docs/tuning.md)");
+            }
+        }
+        config_.tune->spsa.seed = config_.seed;
+        // Against a fixed opponent, theta+ and theta- of one iteration play
+        // the same opening and board.
+        if (!config_.tune->self) config_.openings.same_per_opponent = true;
+    }
+
     void parse_name(const Field& f) {
         config_.name = string_value(f);
         if (const auto problem = name_length_problem("name", config_.name); !problem.empty())

@@ -22,6 +22,7 @@
 #include "arena/session/session.hpp"
 #include "arena/tournament/program_files.hpp"
 #include "arena/tournament/scoring.hpp"
+#include "arena/tune/spsa.hpp"
 
 namespace arena::tournament {
 
@@ -123,6 +124,27 @@ enum class Versions {
     kKeep,    // a new version: the earlier one's games stay under "name@1", ...
 };
 
+// `tune:` (arena tune, docs/tuning.md): SPSA over the parameters of one
+// bot. The config's bots are then "theta+" and "theta-", the tuned bot at the
+// two points of each iteration (their argv here at the start values), and,
+// against a fixed opponent, that bot third. The schedule is a gauntlet of
+// 2 * pairs games a meeting: theta+ against theta- (pair k: iteration k), or
+// the opponent against each (pairs 2k and 2k + 1, on the same opening).
+struct TuneConfig {
+    std::vector<tune::SpsaParam> params;
+    tune::SpsaOptions spsa;  // iterations: `pairs`; seed: the config's; batch: below
+    // `batch`: iterations played from one theta; nullopt: the run's
+    // concurrency when the tune begins (then stored with its games).
+    std::optional<std::int64_t> batch;
+    // The tuned bot's command and args as split, `{name}` where a
+    // parameter's value goes.
+    std::vector<std::string> argv;
+    bool self = true;  // `opponent: self`; else the opponent is bots[2]
+};
+
+inline constexpr std::string_view kThetaPlus = "theta+";
+inline constexpr std::string_view kThetaMinus = "theta-";
+
 struct Config {
     std::filesystem::path path;  // the file it came from
     std::string text;            // the file's content, as written
@@ -169,6 +191,7 @@ struct Config {
     // non-deterministic.
     bool count_repeats = false;
     Versions versions = Versions::kWarn;
+    std::optional<TuneConfig> tune;  // a tuning run's (arena tune)
     // Likely mistakes that do not stop the run ("file:line:col: warning: ...").
     std::vector<std::string> warnings;
 };

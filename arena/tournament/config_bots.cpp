@@ -58,6 +58,8 @@ using bounds::kMinLineBytes;
 
 }  // namespace
 
+std::initializer_list<std::string_view> BotsParser::entry_keys() { return kBotKeys; }
+
 void BotsParser::parse_defaults(const Field& f) {
     require_map(f);
     for (const Field& d : fields_of(f.value, kDefaultsKeys, "'bot_defaults'")) {
@@ -88,16 +90,10 @@ void BotsParser::parse_bots(const Field& f) {
             parse_tsinghua_bots(node, fields, which, name_lines);
             continue;
         }
-        BotConfig bot = defaults_;
         const Field* name = find(fields, "name");
         if (name == nullptr) missing(node, "name", which);
-        bot.name = string_value(*name);
-        if (const auto problem = name_length_problem("bot name", bot.name); !problem.empty())
-            fail(name->value.Mark(), problem);
-        if (!is_valid_name(bot.name)) {
-            fail(name->value.Mark(), "bot name " + in_quotes(bot.name) +
-                                         " is not valid (use only letters, digits and _ . + -)");
-        }
+        BotConfig bot = defaults_;
+        bot.name = bot_name(*name);
         for (std::size_t i = 0; i < config_.bots.size(); ++i) {
             if (config_.bots[i].name == bot.name) {
                 fail(name->value.Mark(), "duplicate bot name " + in_quotes(bot.name) +
@@ -105,28 +101,43 @@ void BotsParser::parse_bots(const Field& f) {
                                              std::to_string(name_lines[i]) + ")");
             }
         }
-        const std::string who = "bot " + in_quotes(bot.name) + ": ";
-        const Field* command = find(fields, "command");
-        if (command == nullptr) missing(node, "command", "bot " + in_quotes(bot.name));
-        parse_dir(fields, who, bot);
-        const auto executable = parse_command(*command, who, bot);
-        if (const Field* args = find(fields, "args")) append_args(*args, bot.argv);
-        if (const Field* protocol = find(fields, "protocol")) {
-            bot.protocol = string_value(*protocol);
-            if (!session::parse_bot_protocol(bot.protocol)) {
-                fail(protocol->value.Mark(), who + "unknown protocol " + in_quotes(bot.protocol) +
-                                                 " (expected " + session::bot_protocol_names() +
-                                                 ", or 'tsinghua-so' with a 'library')");
-            }
-            protocol_marks_.emplace_back(config_.bots.size(), protocol->value.Mark());
-        }
-        parse_bot_settings(node, fields, who, bot);
-        bot.executable = executable;
-        find_argument_files(*command, who, bot);
+        add_bot(node, fields, std::move(bot));
         name_lines.push_back(name->value.Mark().line + 1);
-        config_.bots.push_back(std::move(bot));
     }
     name_lines_ = std::move(name_lines);
+}
+
+std::string BotsParser::bot_name(const Field& name) const {
+    std::string text = string_value(name);
+    if (const auto problem = name_length_problem("bot name", text); !problem.empty())
+        fail(name.value.Mark(), problem);
+    if (!is_valid_name(text)) {
+        fail(name.value.Mark(),
+             "bot name " + in_quotes(text) + " is not valid (use only letters, digits and _ . + -)");
+    }
+    return text;
+}
+
+void BotsParser::add_bot(const YAML::Node& node, const std::vector<Field>& fields, BotConfig bot) {
+    const std::string who = "bot " + in_quotes(bot.name) + ": ";
+    const Field* command = find(fields, "command");
+    if (command == nullptr) missing(node, "command", "bot " + in_quotes(bot.name));
+    parse_dir(fields, who, bot);
+    const auto executable = parse_command(*command, who, bot);
+    if (const Field* args = find(fields, "args")) append_args(*args, bot.argv);
+    if (const Field* protocol = find(fields, "protocol")) {
+        bot.protocol = string_value(*protocol);
+        if (!session::parse_bot_protocol(bot.protocol)) {
+            fail(protocol->value.Mark(), who + "unknown protocol " + in_quotes(bot.protocol) +
+                                             " (expected " + session::bot_protocol_names() +
+                                             ", or 'tsinghua-so' with a 'library')");
+        }
+        protocol_marks_.emplace_back(config_.bots.size(), protocol->value.Mark());
+    }
+    parse_bot_settings(node, fields, who, bot);
+    bot.executable = executable;
+    find_argument_files(*command, who, bot);
+    config_.bots.push_back(std::move(bot));
 }
 
 // `command`: split into bot.command and bot.argv, and its program found

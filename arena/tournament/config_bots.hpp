@@ -37,6 +37,16 @@ class BotsParser : FieldReader {
     // Once the game is known, whatever the order of the sections.
     void check_protocols() const;
     void check_tsinghua_bots() const;
+    // A bot entry's name, checked (length, characters).
+    [[nodiscard]] std::string bot_name(const Field& name) const;
+    // The bot of one entry (its `command`, `args`, `dir`, `protocol`, limits
+    // and `time`), over `bot` (`bot_defaults` and its name), appended to the
+    // config's bots.
+    void add_bot(const YAML::Node& node, const std::vector<Field>& fields, BotConfig bot);
+    // What `bot_defaults` gave, for a bot made elsewhere (a tune's).
+    [[nodiscard]] const BotConfig& defaults() const { return defaults_; }
+    // The keys of a bot entry.
+    [[nodiscard]] static std::initializer_list<std::string_view> entry_keys();
     // Whether the `bots:` list gave any bot.
     [[nodiscard]] bool has_listed_bots() const { return !name_lines_.empty(); }
 

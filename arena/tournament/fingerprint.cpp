@@ -63,6 +63,23 @@ std::string fingerprint(const Config& c) {
         }
     }
     f << "\nseed: " << c.seed << "\n";
+    // Only for a tune: what decides its path besides the results.
+    if (c.tune) {
+        const auto& t = *c.tune;
+        const auto precision = f.precision(17);  // every double exactly
+        f << "tune: pairs=" << t.spsa.iterations << " alpha=" << t.spsa.alpha
+          << " gamma=" << t.spsa.gamma << " A=" << (t.spsa.A ? std::to_string(*t.spsa.A) : "-")
+          << " batch=" << (t.batch ? std::to_string(*t.batch) : "-") << " command:";
+        for (const auto& w : t.argv)
+            f << " " << w;
+        f << "\n";
+        for (const auto& p : t.params) {
+            f << "param " << p.name << ": start=" << p.start << " min=" << p.min
+              << " max=" << p.max << " c_end=" << p.c_end << " r_end=" << p.r_end
+              << " integer=" << p.integer << "\n";
+        }
+        f.precision(precision);
+    }
     for (const auto& b : c.bots) {
         f << "bot " << b.name << ":";
         for (const auto& w : b.argv)

@@ -18,6 +18,7 @@
 
 #include "arena/match/startup_guard.hpp"
 #include "arena/record/game_record.hpp"
+#include "arena/store/results_store.hpp"
 #include "arena/tournament/schedule.hpp"
 
 namespace arena::tournament {
@@ -27,6 +28,7 @@ struct Finished {
     Pairing pairing;
     std::string opening;
     record::GameRecord record;
+    std::vector<store::GameParam> params;  // a tune's (PairingSource::game_params)
 };
 
 class GameQueue {

@@ -11,6 +11,7 @@
 #include "arena/tournament/ladder.hpp"
 #include "arena/tournament/play_order.hpp"
 #include "arena/tournament/run_summary.hpp"
+#include "arena/tournament/tune_source.hpp"
 
 namespace arena::tournament {
 namespace {
@@ -354,6 +355,7 @@ std::unique_ptr<PairingSource> make_pairing_source(const Config& config, const L
                                                    store::ResultsStore& store,
                                                    std::int64_t tournament_id,
                                                    const std::unordered_set<std::int64_t>& done) {
+    if (config.tune) return std::make_unique<TuneSource>(config, lineup, store, tournament_id);
     if (config.sprt)
         return std::make_unique<SprtSource>(config, lineup, store, tournament_id, done);
     if (config.schedule == ScheduleType::kLadder)

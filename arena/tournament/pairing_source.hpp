@@ -2,12 +2,14 @@
 // Where the runner's games come from: a pull-based source of pairings, asked
 // for the next game by the workers and told of every stored result.
 //
-// Three kinds: a fixed schedule (round-robin or gauntlet, played in an order
+// Four kinds: a fixed schedule (round-robin or gauntlet, played in an order
 // that keeps bot restarts few), the SPRT gauntlet (a fixed schedule whose
-// decided opponents play no more), and the ladder (one round at a time, each
-// chosen from the results of the rounds before). A new kind of schedule
-// (Swiss, knockout, a tuning run) is one more class here; the runner, the
-// store writer and the progress output stay as they are.
+// decided opponents play no more), the ladder (one round at a time, each
+// chosen from the results of the rounds before) and a tune (tune_source.hpp:
+// one batch of SPSA iterations at a time, each at points chosen from the
+// results before). A new kind of schedule (Swiss, knockout) is one more
+// class; the runner, the store writer and the progress output stay as they
+// are.
 //
 // Play comes in phases: the whole schedule, or a ladder's round. A phase
 // ends once next() has handed out its games and all of them are stored;
@@ -66,6 +68,19 @@ class PairingSource {
     [[nodiscard]] virtual std::vector<std::string> take_news() { return {}; }
     // A gauntlet's SPRT: each opponent's test.
     [[nodiscard]] virtual std::vector<OpponentTest> sprt_tests() const { return {}; }
+
+    // The bot a side of `pairing` plays as (0: the first mover, 1: the
+    // second) when the source sets its command itself: a tune's theta+ and
+    // theta- at the iteration's point. nullptr: the entrant's config bot.
+    [[nodiscard]] virtual std::shared_ptr<const BotConfig> variant(const Pairing& /*pairing*/,
+                                                                   int /*side*/) const {
+        return nullptr;
+    }
+    // What the game is stored with beside its record: a tune's parameter values.
+    [[nodiscard]] virtual std::vector<store::GameParam> game_params(
+        const Pairing& /*pairing*/) const {
+        return {};
+    }
 
     // At most `capacity` bot processes can be alive at once: a schedule
     // known in advance is reordered to restart few (play_order.hpp).

@@ -38,12 +38,21 @@ PlayerPool::~PlayerPool() {
     if (freezer_.joinable()) freezer_.join();
 }
 
-std::unique_ptr<match::Player> PlayerPool::acquire(int bot) {
+std::unique_ptr<match::Player> PlayerPool::acquire(
+    int bot, const std::shared_ptr<const BotConfig>& variant) {
     std::unique_ptr<match::Player> retired;
     {
         std::lock_guard lock(mutex_);
-        auto& mine = idle_of_[static_cast<std::size_t>(bot)];
-        if (!mine.empty()) {
+        if (variant) {
+            const auto it = std::find_if(lru_.rbegin(), lru_.rend(),
+                                         [&](const Idle& i) { return i.variant == variant; });
+            if (it != lru_.rend()) {
+                auto player = std::move(it->player);
+                lru_.erase(std::next(it).base());
+                ++in_use_;
+                return player;
+            }
+        } else if (auto& mine = idle_of_[static_cast<std::size_t>(bot)]; !mine.empty()) {
             const auto it = mine.back();
             mine.pop_back();
             auto player = std::move(it->player);
@@ -53,8 +62,10 @@ std::unique_ptr<match::Player> PlayerPool::acquire(int bot) {
         }
         if (capacity_ > 0 && in_use_ + lru_.size() >= capacity_ && !lru_.empty()) {
             auto& oldest = lru_.front();
-            auto& of = idle_of_[static_cast<std::size_t>(oldest.bot)];
-            of.erase(std::find(of.begin(), of.end(), lru_.begin()));
+            if (!oldest.variant) {
+                auto& of = idle_of_[static_cast<std::size_t>(oldest.bot)];
+                of.erase(std::find(of.begin(), of.end(), lru_.begin()));
+            }
             retired = std::move(oldest.player);
             lru_.pop_front();
             ++evictions_;
@@ -62,31 +73,39 @@ std::unique_ptr<match::Player> PlayerPool::acquire(int bot) {
         ++in_use_;
     }
     if (retired) retired->retire();  // outside the lock: it may wait for the bot to quit
-    const auto& b = config_.bots[static_cast<std::size_t>(bot)];
+    const auto& b = variant ? *variant : config_.bots[static_cast<std::size_t>(bot)];
     // Limits, freezing, sandbox, dir and environment from the config.
     auto player = std::make_unique<match::Player>(host_, bot_spec(b), session_options(config_, b));
     player->set_startup_guard(&guard_);
     return player;
 }
 
-void PlayerPool::release(int bot, std::unique_ptr<match::Player> player) {
-    if (config_.bots[static_cast<std::size_t>(bot)].restart_each_game) player->retire();
+void PlayerPool::release(int bot, std::unique_ptr<match::Player> player,
+                         const std::shared_ptr<const BotConfig>& variant) {
+    const auto& b = variant ? *variant : config_.bots[static_cast<std::size_t>(bot)];
+    if (b.restart_each_game) player->retire();
     player->drop_if_dead();
     std::lock_guard lock(mutex_);
     --in_use_;
-    lru_.push_back({bot, std::move(player)});
-    idle_of_[static_cast<std::size_t>(bot)].push_back(std::prev(lru_.end()));
+    lru_.push_back({bot, std::move(player), variant});
+    if (!variant) idle_of_[static_cast<std::size_t>(bot)].push_back(std::prev(lru_.end()));
 }
 
-void PlayerPool::retire_all() {
+void PlayerPool::retire_all(bool variants_only) {
     std::vector<std::unique_ptr<match::Player>> all;
     {
         std::lock_guard lock(mutex_);
-        for (auto& idle : lru_)
-            all.push_back(std::move(idle.player));
-        lru_.clear();
-        for (auto& of : idle_of_)
-            of.clear();
+        for (auto it = lru_.begin(); it != lru_.end();) {
+            if (variants_only && !it->variant) {
+                ++it;
+                continue;
+            }
+            all.push_back(std::move(it->player));
+            it = lru_.erase(it);
+        }
+        if (!variants_only)
+            for (auto& of : idle_of_)
+                of.clear();
     }
     std::vector<std::jthread> quitting;
     for (auto& p : all)

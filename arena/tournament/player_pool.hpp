@@ -32,12 +32,18 @@ class PlayerPool {
 
     // An idle player of `bot`, or a new one (without a process yet: it
     // starts in the game), after retiring the least recently used idle
-    // player when the pool is at its bound.
-    [[nodiscard]] std::unique_ptr<match::Player> acquire(int bot);
+    // player when the pool is at its bound. With a `variant` (a tune's bot
+    // at one point, PairingSource::variant), a player of that variant: the
+    // bot with other arguments.
+    [[nodiscard]] std::unique_ptr<match::Player> acquire(
+        int bot, const std::shared_ptr<const BotConfig>& variant = nullptr);
     // Back from a game: idle, most recently used.
-    void release(int bot, std::unique_ptr<match::Player> player);
-    // Asks every idle bot to quit, all at once, and waits for them.
-    void retire_all();
+    void release(int bot, std::unique_ptr<match::Player> player,
+                 const std::shared_ptr<const BotConfig>& variant = nullptr);
+    // Asks every idle bot to quit, all at once, and waits for them; or only
+    // the players of variants (between a tune's batches, whose points are
+    // not played again).
+    void retire_all(bool variants_only = false);
 
     // Players retired to stay within the bound, so far.
     [[nodiscard]] std::size_t evictions() const;
@@ -46,6 +52,7 @@ class PlayerPool {
     struct Idle {
         int bot;
         std::unique_ptr<match::Player> player;
+        std::shared_ptr<const BotConfig> variant;  // none: the config's bot
     };
 
     session::BotHost& host_;

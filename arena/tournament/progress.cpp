@@ -57,6 +57,7 @@ void Progress::game_stored(std::int64_t index, std::int64_t game_id, const recor
         print_live();
         return;
     }
+    if (options_.news_only) return;
     // The game's number is its stored id, the one `arena games` lists and
     // `show`, `log` and the web pages take; the count after it is progress,
     // not a number of a game.

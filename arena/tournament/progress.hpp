@@ -26,6 +26,8 @@ struct ProgressOptions {
     // Where the run says that it resumes a tournament with games stored, and
     // how many are left (stderr); none: it says nothing.
     std::ostream* messages = nullptr;
+    // Not live: only the schedule's news (a tune's tables), no line a game.
+    bool news_only = false;
 };
 
 // Live, and cut to the terminal's width, when `fd` is a terminal.

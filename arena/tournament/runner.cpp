@@ -80,9 +80,11 @@ class Run {
     void play_phase();
     void worker(bool stores_itself);
     enum class Played { kPlayed, kSkipped, kStop };
-    [[nodiscard]] Played play_one(const Pairing& pairing, Finished& f);
-    void release(int first_bot, std::unique_ptr<match::Player> first, int second_bot,
-                 std::unique_ptr<match::Player> second);
+    // The bots of each side (nullptr: the entrant's config bot), from the source.
+    using Variants = std::array<std::shared_ptr<const BotConfig>, 2>;
+    [[nodiscard]] Played play_one(const Pairing& pairing, const Variants& variants, Finished& f);
+    void release(const Pairing& pairing, const Variants& variants,
+                 std::array<std::unique_ptr<match::Player>, 2> players);
     void store_batch(std::deque<Finished>& batch);
     void store_one(const Finished& f);
     void tell_schedule();
@@ -163,6 +165,7 @@ RunOutcome Run::play() {
         tell_schedule();
         play_phase();
         if (stopping()) break;
+        pool_->retire_all(true);  // the phase's variants are not played again
         try {
             more = source_->begin_phase();
         } catch (const std::exception& e) {
@@ -211,15 +214,20 @@ void Run::worker(bool stores_itself) {
     std::chrono::nanoseconds storing{};
     while (!stopping()) {
         std::optional<Pairing> pairing;
+        Variants variants;
+        Finished f;
         {
             std::lock_guard lock(source_mutex_);
             pairing = source_->next();
+            if (pairing) {
+                variants = {source_->variant(*pairing, 0), source_->variant(*pairing, 1)};
+                f.params = source_->game_params(*pairing);
+            }
         }
         if (!pairing) break;
         // The games of a bot given up are not played: fixed, the next run plays them.
         if (given_up(bot_of(pairing->first)) || given_up(bot_of(pairing->second))) continue;
-        Finished f;
-        const Played played = play_one(*pairing, f);
+        const Played played = play_one(*pairing, variants, f);
         if (played == Played::kSkipped) continue;
         if (played == Played::kStop) break;
         queue_.push(std::move(f));
@@ -244,15 +252,17 @@ void Run::worker(bool stores_itself) {
 
 // Plays one game into `f`. kStop when this worker stops: the game was
 // abandoned, or the run cannot go on (the error is kept).
-Run::Played Run::play_one(const Pairing& pairing, Finished& f) {
+Run::Played Run::play_one(const Pairing& pairing, const Variants& variants, Finished& f) {
     const int first_bot = bot_of(pairing.first), second_bot = bot_of(pairing.second);
+    const auto& first_config = variants[0] ? *variants[0] : config_.bots[static_cast<std::size_t>(first_bot)];
+    const auto& second_config = variants[1] ? *variants[1] : config_.bots[static_cast<std::size_t>(second_bot)];
     f.pairing = pairing;
     try {
         const auto setup = pair_setup(config_, pairing);
         const auto game = games::make_game(config_.game, setup.board);
         f.opening = match::opening_text(*game, setup.opening);
-        auto first = pool_->acquire(first_bot);
-        auto second = pool_->acquire(second_bot);
+        auto first = pool_->acquire(first_bot, variants[0]);
+        auto second = pool_->acquire(second_bot, variants[1]);
         // Either stop ends the game: the user's, or another worker's abort.
         std::stop_source game_stop;
         std::stop_callback on_stop(stop_, [&] { game_stop.request_stop(); });
@@ -267,9 +277,8 @@ Run::Played Run::play_one(const Pairing& pairing, Finished& f) {
         });
         const bool watched = options_.progress != nullptr || !options_.observers.empty();
         // Each side under its bot's control (time odds, search limits).
-        const std::array<match::SideControl, 2> sides{
-            side_control(config_, config_.bots[static_cast<std::size_t>(first_bot)]),
-            side_control(config_, config_.bots[static_cast<std::size_t>(second_bot)])};
+        const std::array<match::SideControl, 2> sides{side_control(config_, first_config),
+                                                      side_control(config_, second_config)};
         f.record = match::play_game(
             *game, *first, *second, sides, setup.opening, game_stop.get_token(),
             !watched ? match::MoveObserver{} : [&](const record::MoveRecord& m) {
@@ -284,7 +293,7 @@ Run::Played Run::play_one(const Pairing& pairing, Finished& f) {
             f.record.abandoned = true;
         if (!f.record.abandoned)
             tell([&](match::GameObserver& o) { o.game_ended(pairing.index, f.record); });
-        release(first_bot, std::move(first), second_bot, std::move(second));
+        release(pairing, variants, {std::move(first), std::move(second)});
     } catch (const session::SpawnError& e) {
         // The guard has given the bot up: its games are skipped from now on.
         if (given_up(first_bot) || given_up(second_bot)) return Played::kSkipped;
@@ -297,16 +306,23 @@ Run::Played Run::play_one(const Pairing& pairing, Finished& f) {
     return f.record.abandoned ? Played::kStop : Played::kPlayed;
 }
 
-void Run::release(int first_bot, std::unique_ptr<match::Player> first, int second_bot,
-                  std::unique_ptr<match::Player> second) {
-    if (config_.bots[static_cast<std::size_t>(first_bot)].restart_each_game &&
-        config_.bots[static_cast<std::size_t>(second_bot)].restart_each_game) {
+void Run::release(const Pairing& pairing, const Variants& variants,
+                  std::array<std::unique_ptr<match::Player>, 2> players) {
+    const std::array<int, 2> bots{bot_of(pairing.first), bot_of(pairing.second)};
+    const auto restarts = [&](std::size_t side) {
+        const auto& v = variants[side];
+        return (v ? *v : config_.bots[static_cast<std::size_t>(bots[side])]).restart_each_game;
+    };
+    const auto give_back = [&](std::size_t side) {
+        pool_->release(bots[side], std::move(players[side]), variants[side]);
+    };
+    if (restarts(0) && restarts(1)) {
         // Both processes quit side by side.
-        std::jthread quit_first([&] { pool_->release(first_bot, std::move(first)); });
-        pool_->release(second_bot, std::move(second));
+        std::jthread quit_first([&] { give_back(0); });
+        give_back(1);
     } else {
-        pool_->release(first_bot, std::move(first));
-        pool_->release(second_bot, std::move(second));
+        give_back(0);
+        give_back(1);
     }
 }
 
@@ -326,7 +342,7 @@ void Run::store_one(const Finished& f) {
         id = store_.record_game(
             tournament_id_,
             {f.pairing.index, f.pairing.round, f.pairing.pair, f.pairing.game_in_pair, f.opening},
-            f.record);
+            f.record, f.params);
     } catch (const std::exception& e) {
         storage_failed_ = true;
         fail(e.what());
