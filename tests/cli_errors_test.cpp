@@ -75,13 +75,16 @@ class CliErrorsTest : public ::testing::Test {
         return path;
     }
 
-    // A SQLite file with PRAGMA user_version = 9, as a later arena would write.
+    // A SQLite file with PRAGMA user_version one above this arena's, as a later arena would write.
     fs::path newer_db() {
         const auto path = dir_ / "newer.db";
         sqlite3* db = nullptr;
         EXPECT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-        EXPECT_EQ(sqlite3_exec(db, "PRAGMA user_version = 9", nullptr, nullptr, nullptr),
-                  SQLITE_OK);
+        EXPECT_EQ(
+            sqlite3_exec(
+                db, ("PRAGMA user_version = " + std::to_string(store::kSchemaVersion + 1)).c_str(),
+                nullptr, nullptr, nullptr),
+            SQLITE_OK);
         sqlite3_close(db);
         return path;
     }
@@ -155,8 +158,9 @@ TEST_F(CliErrorsTest, RunGarbageDatabase) {
 TEST_F(CliErrorsTest, RunDatabaseFromANewerArena) {
     const auto db = newer_db();
     EXPECT_EQ(one_line(arena({"run", config(db).string()}), kFailure),
-              "arena run: " + db.string() +
-                  ": results database schema version 9 is newer than this arena supports "
+              "arena run: " + db.string() + ": results database schema version " +
+                  std::to_string(store::kSchemaVersion + 1) +
+                  " is newer than this arena supports "
                   "(version " +
                   std::to_string(store::kSchemaVersion) + "); use a newer arena");
 }
@@ -317,8 +321,9 @@ TEST_F(CliErrorsTest, ReadCommandsDatabaseFromANewerArena) {
     const auto db = newer_db();
     for (const std::string command : {"standings", "games"}) {
         EXPECT_EQ(one_line(arena({command, db.string()}), kFailure),
-                  "arena " + command + ": " + db.string() +
-                      ": results database schema version 9 is newer than this arena supports "
+                  "arena " + command + ": " + db.string() + ": results database schema version " +
+                      std::to_string(store::kSchemaVersion + 1) +
+                      " is newer than this arena supports "
                       "(version " +
                       std::to_string(store::kSchemaVersion) + "); use a newer arena")
             << command;
@@ -451,6 +456,7 @@ void back_to_schema_6(const fs::path& db) {
                            "DROP TABLE segment_bots; DROP TABLE segments; "
                            "ALTER TABLE bots DROP COLUMN retired; "
                            "ALTER TABLE bots DROP COLUMN version; "
+                           "DROP TABLE game_params; "
                            "ALTER TABLE games DROP COLUMN first_control; "
                            "ALTER TABLE games DROP COLUMN second_control; PRAGMA user_version = 6; "
                            "PRAGMA wal_checkpoint(TRUNCATE)",

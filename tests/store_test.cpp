@@ -639,9 +639,16 @@ SELECT s.tournament_id, s.tournament, s.bot_id, s.bot,
  GROUP BY s.tournament_id, s.tournament, s.bot_id;
 )sql";
 
+// Turns a file this arena made into the file an arena of schema 8 made: no
+// game_params table (schema 9).
+void back_to_version_8(Database& db) {
+    db.exec("DROP TABLE game_params; PRAGMA user_version = 8");
+}
+
 // Turns a file this arena made into the file an arena of schema 7 made: no
 // control columns (schema 8).
 void back_to_version_7(Database& db) {
+    back_to_version_8(db);
     db.exec(
         "ALTER TABLE games DROP COLUMN first_control;"
         "ALTER TABLE games DROP COLUMN second_control;"
