@@ -79,8 +79,7 @@ std::optional<int> parse_run_args(const std::vector<std::string>& args, RunArgs&
     // clang-format on
     if (const auto done = parse_config_args(
             a.tune ? "tune" : "run", a.tune ? tune::kTuneUsage : kRunUsage, args, opts,
-            a.config_path, out, err,
-            [&](const po::variables_map& vm) {
+            a.config_path, out, err, [&](const po::variables_map& vm) {
                 if (vm.count("concurrency") && o.concurrency < 1)
                     throw std::invalid_argument("--concurrency must be at least 1");
                 if (vm.count("serve") && (a.serve_port < 0 || a.serve_port > 65535))
@@ -117,7 +116,8 @@ tournament::RunOutcome play(session::BotHost& host, store::ResultsStore& store,
     }
     store.set_lock_waiting(store::waiting_as_long_as_locked(err, "arena run", signals.token()));
     store.set_status(o.id, "running");
-    auto shown = tournament::run_progress(a.overrides, o, err, a.json ? STDERR_FILENO : STDOUT_FILENO);
+    auto shown =
+        tournament::run_progress(a.overrides, o, err, a.json ? STDERR_FILENO : STDOUT_FILENO);
     shown.news_only = a.tune && !shown.live;  // a tune's tables, not a line a game
     tournament::Progress progress(config, a.json ? err : out, shown);
     tournament::RunOptions options;

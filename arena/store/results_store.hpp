@@ -107,8 +107,8 @@ struct GameSlot {
 struct GameParam {
     std::string name;
     std::int64_t iteration = 0;
-    std::int64_t batch = 1;  // iterations that shared a theta
-    double theta = 0.0;      // the point the iteration perturbed
+    std::int64_t batch = 1;               // iterations that shared a theta
+    double theta = 0.0;                   // the point the iteration perturbed
     std::optional<double> first, second;  // what each side received; none: a fixed opponent
 };
 

@@ -342,7 +342,8 @@ void fill_moves_hashes(Database& db);
 // step is never edited; a change to the schema is a new step.
 constexpr Migration kMigrations[] = {
     {kSchemaV1}, {kSchemaV2}, {kSchemaV3}, {kSchemaV4, fill_moves_hashes, kSchemaV4Index},
-    {kSchemaV5}, {kSchemaV6}, {kSchemaV7}, {kSchemaV8}, {kSchemaV9}};
+    {kSchemaV5}, {kSchemaV6}, {kSchemaV7}, {kSchemaV8},
+    {kSchemaV9}};
 static_assert(std::size(kMigrations) == kSchemaVersion);
 
 // The migration to schema 4: moves_hash of every game already stored, a

@@ -16,8 +16,8 @@
 #include "arena/games/registry.hpp"
 #include "arena/record/suggest.hpp"
 #include "arena/tournament/config_bots.hpp"
-#include "arena/tournament/config_tune.hpp"
 #include "arena/tournament/config_fields.hpp"
+#include "arena/tournament/config_tune.hpp"
 #include "arena/tournament/openings.hpp"
 #include "arena/tournament/scoring.hpp"
 
@@ -34,8 +34,8 @@ using bounds::kMaxMillis;
 using bounds::kMaxPlies;
 
 const std::initializer_list<std::string_view> kTopKeys = {
-    "name",    "game",     "time",     "schedule",     "openings",     "concurrency",
-    "seed",    "database", "bots",     "bot_defaults", "scoring",      "transcript",
+    "name",    "game",     "time",     "schedule",     "openings",      "concurrency",
+    "seed",    "database", "bots",     "bot_defaults", "scoring",       "transcript",
     "anchors", "versions", "bots_dir", "check",        "count_repeats", "tune"};
 // What a tuning config (`tune:`) makes itself, or has no use for.
 const std::initializer_list<std::string_view> kNotWithTune = {"bots",    "bots_dir", "schedule",

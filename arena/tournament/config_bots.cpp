@@ -58,7 +58,9 @@ using bounds::kMinLineBytes;
 
 }  // namespace
 
-std::initializer_list<std::string_view> BotsParser::entry_keys() { return kBotKeys; }
+std::initializer_list<std::string_view> BotsParser::entry_keys() {
+    return kBotKeys;
+}
 
 void BotsParser::parse_defaults(const Field& f) {
     require_map(f);
@@ -112,8 +114,8 @@ std::string BotsParser::bot_name(const Field& name) const {
     if (const auto problem = name_length_problem("bot name", text); !problem.empty())
         fail(name.value.Mark(), problem);
     if (!is_valid_name(text)) {
-        fail(name.value.Mark(),
-             "bot name " + in_quotes(text) + " is not valid (use only letters, digits and _ . + -)");
+        fail(name.value.Mark(), "bot name " + in_quotes(text) +
+                                    " is not valid (use only letters, digits and _ . + -)");
     }
     return text;
 }

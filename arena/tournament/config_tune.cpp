@@ -26,9 +26,8 @@ const std::initializer_list<std::string_view> kTuneKeys = {
     "alpha",          "gamma",            "A",
     "batch"};
 // clang-format on
-const std::initializer_list<std::string_view> kTuneOwnKeys = {"params", "pairs", "opponent",
-                                                              "alpha",  "gamma", "A",
-                                                              "batch"};
+const std::initializer_list<std::string_view> kTuneOwnKeys = {
+    "params", "pairs", "opponent", "alpha", "gamma", "A", "batch"};
 const std::initializer_list<std::string_view> kParamKeys = {"name",  "start", "min",    "max",
                                                             "c_end", "r_end", "integer"};
 // Parameter values beyond this are typing mistakes.
@@ -97,9 +96,10 @@ void TuneParser::parse(const Field& f) {
 void TuneParser::parse_params(const Field& f) {
     require_value(f);
     if (!f.value.IsSequence() || f.value.size() == 0) {
-        fail(f.value.Mark(), "expected a list of parameters for 'params' ({ name, start, min, "
-                             "max, c_end, r_end }), got " +
-                                 describe(f.value));
+        fail(f.value.Mark(),
+             "expected a list of parameters for 'params' ({ name, start, min, "
+             "max, c_end, r_end }), got " +
+                 describe(f.value));
     }
     auto& params = config_.tune->params;
     int index = 0;
@@ -139,8 +139,7 @@ tune::SpsaParam TuneParser::parse_param(const YAML::Node& node, int index) {
     p.min = number("min");
     p.max = number("max");
     const std::string who = "parameter " + in_quotes(p.name) + ": ";
-    if (p.min >= p.max)
-        fail(find(fields, "max")->value.Mark(), who + "max must be above min");
+    if (p.min >= p.max) fail(find(fields, "max")->value.Mark(), who + "max must be above min");
     if (p.start < p.min || p.start > p.max)
         fail(find(fields, "start")->value.Mark(), who + "start must lie between min and max");
     p.c_end = number("c_end");
@@ -166,19 +165,21 @@ void TuneParser::parse_bot(const YAML::Node& node, const std::vector<Field>& fie
         const Field* dir = find(fields, key);
         if (dir != nullptr && dir->value.IsScalar() &&
             dir->value.Scalar().find('{') != std::string::npos) {
-            fail(dir->value.Mark(), "a parameter's value goes in the command or 'args', not in " +
-                                        in_quotes(key));
+            fail(dir->value.Mark(),
+                 "a parameter's value goes in the command or 'args', not in " + in_quotes(key));
         }
+    }
+    const auto text = string_value(*command);
+    const auto program = text.substr(0, text.find_first_of(" \t", text.find_first_not_of(" \t")));
+    if (program.find('{') != std::string::npos) {
+        fail(command->value.Mark(),
+             "the program of 'tune' cannot hold a parameter: put {name} in its arguments");
     }
     BotConfig bot = bots_.defaults();
     bot.name = kThetaPlus;
     bots_.add_bot(node, fields, std::move(bot));
     auto& tune = *config_.tune;
     tune.argv = config_.bots.back().argv;
-    if (!tune.argv.empty() && tune.argv.front().find('{') != std::string::npos) {
-        fail(command->value.Mark(),
-             "the program of 'tune' cannot hold a parameter: put {name} in its arguments");
-    }
     check_placeholders(*command);
     std::vector<double> start;
     for (const auto& p : tune.params)
@@ -217,8 +218,8 @@ void TuneParser::check_placeholders(const Field& command) const {
         const auto& name = tune.params[i].name;
         if (!used.contains(name)) {
             fail(param_marks_[i], "parameter " + in_quotes(name) +
-                                      " is not in the command or 'args' of 'tune': write {" +
-                                      name + "} where the bot takes its value");
+                                      " is not in the command or 'args' of 'tune': write {" + name +
+                                      "} where the bot takes its value");
         }
     }
 }
@@ -227,14 +228,16 @@ void TuneParser::parse_opponent(const Field& f) {
     require_value(f);
     if (f.value.IsScalar()) {
         if (f.value.Scalar() == "self") return;
-        fail(f.value.Mark(), "expected 'self' or a bot ({ name, command, ... }) for 'opponent', "
-                             "got " +
-                                 describe(f.value));
+        fail(f.value.Mark(),
+             "expected 'self' or a bot ({ name, command, ... }) for 'opponent', "
+             "got " +
+                 describe(f.value));
     }
     if (!f.value.IsMap()) {
-        fail(f.value.Mark(), "expected 'self' or a bot ({ name, command, ... }) for 'opponent', "
-                             "got " +
-                                 describe(f.value));
+        fail(f.value.Mark(),
+             "expected 'self' or a bot ({ name, command, ... }) for 'opponent', "
+             "got " +
+                 describe(f.value));
     }
     const std::vector<Field> fields = fields_of(f.value, BotsParser::entry_keys(), "'opponent'");
     const Field* name = find(fields, "name");

@@ -74,9 +74,8 @@ std::string fingerprint(const Config& c) {
             f << " " << w;
         f << "\n";
         for (const auto& p : t.params) {
-            f << "param " << p.name << ": start=" << p.start << " min=" << p.min
-              << " max=" << p.max << " c_end=" << p.c_end << " r_end=" << p.r_end
-              << " integer=" << p.integer << "\n";
+            f << "param " << p.name << ": start=" << p.start << " min=" << p.min << " max=" << p.max
+              << " c_end=" << p.c_end << " r_end=" << p.r_end << " integer=" << p.integer << "\n";
         }
         f.precision(precision);
     }

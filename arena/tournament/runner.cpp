@@ -254,8 +254,10 @@ void Run::worker(bool stores_itself) {
 // abandoned, or the run cannot go on (the error is kept).
 Run::Played Run::play_one(const Pairing& pairing, const Variants& variants, Finished& f) {
     const int first_bot = bot_of(pairing.first), second_bot = bot_of(pairing.second);
-    const auto& first_config = variants[0] ? *variants[0] : config_.bots[static_cast<std::size_t>(first_bot)];
-    const auto& second_config = variants[1] ? *variants[1] : config_.bots[static_cast<std::size_t>(second_bot)];
+    const auto& first_config =
+        variants[0] ? *variants[0] : config_.bots[static_cast<std::size_t>(first_bot)];
+    const auto& second_config =
+        variants[1] ? *variants[1] : config_.bots[static_cast<std::size_t>(second_bot)];
     f.pairing = pairing;
     try {
         const auto setup = pair_setup(config_, pairing);

@@ -23,8 +23,8 @@ TuneSource::TuneSource(const Config& config, const Lineup& lineup, store::Result
 void TuneSource::replay() {
     const auto rows = store_.game_params(tournament_id_);
     auto options = tune_.spsa;
-    options.batch = !rows.empty() ? rows.front().param.batch
-                                  : tune_.batch.value_or(std::max(1, concurrency_));
+    options.batch =
+        !rows.empty() ? rows.front().param.batch : tune_.batch.value_or(std::max(1, concurrency_));
     spsa_.emplace(tune_.params, options);
     for (const auto& g : store_.games(tournament_id_))
         first_scores_[g.slot.index] = scored_game(g).first_score;
@@ -148,7 +148,9 @@ std::string TuneSource::summary() const {
            tune::values_text(tune_.params, spsa_->theta());
 }
 
-std::vector<std::string> TuneSource::take_news() { return std::exchange(news_, {}); }
+std::vector<std::string> TuneSource::take_news() {
+    return std::exchange(news_, {});
+}
 
 std::shared_ptr<const BotConfig> TuneSource::bot_at(const std::vector<double>& values,
                                                     int config_bot) const {

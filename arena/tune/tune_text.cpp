@@ -65,8 +65,8 @@ std::vector<std::string> table_lines(const std::vector<SpsaParam>& params,
         const auto games = std::to_string(window.games_each) + " games each";
         if (opponent.empty()) {
             lines.push_back(last + "theta+ scored " +
-                            percent(window.plus_points, window.games_each) +
-                            " against theta- (" + games + ")");
+                            percent(window.plus_points, window.games_each) + " against theta- (" +
+                            games + ")");
         } else {
             lines.push_back(last + "against " + opponent + ", theta+ scored " +
                             percent(window.plus_points, window.games_each) + " and theta- " +
