@@ -254,6 +254,10 @@ TEST_F(SlurmCommand, BadArgumentsAndConfigsGetOneMessage) {
           "bots:\n  - { name: a, command: " +
               bin("bots/random") + " }\n  - { name: b, command: " + bin("bots/random") + " }\n");
     write("broken.yaml", "name: x\ngame: { name: connect4 }\nbots: 3\n");
+    write("tune.yaml",
+          "name: tu\ngame: { name: connect4 }\ntune:\n  command: " + bin("bots/random") +
+              " --seed {s}\n  params:\n    - { name: s, start: 5, min: 1, max: 9, "
+              "c_end: 1, r_end: 0.1 }\n  pairs: 10\n");
     const struct {
         std::string args, says;
     } cases[] = {
@@ -266,6 +270,7 @@ TEST_F(SlurmCommand, BadArgumentsAndConfigsGetOneMessage) {
         {"slurm rr.yaml --shards 4 --shrads 3", "did you mean '--shards'"},
         {"slurm ladder.yaml --shards 2",
          "ladder.yaml: a ladder schedule (schedule: { type: ladder }) cannot be played in shards"},
+        {"slurm tune.yaml --shards 2", "tune.yaml: a tune (tune:) cannot be played in shards yet"},
         {"slurm broken.yaml --shards 2", "broken.yaml:3"},
         {"slurm missing.yaml --shards 2", "missing.yaml"},
     };

@@ -44,6 +44,10 @@ std::optional<Shard> parse_shard(std::string_view text, std::string& problem) {
 }
 
 std::string shard_refusal(const Config& config) {
+    if (config.tune) {
+        return "a tune (tune:) cannot be played in shards yet: each batch of iterations starts "
+               "from the values the batches before it reached (docs/tuning.md)";
+    }
     if (config.schedule == ScheduleType::kLadder) {
         return "a ladder schedule (schedule: { type: ladder }) cannot be played in shards: each "
                "round is chosen from the results of every game before it";
