@@ -136,10 +136,16 @@ tournament::RunOutcome play(session::BotHost& host, store::ResultsStore& store,
 
 // The standings table, with the course-style points of the stored config's
 // `scoring:` when it has them; then each opponent's test of a gauntlet with
-// `sprt`, unless `tests` is false.
+// `sprt`, unless `tests` is false. A tune's table instead, and with --json,
+// the values reached on `out` and the table on `err`.
 void print_standings(store::ResultsStore& store, const tournament::Config& config,
                      const tournament::OpenedTournament& o, const tournament::RunOutcome& outcome,
-                     bool tests, std::ostream& out) {
+                     const RunArgs& a, bool tests, std::ostream& out, std::ostream& err) {
+    if (config.tune) {
+        tournament::print_tune_end(store, config, o.lineup, o.id, a.json ? err : out,
+                                   a.json ? &out : nullptr);
+        return;
+    }
     const auto row = store.find_tournament(config.name);
     if (!row) return;
     const auto points = tournament::stored_settings(row->spec.config_text).scoring;
@@ -159,13 +165,14 @@ void print_standings(store::ResultsStore& store, const tournament::Config& confi
 // The end of a run: its status, the standings and what is left; the exit status.
 int conclude(store::ResultsStore& store, const tournament::Config& config,
              const tournament::OpenedTournament& o, const tournament::RunOutcome& outcome,
-             const std::vector<submissions::LeftOut>& left_out, bool stopped, std::ostream& out,
-             std::ostream& err) {
+             const std::vector<submissions::LeftOut>& left_out, const RunArgs& a, bool stopped,
+             std::ostream& out, std::ostream& err) {
+    const std::string command = a.tune ? "arena tune: " : "arena run: ";
     if (!outcome.interrupted) {
         store.set_status(o.id, "finished");
-        print_standings(store, config, o, outcome, true, out);
+        print_standings(store, config, o, outcome, a, true, out, err);
         submissions::print_left_out(left_out, out);
-        if (outcome.stored > 0)
+        if (outcome.stored > 0 && !a.tune)
             for (const auto& line : tournament::close_call_warnings(store, o.id, config))
                 err << line << "\n";
         return kExitOk;
@@ -177,45 +184,13 @@ int conclude(store::ResultsStore& store, const tournament::Config& config,
     store.set_status(o.id, "interrupted");
     const bool given_up = !outcome.given_up.empty() && !stopped;
     if (!given_up)
-        err << "arena run: interrupted: " << tournament::stopped_text(outcome, config) << "\n";
-    if (outcome.stored > 0) print_standings(store, config, o, outcome, !given_up, out);
+        err << command << "interrupted: " << tournament::stopped_text(outcome, config) << "\n";
+    if (outcome.stored > 0) print_standings(store, config, o, outcome, a, !given_up, out, err);
     submissions::print_left_out(left_out, out);
     if (!given_up) return 130;
     for (const auto& g : outcome.given_up)
-        err << "arena run: " << tournament::given_up_text(g) << "\n";
+        err << command << tournament::given_up_text(g) << "\n";
     return kExitFailure;
-}
-
-// The end of a tune: its table as far as it got (with --json, on stderr, and
-// the values reached on stdout), then what stopped it; the exit status.
-int conclude_tune(store::ResultsStore& store, const tournament::Config& config,
-                  const tournament::OpenedTournament& o, const tournament::RunOutcome& outcome,
-                  const RunArgs& a, bool stopped, std::ostream& out, std::ostream& err) {
-    const auto tuned = tournament::stored_tune(config, o.lineup, store, o.id);
-    for (const auto& line : tuned.table)
-        (a.json ? err : out) << line << "\n";
-    if (a.json) {
-        out << tune::result_json(config.tune->params, tuned.spsa.theta(), tuned.spsa.applied(),
-                                 outcome.stored)
-            << "\n";
-    }
-    if (!outcome.interrupted) {
-        store.set_status(o.id, "finished");
-        return kExitOk;
-    }
-    if (!outcome.error.empty()) {
-        tournament::note_failed_run(store, o.id, outcome, err);
-        return kExitFailure;
-    }
-    store.set_status(o.id, "interrupted");
-    if (!outcome.given_up.empty() && !stopped) {
-        for (const auto& g : outcome.given_up)
-            err << "arena tune: " << tournament::given_up_text(g) << "\n";
-        return kExitFailure;
-    }
-    err << "arena tune: interrupted after " << tuned.spsa.applied() << " of "
-        << tuned.spsa.options().iterations << " iterations; the same command continues it\n";
-    return 130;
 }
 
 // `arena run CONFIG`, or with `tune`, `arena tune CONFIG`.
@@ -264,8 +239,7 @@ int run_or_tune(const std::vector<std::string>& args, std::ostream& out, std::os
         if (a.stats)
             out << tournament::stats_line(outcome, std::chrono::steady_clock::now() - started,
                                           tournament::own_usage());
-        if (tune) return conclude_tune(store, *config, *opened, outcome, a, stopped, out, err);
-        return conclude(store, *config, *opened, outcome, left_out, stopped, out, err);
+        return conclude(store, *config, *opened, outcome, left_out, a, stopped, out, err);
     } catch (const std::exception& e) {
         err << "arena run: " << e.what() << "\n";
         return kExitFailure;

@@ -191,4 +191,15 @@ StoredTune stored_tune(const Config& config, const Lineup& lineup, store::Result
     return {source.spsa(), source.table()};
 }
 
+void print_tune_end(store::ResultsStore& store, const Config& config, const Lineup& lineup,
+                    std::int64_t id, std::ostream& table, std::ostream* json) {
+    const auto tuned = stored_tune(config, lineup, store, id);
+    for (const auto& line : tuned.table)
+        table << line << "\n";
+    if (json == nullptr) return;
+    const auto games = static_cast<std::int64_t>(store.recorded_indices(id).size());
+    *json << tune::result_json(config.tune->params, tuned.spsa.theta(), tuned.spsa.applied(), games)
+          << "\n";
+}
+
 }  // namespace arena::tournament

@@ -16,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -101,5 +102,10 @@ struct StoredTune {
 };
 [[nodiscard]] StoredTune stored_tune(const Config& config, const Lineup& lineup,
                                      store::ResultsStore& store, std::int64_t id);
+
+// What `arena tune` ends with: the stored tune's table on `table`, then, when
+// `json` is given, the values reached as JSON on it (tune::result_json).
+void print_tune_end(store::ResultsStore& store, const Config& config, const Lineup& lineup,
+                    std::int64_t id, std::ostream& table, std::ostream* json);
 
 }  // namespace arena::tournament
