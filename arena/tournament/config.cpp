@@ -203,6 +203,21 @@ class Parser : FieldReader {
             }
         }
         config_.tune->spsa.seed = config_.seed;
+        // Without `openings`, the game's balanced suite, as in `arena match`:
+        // from one position, deterministic bots would play one game over and
+        // over, and the tune would learn nothing.
+        if (find(fields, "openings") == nullptr && find(fields, "game") != nullptr) {
+            if (const auto suite = default_suite(config_.game, config_.game_params)) {
+                config_.openings.file = *suite;
+                read_openings();
+            } else {
+                config_.warnings.push_back(
+                    file_ + ":" + std::to_string(find(fields, "tune")->key_node.Mark().line + 1) +
+                    ":1: warning: no opening suite is shipped for this board: give the tune "
+                    "'openings' (a file or random_plies), or deterministic bots play the same "
+                    "games at every iteration");
+            }
+        }
         // Against a fixed opponent, theta+ and theta- of one iteration play
         // the same opening and board.
         if (!config_.tune->self) config_.openings.same_per_opponent = true;
