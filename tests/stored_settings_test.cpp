@@ -37,6 +37,7 @@ void expect_no_settings(const StoredSettings& s) {
     EXPECT_FALSE(s.time.move_ms);
     EXPECT_FALSE(s.time.tolerance_ms);
     EXPECT_FALSE(s.gauntlet_test);
+    EXPECT_FALSE(s.tune);
 }
 
 void expect_points(const std::optional<Scoring>& scoring, int win, int draw, int loss) {
@@ -119,6 +120,50 @@ TEST(StoredSettings, ValuesThatDoNotReadAreLeftOutSectionBySection) {
     // No elo1, or no challenger: not a test.
     EXPECT_FALSE(stored_settings("schedule: { challenger: a, sprt: { elo0: 0 } }\n").gauntlet_test);
     EXPECT_FALSE(stored_settings("schedule: { sprt: { elo0: 0, elo1: 5 } }\n").gauntlet_test);
+}
+
+// arena tune's config: each parameter's range and start, for the report.
+TEST(StoredSettings, ReadsATunesParametersLeavingOutWhatDoesNotRead) {
+    const auto s = stored_settings(
+        "name: t\n"
+        "game: { name: connect4 }\n"
+        "tune:\n"
+        "  command: /gone --a {a} --b {b}\n"
+        "  params:\n"
+        "    - { name: a, start: 50, min: 1, max: 100, c_end: 5, r_end: 0.01, integer: true }\n"
+        "    - { name: b, start: 0.5, min: -2.5, max: 2, c_end: 0.1, r_end: 0.01 }\n"
+        "    - { name: c, start: x, min: [1], integer: maybe }\n"
+        "    - { start: 1 }\n"
+        "    - 7\n"
+        "  pairs: 300\n");
+    ASSERT_TRUE(s.tune);
+    EXPECT_EQ(s.tune->pairs, 300);
+    ASSERT_EQ(s.tune->params.size(), 3u);  // the entries without a name are left out
+    const auto& a = s.tune->params[0];
+    EXPECT_EQ(a.name, "a");
+    EXPECT_EQ(a.start, 50.0);
+    EXPECT_EQ(a.min, 1.0);
+    EXPECT_EQ(a.max, 100.0);
+    EXPECT_TRUE(a.integer);
+    const auto& b = s.tune->params[1];
+    EXPECT_EQ(b.name, "b");
+    EXPECT_EQ(b.start, 0.5);
+    EXPECT_EQ(b.min, -2.5);
+    EXPECT_EQ(b.max, 2.0);
+    EXPECT_FALSE(b.integer);
+    const auto& c = s.tune->params[2];
+    EXPECT_EQ(c.name, "c");
+    EXPECT_FALSE(c.start);
+    EXPECT_FALSE(c.min);
+    EXPECT_FALSE(c.max);
+    EXPECT_FALSE(c.integer);
+
+    // A tune whose params or pairs do not read is still a tune.
+    const auto bare = stored_settings("tune: { params: 3, pairs: many }\n");
+    ASSERT_TRUE(bare.tune);
+    EXPECT_TRUE(bare.tune->params.empty());
+    EXPECT_FALSE(bare.tune->pairs);
+    EXPECT_FALSE(stored_settings("tune: 5\n").tune);
 }
 
 TEST(StoredSettings, AnchorsThatCannotBeUsedSayWhy) {

@@ -30,6 +30,10 @@ std::string tick_label(double x, double step) {
     return s.str();
 }
 
+// Ticks past this many are not drawn: a range that a tick step cannot
+// cross (10^15 to 10^15 + 0.1, where adding 0.02 changes nothing).
+constexpr int kMaxTicks = 100;
+
 // Round ticks covering [lo, hi]: about `count` of them, 1, 2 or 5 times a
 // power of ten apart.
 std::vector<double> nice_ticks(double lo, double hi, int count, double& step) {
@@ -42,8 +46,12 @@ std::vector<double> nice_ticks(double lo, double hi, int count, double& step) {
         if (step >= raw) break;
     }
     std::vector<double> ticks;
-    for (double t = std::floor(lo / step) * step; t <= hi + step * 1e-9; t += step)
+    const double first = std::floor(lo / step) * step;
+    for (int k = 0; k <= kMaxTicks; ++k) {
+        const double t = first + k * step;
+        if (!(t <= hi + step * 1e-9)) break;
         if (t >= lo - step * 1e-9) ticks.push_back(t);
+    }
     return ticks;
 }
 
@@ -72,6 +80,19 @@ std::string shorten(const std::string& name, std::size_t max) {
 }
 
 }  // namespace
+
+std::string short_number(double x) {
+    if (!std::isfinite(x)) return "—";
+    const int magnitude = x == 0 ? 0 : static_cast<int>(std::floor(std::log10(std::abs(x))));
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(std::clamp(3 - magnitude, 0, 8)) << x;
+    std::string text = s.str();
+    if (text.find('.') != std::string::npos) {
+        text.erase(text.find_last_not_of('0') + 1);
+        if (text.back() == '.') text.pop_back();
+    }
+    return text == "-0" ? "0" : text;
+}
 
 const char* series_colour(std::size_t i) {
     return kColours[i % std::size(kColours)];
@@ -217,6 +238,72 @@ std::string bar_chart(const std::vector<std::pair<std::string, std::int64_t>>& b
         s += "<text x=\"" + num(label_width + w + 6) + "\" y=\"" + num(y + 15) + "\">" +
              std::to_string(count) + "</text>";
     }
+    return s + "</svg>";
+}
+
+std::string param_chart(const ParamPath& p) {
+    const double left = 52, plot_width = 420, right = 80, top = 26, plot_height = 150;
+    const double width = left + plot_width + right, height = top + plot_height + 40;
+    std::string s = svg_open("chart-tune", width, height, "Value of " + p.name + " by iteration");
+    const double lo = p.lo, hi = p.hi > p.lo ? p.hi : p.lo + 1;
+    double x_hi = std::max(p.x_end, 1.0);
+    if (!p.points.empty()) x_hi = std::max(x_hi, p.points.back().first);
+    const auto X = [&](double v) { return left + v / x_hi * plot_width; };
+    const auto Y = [&](double v) {
+        return top + (hi - std::clamp(v, lo, hi)) / (hi - lo) * plot_height;
+    };
+    s += "<text class=\"chart-title\" x=\"" + num(left) + "\" y=\"14\" fill=\"" +
+         series_colour(p.colour) + "\">" + html_escape(shorten(p.name, 48)) + "</text>";
+    double step = 1;
+    const auto y_ticks = nice_ticks(lo, hi, 5, step);
+    for (const double t : y_ticks) {
+        s += "<line class=\"grid\" x1=\"" + num(left) + "\" x2=\"" + num(left + plot_width) +
+             "\" y1=\"" + num(Y(t)) + "\" y2=\"" + num(Y(t)) + "\"/>";
+        s += "<text class=\"tick\" x=\"" + num(left - 6) + "\" y=\"" + num(Y(t) + 4) +
+             "\" text-anchor=\"end\">" + tick_label(t, step) + "</text>";
+    }
+    // The ends of the range, where no tick is near: min and max.
+    for (const double end : {lo, hi}) {
+        const auto near = [&](double t) { return std::abs(Y(t) - Y(end)) < 12; };
+        if (std::any_of(y_ticks.begin(), y_ticks.end(), near)) continue;
+        s += "<text class=\"tick range-end\" x=\"" + num(left - 6) + "\" y=\"" + num(Y(end) + 4) +
+             "\" text-anchor=\"end\">" + short_number(end) + "</text>";
+    }
+    s += "<rect class=\"range\" x=\"" + num(left) + "\" y=\"" + num(top) + "\" width=\"" +
+         num(plot_width) + "\" height=\"" + num(plot_height) + "\" fill=\"none\"/>";
+    auto x_ticks = nice_ticks(0, x_hi, 6, step);
+    if (step < 1) x_ticks = {0.0, x_hi};  // whole iterations only
+    for (const double t : x_ticks) {
+        s += "<text class=\"tick\" x=\"" + num(X(t)) + "\" y=\"" + num(top + plot_height + 16) +
+             "\" text-anchor=\"middle\">" + tick_label(t, 1) + "</text>";
+    }
+    s += "<text class=\"axis-label\" x=\"" + num(left + plot_width / 2) + "\" y=\"" +
+         num(top + plot_height + 34) + "\" text-anchor=\"middle\">iteration</text>";
+    if (p.start) {
+        const double y = Y(*p.start);
+        s += "<line class=\"guide start\" x1=\"" + num(left) + "\" x2=\"" + num(left + plot_width) +
+             "\" y1=\"" + num(y) + "\" y2=\"" + num(y) + "\"><title>start " +
+             html_escape(p.start_text) + "</title></line>";
+        // The label at the right end, on the side of the line the path
+        // ends away from (where there is room).
+        const bool path_above = !p.points.empty() && Y(p.points.back().second) < y;
+        const bool above = path_above ? top + plot_height - y < 14 : y - top > 14;
+        s += "<text class=\"tick start-label\" x=\"" + num(left + plot_width - 4) + "\" y=\"" +
+             num(above ? y - 4 : y + 12) + "\" text-anchor=\"end\">start " +
+             html_escape(p.start_text) + "</text>";
+    }
+    if (p.points.empty()) return s + "</svg>";
+    std::string points;
+    for (const auto& [px, py] : p.points)
+        points += num(X(px)) + "," + num(Y(py)) + " ";
+    const char* colour = series_colour(p.colour);
+    s += "<polyline class=\"series\" fill=\"none\" stroke=\"" + std::string(colour) +
+         "\" points=\"" + points + "\"><title>" + html_escape(p.name) + "</title></polyline>";
+    const auto& [lx, ly] = p.points.back();
+    s += "<circle class=\"last\" cx=\"" + num(X(lx)) + "\" cy=\"" + num(Y(ly)) +
+         "\" r=\"3.5\" fill=\"" + colour + "\"/>";
+    s += "<text class=\"last-label\" x=\"" + num(X(lx) + 7) + "\" y=\"" + num(Y(ly) + 4) +
+         "\" fill=\"" + colour + "\">" + html_escape(p.last_text) + "</text>";
     return s + "</svg>";
 }
 

@@ -2,7 +2,8 @@
 // The report's charts as inline SVG, drawn here so that the page needs no
 // script to show them. Every label is escaped (html.hpp): bot names are
 // the bots' to choose. Each chart is an <svg> element with a class
-// (chart-ratings, chart-progress, chart-endings, chart-times) and a <title>.
+// (chart-ratings, chart-progress, chart-endings, chart-times, chart-tune)
+// and a <title>.
 
 #include <cstdint>
 #include <optional>
@@ -11,6 +12,10 @@
 #include <vector>
 
 namespace arena::report {
+
+// A value to 4 significant digits, without an exponent or trailing zeros:
+// 50.92, 0.0123, 12346; "—" when not finite.
+[[nodiscard]] std::string short_number(double x);
 
 // The colour of the i-th bot in every chart (cycles through ten).
 [[nodiscard]] const char* series_colour(std::size_t i);
@@ -55,5 +60,19 @@ struct TimeHistogram {
 };
 [[nodiscard]] std::string time_histogram(const TimeHistogram& h, std::optional<double> move_ms,
                                          std::optional<double> tolerance_ms);
+
+// One parameter of a tune (arena tune) over its iterations: its value as a
+// line, the y axis over [lo, hi] (the parameter's range), the start as a
+// dashed line and the last point labelled with `last_text`.
+struct ParamPath {
+    std::string name;
+    std::size_t colour = 0;
+    std::vector<std::pair<double, double>> points;  // (iteration, value), iteration increasing
+    double lo = 0, hi = 1;                          // the y axis; values outside are drawn at it
+    double x_end = 1;  // the x axis ends here or at the last point, whichever is later
+    std::optional<double> start;
+    std::string start_text, last_text;
+};
+[[nodiscard]] std::string param_chart(const ParamPath& p);
 
 }  // namespace arena::report

@@ -25,6 +25,7 @@
 #include "arena/report/html.hpp"
 #include "arena/report/odds_text.hpp"
 #include "arena/report/standings.hpp"
+#include "arena/report/tune_section.hpp"
 #include "arena/tournament/stored_settings.hpp"
 
 namespace arena::report {
@@ -94,6 +95,7 @@ class Page {
         // Every bot, retired or not, as in `arena standings`.
         standings_ = compute_standings(store_, t_, options_.anchors, false, kMaxCrosstable);
         gathered_ = gather(store_, t_, standings_.names, options_);
+        tuning_ = tune_section(store_.game_params(t_.id), settings_.tune);
         const std::string data = script_json(gathered_.data);
         const std::vector<std::string_view> scripts = {replay_js(), report_js()};
         out_ << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -103,6 +105,7 @@ class Page {
              << "<title>" << html_escape(t_.spec.name) << " — arena report</title>\n"
              << "<style>" << report_css() << "</style>\n</head>\n<body>\n";
         header();
+        out_ << tuning_;
         standings();
         crosstable();
         charts();
@@ -122,7 +125,8 @@ class Page {
              << "<p class=\"sub\">" << html_escape(t_.spec.game) << " · " << standings_.games
              << " of " << t_.spec.total_games << " games · <span class=\"status status-"
              << html_escape(t_.status) << "\">" << html_escape(t_.status) << "</span></p>\n"
-             << "<nav><a href=\"#standings\">Standings</a> <a href=\"#crosstable\">Crosstable</a> "
+             << "<nav>" << (tuning_.empty() ? "" : "<a href=\"#tuning\">Tuning</a> ")
+             << "<a href=\"#standings\">Standings</a> <a href=\"#crosstable\">Crosstable</a> "
                 "<a href=\"#charts\">Charts</a> <a href=\"#endings\">Endings</a> "
                 "<a href=\"#times\">Move times</a> <a href=\"#games\">Games</a></nav></header>\n";
         out_ << "<section id=\"overview\"><h2>Tournament</h2><dl class=\"facts\">"
@@ -568,6 +572,7 @@ class Page {
     std::ostream& out_;
     Standings standings_;
     Gathered gathered_;
+    std::string tuning_;  // a tune's section (tune_section.hpp); empty for any other
 };
 
 }  // namespace

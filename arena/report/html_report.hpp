@@ -4,12 +4,13 @@
 // charts and data are inline), so it opens from file:// and can be mailed.
 //
 // The page holds the header (config, seed, bots with their SHA-256, dates,
-// status), the standings and crosstable (the numbers of `arena standings`,
-// from compute_standings()), the charts (inline SVG from charts.hpp), the
-// endings, a sortable and filterable list of the games, and one replay
-// viewer for all of them. The games travel once, as compact JSON in a
-// <script type="application/json" id="arena-data"> element (the format is
-// described in docs/report.md), which the page's script reads.
+// status), for a tune each parameter's path over the iterations
+// (tune_section.hpp), the standings and crosstable (the numbers of
+// `arena standings`, from compute_standings()), the charts (inline SVG from
+// charts.hpp), the endings, a sortable and filterable list of the games, and
+// one replay viewer for all of them. The games travel once, as compact JSON
+// in a <script type="application/json" id="arena-data"> element (the format
+// is described in docs/report.md), which the page's script reads.
 //
 // Other pages can show the same replays: replay_js() defines
 // `ArenaReplay.Viewer` (new ArenaReplay.Viewer(element); viewer.show(game)),

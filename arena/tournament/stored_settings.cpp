@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string_view>
 #include <system_error>
+#include <utility>
 
 #include "arena/record/escape.hpp"
 
@@ -131,6 +132,48 @@ std::optional<StoredSettings::GauntletTest> read_gauntlet_test(const YAML::Node&
     }
 }
 
+// A number of a map, or nothing when it is missing or not a finite number.
+std::optional<double> read_number(const YAML::Node& map, const char* key) {
+    try {
+        const YAML::Node v = map[key];
+        if (!v || !v.IsScalar()) return std::nullopt;
+        const double x = v.as<double>();
+        return std::isfinite(x) ? std::optional(x) : std::nullopt;
+    } catch (const YAML::Exception&) {
+        return std::nullopt;
+    }
+}
+
+std::optional<StoredSettings::Tune> read_tune(const YAML::Node& root) {
+    const YAML::Node node = root["tune"];
+    if (!node || !node.IsMap()) return std::nullopt;
+    StoredSettings::Tune tune;
+    try {
+        const YAML::Node pairs = node["pairs"];
+        if (pairs && pairs.IsScalar()) tune.pairs = pairs.as<std::int64_t>();
+    } catch (const YAML::Exception&) {
+        tune.pairs.reset();
+    }
+    const YAML::Node params = node["params"];
+    if (!params || !params.IsSequence()) return tune;
+    for (const auto& entry : params) {
+        if (!entry.IsMap() || !entry["name"] || !entry["name"].IsScalar()) continue;
+        StoredSettings::TuneParam p;
+        p.name = entry["name"].Scalar();
+        p.start = read_number(entry, "start");
+        p.min = read_number(entry, "min");
+        p.max = read_number(entry, "max");
+        try {
+            p.integer =
+                entry["integer"] && entry["integer"].IsScalar() && entry["integer"].as<bool>();
+        } catch (const YAML::Exception&) {
+            p.integer = false;
+        }
+        tune.params.push_back(std::move(p));
+    }
+    return tune;
+}
+
 }  // namespace
 
 std::optional<double> parse_anchor_elo(std::string_view text) {
@@ -176,6 +219,7 @@ StoredSettings stored_settings(const std::string& config_text) {
     settings.time = read_time(root);
     settings.bot_times = read_bot_times(root, settings.time);
     settings.gauntlet_test = read_gauntlet_test(root);
+    settings.tune = read_tune(root);
     try {
         const YAML::Node count = root["count_repeats"];
         settings.count_repeats = count && count.IsScalar() && count.as<bool>();

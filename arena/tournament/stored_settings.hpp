@@ -61,6 +61,22 @@ struct StoredSettings {
     };
     std::optional<GauntletTest> gauntlet_test;
 
+    // A tune's parameters (`tune: { params: [{ name, start, min, max, ... }],
+    // pairs }`, arena tune), in the config's order: what the report draws
+    // each parameter's path against. nullopt without a `tune` map. A
+    // parameter entry without a name is left out; a value that is not a
+    // number is unknown.
+    struct TuneParam {
+        std::string name;
+        std::optional<double> start, min, max;
+        bool integer = false;  // the bot receives the value rounded
+    };
+    struct Tune {
+        std::vector<TuneParam> params;
+        std::optional<std::int64_t> pairs;  // the iterations planned
+    };
+    std::optional<Tune> tune;
+
     // `count_repeats: true`: pairs that repeat earlier ones count as new
     // evidence (rating/repeats.hpp); false without the key or when it is
     // not a boolean.

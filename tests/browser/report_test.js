@@ -5,10 +5,12 @@
 // to the end with the arrow keys shows each game's final position, checked
 // square by square against `arena show` (the stored moves replayed by the
 // game's rules); a gauntlet with an SPRT shows each opponent's LLR as
-// `arena run` prints it. Screenshots of the page and of a replay of each game go to
-// build/screenshots/.
+// `arena run` prints it; and a tune (`arena tune`) shows each parameter's
+// path over the iterations with its table of start and final values.
+// Screenshots of the page and of a replay of each game (and of a tune's
+// Tuning section) go to build/screenshots/.
 //
-//   node tests/browser/report_test.js [connect4|gomoku|reversi|sprt ...]
+//   node tests/browser/report_test.js [connect4|gomoku|reversi|sprt|tune ...]
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
@@ -72,7 +74,60 @@ const TOURNAMENTS = {
     lib.arena(['run', config, '--db', db]);
     return db;
   },
+  // SPSA over alpha-beta's search depth (deeper plays better: it climbs) and
+  // the reach of its evaluation: the Tuning section's charts and table.
+  tune(dir) {
+    const config = path.join(dir, 'tune.yaml');
+    fs.writeFileSync(config, [
+      'name: tune-browser',
+      'game: { name: connect4 }',
+      'time: { move_ms: 200, tolerance_ms: 50 }',
+      'openings: { random_plies: 2 }',
+      'concurrency: 2',
+      'seed: 3',
+      'tune:',
+      `  command: ${lib.bot('c4-alphabeta')} --depth {depth} --soon {soon}`,
+      '  params:',
+      '    - { name: depth, start: 2, min: 1, max: 8, c_end: 1, r_end: 0.05, integer: true }',
+      '    - { name: soon, start: 2, min: 1, max: 6, c_end: 1, r_end: 0.05, integer: true }',
+      '  pairs: 60',
+      '',
+    ].join('\n'));
+    const db = path.join(dir, 'tune.db');
+    lib.arena(['tune', config, '--db', db]);
+    return db;
+  },
 };
+
+// A tune's section: a chart per parameter, each labelled with the final value
+// of the table, which starts where the config does.
+async function checkTuning(page) {
+  const rows = await page.$$eval('#tune-table tbody tr', (trs) => trs.map((tr) => ({
+    name: tr.children[0].textContent, start: tr.children[1].textContent, final: tr.children[2].textContent,
+    rounded: tr.children[3].textContent, min: tr.children[4].textContent, max: tr.children[5].textContent })));
+  assert.deepEqual(rows.map((r) => [r.name, r.start, r.min, r.max]),
+    [['depth', '2', '1', '8'], ['soon', '2', '1', '6']], 'the tune table\'s parameters');
+  const charts = await page.$$eval('svg.chart-tune', (svgs) => svgs.map((svg) => ({
+    title: svg.querySelector('.chart-title').textContent,
+    last: svg.querySelector('.last-label').textContent,
+    points: svg.querySelector('polyline').points.length,
+    start: svg.querySelectorAll('line.start').length })));
+  assert.equal(charts.length, 2, 'a chart per parameter');
+  charts.forEach((c, k) => {
+    assert.equal(c.title, rows[k].name, 'chart ' + k + ' is of ' + rows[k].name);
+    assert.equal(c.last, rows[k].final, 'the final value of ' + c.title + ' is labelled');
+    assert.equal(c.points, 60, 'a point per iteration of ' + c.title);
+    assert.equal(c.start, 1, 'the start of ' + c.title + ' is marked');
+    assert.equal(String(Math.round(Number(rows[k].final))), rows[k].rounded, 'rounded ' + c.title);
+  });
+  // The drawn path stays inside the plot: the range is the y axis.
+  const inside = await page.$$eval('svg.chart-tune', (svgs) => svgs.every((svg) => {
+    const box = svg.querySelector('rect.range').getBBox();
+    return [...svg.querySelector('polyline').points].every((p) => p.y >= box.y - 0.5 && p.y <= box.y + box.height + 0.5);
+  }));
+  assert.ok(inside, 'every path inside its plot');
+  await lib.screenshot(page, 'report-tune-tuning', { selector: '#tuning' });
+}
 
 // The LLR of each opponent's test as `arena run` prints it for a finished
 // gauntlet: "Results of A vs B (...)", then in its block "LLR: x (lower, upper) ...".
@@ -163,6 +218,9 @@ async function checkTournament(browser, name, dir) {
   assert.equal(await page.$$eval('svg.chart-ratings circle', (c) => c.length), bots, 'a rating dot per bot');
   assert.ok(await page.$$eval('svg.chart-progress polyline', (p) => p.length) === bots, 'a rating line per bot');
 
+  if (name === 'tune') await checkTuning(page);
+  else assert.equal((await page.$$('#tuning')).length, 0, 'a Tuning section only for a tune');
+
   if (name === 'sprt') {
     assert.equal(await page.$$eval('svg.chart-sprt', (s) => s.length), 1, 'the SPRT chart');
     // Columns: opponent, pairs counted, repeats set aside, LLR, bounds, decision.
@@ -230,7 +288,7 @@ async function checkTournament(browser, name, dir) {
 
 (async () => {
   const names = process.argv.slice(2).length ? process.argv.slice(2)
-    : (process.env.ARENA_BROWSER_GAMES || 'connect4,gomoku,reversi,sprt').split(',');
+    : (process.env.ARENA_BROWSER_GAMES || 'connect4,gomoku,reversi,sprt,tune').split(',');
   const { browser, newPage, close } = await lib.launch();
   const dir = lib.tempDir('report');
   let failed = false;
