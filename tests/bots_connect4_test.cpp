@@ -245,7 +245,7 @@ struct BotCase {
 std::vector<BotCase> bots_under_test() {
     return {
         {"features", [] { return make_features_engine({}); }},
-        {"alphabeta", [] { return make_alphabeta_engine({.depth = 4, .soon = 2}); }},
+        {"alphabeta", [] { return make_alphabeta_engine({.depth = 4, .soon = 2, .weights = {}}); }},
         {"mcts",
          [] {
              return make_mcts_engine(

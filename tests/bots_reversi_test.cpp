@@ -304,7 +304,8 @@ TEST(ReversiAlphaBeta, WipesOutAtOnce) {
         check_win_case(c);
         const ReversiState s = from_diagram(c.rows, c.to_move);
         for (int depth = 1; depth <= 4; ++depth) {
-            AlphaBetaEngine engine({.depth = depth, .endgame_empties = 0, .level = {}});
+            AlphaBetaEngine engine(
+                {.depth = depth, .endgame_empties = 0, .level = {}, .weights = {}});
             EXPECT_EQ(choose(engine, s), cell(c.move)) << "depth " << depth << "\n" << s.render();
         }
     }
@@ -322,7 +323,7 @@ TEST(ReversiAlphaBeta, EndsTheGameAhead) {
             ASSERT_FALSE(child.is_over());
             EXPECT_GE(reference_value(child), 0) << s.render();
         }
-        AlphaBetaEngine midgame({.depth = 1, .endgame_empties = 0, .level = {}});
+        AlphaBetaEngine midgame({.depth = 1, .endgame_empties = 0, .level = {}, .weights = {}});
         EXPECT_EQ(choose(midgame, s), cell(c.move)) << s.render();
         AlphaBetaEngine full({});
         EXPECT_EQ(choose(full, s, 300), cell(c.move)) << s.render();
@@ -334,7 +335,8 @@ TEST(ReversiAlphaBeta, BlocksTheLossInOne) {
         check_block_case(c);
         const ReversiState s = from_diagram(c.rows, c.to_move);
         for (int depth = 2; depth <= 4; ++depth) {
-            AlphaBetaEngine engine({.depth = depth, .endgame_empties = 0, .level = {}});
+            AlphaBetaEngine engine(
+                {.depth = depth, .endgame_empties = 0, .level = {}, .weights = {}});
             EXPECT_EQ(choose(engine, s), cell(c.move)) << "depth " << depth << "\n" << s.render();
         }
         AlphaBetaEngine full({});
@@ -362,7 +364,7 @@ TEST(ReversiAlphaBeta, LevelsUseTheSeedDepthRule) {
     EXPECT_EQ(seed_depth(7), 5);
     EXPECT_EQ(seed_depth(12), 4);
     for (int level = 1; level <= 5; ++level) {
-        AlphaBetaEngine engine({.depth = 0, .endgame_empties = 14, .level = level});
+        AlphaBetaEngine engine({.depth = 0, .endgame_empties = 14, .level = level, .weights = {}});
         const ReversiState s = random_position(11, 20);
         EXPECT_TRUE(s.is_legal(choose(engine, s, 1000)));
     }
@@ -508,7 +510,7 @@ int play_games(Engine& first, Engine& second, int games) {
 
 TEST(ReversiGames, EveryBotPlaysLegalGamesWithPasses) {
     GreedyEngine greedy(1);
-    AlphaBetaEngine alphabeta({.depth = 3, .endgame_empties = 10, .level = {}});
+    AlphaBetaEngine alphabeta({.depth = 3, .endgame_empties = 10, .level = {}, .weights = {}});
     MctsEngine mcts({.simulations = 150, .c = 1.0, .seed = 1});
     int passes = 0;
     passes += play_games(greedy, alphabeta, 6);

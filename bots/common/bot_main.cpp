@@ -26,7 +26,8 @@ int bot_main(int argc, char** argv, BotProgram& program) {
             common.level = level;
         }
     } catch (const std::exception& e) {
-        std::cerr << program.info.name << ": " << e.what() << "\n";
+        std::cerr << program.info.name << ": " << e.what() << "\n"
+                  << "usage: " << program.info.name << " [options] (--help lists them)\n";
         return 2;
     }
     if (vm.count("help")) {

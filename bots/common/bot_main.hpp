@@ -34,8 +34,9 @@ struct BotProgram {
     std::function<int(int)> after_loop;
 };
 
-// Parses the command line and runs the bot. Bad flags, or an engine that
-// cannot be made (make_engine throws): a message on stderr, exit 2.
+// Parses the command line and runs the bot. Bad flags: a message and a usage
+// line on stderr, exit 2; an engine that cannot be made (make_engine throws):
+// a message on stderr, exit 2.
 int bot_main(int argc, char** argv, BotProgram& program);
 
 }  // namespace arena::bots

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <optional>
 #include <string>
 
@@ -15,17 +16,25 @@ constexpr int kWin = 1'000'000;  // a win at the next move from the root: kWin -
 constexpr int kWinBound = kWin - 1000;
 constexpr int kInf = kWin + 1;
 constexpr int kMaxPly = kMaxSide * kMaxSide + 2;
+// Evaluations are clamped below the proven scores. With the seed's weights
+// they never come near: each side has at most 8 good run ends per cell,
+// 8 * 256 * 100 + 4 * 256 * 100 = 307200 points.
+constexpr int kEvalLimit = kWinBound - 1;
+// Nor can the sums overflow with weights in range.
+static_assert(8LL * kMaxSide * kMaxSide * kMaxRunWeight +
+                  4LL * kMaxSide * kMaxSide * (kMaxRunWeight * kMaxBothEnds / 100) <
+              std::numeric_limits<int>::max() / 2);
 
 template <class B>
 class AlphaBetaSearcher final : public Searcher {
   public:
     AlphaBetaSearcher(const Geometry& g, const AlphaBetaOptions& o)
         : g_(g), m_(g_), b_(g_, m_), o_(o) {
+        const RunWeights& w = o_.weights;
         for (int k = 2; k < g_.connect; ++k) {
-            int w = 1;
-            for (int e = g_.connect - 3; e < k; ++e)
-                w = std::min(w * 10, 100000);
-            weight_[k] = w;
+            const int short_by = g_.connect - k;
+            weight_[k] = short_by == 1 ? w.three : short_by == 2 ? w.two : w.shorter;
+            bonus_[k] = (weight_[k] * w.both_ends + 50) / 100;
         }
     }
 
@@ -100,6 +109,11 @@ class AlphaBetaSearcher final : public Searcher {
 
     std::uint64_t nodes() const override { return nodes_; }
 
+    int static_value(const games::Connect4State& state) {
+        b_.set(state);
+        return evaluate();
+    }
+
   private:
     int negamax(int depth, int ply, int alpha, int beta) {
         ++nodes_;
@@ -150,7 +164,8 @@ class AlphaBetaSearcher final : public Searcher {
         B good = b_.possible();
         for (int k = 1; k < o_.soon; ++k)
             good |= b_.above_cells(good) & ~b_.occupied();
-        return side_value(b_.current(), good) - side_value(b_.opponent(), good);
+        const int v = side_value(b_.current(), good) - side_value(b_.opponent(), good);
+        return std::clamp(v, -kEvalLimit, kEvalLimit);
     }
 
     int side_value(const B& p, const B& good) const {
@@ -170,7 +185,7 @@ class AlphaBetaSearcher final : public Searcher {
                 if (k >= 2 && any(exact)) {
                     const B l = exact & left_good;
                     const B r = exact & right_good;
-                    total += weight_[k] * (popcount(l) + popcount(r) + popcount(l & r));
+                    total += weight_[k] * (popcount(l) + popcount(r)) + bonus_[k] * popcount(l & r);
                 }
                 run = run & ahead;
             }
@@ -182,7 +197,8 @@ class AlphaBetaSearcher final : public Searcher {
     Masks<B> m_;
     Board<B> b_;
     AlphaBetaOptions o_;
-    std::array<int, kMaxSide + 1> weight_{};
+    std::array<int, kMaxSide + 1> weight_{};  // points per good end of a run of k
+    std::array<int, kMaxSide + 1> bonus_{};   // and once more when both ends are good
     std::optional<bots::SearchClock> clock_;
     bots::SearchLimits limits_;
     std::uint64_t nodes_ = 0;
@@ -199,6 +215,21 @@ class AlphaBetaSearcher final : public Searcher {
 std::unique_ptr<Connect4Engine> make_alphabeta_engine(const AlphaBetaOptions& options) {
     return std::make_unique<Connect4Engine>(
         [options](const Geometry& g) { return make_searcher<AlphaBetaSearcher>(g, options); });
+}
+
+int alphabeta_evaluation(const games::Game& game, const games::Connect4State& state,
+                         const AlphaBetaOptions& options) {
+    const Geometry g(connect4_config(game));
+    switch (width_for(g)) {
+        case Width::k64:
+            return std::make_unique<AlphaBetaSearcher<std::uint64_t>>(g, options)
+                ->static_value(state);
+        case Width::k192:
+            return std::make_unique<AlphaBetaSearcher<Wide3>>(g, options)->static_value(state);
+        case Width::k320:
+            break;
+    }
+    return std::make_unique<AlphaBetaSearcher<Wide5>>(g, options)->static_value(state);
 }
 
 }  // namespace arena::c4

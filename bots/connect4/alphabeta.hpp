@@ -16,6 +16,14 @@
 // playable soon: at most `soon` stones have to be dropped into its column
 // before it can be filled (the seed's fix for "凹" grooves, whose far-up
 // ends were counted as open). A run with both ends good earns a bonus.
+//
+// The points (`RunWeights`, the seed's by default; c4-alphabeta's --three,
+// --two, --shorter and --both-ends set them, for `arena tune`): a run one
+// stone short of `connect` (a three on the usual board) earns `three` per
+// good end, a run two short `two`, any shorter run `shorter`; a run with
+// both ends good earns `both_ends` percent of its points per end once more.
+// The evaluation is kept below the scores of proven wins whatever the
+// weights (with the seed's it stays far below).
 
 #include <memory>
 
@@ -23,12 +31,30 @@
 
 namespace arena::c4 {
 
+struct RunWeights {
+    int three = 100;      // per good end of a run one stone short of connect
+    int two = 10;         // ... two stones short
+    int shorter = 1;      // ... three or more short (connect >= 5)
+    int both_ends = 100;  // percent of a run's points per end, once more when both are good
+    friend bool operator==(const RunWeights&, const RunWeights&) = default;
+};
+
+// The ranges of the weights the command line sets (0 leaves a term out).
+inline constexpr int kMaxRunWeight = 10000;
+inline constexpr int kMaxBothEnds = 1000;
+
 struct AlphaBetaOptions {
     int depth = 0;  // fixed depth; 0 = iterative deepening under the clock
     int soon = 2;   // an end counts when at most this many drops away
+    RunWeights weights;
 };
 
 [[nodiscard]] std::unique_ptr<Connect4Engine> make_alphabeta_engine(
     const AlphaBetaOptions& options);
+
+// The static evaluation of `state` (a position of `game`, not over) for the
+// side to move, for tests.
+[[nodiscard]] int alphabeta_evaluation(const games::Game& game, const games::Connect4State& state,
+                                       const AlphaBetaOptions& options);
 
 }  // namespace arena::c4

@@ -11,7 +11,7 @@ int AlphaBetaEngine::evaluate(int ply) const {
         if (board_.flex4_count(me) > 0) return kLikelyWin - ply;
         if (board_.four_count(me) == 0 && two_open_threes(board_, op)) return -(kLikelyWin - ply);
     }
-    return board_.shape_score(me) - board_.shape_score(op);
+    return board_.shape_score(me, options_.weights) - board_.shape_score(op, options_.weights);
 }
 
 bool AlphaBetaEngine::poll() {

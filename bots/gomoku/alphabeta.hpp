@@ -10,8 +10,15 @@
 // first looks for decisive shape combinations: a five to complete wins, two
 // opposing five-points lose, an open three against no four wins, two open
 // threes of the opponent against no four lose; then own shapes minus the
-// opponent's. A decisive evaluation ends the search at that node. A five is
+// opponent's, valued by `AlphaBetaOptions::weights` (the seed's table by
+// default). A decisive evaluation ends the search at that node. A five is
 // completed at once, and a single opposing five-point is blocked at once.
+//
+// The shapes that reach that difference: neither side has an open four (a
+// line with two five-points: our own five-point is a win, two of the
+// opponent's a loss), and only the opponent can have a four. So the open
+// four's value never counts, and every other value is at most
+// kMaxShapeWeight, which keeps the difference below kLikelyBound.
 
 #include <cstdint>
 
@@ -22,13 +29,20 @@ namespace arena::bots::gomoku {
 struct AlphaBetaOptions {
     int max_depth = 64;
     int width = 10;
+    ShapeWeights weights;  // of the evaluation (--four, --open-three, ...)
 };
+
+// The range of the shape values the command line sets (0 leaves a shape out).
+inline constexpr int kMinShapeWeight = 0;
+inline constexpr int kMaxShapeWeight = 20000;
 
 class AlphaBetaEngine final : public GomokuEngine {
   public:
     // Heuristic "decisive" scores lie in [kLikelyBound, kMateBound).
     static constexpr int kLikelyWin = 5'000'000;
     static constexpr int kLikelyBound = kLikelyWin - 10'000;
+    // Each colour has 4 * kMaxLines lines, each worth at most kMaxShapeWeight.
+    static_assert(Board::kDirs * kMaxLines * kMaxShapeWeight < kLikelyBound);
 
     explicit AlphaBetaEngine(AlphaBetaOptions options) : options_(options) {}
     [[nodiscard]] Sq think(const SearchClock& clock, const InfoSink& info) override;

@@ -6,6 +6,7 @@
 #include <iostream>
 #include <memory>
 
+#include "bots/common/weight_flags.hpp"
 #include "bots/gomoku/alphabeta.hpp"
 #include "bots/gomoku/bot_program.hpp"
 
@@ -15,6 +16,7 @@ int main(int argc, char** argv) {
     std::ios::sync_with_stdio(false);
     int depth = 0;
     int width = 0;
+    gomoku::ShapeWeights weights;
     BotProgram program;
     program.info = {.name = "gomoku-alphabeta", .author = "arena", .version = "1"};
     program.summary =
@@ -26,8 +28,20 @@ int main(int argc, char** argv) {
         ("depth", po::value<int>(&depth), "maximum depth in plies (default: as deep as time allows; bench 4)")
         ("width", po::value<int>(&width), "moves searched per node (default 10)");
     // clang-format on
+    constexpr int lo = gomoku::kMinShapeWeight, hi = gomoku::kMaxShapeWeight;
+    const WeightFlag weight_flags[] = {
+        {"four", &weights.four, lo, hi,
+         "value of a four (one five-point; only the opponent's counts)"},
+        {"open-three", &weights.open_three, lo, hi, "value of an open three"},
+        {"three", &weights.three, lo, hi, "value of a closed three"},
+        {"open-two", &weights.open_two, lo, hi, "value of an open two"},
+        {"two", &weights.two, lo, hi, "value of a closed two"},
+        {"one", &weights.one, lo, hi, "value of an open one"},
+    };
+    add_weight_flags(program.flags, weight_flags);
     const auto options = [&](const CommonFlags& common, bool bench) {
         gomoku::AlphaBetaOptions o;
+        o.weights = weights;
         if (bench) o.max_depth = 4;
         if (common.level) o.max_depth = std::clamp(*common.level + 1, 2, 64);
         if (depth > 0) o.max_depth = depth;

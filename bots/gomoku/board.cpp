@@ -162,7 +162,7 @@ const std::array<std::uint8_t, kWindowKeys>& pattern_table(Rule rule) {
     return rule == Rule::kFreestyle ? freestyle : exact5;
 }
 
-int shape_of_counts(const std::array<std::uint8_t, kPatterns>& c) {
+Shape shape_of_counts(const std::array<std::uint8_t, kPatterns>& c) {
     if (c[kF5] >= 2) return kShapeOpenFour;
     if (c[kF5]) return kShapeFour;
     if (c[kF4]) return kShapeOpenThree;
@@ -170,7 +170,7 @@ int shape_of_counts(const std::array<std::uint8_t, kPatterns>& c) {
     if (c[kF3]) return kShapeOpenTwo;
     if (c[kB3]) return kShapeTwo;
     if (c[kF2]) return kShapeOne;
-    return 0;
+    return kNoShape;
 }
 
 void Board::reset(int size, Rule rule) {
@@ -197,8 +197,8 @@ void Board::reset(int size, Rule rule) {
         for (auto& per_dir : line_count_[ci])
             for (auto& counts : per_dir)
                 counts.fill(0);
-        for (auto& per_dir : line_value_[ci])
-            per_dir.fill(0);
+        for (auto& per_dir : line_shape_[ci])
+            per_dir.fill(kNoShape);
     }
     cand_set_.clear();
     five_count_ = {0, 0};
@@ -206,7 +206,8 @@ void Board::reset(int size, Rule rule) {
     four_count_ = {0, 0};
     count43_ = {0, 0};
     count33_ = {0, 0};
-    total_ = {0, 0};
+    for (auto& counts : shape_count_)
+        counts.fill(0);
     potential_ = {0, 0};
     for (auto& counts : combo_count_)
         counts.fill(0);
@@ -237,8 +238,8 @@ void Board::reset(int size, Rule rule) {
     for (int ci = 0; ci < 2; ++ci) {
         for (int d = 0; d < kDirs; ++d) {
             for (int line = 0; line < 2 * size - 1; ++line) {
-                line_value_[ci][d][line] = shape_of_counts(line_count_[ci][d][line]);
-                total_[ci] += line_value_[ci][d][line];
+                line_shape_[ci][d][line] = shape_of_counts(line_count_[ci][d][line]);
+                ++shape_count_[ci][line_shape_[ci][d][line]];
             }
         }
     }
@@ -359,9 +360,12 @@ void Board::add_cell(Sq s) {
 void Board::refresh_line(int dir, Sq s) {
     const int line = line_of_[dir][s];
     for (int ci = 0; ci < 2; ++ci) {
-        const int value = shape_of_counts(line_count_[ci][dir][line]);
-        total_[ci] += value - line_value_[ci][dir][line];
-        line_value_[ci][dir][line] = value;
+        const Shape shape = shape_of_counts(line_count_[ci][dir][line]);
+        Shape& old = line_shape_[ci][dir][line];
+        if (shape == old) continue;
+        --shape_count_[ci][old];
+        ++shape_count_[ci][shape];
+        old = shape;
     }
 }
 
@@ -488,7 +492,7 @@ bool Board::consistent() const {
             if (cell_[sq(c, r)] != kEmpty) fresh->put(sq(c, r), cell_[sq(c, r)]);
     const bool shapes = tracking_.shapes;
     const bool cells = tracking_.cells;
-    if ((shapes && (fresh->total_ != total_ || fresh->potential_ != potential_)) ||
+    if ((shapes && (fresh->shape_count_ != shape_count_ || fresh->potential_ != potential_)) ||
         (cells && fresh->combo_count_ != combo_count_) || fresh->five_count_ != five_count_ ||
         fresh->flex4_count_ != flex4_count_ || fresh->four_count_ != four_count_ ||
         fresh->count43_ != count43_ || fresh->count33_ != count33_ || fresh->stones_ != stones_) {

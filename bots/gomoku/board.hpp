@@ -75,15 +75,34 @@ inline constexpr std::uint8_t kFlagThree = 8;  // an open three
 inline constexpr std::uint8_t kFlag43 = 16;    // a four and an open three in another line
 inline constexpr std::uint8_t kFlag33 = 32;    // open threes in two lines
 
-// Shape values of one line for one colour (the seed program's table,
-// "own score minus opponent score"; two open threes are about one open four).
-inline constexpr int kShapeOpenFour = 300000;
-inline constexpr int kShapeFour = 2600;
-inline constexpr int kShapeOpenThree = 3000;
-inline constexpr int kShapeThree = 500;
-inline constexpr int kShapeOpenTwo = 100;
-inline constexpr int kShapeTwo = 20;
-inline constexpr int kShapeOne = 2;
+// The shape of one line for one colour, read from the best patterns of its
+// empty cells (shape_of_counts()): an open four is a line with two
+// five-points, a four one, an open three a cell making an open four, ...
+enum Shape : std::uint8_t {
+    kNoShape,
+    kShapeOne,
+    kShapeTwo,
+    kShapeOpenTwo,
+    kShapeThree,
+    kShapeOpenThree,
+    kShapeFour,
+    kShapeOpenFour,
+    kShapes
+};
+
+// The value of each shape (the seed program's table by default, "own score
+// minus opponent score"; two open threes are about one open four).
+// gomoku-alphabeta's --four, --open-three, ... set them (for `arena tune`).
+struct ShapeWeights {
+    int open_four = 300000;
+    int four = 2600;
+    int open_three = 3000;
+    int three = 500;
+    int open_two = 100;
+    int two = 20;
+    int one = 2;
+    friend bool operator==(const ShapeWeights&, const ShapeWeights&) = default;
+};
 
 // Potential values of one cell's pattern in one direction, and of the
 // double threats.
@@ -205,8 +224,17 @@ class Board {
     [[nodiscard]] int count43(int color) const { return count43_[color - 1]; }
     [[nodiscard]] int count33(int color) const { return count33_[color - 1]; }
 
-    // Sum of the line shapes of `color` (kShape* values).
-    [[nodiscard]] int shape_score(int color) const { return total_[color - 1]; }
+    // Sum of the values of `color`'s line shapes.
+    [[nodiscard]] int shape_score(int color, const ShapeWeights& w = {}) const {
+        const std::array<int, kShapes>& n = shape_count_[color - 1];
+        return n[kShapeOpenFour] * w.open_four + n[kShapeFour] * w.four +
+               n[kShapeOpenThree] * w.open_three + n[kShapeThree] * w.three +
+               n[kShapeOpenTwo] * w.open_two + n[kShapeTwo] * w.two + n[kShapeOne] * w.one;
+    }
+    // How many lines of `color` have each shape (kNoShape: the rest).
+    [[nodiscard]] const std::array<int, kShapes>& shape_counts(int color) const {
+        return shape_count_[color - 1];
+    }
     // Sum over the empty cells of what `color` would make there
     // (kPotential of each direction's pattern, plus kPotential43/33).
     [[nodiscard]] int potential(int color) const { return potential_[color - 1]; }
@@ -273,11 +301,11 @@ class Board {
     std::array<int, 2> five_count_{}, flex4_count_{}, four_count_{}, count43_{}, count33_{};
 
     // Per colour, direction and line: how many empty cells hold each pattern,
-    // the line's shape value, and the sum over all lines.
+    // and the line's shape; per colour, how many lines have each shape.
     std::array<std::array<std::array<std::array<std::uint8_t, kPatterns>, kMaxLines>, kDirs>, 2>
         line_count_{};
-    std::array<std::array<std::array<int, kMaxLines>, kDirs>, 2> line_value_{};
-    std::array<int, 2> total_{};
+    std::array<std::array<std::array<Shape, kMaxLines>, kDirs>, 2> line_shape_{};
+    std::array<std::array<int, kShapes>, 2> shape_count_{};
     std::array<int, 2> potential_{};
     std::array<std::array<int, kCombos>, 2> combo_count_{};
     std::array<std::array<std::uint8_t, kMaxSquares>, 2> combo_{};  // of each empty cell
@@ -295,7 +323,7 @@ class Board {
     std::array<std::size_t, kMaxMoves + 1> marks_{};
 };
 
-// Shape value of a line from its pattern counts.
-[[nodiscard]] int shape_of_counts(const std::array<std::uint8_t, kPatterns>& counts);
+// The shape of a line from its pattern counts.
+[[nodiscard]] Shape shape_of_counts(const std::array<std::uint8_t, kPatterns>& counts);
 
 }  // namespace arena::bots::gomoku

@@ -18,6 +18,10 @@ namespace {
 using search::kPriority;
 using search::MoveList;
 
+// Every evaluation, whatever the weights, stays below the game-over scores
+// (at least kWinScore - 64 in absolute value).
+static_assert(kEvalBound < kWinScore - 64);
+
 constexpr std::uint64_t kEndgameSalt = 0x5bd1e9955bd1e995ULL;
 
 // Few empties: no table, no sorting, just the empty cells in order.
@@ -46,7 +50,8 @@ void generate(const Position& pos, Bitboard moves, int tt_move, bool mobility, M
 
 }  // namespace
 
-Searcher::Searcher(int tt_bits) : SearchBase(tt_bits) {}
+Searcher::Searcher(int tt_bits, const EvalWeights& weights)
+    : SearchBase(tt_bits), weights_(weights) {}
 
 void Searcher::new_search() {
     // Entries of older searches never match; on wrap-around, really clear them
@@ -75,10 +80,10 @@ int Searcher::negamax(const Position& pos, int depth, int alpha, int beta) {
     if (moves == 0) {
         const Bitboard replies = legal_moves(pos.opp, pos.own);
         if (replies == 0) return final_score(pos);
-        if (depth == 0) return evaluate(pos, 0, replies);
+        if (depth == 0) return evaluate(pos, 0, replies, weights_);
         return -negamax(pos.pass(), depth, -beta, -alpha);  // a pass uses no depth (seed)
     }
-    if (depth == 0) return evaluate(pos, moves, legal_moves(pos.opp, pos.own));
+    if (depth == 0) return evaluate(pos, moves, legal_moves(pos.opp, pos.own), weights_);
 
     const std::uint64_t key = hash_of(pos);
     int tt_move = -1;
@@ -235,7 +240,7 @@ games::Move AlphaBetaEngine::choose(const games::State& state, const protocol::G
     return r.move;
 }
 
-int alphabeta_bench() {
+int alphabeta_bench(const EvalWeights& weights) {
     // Positions from seeded random games: an opening, two midgames, a late
     // midgame, each searched to a fixed depth, and a 16-empty endgame solved
     // exactly.
@@ -246,7 +251,7 @@ int alphabeta_bench() {
         {4, 38, 8},
         {5, 44, 0},
     }};
-    Searcher searcher;
+    Searcher searcher(20, weights);
     std::uint64_t nodes = 0;
     const auto t0 = std::chrono::steady_clock::now();
     for (const BenchCase& c : kCases) {

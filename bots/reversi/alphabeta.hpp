@@ -25,6 +25,7 @@
 #include "bots/common/bot_loop.hpp"
 #include "bots/common/search_clock.hpp"
 #include "bots/reversi/board.hpp"
+#include "bots/reversi/evaluation.hpp"
 #include "bots/reversi/search_base.hpp"
 
 namespace arena::bots::reversi {
@@ -48,8 +49,9 @@ struct SearchReport {
 
 class Searcher : public search::SearchBase {
   public:
-    // The transposition table has 2^tt_bits entries of 16 bytes.
-    explicit Searcher(int tt_bits = 20);
+    // The transposition table has 2^tt_bits entries of 16 bytes; the
+    // evaluation uses `weights`.
+    explicit Searcher(int tt_bits = 20, const EvalWeights& weights = {});
 
     // Iterative deepening from depth 1 to `max_depth` (or until the soft
     // limit), then, when the position has at most `endgame_empties` empty
@@ -80,17 +82,21 @@ class Searcher : public search::SearchBase {
 
     const search::Entry* probe(std::uint64_t key);
     void store(std::uint64_t key, int depth, int score, int alpha0, int beta, int move);
+
+    EvalWeights weights_;
 };
 
 struct AlphaBetaOptions {
     int depth = 0;             // fixed maximum depth; 0: as deep as the clock allows
     int endgame_empties = 14;  // exact solve at or below this many empty cells; 0: never
     std::optional<int> level;  // weaker: depth = seed_depth(mobility) + level - 4, min 1
+    EvalWeights weights;       // of the evaluation (--corner, --steady, ...)
 };
 
 class AlphaBetaEngine final : public Engine {
   public:
-    explicit AlphaBetaEngine(const AlphaBetaOptions& options) : options_(options) {}
+    explicit AlphaBetaEngine(const AlphaBetaOptions& options)
+        : options_(options), searcher_(20, options.weights) {}
 
     void new_game(const games::Game& game, int player) override;
     [[nodiscard]] games::Move choose(const games::State& state, const protocol::Go& go,
@@ -101,7 +107,8 @@ class AlphaBetaEngine final : public Engine {
     Searcher searcher_;
 };
 
-// The --bench positions and depth: prints `nodes` and `nps`.
-int alphabeta_bench();
+// The --bench positions and depth, with the evaluation's `weights`: prints
+// `nodes` and `nps`.
+int alphabeta_bench(const EvalWeights& weights = {});
 
 }  // namespace arena::bots::reversi

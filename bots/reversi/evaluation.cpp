@@ -54,7 +54,7 @@ constexpr Bitboard kInner36 = 0x007e7e7e7e7e7e00ULL;
 
 }  // namespace
 
-int evaluate(const Position& pos, Bitboard own_moves, Bitboard opp_moves) {
+int evaluate(const Position& pos, Bitboard own_moves, Bitboard opp_moves, const EvalWeights& w) {
     const Bitboard occupied = pos.own | pos.opp;
     int corner = 0;
     int steady = 0;
@@ -73,7 +73,7 @@ int evaluate(const Position& pos, Bitboard own_moves, Bitboard opp_moves) {
     const int mobility = popcount(own_moves) - popcount(opp_moves);
     const Bitboard frontier_cells = neighbours(~occupied) & kInner36;
     const int frontier = popcount(pos.opp & frontier_cells) - popcount(pos.own & frontier_cells);
-    return 8 * corner + 12 * steady + 8 * mobility + 4 * frontier;
+    return w.corner * corner + w.steady * steady + w.mobility * mobility + w.frontier * frontier;
 }
 
 }  // namespace arena::bots::reversi

@@ -18,16 +18,35 @@
 //            counts the mover's only; the difference keeps negamax symmetric).
 //
 //   score = 8 * corner + 12 * steady + 8 * mobility + 4 * frontier
+//
+// The four weights are the seed's by default; reversi-alphabeta's --corner,
+// --steady, --mobility and --frontier set them (for `arena tune`).
 
 #include "bots/reversi/board.hpp"
 
 namespace arena::bots::reversi {
 
-// Bounds |evaluate()| comfortably (the real maximum is about 2500).
-inline constexpr int kEvalBound = 8000;
+struct EvalWeights {
+    int corner = 8;
+    int steady = 12;
+    int mobility = 8;
+    int frontier = 4;
+    friend bool operator==(const EvalWeights&, const EvalWeights&) = default;
+};
+
+// The range of each weight (a weight of 0 leaves its strategy out).
+inline constexpr int kMinWeight = 0;
+inline constexpr int kMaxWeight = 64;
+// |corner| <= 4 * 24, |steady| <= 4 * 16, |mobility| <= 60, |frontier| <= 36.
+inline constexpr int kTermBound = 96 + 64 + 60 + 36;
+// Bounds |evaluate()| for any weights in range (with the seed's, the real
+// maximum is about 2000); the search keeps every evaluation below its
+// game-over scores (alphabeta.hpp).
+inline constexpr int kEvalBound = kTermBound * kMaxWeight;
 
 // `own_moves` and `opp_moves` are legal_moves() of each side, which the
 // search has at hand.
-[[nodiscard]] int evaluate(const Position& pos, Bitboard own_moves, Bitboard opp_moves);
+[[nodiscard]] int evaluate(const Position& pos, Bitboard own_moves, Bitboard opp_moves,
+                           const EvalWeights& weights = {});
 
 }  // namespace arena::bots::reversi
