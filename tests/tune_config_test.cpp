@@ -92,6 +92,17 @@ TEST(TuneConfig, AnOpponentPlaysAPairWithEachPointOnOneOpening) {
     }
 }
 
+// From one position, deterministic bots would play one game at every
+// iteration: without `openings`, a tune takes the game's balanced suite.
+TEST(TuneConfig, WithoutOpeningsATuneTakesTheBalancedSuite) {
+    const auto c = parse(tuning(kCommand));
+    EXPECT_EQ(c.openings.file.filename(), "connect4-7x6-balanced.txt");
+    EXPECT_GT(c.openings.lines.size(), 100u);
+    const auto empty = parse(tuning(kCommand, "", "openings: { random_plies: 0 }\n"));
+    EXPECT_TRUE(empty.openings.lines.empty());
+    EXPECT_EQ(empty.openings.random_plies, 0);
+}
+
 TEST(TuneConfig, OptionsOverrideTheDefaults) {
     const auto c = parse(tuning(kCommand, "  alpha: 0.5\n  gamma: 0.2\n  A: 7\n  batch: 3\n"));
     EXPECT_DOUBLE_EQ(c.tune->spsa.alpha, 0.5);

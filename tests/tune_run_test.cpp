@@ -100,6 +100,25 @@ TEST_F(Tune, ResumesAfterSigkillOnTheSamePath) {
     EXPECT_EQ(resumed.out, whole.out);
 }
 
+// --stop-after N plays whole batches until N iterations are played, ends
+// well, and the next run goes on along the path of one run to the end.
+TEST_F(Tune, StopAfterPlaysPartAndTheNextRunGoesOn) {
+    const auto whole = arena({"tune", config("straight", 40)});
+    ASSERT_EQ(whole.status, 0) << whole.err;
+    const auto path = config("parts", 40);
+    const auto part = arena({"tune", path, "--stop-after", "15"});
+    ASSERT_EQ(part.status, 0) << part.err;
+    EXPECT_EQ(part.err,
+              "arena tune: stopped as --stop-after 15 asked; the same command continues\n");
+    EXPECT_EQ(games("parts"), 32);  // 8 batches of 2 iterations, 2 games each
+    EXPECT_NE(part.out.find("tune: iteration 16 of 40\n"), std::string::npos) << part.out;
+    const auto rest = arena({"tune", path});
+    ASSERT_EQ(rest.status, 0) << rest.err;
+    EXPECT_EQ(query(db("parts"), kPath), query(db("straight"), kPath));
+    EXPECT_EQ(arena({"tune", path, "--stop-after", "0"}).err,
+              "arena tune: --stop-after must be at least 1\n(arena tune --help for usage)\n");
+}
+
 // What each game was played with: theta, and theta+ and theta- one c_k either
 // side of it, rounded; both games of a pair at the same point.
 TEST_F(Tune, EachGameIsStoredWithItsValues) {

@@ -70,7 +70,9 @@ std::optional<int> parse_run_args(const std::vector<std::string>& args, RunArgs&
         ("stats", po::bool_switch(&a.stats), "print the arena's own CPU time, memory and speed at the end")
         ("transcript", po::bool_switch(&o.transcript), "store every line between the arena and the bots, per game (as the config's transcript: true)");
     if (a.tune) {
-        opts.add_options()("json", po::bool_switch(&a.json), "print the progress on stderr and, on stdout, the values reached as JSON");
+        opts.add_options()
+            ("json", po::bool_switch(&a.json), "print the progress on stderr and, on stdout, the values reached as JSON")
+            ("stop-after", po::value<std::int64_t>(&o.stop_after), "play at most N more iterations (whole batches), then stop: the same command continues");
     } else {
         opts.add_options()
             ("shard", po::value<std::string>(&o.shard_text), "play only shard K of N of the schedule (K/N, from 1/N to N/N), by default into results/<name>.shard-K-of-N.db; arena merge joins them (docs/cluster.md)")
@@ -82,6 +84,8 @@ std::optional<int> parse_run_args(const std::vector<std::string>& args, RunArgs&
             a.config_path, out, err, [&](const po::variables_map& vm) {
                 if (vm.count("concurrency") && o.concurrency < 1)
                     throw std::invalid_argument("--concurrency must be at least 1");
+                if (vm.count("stop-after") && o.stop_after < 1)
+                    throw std::invalid_argument("--stop-after must be at least 1");
                 if (vm.count("serve") && (a.serve_port < 0 || a.serve_port > 65535))
                     throw std::invalid_argument("--serve must be a port, 0..65535");
             }))
@@ -183,6 +187,12 @@ int conclude(store::ResultsStore& store, const tournament::Config& config,
     }
     store.set_status(o.id, "interrupted");
     const bool given_up = !outcome.given_up.empty() && !stopped;
+    if (a.overrides.stop_after > 0 && !given_up && !stopped) {
+        print_standings(store, config, o, outcome, a, false, out, err);
+        err << command << "stopped as --stop-after " << a.overrides.stop_after
+            << " asked; the same command continues\n";
+        return kExitOk;
+    }
     if (!given_up)
         err << command << "interrupted: " << tournament::stopped_text(outcome, config) << "\n";
     if (outcome.stored > 0) print_standings(store, config, o, outcome, a, !given_up, out, err);

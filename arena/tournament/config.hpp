@@ -140,6 +140,9 @@ struct TuneConfig {
     // parameter's value goes.
     std::vector<std::string> argv;
     bool self = true;  // `opponent: self`; else the opponent is bots[2]
+    // Not of the config: `arena tune --stop-after N`, the most iterations a
+    // run plays (whole batches); 0: to the end.
+    std::int64_t stop_after = 0;
 };
 
 inline constexpr std::string_view kThetaPlus = "theta+";

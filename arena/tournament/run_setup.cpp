@@ -39,6 +39,7 @@ bool prepare_run(session::BotHost& host, Config& config, const RunOverrides& ove
     }
     if (!overrides.database.empty()) config.database = overrides.database;
     if (overrides.transcript) config.transcript = true;
+    if (config.tune && overrides.stop_after > 0) config.tune->stop_after = overrides.stop_after;
     return true;
 }
 

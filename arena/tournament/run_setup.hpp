@@ -28,6 +28,9 @@ struct RunOverrides {
     int concurrency = 0;  // --concurrency; 0: the config's, else the number of cores
     std::optional<Shard> shard;
     std::string shard_text;  // --shard as typed
+    // `arena tune --stop-after N`: at most N more iterations (whole batches)
+    // in this run; 0: to the end.
+    std::int64_t stop_after = 0;
 };
 
 // Says what a run says first (the limits the bots run under on `host`, the

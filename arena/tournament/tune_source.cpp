@@ -47,10 +47,11 @@ void TuneSource::replay() {
 bool TuneSource::begin_phase() {
     if (!spsa_) {
         replay();
+        if (tune_.stop_after > 0) stop_at_ = spsa_->applied() + tune_.stop_after;
     } else if (spsa_->applied() < phase_end_) {
         return false;  // the batch was not stored whole (a bot given up, a stop)
     }
-    if (spsa_->finished()) return false;
+    if (spsa_->finished() || (stop_at_ && spsa_->applied() >= *stop_at_)) return false;
     const auto from = spsa_->applied();
     phase_end_ = std::min(from + spsa_->options().batch, spsa_->options().iterations);
     points_.clear();
@@ -112,7 +113,8 @@ void TuneSource::record(std::int64_t k) {
     spsa_->record(k, points->first - points->second);
     keep_points(k, *points);
     const auto after = spsa_->applied();
-    if (after / tune::kTableEvery > before / tune::kTableEvery && !spsa_->finished()) {
+    const bool last = spsa_->finished() || (stop_at_ && after >= *stop_at_);
+    if (after / tune::kTableEvery > before / tune::kTableEvery && !last) {
         for (auto& line : table())
             news_.push_back(std::move(line));
     }

@@ -88,7 +88,8 @@ class TuneSource : public PairingSource {
     std::map<std::int64_t, Point> points_;                   // of the batch under way
     std::vector<Pairing> pending_;
     std::size_t next_ = 0;
-    std::int64_t phase_end_ = 0;  // the iteration after the batch under way
+    std::int64_t phase_end_ = 0;           // the iteration after the batch under way
+    std::optional<std::int64_t> stop_at_;  // --stop-after: no batch begins from here
     // Per iteration recorded: theta+'s points and theta-'s (points_of).
     std::vector<std::pair<double, double>> iteration_points_;
     std::vector<std::string> news_;

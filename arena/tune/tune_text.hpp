@@ -13,7 +13,8 @@ namespace arena::tune {
 
 // `arena tune --help`: the command, and every key of a tuning config.
 inline constexpr std::string_view kTuneUsage =
-    R"(usage: arena tune CONFIG [--db PATH] [--concurrency N] [--json] [--stats] [--transcript]
+    R"(usage: arena tune CONFIG [--db PATH] [--concurrency N] [--stop-after N] [--json] [--stats]
+                        [--transcript]
 
 Tunes a bot's parameters by SPSA (simultaneous perturbation stochastic
 approximation, docs/tuning.md): each iteration plays the bot at theta+ and
