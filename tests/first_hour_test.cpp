@@ -332,6 +332,25 @@ const std::vector<DocCommand> kDocCommands = {
     {"build/bin/arena check-bot build/bots/tsinghua/sample.so", ""},
     {"build/bin/arena grade configs/course-grading-folder.yaml", ""},
     {"build/bin/arena grade configs/course-grading-folder.yaml --csv", ""},
+    // An SPSA tune of reversi-alphabeta's weights (docs/tuning.md), its first 50 iterations.
+    {"build/bin/arena tune configs/tune-reversi.yaml",
+     "build/bin/arena tune configs/tune-reversi.yaml --stop-after 50"},
+    {"build/bin/arena tune configs/tune-reversi.yaml --json",
+     "build/bin/arena tune configs/tune-reversi.yaml --json --stop-after 10"},
+    {"build/bin/arena match --game reversi --move-ms 1000 --depth1 3 --depth2 3 --sprt "
+     "elo0=0,elo1=20 'tuned=build/bots/reversi-alphabeta --corner 7 --mobility 10 --frontier 12 "
+     "--steady 12' 'start=build/bots/reversi-alphabeta --corner 16 --mobility 2 --frontier 8'",
+     ""},
+    {"build/bin/arena match --game reversi --move-ms 1000 --depth1 3 --depth2 3 --sprt "
+     "elo0=-20,elo1=0 'tuned=build/bots/reversi-alphabeta --corner 7 --mobility 10 --frontier "
+     "12 --steady 12' 'default=build/bots/reversi-alphabeta'",
+     ""},
+    {"build/bin/arena match --game reversi --games 4000 --move-ms 1000 --depth1 3 --depth2 3 "
+     "'tuned=build/bots/reversi-alphabeta --corner 7 --mobility 10 --frontier 12 --steady 12' "
+     "'default=build/bots/reversi-alphabeta'",
+     "build/bin/arena match --game reversi --games 200 --move-ms 1000 --depth1 3 --depth2 3 "
+     "'tuned=build/bots/reversi-alphabeta --corner 7 --mobility 10 --frontier 12 --steady 12' "
+     "'default=build/bots/reversi-alphabeta'"},
     // gomoku-pro's tuning round (bots/README.md), one shard of its 900 games.
     {"build/bin/arena run configs/tune-gomoku-pro.yaml",
      "build/bin/arena run configs/tune-gomoku-pro.yaml --shard 1/300"},
@@ -366,7 +385,7 @@ TEST(ReadmeCommands, EveryOneIsRunHereAndPlaysWithoutFaults) {
         const std::string first_test = tests.substr(0, tests.find(','));
         EXPECT_TRUE(fs::exists(source(first_test))) << command << ": no " << first_test;
     }
-    for (const auto& file : {"README.md", "bots/README.md"}) {
+    for (const auto& file : {"README.md", "bots/README.md", "docs/tuning.md"}) {
         for (const auto& command : readme_commands(source(file))) {
             EXPECT_TRUE(known.contains(command))
                 << file << " shows a command this test does not run; add it to kDocCommands:\n"
