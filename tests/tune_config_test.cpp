@@ -11,6 +11,7 @@
 #include "arena/tournament/config_tune.hpp"
 #include "arena/tournament/fingerprint.hpp"
 #include "arena/tournament/schedule.hpp"
+#include "thrown.hpp"
 
 namespace arena::tournament {
 namespace {
@@ -22,12 +23,7 @@ Config parse(const std::string& yaml) {
 }
 
 std::string error_of(const std::string& yaml) {
-    try {
-        static_cast<void>(parse(yaml));
-    } catch (const ConfigError& e) {
-        return e.what();
-    }
-    return "<no error>";
+    return testing::message_of<ConfigError>([&] { static_cast<void>(parse(yaml)); });
 }
 
 // A tuning config: line 4 is the command, line 6 the first parameter; `extra`
