@@ -110,9 +110,9 @@ std::vector<std::string> shipped_configs() {
     return names;
 }
 
-// The config as shipped, made short: two games per pair, one round, short
-// moves, its own database in the checkout. Everything else (bots, commands,
-// openings, the game) is as written.
+// The config as shipped, made short: two games per pair, one round (a
+// tune: 10 pairs), short moves, its own database in the checkout. Everything
+// else (bots, commands, openings, the game) is as written.
 std::string shortened(const fs::path& config) {
     YAML::Node root = YAML::LoadFile(config.string());
     if (root["time"] && root["time"]["move_ms"]) root["time"]["move_ms"] = 40;
@@ -120,8 +120,12 @@ std::string shortened(const fs::path& config) {
         root["time"]["game_ms"] = 4000;
         root["time"]["inc_ms"] = 40;
     }
-    root["schedule"]["games_per_pair"] = 2;
-    root["schedule"]["rounds"] = 1;
+    if (root["tune"]) {
+        root["tune"]["pairs"] = 10;
+    } else {
+        root["schedule"]["games_per_pair"] = 2;
+        root["schedule"]["rounds"] = 1;
+    }
     root["concurrency"] = 2;
     root.remove("database");
     YAML::Emitter out;
@@ -136,7 +140,8 @@ TEST_P(ShippedConfig, PlaysWithEveryBotReallyPlaying) {
     const std::string name = GetParam();
     const std::string config =
         checkout.dir().write(name + ".yaml", shortened(source("configs/" + name + ".yaml")));
-    const auto r = checkout.arena({"run", config});
+    const bool tune = YAML::LoadFile(config)["tune"].IsDefined();
+    const auto r = checkout.arena({tune ? "tune" : "run", config});
     ASSERT_EQ(r.status, 0) << r.out << r.err;
     EXPECT_FALSE(arena::testing::looks_like_a_crash(without_check_details(r.err))) << r.err;
     // Nothing in a shipped config is worth a warning, but for close calls:
