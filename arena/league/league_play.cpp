@@ -1,0 +1,118 @@
+#include "arena/league/league_play.hpp"
+
+#include <exception>
+#include <ostream>
+#include <utility>
+
+#include "arena/store/lock_messages.hpp"
+#include "arena/store/results_store.hpp"
+#include "arena/store/run_lock.hpp"
+#include "arena/submissions/submissions.hpp"
+#include "arena/tournament/config.hpp"
+#include "arena/tournament/run_setup.hpp"
+
+namespace arena::league {
+
+namespace {
+constexpr const char* kWho = "arena serve --league";
+}  // namespace
+
+LeaguePlay::LeaguePlay(session::BotHost& host, std::filesystem::path config_path,
+                       LeaguePlayOptions options, std::ostream& log)
+    : host_(host), config_path_(std::move(config_path)), options_(std::move(options)), log_(log) {}
+
+void LeaguePlay::run(std::stop_token stop) {
+    while (!stop.stop_requested()) {
+        std::stop_source woken;
+        {
+            std::lock_guard lock(mutex_);
+            woken_ = woken;
+            pending_wake_ = false;
+            ++status_.runs;
+            status_.idle = false;
+        }
+        const bool ran = run_once(stop, woken.get_token());
+        std::unique_lock lock(mutex_);
+        status_.idle = ran && !pending_wake_;
+        // Until a submission changes (or at once, when one did meanwhile).
+        changed_.wait(lock, stop, [&] { return pending_wake_; });
+    }
+}
+
+void LeaguePlay::wake() {
+    std::lock_guard lock(mutex_);
+    pending_wake_ = true;
+    woken_.request_stop();
+    changed_.notify_all();
+}
+
+LeagueStatus LeaguePlay::status() const {
+    std::lock_guard lock(mutex_);
+    return status_;
+}
+
+void LeaguePlay::note_problem(const std::string& problem) {
+    log_ << kWho << ": " << problem << "\n" << std::flush;
+    std::lock_guard lock(mutex_);
+    status_.last_problem = problem;
+}
+
+bool LeaguePlay::run_once(std::stop_token stop, std::stop_token woken) {
+    try {
+        auto config = tournament::load_config(config_path_, log_);
+        if (!config) {
+            note_problem(config_path_.string() +
+                         " cannot be used (above); fix it and upload again");
+            return false;
+        }
+        if (config->bots_dir.empty()) {
+            note_problem(config_path_.string() +
+                         " has no bots_dir: a league plays its submissions");
+            return false;
+        }
+        std::vector<submissions::LeftOut> left_out;
+        bool interrupted = false;
+        if (!submissions::check_submissions(host_, *config, left_out, log_, interrupted, stop)) {
+            if (!interrupted) note_problem("the submissions could not be checked (above)");
+            return false;
+        }
+        store::ResultsStore store(config->database,
+                                  store::waiting_as_long_as_locked(log_, kWho, stop));
+        const store::RunLock lock(config->database, config->name);
+        tournament::RunOverrides overrides;
+        overrides.concurrency = options_.concurrency;
+        const auto opened = tournament::open_tournament(store, *config, overrides, log_);
+        if (!opened) {
+            note_problem("the league's database cannot continue with this config (above)");
+            return false;
+        }
+        store.set_status(opened->id, "running");
+        tournament::RunOptions options;
+        options.concurrency = tournament::run_concurrency(overrides, *config);
+        options.observers = options_.observers;
+        options.reserved_fds = options_.reserved_fds;
+        options.messages = &log_;
+        options.command = kWho;
+        // The server's stop or a wake: between games.
+        std::stop_source either;
+        const std::stop_callback on_stop(stop, [&] { either.request_stop(); });
+        const std::stop_callback on_wake(woken, [&] { either.request_stop(); });
+        const auto outcome = tournament::Runner(host_, *config, store, opened->id, opened->lineup)
+                                 .run(options, either.get_token());
+        store.set_status(opened->id, outcome.interrupted ? "interrupted" : "finished");
+        std::lock_guard guard(mutex_);
+        status_.played += outcome.played;
+        status_.stored = outcome.stored;
+        status_.total = outcome.total;
+        status_.last_problem = outcome.error;
+        status_.left_out.clear();
+        for (const auto& l : left_out)
+            status_.left_out.push_back(l.bot);
+        return outcome.error.empty();
+    } catch (const std::exception& e) {
+        note_problem(e.what());
+        return false;
+    }
+}
+
+}  // namespace arena::league
