@@ -456,7 +456,7 @@ void back_to_schema_6(const fs::path& db) {
                            "DROP TABLE segment_bots; DROP TABLE segments; "
                            "ALTER TABLE bots DROP COLUMN retired; "
                            "ALTER TABLE bots DROP COLUMN version; "
-                           "DROP TABLE game_params; "
+                           "DROP TABLE league_users; DROP TABLE game_params; "
                            "ALTER TABLE games DROP COLUMN first_control; "
                            "ALTER TABLE games DROP COLUMN second_control; PRAGMA user_version = 6; "
                            "PRAGMA wal_checkpoint(TRUNCATE)",

@@ -639,9 +639,16 @@ SELECT s.tournament_id, s.tournament, s.bot_id, s.bot,
  GROUP BY s.tournament_id, s.tournament, s.bot_id;
 )sql";
 
+// Turns a file this arena made into the file an arena of schema 9 made: no
+// league_users table (schema 10).
+void back_to_version_9(Database& db) {
+    db.exec("DROP TABLE league_users; PRAGMA user_version = 9");
+}
+
 // Turns a file this arena made into the file an arena of schema 8 made: no
 // game_params table (schema 9).
 void back_to_version_8(Database& db) {
+    back_to_version_9(db);
     db.exec("DROP TABLE game_params; PRAGMA user_version = 8");
 }
 
@@ -675,6 +682,40 @@ void back_to_version_3(Database& db) {
         "DROP VIEW standings;");
     db.exec(kStandingsViewV1);
     db.exec("PRAGMA user_version = 3");
+}
+
+// A schema-9 file (before league users) is upgraded in place: its games
+// stay, and the league_users table is there, empty, and takes users.
+TEST_F(StoreTest, VersionNineDatabaseIsUpgradedKeepingItsGames) {
+    {
+        ResultsStore store(db_path_);
+        const auto t = store.create_tournament(spec("cup"), bot_entries({"a", "b"}));
+        store.record_game(t, slot(0), record("a", "b", Outcome::kWin1));
+        store.record_game(t, slot(1), record("b", "a", Outcome::kDraw));
+    }
+    {
+        Database db(db_path_);
+        back_to_version_9(db);
+        EXPECT_EQ(db.query_int("SELECT count(*) FROM sqlite_schema WHERE name = 'league_users'"),
+                  0);
+    }
+    EXPECT_EQ(stored_schema_version(db_path_), 9);
+    {
+        ResultsStore store(db_path_);
+        const auto t = store.find_tournament("cup");
+        ASSERT_TRUE(t.has_value());
+        const auto games = store.games(t->id);
+        ASSERT_EQ(games.size(), 2u);
+        EXPECT_EQ(games[0].result, "1-0");
+        EXPECT_EQ(games[1].result, "1/2-1/2");
+    }
+    Database db(db_path_);
+    EXPECT_EQ(db.query_int("PRAGMA user_version"), kSchemaVersion);
+    EXPECT_EQ(db.query_int("SELECT count(*) FROM league_users"), 0);
+    db.exec("INSERT INTO league_users (league, name, token_hash) VALUES ('cup', 'ann', 'h')");
+    EXPECT_EQ(db.query_text("SELECT organiser || ' ' || (disabled_at IS NULL) || ' ' || "
+                            "(created_at LIKE '20%Z') FROM league_users"),
+              "0 1 1");
 }
 
 // A schema-7 file (before each side's control was kept) is upgraded: its

@@ -41,5 +41,6 @@ int grade_command(const std::vector<std::string>& args, std::ostream& out, std::
 int merge_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int slurm_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int upgrade_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int league_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 }  // namespace arena::cli

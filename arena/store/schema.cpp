@@ -328,6 +328,26 @@ CREATE TABLE game_params (
 );  -- rowid: the order of the tune's parameters
 )sql";
 
+// Version 10: the users of a league (arena league user, docs/league.md): a
+// participant, whose name is also their folder in the config's bots_dir, or
+// an organiser. Keyed by the league's name (the config's `name:`), not by
+// tournaments.id: users are added before the league's first run creates its
+// tournament row. The token itself is never stored, only its Argon2id hash
+// (libsodium's crypto_pwhash_str text); disabled_at is NULL while the
+// account works.
+constexpr const char* kSchemaV10 = R"sql(
+CREATE TABLE league_users (
+    id          INTEGER PRIMARY KEY,
+    league      TEXT NOT NULL,
+    name        TEXT NOT NULL,
+    token_hash  TEXT NOT NULL,
+    organiser   INTEGER NOT NULL DEFAULT 0 CHECK (organiser = 0 OR organiser = 1),
+    disabled_at TEXT,
+    created_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    UNIQUE (league, name)
+);
+)sql";
+
 // One step of the schema: SQL, then optionally work that SQL cannot do, then
 // optionally more SQL.
 struct Migration {
@@ -343,7 +363,7 @@ void fill_moves_hashes(Database& db);
 constexpr Migration kMigrations[] = {
     {kSchemaV1}, {kSchemaV2}, {kSchemaV3}, {kSchemaV4, fill_moves_hashes, kSchemaV4Index},
     {kSchemaV5}, {kSchemaV6}, {kSchemaV7}, {kSchemaV8},
-    {kSchemaV9}};
+    {kSchemaV9}, {kSchemaV10}};
 static_assert(std::size(kMigrations) == kSchemaVersion);
 
 // The migration to schema 4: moves_hash of every game already stored, a
