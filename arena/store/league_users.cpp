@@ -65,16 +65,7 @@ struct LeagueUsers::Impl {
     // connection holds the database locked, SQLite's errors as StoreError.
     template <class F>
     auto run(F&& body) {
-        std::lock_guard lock(mutex);
-        return retry_while_locked(db.path(), waiting, "", [&] {
-            try {
-                return body();
-            } catch (const BusyError&) {
-                throw;
-            } catch (const SqliteError& e) {
-                throw StoreError(e.what());
-            }
-        });
+        return serialized_call(mutex, db.path(), waiting, std::forward<F>(body));
     }
 
     std::optional<LeagueUserRow> first_row(Statement::Query& q) {

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
@@ -81,6 +82,24 @@ auto retry_while_locked(const std::filesystem::path& file, const LockWaiting& wa
             if (Clock::now() - tried < 10ms) std::this_thread::sleep_for(10ms);
         }
     }
+}
+
+// One call on a store's connection: serialized by `mutex`, run again while
+// another connection holds the database locked (as `waiting` says), and
+// SQLite's errors turned into StoreError (whose message names the file).
+template <class Body>
+auto serialized_call(std::mutex& mutex, const std::filesystem::path& file,
+                     const LockWaiting& waiting, Body&& body) {
+    std::lock_guard lock(mutex);
+    return retry_while_locked(file, waiting, "", [&] {
+        try {
+            return body();
+        } catch (const BusyError&) {
+            throw;
+        } catch (const SqliteError& e) {
+            throw StoreError(e.what());
+        }
+    });
 }
 
 }  // namespace arena::store

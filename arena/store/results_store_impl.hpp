@@ -216,16 +216,7 @@ struct ResultsStore::Impl {
     // StoreError (whose message already names the file).
     template <class F>
     auto run(F&& body) {
-        std::lock_guard lock(mutex);
-        return retry_while_locked(db.path(), waiting, "", [&] {
-            try {
-                return body();
-            } catch (const BusyError&) {
-                throw;
-            } catch (const SqliteError& e) {
-                throw StoreError(e.what());
-            }
-        });
+        return serialized_call(mutex, db.path(), waiting, std::forward<F>(body));
     }
 };
 
