@@ -32,14 +32,8 @@ void TuneSource::replay() {
         const auto from = spsa_->applied();
         const auto end = std::min(from + options.batch, options.iterations);
         bool whole = true;
-        for (auto k = from; k < end; ++k) {
-            if (const auto p = points_of(k)) {
-                spsa_->record(k, p->first - p->second);
-                keep_points(k, *p);
-            } else {
-                whole = false;
-            }
-        }
+        for (auto k = from; k < end; ++k)
+            whole = apply(k) && whole;
         if (!whole) break;
     }
 }
@@ -104,26 +98,29 @@ std::optional<std::pair<double, double>> TuneSource::points_of(std::int64_t k) c
     return std::pair(plus, minus);
 }
 
-// Iteration k's result to SPSA, once its games are all in; the table every
+// Iteration k's result to SPSA and its points kept for the table, once its
+// games are all in; false while they are not.
+bool TuneSource::apply(std::int64_t k) {
+    const auto points = points_of(k);
+    if (!points) return false;
+    spsa_->record(k, points->first - points->second);
+    const auto i = static_cast<std::size_t>(k);
+    if (iteration_points_.size() <= i) iteration_points_.resize(i + 1);
+    iteration_points_[i] = *points;
+    return true;
+}
+
+// A game of iteration k was stored: apply it once whole, and the table every
 // kTableEvery iterations (the last is the command's, with the values reached).
 void TuneSource::record(std::int64_t k) {
-    const auto points = points_of(k);
-    if (!points) return;
     const auto before = spsa_->applied();
-    spsa_->record(k, points->first - points->second);
-    keep_points(k, *points);
+    if (!apply(k)) return;
     const auto after = spsa_->applied();
     const bool last = spsa_->finished() || (stop_at_ && after >= *stop_at_);
     if (after / tune::kTableEvery > before / tune::kTableEvery && !last) {
         for (auto& line : table())
             news_.push_back(std::move(line));
     }
-}
-
-void TuneSource::keep_points(std::int64_t k, const std::pair<double, double>& points) {
-    const auto i = static_cast<std::size_t>(k);
-    if (iteration_points_.size() <= i) iteration_points_.resize(i + 1);
-    iteration_points_[i] = points;
 }
 
 // The table as of now, over the last kTableEvery iterations applied.
@@ -189,8 +186,8 @@ std::vector<store::GameParam> TuneSource::game_params(const Pairing& pairing) co
 StoredTune stored_tune(const Config& config, const Lineup& lineup, store::ResultsStore& store,
                        std::int64_t id) {
     TuneSource source(config, lineup, store, id);
-    (void)source.begin_phase();
-    return {source.spsa(), source.table()};
+    source.replay();
+    return {source.spsa(), source.table(), source.stored_games()};
 }
 
 void print_tune_end(store::ResultsStore& store, const Config& config, const Lineup& lineup,
@@ -199,8 +196,8 @@ void print_tune_end(store::ResultsStore& store, const Config& config, const Line
     for (const auto& line : tuned.table)
         table << line << "\n";
     if (json == nullptr) return;
-    const auto games = static_cast<std::int64_t>(store.recorded_indices(id).size());
-    *json << tune::result_json(config.tune->params, tuned.spsa.theta(), tuned.spsa.applied(), games)
+    *json << tune::result_json(config.tune->params, tuned.spsa.theta(), tuned.spsa.applied(),
+                               tuned.games)
           << "\n";
 }
 

@@ -50,10 +50,17 @@ class TuneSource : public PairingSource {
         concurrency_ = concurrency;
     }
 
-    // The tune as it stands: theta and the iterations applied.
+    // Reads the stored games and applies every iteration stored whole, in
+    // order (the first begin_phase does it first).
+    void replay();
+    // The tune as it stands: theta and the iterations applied (after replay).
     [[nodiscard]] const tune::Spsa& spsa() const { return *spsa_; }
-    // Its table now, over the iterations since the last table.
+    // Its table now, over the last kTableEvery iterations applied.
     [[nodiscard]] std::vector<std::string> table() const;
+    // Games stored (and played by this run) so far.
+    [[nodiscard]] std::int64_t stored_games() const {
+        return static_cast<std::int64_t>(first_scores_.size());
+    }
 
   private:
     // The iteration's points, and its bots at them.
@@ -62,7 +69,6 @@ class TuneSource : public PairingSource {
         std::shared_ptr<const BotConfig> plus, minus;
     };
 
-    void replay();
     [[nodiscard]] std::int64_t iteration_of(std::int64_t index) const {
         return index / games_per_iteration_;
     }
@@ -71,8 +77,8 @@ class TuneSource : public PairingSource {
     [[nodiscard]] std::optional<std::pair<double, double>> points_of(std::int64_t k) const;
     // Whether the entrant is theta+ (1), theta- (-1) or the opponent (0).
     [[nodiscard]] int tuned(int entrant) const;
+    [[nodiscard]] bool apply(std::int64_t k);
     void record(std::int64_t k);
-    void keep_points(std::int64_t k, const std::pair<double, double>& points);
     [[nodiscard]] std::shared_ptr<const BotConfig> bot_at(const std::vector<double>& values,
                                                           int config_bot) const;
 
@@ -99,7 +105,8 @@ class TuneSource : public PairingSource {
 // SPSA replayed from its games, and the table it ends with.
 struct StoredTune {
     tune::Spsa spsa;
-    std::vector<std::string> table;  // over the iterations since the last multiple of 100
+    std::vector<std::string> table;  // over the last 100 iterations applied
+    std::int64_t games = 0;          // stored
 };
 [[nodiscard]] StoredTune stored_tune(const Config& config, const Lineup& lineup,
                                      store::ResultsStore& store, std::int64_t id);
