@@ -1,5 +1,6 @@
 // `arena league user add|list|disable|reset CONFIG [NAME]`: the users of a
-// league (arena/league/user_command.hpp holds what each does and says).
+// league (arena/league/user_command.hpp holds what each does and says), and
+// `arena league grades CONFIG`, its grades as CSV.
 
 #include <boost/program_options.hpp>
 #include <iostream>
@@ -9,6 +10,7 @@
 #include "arena/cli/commands.hpp"
 #include "arena/cli/options.hpp"
 #include "arena/league/accounts.hpp"
+#include "arena/league/grades.hpp"
 #include "arena/league/user_command.hpp"
 #include "arena/record/escape.hpp"
 #include "arena/record/suggest.hpp"
@@ -79,6 +81,30 @@ int user_command(league::UserAction action, const std::string& word,
     return kExitOk;
 }
 
+// `arena league grades CONFIG`: the CSV of /league/grades.csv.
+int grades_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    std::string config_path;
+    po::options_description opts("options");
+    opts.add_options()("help,h", "show this help");
+    CommandLine line{"league grades", league::grades_usage(), opts};
+    line.arguments.add_options()("config", po::value<std::string>(&config_path));
+    line.positional.add("config", 1);
+    if (const auto done = parse_command_line(line, args, out, err, [&](const po::variables_map& vm) {
+            if (!vm.count("config")) throw std::invalid_argument("missing CONFIG");
+        }))
+        return *done;
+    const auto config = tournament::load_config(config_path, err);
+    if (!config) return kExitUsage;
+    try {
+        serve::ServedDatabase database(0, config->database);
+        out << league::grades_csv(*config, database);
+    } catch (const std::exception& e) {
+        err << "arena league grades: " << record::escape_controls(e.what()) << "\n";
+        return kExitFailure;
+    }
+    return kExitOk;
+}
+
 }  // namespace
 
 int league_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -90,7 +116,8 @@ int league_command(const std::vector<std::string>& args, std::ostream& out, std:
         out << league::league_usage();
         return kExitOk;
     }
-    if (args[0] != "user") return unknown_word("league", args[0], {"user"}, err);
+    if (args[0] == "grades") return grades_command({args.begin() + 1, args.end()}, out, err);
+    if (args[0] != "user") return unknown_word("league", args[0], {"user", "grades"}, err);
     const auto action = league::user_action(args[1]);
     if (!action) return unknown_word("league user", args[1], league::user_action_words(), err);
     return user_command(*action, args[1], {args.begin() + 2, args.end()}, out, err);

@@ -1,6 +1,7 @@
 // `arena serve DB...`: a local web server for results databases, live, and
 // for games against bots on /play (arena/serve/, docs/serve.md).
 
+#include <boost/asio/ip/address.hpp>
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <iostream>
@@ -14,6 +15,7 @@
 #include "arena/cli/options.hpp"
 #include "arena/cli/stop_signal.hpp"
 #include "arena/record/escape.hpp"
+#include "arena/league/league_server.hpp"
 #include "arena/serve/running_server.hpp"
 #include "arena/session/bot_host.hpp"
 
@@ -39,13 +41,56 @@ clock and judging; the finished game is stored in --play-db FILE (created
 when missing, and served too), by default the first DB. --no-play turns
 /play off.
 
-The server listens on 127.0.0.1 unless --bind says otherwise, and then
-answers only requests addressed to localhost. See docs/serve.md.
+The server listens on 127.0.0.1 and answers only requests addressed to
+localhost. --bind to another address needs --league, whose pages have
+accounts; put a TLS proxy in front of it (docs/league.md). See docs/serve.md.
 
-example:
+--league CONFIG runs a league (docs/league.md): participants sign in on
+/league with their tokens (arena league user add), upload their bots, which
+are checked and then play the config's standing tournament while the server
+runs, and read their own check logs and games on /me. DB may be left out: it
+is the config's database.
+
+examples:
   arena serve results/demo.db --port 8080 --play-bot 'alphabeta=build/bots/c4-alphabeta'
+  arena serve --league configs/league.yaml
 
 )";
+
+// Whether `bind` is a loopback address; an address that does not parse is
+// left for the server to name.
+bool loopback_address(const std::string& bind) {
+    boost::system::error_code ec;
+    const auto address = boost::asio::ip::make_address(bind, ec);
+    return ec || address.is_loopback();
+}
+
+int league_serve(const std::string& config, const serve::ServeSetup& setup, int port,
+                 std::ostream& out, std::ostream& err) {
+    league::LeagueServerOptions options;
+    options.config = config;
+    options.server = setup.server;
+    options.server.port = static_cast<unsigned short>(port);
+    StopOnSignal signals;
+    session::BotHost host;  // the league's bots and checks
+    std::optional<league::LeagueServer> server;
+    try {
+        server.emplace(host, options, err);
+    } catch (const std::invalid_argument& e) {
+        err << "arena serve: " << record::escape_controls(e.what()) << "\n";
+        return kExitUsage;
+    } catch (const std::exception& e) {
+        err << "arena serve: " << record::escape_controls(e.what()) << "\n";
+        return kExitFailure;
+    }
+    if (!loopback_address(setup.server.bind)) err << league::kTlsAdvice;
+    out << "arena serve: " << server->describe() << "; Ctrl-C stops it" << std::endl;
+    while (!signals.stopped())
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    server.reset();
+    out << "arena serve: stopped" << std::endl;
+    return kExitOk;
+}
 
 }  // namespace
 
@@ -56,11 +101,13 @@ int serve_command(const std::vector<std::string>& args, std::ostream& out, std::
     bool no_db_bots = false, no_play = false;
     std::int64_t idle_s = 30, max_move_ms = 60'000;
     BotRunOptions run_options;
+    std::string league;
     // clang-format off
     opts.add_options()
         ("help,h", "show this help")
         ("port", po::value<int>(&port)->default_value(port), "TCP port (0: any free port, printed at start)")
-        ("bind", po::value<std::string>(&setup.server.bind)->default_value(setup.server.bind), "address to listen on")
+        ("bind", po::value<std::string>(&setup.server.bind)->default_value(setup.server.bind), "address to listen on (other than loopback: with --league only)")
+        ("league", po::value<std::string>(&league), "CONFIG: run this league (sign-in, uploads, checks, play)")
         ("play-bot", po::value<std::vector<std::string>>(&setup.play_bot_args)->composing(), "NAME=COMMAND: a bot /play offers (repeatable)")
         ("play-db", po::value<std::string>(&setup.play_db), "store /play games in this results database (default: the first DB)")
         ("no-db-bots", po::bool_switch(&no_db_bots), "offer on /play only the bots of --play-bot")
@@ -75,6 +122,11 @@ int serve_command(const std::vector<std::string>& args, std::ostream& out, std::
     line.arguments.add_options()("db", po::value<std::vector<std::string>>(&setup.databases), "db");
     line.positional.add("db", -1);
     if (const auto done = parse_command_line(line, args, out, err, [&](const po::variables_map&) {
+            if (!league.empty()) {
+                setup.play_db = "-";  // a league has its database; setup_problem wants one
+                if (setup.databases.size() > 1)
+                    throw std::invalid_argument("--league serves its config's database only");
+            }
             setup.idle = std::chrono::seconds(idle_s);
             setup.max_move_ms = match::Millis{max_move_ms};
             if (const auto problem = serve::setup_problem(setup, port); !problem.empty())
@@ -82,6 +134,13 @@ int serve_command(const std::vector<std::string>& args, std::ostream& out, std::
             run_options.apply(setup.isolation, setup.session);
         }))
         return *done;
+    if (!league.empty()) return league_serve(league, setup, port, out, err);
+    if (!loopback_address(setup.server.bind)) {
+        err << "arena serve: --bind " << record::escape_controls(setup.server.bind)
+            << " is reachable from other machines; that needs --league, whose pages have "
+               "accounts (docs/league.md)\n";
+        return kExitUsage;
+    }
     setup.play = !no_play;
     setup.db_bots = !no_db_bots;
     setup.server.port = static_cast<unsigned short>(port);

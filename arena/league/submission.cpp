@@ -74,56 +74,84 @@ std::string manifest_for(upload::UploadKind kind, const std::string& name, bool 
     return "command: " + interpreter + " " + name + "\n";
 }
 
-Installed install_upload(const fs::path& bots_dir, const std::string& participant,
-                         std::string_view file_name, std::string_view bytes,
-                         const upload::UploadLimits& limits) {
+Staged stage_upload(const fs::path& bots_dir, const std::string& participant,
+                    std::string_view file_name, std::string_view bytes,
+                    const upload::UploadLimits& limits) {
+    Staged staged;
+    staged.participant = participant;
+    const auto fail = [&](Installed r) {
+        staged.discard();
+        staged.result = std::move(r);
+        return std::move(staged);
+    };
     if (const auto problem = user_name_problem(participant); !problem.empty())
-        return refused("participant " + record::escape_controls(participant) + ": " + problem);
+        return fail(refused("participant " + record::escape_controls(participant) + ": " + problem));
     std::error_code ec;
     if (!fs::is_directory(bots_dir, ec))
-        return failed("the league's bots_dir " + bots_dir.string() + " is not a folder");
-    const fs::path staging = staging_folder(bots_dir, participant);
-    if (staging.empty())
-        return failed("cannot make a folder in " + bots_dir.string() + ": " + std::strerror(errno));
-    const fs::path incoming = staging / "bot";
-    const auto unpacked = upload::unpack_upload(file_name, bytes, incoming, limits);
-    const auto done = [&](Installed r) {
-        fs::remove_all(staging, ec);
-        return r;
-    };
+        return fail(failed("the league's bots_dir " + bots_dir.string() + " is not a folder"));
+    staged.staging = staging_folder(bots_dir, participant);
+    if (staged.staging.empty())
+        return fail(
+            failed("cannot make a folder in " + bots_dir.string() + ": " + std::strerror(errno)));
+    staged.folder = staged.staging / "bot";
+    staged.target = bots_dir / participant;
+    const auto unpacked = upload::unpack_upload(file_name, bytes, staged.folder, limits);
     if (!unpacked.ok()) {
         Installed r;
         r.status = unpacked.status;
         r.message = unpacked.message;
-        return done(r);
+        return fail(r);
     }
     if (unpacked.kind == upload::UploadKind::archive) {
-        const auto named = manifest_name(incoming / "bot.yaml");
+        const auto named = manifest_name(staged.folder / "bot.yaml");
         if (!named.empty() && named != participant) {
-            return done(refused("upload: its bot.yaml names the bot '" +
+            return fail(refused("upload: its bot.yaml names the bot '" +
                                 record::escape_controls(named) +
-                                "': a participant's bot is "
-                                "named after them ('" +
-                                participant + "'); remove the name"));
+                                "': a participant's bot is named after them ('" + participant +
+                                "'); remove the name"));
         }
     } else {
-        std::ofstream(incoming / "bot.yaml") << manifest_for(
-            unpacked.kind, unpacked.name, starts_with_shebang(incoming / unpacked.name));
+        std::ofstream(staged.folder / "bot.yaml") << manifest_for(
+            unpacked.kind, unpacked.name, starts_with_shebang(staged.folder / unpacked.name));
     }
+    staged.result.status = upload::UploadStatus::ok;
+    staged.result.kind = unpacked.kind;
+    return staged;
+}
+
+void Staged::discard() {
+    std::error_code ec;
+    if (!staging.empty()) fs::remove_all(staging, ec);
+    staging.clear();
+}
+
+Staged::~Staged() {
+    discard();
+}
+
+Installed Staged::install() {
+    if (!result.ok() || staging.empty()) return result;
     // In one step: the new version where the old one was (or was not).
-    const fs::path folder = bots_dir / participant;
-    const bool replaced = fs::exists(fs::symlink_status(folder, ec));
-    if (::renameat2(AT_FDCWD, incoming.c_str(), AT_FDCWD, folder.c_str(),
+    std::error_code ec;
+    const bool replaced = fs::exists(fs::symlink_status(target, ec));
+    Installed r = result;
+    if (::renameat2(AT_FDCWD, folder.c_str(), AT_FDCWD, target.c_str(),
                     replaced ? RENAME_EXCHANGE : RENAME_NOREPLACE) != 0) {
-        return done(failed("cannot put the upload in place of " + folder.string() + ": " +
-                           std::strerror(errno)));
+        r = failed("cannot put the upload in place of " + target.string() + ": " +
+                   std::strerror(errno));
+    } else {
+        r.folder = target;
+        r.replaced = replaced;
     }
-    Installed r;
-    r.status = upload::UploadStatus::ok;
-    r.folder = folder;
-    r.kind = unpacked.kind;
-    r.replaced = replaced;
-    return done(r);  // the previous version, now in staging, goes with it
+    discard();  // the previous version, now in staging, goes with it
+    return r;
+}
+
+Installed install_upload(const fs::path& bots_dir, const std::string& participant,
+                         std::string_view file_name, std::string_view bytes,
+                         const upload::UploadLimits& limits) {
+    auto staged = stage_upload(bots_dir, participant, file_name, bytes, limits);
+    return staged.install();
 }
 
 }  // namespace arena::league

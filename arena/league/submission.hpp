@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "arena/upload/upload.hpp"
 
@@ -35,7 +36,40 @@ struct Installed {
 [[nodiscard]] std::string manifest_for(upload::UploadKind kind, const std::string& name,
                                        bool has_shebang);
 
-// Installs `participant`'s upload (`file_name`, `bytes`) as bots_dir/NAME.
+// An upload unpacked into a hidden folder of bots_dir
+// (`.install-NAME-XXXXXX/bot`), not yet in play: checked there, then
+// installed, or discarded (the destructor discards what was not installed).
+struct Staged {
+    Installed result;              // ok, or why not (nothing is staged then)
+    std::string participant;       //
+    std::filesystem::path staging;  // the hidden folder; empty once installed or discarded
+    std::filesystem::path folder;   // the bot's folder in it
+    std::filesystem::path target;   // bots_dir/NAME
+
+    Staged() = default;
+    Staged(Staged&& other) noexcept
+        : result(std::move(other.result)),
+          participant(std::move(other.participant)),
+          staging(std::exchange(other.staging, {})),
+          folder(std::move(other.folder)),
+          target(std::move(other.target)) {}
+    Staged& operator=(Staged&&) = delete;
+    Staged(const Staged&) = delete;
+    ~Staged();
+
+    // Puts the folder in the place of bots_dir/NAME in one rename (the
+    // previous version is removed). Never throws.
+    Installed install();
+    void discard();
+};
+
+// Unpacks `participant`'s upload into a Staged folder, with its bot.yaml.
+// Never throws.
+[[nodiscard]] Staged stage_upload(const std::filesystem::path& bots_dir,
+                                  const std::string& participant, std::string_view file_name,
+                                  std::string_view bytes, const upload::UploadLimits& limits = {});
+
+// stage_upload, then install: `participant`'s upload (`file_name`, `bytes`) as bots_dir/NAME.
 // `participant` must be a name accounts accept (the caller signed them in);
 // an archive's bot.yaml that gives another `name` is refused. Never throws.
 [[nodiscard]] Installed install_upload(const std::filesystem::path& bots_dir,

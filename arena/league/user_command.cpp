@@ -18,9 +18,10 @@ constexpr std::string_view kLeagueUsage =
        arena league user list CONFIG
        arena league user disable CONFIG NAME
        arena league user reset CONFIG NAME
+       arena league grades CONFIG
 
-The users of a league: its participants, who will sign in to upload their
-bots, and its organisers. CONFIG is the league's tournament config: it needs
+The users of a league: its participants, who sign in to upload their bots
+(arena serve --league CONFIG), and its organisers. CONFIG is the league's tournament config: it needs
 bots_dir (a participant's name is also their folder there), and the users
 are kept in its database, under its name. A user's token is printed once,
 when it is made, and never again: only its hash is stored (docs/league.md).
@@ -29,6 +30,7 @@ when it is made, and never again: only its hash is stored (docs/league.md).
   user list     the users: name, role, when added, when disabled
   user disable  disable a user: their token no longer signs them in
   user reset    a new token for a user; the old one no longer signs them in
+  grades        the league's grades as CSV, as its organiser's page gives them
 
 arena league user <command> --help shows a command's options.
 )";
@@ -166,6 +168,16 @@ bool takes_name(UserAction action) {
 
 std::string_view league_usage() {
     return kLeagueUsage;
+}
+
+std::string_view grades_usage() {
+    return R"(usage: arena league grades CONFIG
+
+Prints the league's grades as CSV, as /league/grades.csv gives them to its
+organisers: for a gauntlet of submissions against references, the table of
+arena grade; otherwise the standings (rank, name, Elo, its 95 % interval,
+games, wins, draws, losses, score, faults). Reads the config's database.
+)";
 }
 
 std::string_view user_usage(UserAction action) {

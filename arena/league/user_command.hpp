@@ -23,6 +23,8 @@ enum class UserAction { kAdd, kList, kDisable, kReset };
 
 // The help of `arena league` and `arena league user`: the subcommands.
 [[nodiscard]] std::string_view league_usage();
+// The help of `arena league grades`.
+[[nodiscard]] std::string_view grades_usage();
 // The help of one subcommand, printed before its options.
 [[nodiscard]] std::string_view user_usage(UserAction action);
 

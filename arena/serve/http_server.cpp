@@ -83,6 +83,7 @@ struct RequestReader::Parser {
           header_limit(std::clamp<std::size_t>(o.header_limit, 64,
                                                std::numeric_limits<std::uint32_t>::max())),
           body_limit(o.body_limit),
+          allowance(static_cast<bool>(o.body_allowance)),
           buffer(header_limit) {
         reset();
     }
@@ -90,13 +91,19 @@ struct RequestReader::Parser {
     void reset() {
         parser.emplace();
         parser->header_limit(static_cast<std::uint32_t>(header_limit));
-        parser->body_limit(body_limit);
+        // With an allowance, the limit is set once the header is read
+        // (admit); a Content-Length is checked there.
+        if (allowance)
+            parser->body_limit(boost::none);
+        else
+            parser->body_limit(body_limit);
         parser->eager(true);
         line_done = false;
         header_used = 0;
     }
 
     std::size_t request_line_limit, header_limit, body_limit;
+    bool allowance;
     beast::flat_buffer buffer;  // at most header_limit bytes
     std::optional<http::request_parser<http::string_body>> parser;
     bool line_done = false;       // the request line is parsed (and consumed)
@@ -104,7 +111,7 @@ struct RequestReader::Parser {
 };
 
 RequestReader::RequestReader(const ServerOptions& options)
-    : p_(std::make_unique<Parser>(options)) {}
+    : p_(std::make_unique<Parser>(options)), allowance_(options.body_allowance) {}
 
 RequestReader::~RequestReader() = default;
 
@@ -191,6 +198,8 @@ RequestReader::State RequestReader::parse() {
                 p_->line_done = true;
                 if (!pr.is_header_done()) p_->header_used += used;
             }
+            if (!header_was_done && pr.is_header_done() && allowance_ && admit() != State::reading)
+                return state_;
             if (ec == http::error::need_more) break;
             if (ec == http::error::header_limit)
                 return fail(
@@ -234,7 +243,22 @@ RequestReader::State RequestReader::end_of_input() {
     return state_ = p_->parser->is_done() ? State::done : fail(400, "the request ended early");
 }
 
+RequestReader::State RequestReader::admit() {
+    auto& pr = *p_->parser;
+    BodyAllowance allowed = allowance_(request());
+    if (allowed.refuse != 0) return fail(allowed.refuse, allowed.message);
+    p_->body_limit = allowed.limit;
+    if (const auto length = pr.content_length(); length && *length > allowed.limit)
+        return fail(413, "the body is longer than " + bytes(allowed.limit));
+    // Of a chunked body, what the header's read took already is at most the
+    // buffer (header_limit): it counts against the limit with the rest.
+    pr.body_limit(allowed.limit);
+    hold_ = std::move(allowed.hold);
+    return state_;
+}
+
 RequestReader::State RequestReader::next() {
+    hold_.reset();
     p_->reset();
     state_ = State::reading;
     status_ = 0;
@@ -250,7 +274,19 @@ Request RequestReader::request() const {
     r.host = std::string(req[http::field::host]);
     r.origin = std::string(req[http::field::origin]);
     r.content_type = std::string(req[http::field::content_type]);
+    r.cookie = std::string(req[http::field::cookie]);
+    r.authorization = std::string(req[http::field::authorization]);
+    r.csrf_token = std::string(req["X-CSRF-Token"]);
+    r.forwarded_proto = std::string(req["X-Forwarded-Proto"]);
     r.body = req.body();
+    return r;
+}
+
+Request RequestReader::take_request() {
+    std::string body = std::move(p_->parser->get().body());
+    p_->parser->get().body().clear();
+    Request r = request();
+    r.body = std::move(body);
     return r;
 }
 
@@ -413,7 +449,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
 
     void handle() {
         enter(handling);
-        const Request request = reader_.request();
+        const Request request = reader_.take_request();
         Response response;
         try {
             response = server_.handler(request);

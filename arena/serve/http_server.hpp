@@ -35,6 +35,10 @@ struct Request {
     std::string host;    // the Host header
     std::string origin;  // the Origin header; empty when absent
     std::string content_type;
+    std::string cookie;           // the Cookie header
+    std::string authorization;    // the Authorization header
+    std::string csrf_token;       // the X-CSRF-Token header
+    std::string forwarded_proto;  // X-Forwarded-Proto: "https" behind a TLS proxy
     std::string body;
 };
 
@@ -50,6 +54,19 @@ struct Response {
 
 using Handler = std::function<Response(const Request&)>;
 
+// How large one request's body may be, decided once its header has arrived
+// (ServerOptions::body_allowance): the routes that take uploads allow more
+// than the rest, and a slot (`hold`, kept until the request is answered)
+// bounds how many such bodies are buffered at once.
+struct BodyAllowance {
+    std::size_t limit = 0;       // bytes; past it, 413
+    std::shared_ptr<void> hold;  // released when the request is answered
+    int refuse = 0;              // non-zero: answer this status at once, reading no body
+    std::string message;         // with `refuse`
+};
+// Called with the request's header (its body empty).
+using BodyAllowanceFn = std::function<BodyAllowance(const Request& head)>;
+
 struct ServerOptions {
     std::string bind = "127.0.0.1";
     unsigned short port = 8080;  // 0: any free port (see HttpServer::port)
@@ -63,6 +80,8 @@ struct ServerOptions {
     // extensions (400) and a chunked body's trailer (431).
     std::size_t header_limit = 16 * 1024;
     std::size_t body_limit = 64 * 1024;  // bytes, chunked or not: 413 past it
+    // When set, decides each request's body limit instead of body_limit.
+    BodyAllowanceFn body_allowance;
     // From the moment a connection waits for a request (connected, or its
     // last answer sent) to the end of the request's header...
     std::chrono::milliseconds header_timeout{10'000};
@@ -108,6 +127,8 @@ class RequestReader {
     // When done: the request, whether the client keeps the connection
     // open, and whether it is a HEAD request.
     [[nodiscard]] Request request() const;
+    // The same, the body moved out (the reader is done with it).
+    [[nodiscard]] Request take_request();
     [[nodiscard]] bool keep_alive() const;
     [[nodiscard]] bool head() const;
 
@@ -120,8 +141,12 @@ class RequestReader {
 
     State parse();
     State fail(int status, std::string problem);
+    // The header is complete: the body's allowance.
+    State admit();
 
     std::unique_ptr<Parser> p_;
+    BodyAllowanceFn allowance_;
+    std::shared_ptr<void> hold_;  // the allowance's slot, until next()
     State state_ = State::reading;
     int status_ = 0;
     std::string problem_;

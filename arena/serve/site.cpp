@@ -8,6 +8,7 @@
 #include "arena/record/escape.hpp"
 #include "arena/report/html.hpp"
 #include "arena/report/html_report.hpp"
+#include "arena/serve/page.hpp"
 #include "arena/serve/target.hpp"
 #include "arena/store/sqlite.hpp"
 
@@ -17,100 +18,6 @@ namespace {
 using nlohmann::json;
 using report::html_escape;
 
-Response json_response(int status, const json& value) {
-    Response r;
-    r.status = status;
-    r.content_type = "application/json; charset=utf-8";
-    r.body = report::script_json(value);
-    return r;
-}
-
-Response api_error(int status, const std::string& message) {
-    return json_response(status, {{"error", message}});
-}
-
-// The Content-Security-Policy of every page: only the page's own inline
-// scripts (by hash), requests to this server only, no forms, no frames.
-std::string page_policy() {
-    static const std::string policy =
-        report::content_security_policy({report::replay_js(), serve_js()}) +
-        "; connect-src 'self'; form-action 'none'; base-uri 'none'; frame-ancestors 'none'";
-    return policy;
-}
-
-// A page of kind `kind` (serve.js's dispatch): the header, the main part,
-// the data for the script, and the scripts.
-Response page(const std::string& kind, const std::string& title, const std::string& header,
-              const std::string& main, const json& data, bool play) {
-    std::ostringstream out;
-    out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-        << "<link rel=\"icon\" href=\"data:,\">\n"
-        << "<title>" << html_escape(title) << "</title>\n"
-        << "<style>" << report::report_css() << "\n"
-        << serve_css() << "</style>\n</head>\n"
-        << "<body data-page=\"" << html_escape(kind) << "\">\n"
-        << "<header class=\"top\">" << header << "<nav><a href=\"/\">Tournaments</a>"
-        << (play ? " <a href=\"/play\">Play against a bot</a>" : "") << "</nav>"
-        << "</header>\n<main>\n"
-        << main << "\n</main>\n"
-        << "<script type=\"application/json\" id=\"serve-data\">" << report::script_json(data)
-        << "</script>\n<script>" << report::replay_js() << "</script>\n<script>" << serve_js()
-        << "</script>\n</body>\n</html>\n";
-    Response r;
-    r.body = out.str();
-    r.headers.emplace_back("Content-Security-Policy", page_policy());
-    return r;
-}
-
-std::string lower(std::string_view text) {
-    std::string out(text);
-    for (char& c : out)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
-bool all_digits(std::string_view text) {
-    return !text.empty() &&
-           std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
-// localhost, 127.x.x.x or [::1], with or without a port.
-bool loopback_host(std::string_view host) {
-    if (host.empty()) return true;  // no Host header: not a browser
-    std::string_view name = host;
-    std::string_view port;
-    if (name.front() == '[') {
-        const auto close = name.find(']');
-        if (close == std::string_view::npos) return false;
-        port = name.substr(close + 1);
-        name = name.substr(0, close + 1);
-        if (!port.empty()) {
-            if (port.front() != ':') return false;
-            port.remove_prefix(1);
-        }
-    } else if (const auto colon = name.rfind(':'); colon != std::string_view::npos) {
-        port = name.substr(colon + 1);
-        name = name.substr(0, colon);
-        if (port.empty()) return false;
-    }
-    if (!port.empty() && !all_digits(port)) return false;
-    const std::string n = lower(name);
-    if (n == "localhost" || n == "[::1]") return true;
-    if (!n.starts_with("127.")) return false;
-    int parts = 0;
-    std::size_t from = 0;
-    while (from <= n.size()) {
-        const auto dot = std::min(n.find('.', from), n.size());
-        const auto part = std::string_view(n).substr(from, dot - from);
-        if (!all_digits(part) || part.size() > 3 || std::stoi(std::string(part)) > 255)
-            return false;
-        ++parts;
-        from = dot + 1;
-    }
-    return parts == 4;
-}
-
 // A /play session id: 32 lowercase hex digits.
 bool session_id(std::string_view text) {
     return text.size() == 32 && std::all_of(text.begin(), text.end(), [](char c) {
@@ -118,14 +25,18 @@ bool session_id(std::string_view text) {
            });
 }
 
-std::string header_title(const std::string& title, const std::string& sub) {
-    return "<h1>" + html_escape(title) + "</h1><p class=\"sub\">" + sub + "</p>";
-}
 
 }  // namespace
 
 Site::Site(std::vector<std::unique_ptr<ServedDatabase>> databases, SiteOptions options)
     : databases_(std::move(databases)), options_(std::move(options)) {}
+
+std::vector<NavLink> Site::nav() const {
+    std::vector<NavLink> links;
+    if (options_.play != nullptr) links.emplace_back("/play", "Play against a bot");
+    links.insert(links.end(), options_.nav.begin(), options_.nav.end());
+    return links;
+}
 
 ServedDatabase* Site::database(const std::string& segment) {
     const auto index = parse_id(segment);
@@ -194,7 +105,7 @@ Response Site::get(const std::vector<std::string>& path,
                                  "results databases served live <span id=\"live\" "
                                  "class=\"live-dot\" title=\"live\"></span>"),
                     "<div id=\"databases\"></div>\n<section id=\"live-games\"></section>", data,
-                    options_.play != nullptr);
+                    nav());
     }
     if (api && p.size() == 1 && p[0] == "index") return json_response(200, index_json());
     // Browsers ask for it on pages without an icon (the report's): nothing.
@@ -224,6 +135,8 @@ Response Site::tournament_page(const std::vector<std::string>& p,
     const auto id = parse_id(p[2]);
     if (db == nullptr || !id) return not_found("no such tournament");
     if (p.size() == 4) {
+        if (options_.hide_logs)
+            return not_found("the full report, with the bots' logs, is the organiser's");
         const auto report = db->report(*id);
         if (!report) return not_found("no such tournament");
         Response r;
@@ -253,8 +166,8 @@ Response Site::tournament_page(const std::vector<std::string>& p,
         << head["total"].get<std::int64_t>() << "</span> games · <span id=\"status\">"
         << html_escape(head["status"].get<std::string>())
         << "</span> <span id=\"live\" class=\"live-dot\" title=\"live\"></span> · "
-        << html_escape(db->path().filename().string()) << " · <a href=\"" << base
-        << "/report\">the full report</a>";
+        << html_escape(db->path().filename().string());
+    if (!options_.hide_logs) sub << " · <a href=\"" << base << "/report\">the full report</a>";
     const std::string main =
         "<p id=\"problem\" class=\"problem\"></p>\n"
         "<section id=\"live-games\"></section>\n"
@@ -269,7 +182,7 @@ Response Site::tournament_page(const std::vector<std::string>& p,
         "tbody></table></div></section>";
     const json data{{"db", db->index()}, {"id", *id}, {"tournament", *t}};
     return page("tournament", name + " — arena serve", header_title(name, sub.str()), main, data,
-                options_.play != nullptr);
+                nav());
 }
 
 // /g/DB/GAME, /api/g/DB/GAME
@@ -286,7 +199,7 @@ Response Site::game_page(const std::vector<std::string>& p, bool api) {
     // A person (arena play, /play) has no stderr: no box for it.
     const auto people = db->people(*id);
     for (std::size_t side = 0; side < 2; ++side)
-        if (people[side]) replay["logs"][side] = nullptr;
+        if (people[side] || options_.hide_logs) replay["logs"][side] = nullptr;
     if (api) return json_response(200, replay);
     const auto tournament = db->tournament_of(*id);
     std::string sub = html_escape(game->game) + " " + html_escape(game->params);
@@ -301,7 +214,7 @@ Response Site::game_page(const std::vector<std::string>& p, bool api) {
                          game->summary.second,
                      sub),
         "<section><div class=\"replay\" id=\"replay\"></div></section>", {{"game", replay}},
-        options_.play != nullptr);
+        nav());
 }
 
 // /live/KEY, /api/live/KEY
@@ -324,7 +237,7 @@ Response Site::live_page(const std::vector<std::string>& p, bool api) {
                 "<p id=\"game-status\" class=\"play-status\"></p><section><div "
                 "class=\"live-game\"><div class=\"replay\" id=\"replay\"></div></div>"
                 "</section>",
-                {{"key", p[1]}, {"live", *live}}, options_.play != nullptr);
+                {{"key", p[1]}, {"live", *live}}, nav());
 }
 
 // /play, /play/ID, /api/play, /api/play/ID
@@ -364,7 +277,7 @@ Response Site::play_page(const std::vector<std::string>& p, bool api) {
             stored + "</p></section>";
         return page("play-form", "play — arena serve",
                     header_title("Play against a bot", "choose the game, the bot and your side"),
-                    main, {{"choices", choices}}, true);
+                    main, {{"choices", choices}}, nav());
     }
     if (!session_id(p[1])) return not_found("no such game");
     auto state = options_.play->state(p[1]);
@@ -385,7 +298,7 @@ Response Site::play_page(const std::vector<std::string>& p, bool api) {
     return page("play", title + " — arena serve",
                 header_title(title, html_escape((*state)["game"]["game"].get<std::string>()) + " " +
                                         html_escape((*state)["game"]["params"].get<std::string>())),
-                main, {{"id", p[1]}, {"state", *state}}, true);
+                main, {{"id", p[1]}, {"state", *state}}, nav());
 }
 
 Response Site::post(const std::vector<std::string>& path, const Request& request) {
@@ -398,8 +311,7 @@ Response Site::post(const std::vector<std::string>& path, const Request& request
     // Only the server's own pages: a JSON body (which a form on another site
     // cannot send without the browser asking first) and, when the browser
     // names the page's origin, this server's.
-    const std::string type = lower(request.content_type.substr(0, request.content_type.find(';')));
-    if (type != "application/json") return api_error(415, "the body must be application/json");
+    if (media_type(request.content_type) != "application/json") return api_error(415, "the body must be application/json");
     if (!request.origin.empty() && request.origin != "http://" + request.host)
         return api_error(403, "a request from another site");
     if (options_.play == nullptr) return api_error(404, "playing is not enabled here");

@@ -25,6 +25,7 @@
 
 #include "arena/serve/http_server.hpp"
 #include "arena/serve/live_games.hpp"
+#include "arena/serve/page.hpp"
 #include "arena/serve/play_session.hpp"
 #include "arena/serve/served_database.hpp"
 
@@ -39,6 +40,10 @@ struct SiteOptions {
     // The served database /play stores into, for links to its games.
     std::optional<int> play_db;
     std::string play_db_path;  // for the /play page's note; empty: not stored
+    // The public pages of a league: no bot's stderr in a replay, and no
+    // /report (which shows them); names and moves only.
+    bool hide_logs = false;
+    std::vector<NavLink> nav;  // more links in every page's navigation
 };
 
 class Site {
@@ -60,6 +65,7 @@ class Site {
     [[nodiscard]] Response post(const std::vector<std::string>& path, const Request& request);
     [[nodiscard]] ServedDatabase* database(const std::string& segment);
     [[nodiscard]] nlohmann::json index_json();
+    [[nodiscard]] std::vector<NavLink> nav() const;
 
     std::vector<std::unique_ptr<ServedDatabase>> databases_;
     SiteOptions options_;

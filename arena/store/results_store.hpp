@@ -24,7 +24,7 @@
 
 namespace arena::store {
 
-inline constexpr int kSchemaVersion = 10;
+inline constexpr int kSchemaVersion = 11;
 
 // A database that cannot be opened, has a newer schema, or fails a query.
 // The message names the file and the problem.

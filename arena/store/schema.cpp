@@ -348,6 +348,30 @@ CREATE TABLE league_users (
 );
 )sql";
 
+// Version 11: the versions a league's participants uploaded (arena serve
+// --league, docs/league.md): each upload that was accepted, numbered per
+// participant from 1, with the check it got (status 'checking' until
+// arena check-bot has run, then 'passed' or 'failed', with its log). A
+// version that passed took the place of the one before in bots_dir.
+constexpr const char* kSchemaV11 = R"sql(
+CREATE TABLE league_versions (
+    id          INTEGER PRIMARY KEY,
+    league      TEXT NOT NULL,
+    participant TEXT NOT NULL,
+    version     INTEGER NOT NULL,
+    file_name   TEXT NOT NULL,
+    kind        TEXT NOT NULL,
+    bytes       INTEGER NOT NULL,
+    status      TEXT NOT NULL DEFAULT 'checking'
+                CHECK (status IN ('checking', 'passed', 'failed')),
+    message     TEXT NOT NULL DEFAULT '',
+    check_log   TEXT NOT NULL DEFAULT '',
+    uploaded_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    checked_at  TEXT,
+    UNIQUE (league, participant, version)
+);
+)sql";
+
 // One step of the schema: SQL, then optionally work that SQL cannot do, then
 // optionally more SQL.
 struct Migration {
@@ -363,7 +387,7 @@ void fill_moves_hashes(Database& db);
 constexpr Migration kMigrations[] = {
     {kSchemaV1}, {kSchemaV2}, {kSchemaV3}, {kSchemaV4, fill_moves_hashes, kSchemaV4Index},
     {kSchemaV5}, {kSchemaV6}, {kSchemaV7}, {kSchemaV8},
-    {kSchemaV9}, {kSchemaV10}};
+    {kSchemaV9}, {kSchemaV10}, {kSchemaV11}};
 static_assert(std::size(kMigrations) == kSchemaVersion);
 
 // The migration to schema 4: moves_hash of every game already stored, a

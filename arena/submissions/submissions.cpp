@@ -68,6 +68,50 @@ check::CheckOptions check_options(const tournament::Config& config,
 
 }  // namespace
 
+CheckOutcome check_submission(session::BotHost& host, const tournament::Config& config,
+                              const tournament::BotConfig& bot, std::stop_token stop) {
+    std::vector<check::CheckResult> results;
+    std::string problem;
+    try {
+        if (stop.stop_requested()) throw check::Stopped("before its checks");
+        auto options = check_options(config, bot);
+        options.stop = stop;
+        results = check::check_bot(host, options);
+    } catch (const check::Stopped&) {
+        throw;
+    } catch (const std::exception& e) {
+        problem = e.what();
+    }
+    CheckOutcome outcome;
+    outcome.passed = problem.empty() && check::all_passed(results);
+    outcome.summary = problem.empty() ? check::summary_text(results)
+                                      : "the checks could not run: " + problem;
+    outcome.log = "arena check-bot of bot '" + bot.name + "' (" + bot.manifest.string() +
+                  ", command: " + bot.command + ")\n";
+    for (const auto& r : results)
+        outcome.log += check::format_text(r);
+    outcome.log += outcome.summary + "\n";
+    if (outcome.passed) return outcome;
+    if (!problem.empty()) {
+        outcome.why = outcome.summary;
+        return outcome;
+    }
+    // The first three failed checks by name: the log has them all.
+    std::string names;
+    int shown = 0, more = 0;
+    for (const auto& r : results) {
+        if (r.status != check::Status::kFail) continue;
+        if (shown == 3) {
+            ++more;
+            continue;
+        }
+        names += (shown++ == 0 ? "" : ", ") + r.name;
+    }
+    if (more > 0) names += " and " + std::to_string(more) + " more";
+    outcome.why = "failed: " + names + "; " + outcome.summary;
+    return outcome;
+}
+
 void print_left_out(const std::vector<LeftOut>& left_out, std::ostream& out) {
     if (left_out.empty()) return;
     out << "\nleft out, failing the checks (fix them and run again):\n";
@@ -99,13 +143,9 @@ bool check_submissions(session::BotHost& host, tournament::Config& config,
         err << "arena run: checking bot '" << record::escape_controls(bot.name) << "' ("
             << bot.manifest.string() << ")...\n"
             << std::flush;
-        std::vector<check::CheckResult> results;
-        std::string problem;
+        CheckOutcome outcome;
         try {
-            if (stop.stop_requested()) throw check::Stopped("before its checks");
-            auto options = check_options(config, bot);
-            options.stop = stop;
-            results = check::check_bot(host, options);
+            outcome = check_submission(host, config, bot, stop);
         } catch (const check::Stopped&) {
             // What passed so far is remembered; this bot is checked afresh.
             if (changed) write_passed_checks(table, passed);
@@ -115,49 +155,22 @@ bool check_submissions(session::BotHost& host, tournament::Config& config,
                    "play\n";
             interrupted = true;
             return false;
-        } catch (const std::exception& e) {
-            problem = e.what();
         }
         const auto log_file = tournament::check_log_file(config, bot.name);
-        if (problem.empty() && check::all_passed(results)) {
+        if (outcome.passed) {
             err << "arena run: bot '" << record::escape_controls(bot.name)
-                << "' passes the checks (" << check::summary_text(results) << ")\n";
+                << "' passes the checks (" << outcome.summary << ")\n";
             passed[bot.name] = now;
             changed = true;
             std::filesystem::remove(log_file, ec);
             continue;
         }
-        std::string log = "arena check-bot of bot '" + bot.name + "' (" + bot.manifest.string() +
-                          ", command: " + bot.command + ")\n";
-        for (const auto& r : results)
-            log += check::format_text(r);
-        log += problem.empty() ? check::summary_text(results) + "\n"
-                               : "the checks could not run: " + problem + "\n";
         {
             std::ofstream out(log_file, std::ios::trunc);
-            out << log;
-        }
-        // One line: the log (a page or more for one debug print) is in its file.
-        std::string why;
-        if (problem.empty()) {
-            // The first three failed checks by name: the log has them all.
-            std::string names;
-            int shown = 0, more = 0;
-            for (const auto& r : results) {
-                if (r.status != check::Status::kFail) continue;
-                if (shown == 3) {
-                    ++more;
-                    continue;
-                }
-                names += (shown++ == 0 ? "" : ", ") + r.name;
-            }
-            if (more > 0) names += " and " + std::to_string(more) + " more";
-            why = "failed: " + names + "; " + check::summary_text(results);
-        } else {
-            why = "the checks could not run: " + problem;
+            out << outcome.log;
         }
         err << "arena run: bot '" << record::escape_controls(bot.name) << "' FAILS the checks ("
-            << record::escape_controls(why)
+            << record::escape_controls(outcome.why)
             << ") and does not play in this run; fix it and run again (its check log: "
             << log_file.string() << ")\n";
         left_out.push_back({bot.name, log_file});

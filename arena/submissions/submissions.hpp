@@ -23,6 +23,22 @@ struct LeftOut {
     std::filesystem::path log;
 };
 
+// The checks of one submission, as arena check-bot runs them at the config's
+// time control.
+struct CheckOutcome {
+    bool passed = false;
+    std::string summary;  // "7 ok, 0 warnings, 1 skipped, 2 failed", or why they could not run
+    std::string why;      // when failed: the first failed checks by name, and the summary
+    std::string log;      // every check, and for a failure what was sent and received
+};
+
+// Runs them on `bot`, its processes started under `host`. Throws
+// check::Stopped when `stop` ends them before every check was decided.
+[[nodiscard]] CheckOutcome check_submission(session::BotHost& host,
+                                            const tournament::Config& config,
+                                            const tournament::BotConfig& bot,
+                                            std::stop_token stop);
+
 // `check: true`: runs the checks on each bot of bots_dir whose program did
 // not pass them before, its processes started under `host`. One that fails is reported on `err` in
 // one line naming its log, is added to `left_out`, and is left out of `config` for this run: it

@@ -412,6 +412,143 @@
     poll(300, refresh);
   }
 
+
+  // --- a league (arena serve --league): sign in, a participant's page, the organiser's
+  function leagueNote(league) {
+    const note = document.getElementById('league-note');
+    if (!note || !league) return;
+    const parts = ['League ' + league.name + ' (' + league.game + ').'];
+    if (league.closed) parts.push(league.closed + '.');
+    else if (league.closes) parts.push('Uploads close at ' + league.closes + '.');
+    if (league.uploads_per_hour) parts.push('At most ' + league.uploads_per_hour + ' uploads an hour.');
+    if (league.tournament) parts.push('');
+    note.textContent = parts.join(' ');
+    if (league.tournament) note.append(link('/t/' + league.tournament.db + '/' + league.tournament.id, 'The standings'));
+  }
+
+  async function leagueFetch(url, options) {
+    const r = await fetch(url, Object.assign({ cache: 'no-store', credentials: 'same-origin' }, options));
+    const answer = await r.json().catch(() => ({}));
+    if (!r.ok) throw new Error(answer.error || String(r.status));
+    return answer;
+  }
+
+  function signInPage() {
+    leagueNote(data.league);
+    const status = document.getElementById('signin-status');
+    const token = document.getElementById('token');
+    async function signIn() {
+      status.textContent = '';
+      try {
+        const answer = await leagueFetch('/api/league/signin', {
+          method: 'POST', headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ token: token.value.trim() }),
+        });
+        window.location.assign(answer.next);
+      } catch (e) {
+        status.textContent = e.message;
+      }
+    }
+    document.getElementById('signin').addEventListener('click', signIn);
+    token.addEventListener('keydown', (e) => { if (e.key === 'Enter') signIn(); });
+  }
+
+  function versionList(root, versions, showName) {
+    root.textContent = '';
+    if (!versions.length) { root.append(el('p', 'note', 'No version yet.')); return; }
+    for (const v of versions) {
+      const box = el('div', 'version version-' + v.status);
+      box.dataset.version = v.version;
+      const head = el('p', 'version-head');
+      head.append(el('strong', null, (showName ? v.participant + ' ' : '') + 'version ' + v.version),
+        ' ' + v.file + ' (' + v.kind + ', ' + v.bytes + ' bytes), uploaded ' + v.uploaded_at + ': ',
+        el('span', 'version-status', v.status === 'checking' ? 'being checked…' : v.status));
+      box.append(head);
+      if (v.message) box.append(el('p', 'version-message', v.message));
+      if (v.log) {
+        const details = el('details', 'check-log');
+        details.open = v.status === 'failed';
+        details.append(el('summary', null, 'check log'), el('pre', null, v.log));
+        box.append(details);
+      }
+      root.append(box);
+    }
+  }
+
+  function mePage() {
+    const name = data.user.name;
+    const csrf = data.csrf;
+    const status = document.getElementById('upload-status');
+    const games = document.querySelector('#my-games tbody');
+    const versions = document.getElementById('versions');
+    let shown = '';
+    function base(bot) { return bot.split('@')[0]; }
+    async function refresh() {
+      const d = await leagueFetch('/api/league/me');
+      leagueNote(d.league);
+      const key = JSON.stringify(d.versions.map((v) => [v.version, v.status]));
+      if (key !== shown) { versionList(versions, d.versions, false); shown = key; }
+      if (!d.league.tournament) return;
+      const t = await getJson('/api/t/' + d.league.tournament.db + '/' + d.league.tournament.id);
+      games.textContent = '';
+      const mine = t.games.filter((g) => base(g.first) === name || base(g.second) === name).reverse();
+      for (const g of mine.slice(0, 500)) {
+        const tr = el('tr');
+        cell(tr, link('/me/g/' + g.id, g.id));
+        cell(tr, g.first, 'name');
+        cell(tr, g.second, 'name');
+        cell(tr, g.result);
+        cell(tr, g.termination, g.termination === 'normal' ? null : 'fault');
+        cell(tr, g.plies);
+        games.append(tr);
+      }
+    }
+    document.getElementById('upload-send').addEventListener('click', async () => {
+      const file = document.getElementById('upload-file').files[0];
+      if (!file) { status.textContent = 'choose a file first'; return; }
+      status.textContent = 'uploading ' + file.name + '…';
+      try {
+        const answer = await leagueFetch('/api/league/upload?name=' + encodeURIComponent(file.name), {
+          method: 'POST', headers: { 'Content-Type': 'application/octet-stream', 'X-CSRF-Token': csrf },
+          body: file,
+        });
+        status.textContent = answer.message;
+      } catch (e) {
+        status.textContent = 'refused: ' + e.message;
+      }
+      refresh().catch(() => {});
+    });
+    document.getElementById('signout').addEventListener('click', async () => {
+      await leagueFetch('/api/league/signout', { method: 'POST', headers: { 'X-CSRF-Token': csrf } }).catch(() => {});
+      window.location.assign('/league');
+    });
+    versionList(versions, data.versions, false);
+    leagueNote(data.league);
+    refresh().catch(() => {});
+    poll(POLL_MS, refresh);
+  }
+
+  function organiserPage() {
+    function render(d) {
+      leagueNote(d.league);
+      versionList(document.getElementById('versions'), d.versions, true);
+      const root = document.getElementById('participants');
+      root.textContent = '';
+      const t = table('numbers', ['name', 'role', 'added', 'disabled']);
+      for (const u of d.users) {
+        const tr = el('tr');
+        cell(tr, u.name, 'name');
+        cell(tr, u.organiser ? 'organiser' : 'participant');
+        cell(tr, u.created_at);
+        cell(tr, u.disabled_at || '');
+        t.tBodies[0].append(tr);
+      }
+      root.append(t);
+    }
+    render(data);
+    poll(POLL_MS * 2, async () => render(await getJson('/api/league/organiser')));
+  }
+
   const pages = {
     index() { renderIndex(data.index); poll(POLL_MS, async () => renderIndex(await getJson('/api/index'))); },
     tournament: tournamentPage,
@@ -419,6 +556,9 @@
     live: liveGamePage,
     'play-form': playForm,
     play: playGame,
+    'league-signin': signInPage,
+    me: mePage,
+    organiser: organiserPage,
   };
   if (pages[page]) pages[page]();
 })();

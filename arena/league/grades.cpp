@@ -1,0 +1,50 @@
+#include "arena/league/grades.hpp"
+
+#include <sstream>
+#include <string_view>
+
+#include "arena/grade/grade.hpp"
+#include "arena/store/results_store.hpp"
+
+namespace arena::league {
+namespace {
+
+// A CSV cell a spreadsheet will not take for a formula (as arena grade's).
+std::string csv_cell(const std::string& text) {
+    std::string cell = text;
+    if (!cell.empty() && std::string_view("=+-@").find(cell.front()) != std::string_view::npos)
+        cell.insert(cell.begin(), '\'');
+    if (cell.find_first_of(",\"\r\n") == std::string::npos) return cell;
+    std::string quoted = "\"";
+    for (char c : cell)
+        quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return quoted + "\"";
+}
+
+}  // namespace
+
+std::string grades_csv(const tournament::Config& config, serve::ServedDatabase& database) {
+    if (grade::grading_problem(config).empty()) {
+        store::ResultsStore store(config.database, store::Access::kReadOnly);
+        return grade::format_csv(grade::make_table(config, store));
+    }
+    std::ostringstream out;
+    out << "rank,name,elo,error,games,wins,draws,losses,score,faults\r\n";
+    for (const auto& t : database.overview()["tournaments"]) {
+        if (t["name"] != config.name) continue;
+        const auto standings = database.tournament(t["id"].get<std::int64_t>(), 0, 0);
+        if (!standings) break;
+        for (const auto& s : (*standings)["standings"]) {
+            const auto number = [&](const char* key) {
+                return s.contains(key) && !s[key].is_null() ? s[key].dump() : std::string();
+            };
+            out << number("rank") << "," << csv_cell(s["name"].get<std::string>()) << ","
+                << number("elo") << "," << number("error") << "," << number("games") << ","
+                << number("wins") << "," << number("draws") << "," << number("losses") << ","
+                << number("score") << "," << number("faults") << "\r\n";
+        }
+    }
+    return out.str();
+}
+
+}  // namespace arena::league
