@@ -42,5 +42,6 @@ int merge_command(const std::vector<std::string>& args, std::ostream& out, std::
 int slurm_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int upgrade_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int league_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int submit_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 }  // namespace arena::cli

@@ -35,6 +35,7 @@ commands:
   slurm      play a tournament on a Slurm cluster: a job array of shards, then a merge
   upgrade    bring results databases of an older arena to this arena's schema
   league     the users of a league: add, list, disable, reset their tokens
+  submit     upload a bot to a league server (arena serve --league) from a script
   help       show this text (arena <command> --help for a command's options)
 
 Bots are executables that speak protocol v1 (protocol/PROTOCOL.md).
@@ -54,7 +55,7 @@ constexpr Entry kCommands[] = {
     {"sprt", sprt_command},       {"play", play_command},       {"serve", serve_command},
     {"check-bot", check_command}, {"grade", grade_command},     {"merge", merge_command},
     {"slurm", slurm_command},     {"upgrade", upgrade_command}, {"tune", tune_command},
-    {"league", league_command},
+    {"league", league_command},   {"submit", submit_command},
 };
 
 }  // namespace
