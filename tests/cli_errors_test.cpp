@@ -16,6 +16,7 @@
 #include "arena/store/results_store.hpp"
 #include "arena_process.hpp"
 #include "db_query.hpp"
+#include "proc_util.hpp"
 
 namespace arena::cli {
 namespace {
@@ -141,6 +142,32 @@ TEST_F(CliErrorsTest, RunConfigThatIsNotYaml) {
     const auto path = write("binary.yaml", std::string("\x00\x01\x02[{", 5));
     const auto line = one_line(arena({"run", path.string()}), kUsage);
     EXPECT_TRUE(line.starts_with(path.string() + ":")) << line;
+}
+
+// A league that nobody (or one participant) has uploaded to loads, and has
+// nothing to play: its last line says so (after what a run says first, the
+// bots' limits when it has bots), and no database is made.
+TEST_F(CliErrorsTest, RunALeagueWithFewerThanTwoBots) {
+    if (testing::run_shell("bwrap --ro-bind / / --unshare-pid --die-with-parent true").status != 0)
+        GTEST_SKIP() << "a league runs its uploads sandboxed, and bubblewrap cannot here";
+    fs::create_directories(dir_ / "subs");
+    const auto db = dir_ / "l.db";
+    const auto path = write(
+        "l.yaml", "name: spring\ngame: { name: connect4 }\nbots_dir: " + (dir_ / "subs").string() +
+                      "\ndatabase: " + db.string() + "\nleague: {}\n");
+    for (const std::string bots : {"0 bots", "1 bot"}) {
+        const auto r = arena({"run", path.string()});
+        EXPECT_EQ(r.status, kFailure) << r.err;
+        EXPECT_FALSE(testing::looks_like_a_crash(r.err)) << r.err;
+        const auto lines = r.err_lines();
+        ASSERT_FALSE(lines.empty());
+        EXPECT_EQ(lines.back(), "arena run: league 'spring' has " + bots +
+                                    "; at least 2 are needed to play; uploads add more");
+        EXPECT_FALSE(fs::exists(db));
+        fs::create_directories(dir_ / "subs" / "alice");
+        write("subs/alice/bot.sh", "echo ready\n");
+        write("subs/alice/bot.yaml", "command: sh bot.sh\n");
+    }
 }
 
 TEST_F(CliErrorsTest, RunBadOption) {

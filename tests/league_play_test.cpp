@@ -14,6 +14,7 @@
 #include <string>
 #include <thread>
 
+#include "arena/session/sandbox.hpp"
 #include "db_query.hpp"
 #include "proc_util.hpp"
 #include "temp_dir.hpp"
@@ -29,8 +30,9 @@ using testing::Rows;
 
 class League : public ::testing::Test {
   protected:
-    // A round-robin league over subs/, `games` games a pair.
-    fs::path config(int games) {
+    // A round-robin league over subs/, `games` games a pair; `extra` (whole
+    // lines) at the end.
+    fs::path config(int games, const std::string& extra = "") {
         fs::create_directories(dir_.path() / "subs");
         return dir_.write("league.yaml",
                           "name: league\ngame: { name: connect4 }\ntime: { move_ms: 2000 }\n"
@@ -38,7 +40,15 @@ class League : public ::testing::Test {
                           "schedule: { type: round-robin, games_per_pair: " +
                               std::to_string(games) +
                               " }\nconcurrency: 2\nbots_dir: " + (dir_.path() / "subs").string() +
-                              "\ndatabase: " + db().string() + "\n");
+                              "\ndatabase: " + db().string() + "\n" + extra);
+    }
+    // As an upload: the program in the folder.
+    void upload(const std::string& name, int seed) {
+        const fs::path folder = dir_.path() / "subs" / name;
+        fs::create_directories(folder);
+        fs::copy_file(bin("bots/random"), folder / "random");
+        (void)dir_.write("subs/" + name + "/bot.yaml",
+                         "command: ./random --seed " + std::to_string(seed) + "\n");
     }
     void submit(const std::string& name, int seed) {
         fs::create_directories(dir_.path() / "subs" / name);
@@ -71,13 +81,13 @@ TEST_F(League, PlaysItsScheduleThenEachNewSubmissionAsALateEntrant) {
     submit("bob", 2);
     LeaguePlay league(host_, path, {}, log_);
     std::jthread playing([&](std::stop_token stop) { league.run(stop); });
-    auto s = wait_until(league, [](const LeagueStatus& s) { return s.idle; });
+    auto s = wait_until(league, [](const LeagueStatus& t) { return t.idle; });
     ASSERT_TRUE(s.idle) << log_.str();
     EXPECT_EQ(s.stored, 2);
     EXPECT_EQ(s.total, 2);
     submit("cat", 3);
     league.wake();
-    s = wait_until(league, [](const LeagueStatus& s) { return s.idle && s.stored == 6; });
+    s = wait_until(league, [](const LeagueStatus& t) { return t.idle && t.stored == 6; });
     ASSERT_EQ(s.stored, 6) << log_.str();
     EXPECT_EQ(s.runs, 2);
     EXPECT_EQ(s.last_problem, "");
@@ -117,7 +127,7 @@ TEST_F(League, AWakeInTheMiddleLosesNoGameAndStoresNoneTwice) {
     submit("cat", 3);
     league.wake();
     const auto s =
-        wait_until(league, [](const LeagueStatus& s) { return s.idle && s.stored == 180; });
+        wait_until(league, [](const LeagueStatus& t) { return t.idle && t.stored == 180; });
     ASSERT_EQ(s.stored, 180) << log_.str() << "runs " << s.runs << " total " << s.total << " idle "
                              << s.idle << " problem " << s.last_problem;
     EXPECT_GE(s.runs, 2);
@@ -134,7 +144,7 @@ TEST_F(League, AConfigThatCannotBeUsedWaitsForAFix) {
     const auto path = dir_.write("league.yaml", "name: league\ngame: { name: connect4 }\n");
     LeaguePlay league(host_, path, {}, log_);
     std::jthread playing([&](std::stop_token stop) { league.run(stop); });
-    auto s = wait_until(league, [](const LeagueStatus& s) { return !s.last_problem.empty(); });
+    auto s = wait_until(league, [](const LeagueStatus& t) { return !t.last_problem.empty(); });
     EXPECT_EQ(s.last_problem, path + " cannot be used (above); fix it and upload again");
     EXPECT_NE(log_.str().find("league.yaml:1:1: missing required key 'bots'"), std::string::npos)
         << log_.str();
@@ -142,7 +152,7 @@ TEST_F(League, AConfigThatCannotBeUsedWaitsForAFix) {
     submit("ann", 1);
     submit("bob", 2);
     league.wake();
-    s = wait_until(league, [](const LeagueStatus& s) { return s.idle && s.stored == 2; });
+    s = wait_until(league, [](const LeagueStatus& t) { return t.idle && t.stored == 2; });
     EXPECT_EQ(s.stored, 2) << log_.str();
     EXPECT_EQ(s.last_problem, "");
     // A stop returns at once.
@@ -150,6 +160,41 @@ TEST_F(League, AConfigThatCannotBeUsedWaitsForAFix) {
     playing.request_stop();
     playing.join();
     EXPECT_LT(std::chrono::steady_clock::now() - before, 5s);
+}
+
+// A league nobody has uploaded to, then with one upload: nothing to play,
+// which is no problem; it waits, idle, saying so. The second upload starts
+// its games.
+TEST_F(League, WithFewerThanTwoBotsItWaitsForUploads) {
+    if (!session::sandbox_available())
+        GTEST_SKIP() << "a league runs its uploads sandboxed, and bubblewrap cannot here";
+    const auto path = config(2, "league: {}\n");
+    LeaguePlay league(host_, path, {}, log_);
+    std::jthread playing([&](std::stop_token stop) { league.run(stop); });
+    auto s = wait_until(league, [](const LeagueStatus& t) { return t.idle; });
+    ASSERT_TRUE(s.idle) << log_.str();
+    EXPECT_EQ(s.waiting, "waiting for uploads: the league has 0 bots");
+    EXPECT_EQ(s.last_problem, "");
+    EXPECT_EQ(s.runs, 1);
+    upload("ann", 1);
+    league.wake();
+    s = wait_until(league, [](const LeagueStatus& t) { return t.idle && t.runs == 2; });
+    ASSERT_TRUE(s.idle) << log_.str();
+    EXPECT_EQ(s.waiting, "waiting for uploads: the league has 1 bot");
+    EXPECT_EQ(s.last_problem, "");
+    EXPECT_FALSE(fs::exists(db()));  // nothing was opened, nor played
+    EXPECT_NE(log_.str().find("arena serve --league: waiting for uploads: the league has 1 bot\n"),
+              std::string::npos)
+        << log_.str();
+    upload("bob", 2);
+    league.wake();
+    s = wait_until(league, [](const LeagueStatus& t) { return t.idle && t.stored == 2; });
+    ASSERT_EQ(s.stored, 2) << log_.str() << s.last_problem;
+    EXPECT_EQ(s.waiting, "");
+    EXPECT_EQ(s.last_problem, "");
+    playing.request_stop();
+    playing.join();
+    EXPECT_EQ(query(db(), "SELECT name FROM bots ORDER BY id"), (Rows{{"ann"}, {"bob"}}));
 }
 
 }  // namespace

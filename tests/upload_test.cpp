@@ -32,6 +32,7 @@ namespace {
 namespace fs = std::filesystem;
 using testing::Entry;
 using testing::Format;
+using testing::append;
 using testing::gzip;
 using testing::make_archive;
 using testing::ustar_header;

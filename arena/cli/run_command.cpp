@@ -217,6 +217,10 @@ int run_or_tune(const std::vector<std::string>& args, std::ostream& out, std::os
     }
     session::BotHost host;  // the bots' processes: the checks' and the run's
     if (!config || !tournament::prepare_run(host, *config, a.overrides, err)) return kExitUsage;
+    if (const auto why = tournament::too_few_bots(*config); !why.empty()) {
+        err << "arena run: " << why << "\n";  // a league nobody has uploaded to yet
+        return kExitFailure;
+    }
     std::vector<submissions::LeftOut> left_out;
     try {
         bool interrupted = false;

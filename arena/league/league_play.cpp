@@ -15,6 +15,10 @@ namespace arena::league {
 
 namespace {
 constexpr const char* kWho = "arena serve --league";
+
+std::string bots_text(std::size_t n) {
+    return std::to_string(n) + (n == 1 ? " bot" : " bots");
+}
 }  // namespace
 
 LeaguePlay::LeaguePlay(session::BotHost& host, std::filesystem::path config_path,
@@ -55,9 +59,23 @@ void LeaguePlay::note_problem(const std::string& problem) {
     log_ << kWho << ": " << problem << "\n" << std::flush;
     std::lock_guard lock(mutex_);
     status_.last_problem = problem;
+    status_.waiting.clear();
 }
 
 bool LeaguePlay::run_once(std::stop_token stop, std::stop_token woken) {
+    // Fewer than two bots (or that pass their checks): nothing to play,
+    // which is not a problem (a new league has no uploads yet).
+    const auto waiting = [&](const std::string& why,
+                             const std::vector<submissions::LeftOut>& left_out) {
+        log_ << kWho << ": " << why << "\n" << std::flush;
+        std::lock_guard lock(mutex_);
+        status_.waiting = why;
+        status_.last_problem.clear();
+        status_.left_out.clear();
+        for (const auto& l : left_out)
+            status_.left_out.push_back(l.bot);
+        return true;
+    };
     try {
         auto config = tournament::load_config(config_path_, log_);
         if (!config) {
@@ -70,9 +88,18 @@ bool LeaguePlay::run_once(std::stop_token stop, std::stop_token woken) {
                          " has no bots_dir: a league plays its submissions");
             return false;
         }
+        if (config->bots.size() < 2)
+            return waiting("waiting for uploads: the league has " + bots_text(config->bots.size()),
+                           {});
         std::vector<submissions::LeftOut> left_out;
         bool interrupted = false;
         if (!submissions::check_submissions(host_, *config, left_out, log_, interrupted, stop)) {
+            // Those that fail are left out of config->bots: too few may pass.
+            if (!interrupted && config->bots.size() < 2) {
+                return waiting("waiting for uploads: the league has " +
+                                   bots_text(config->bots.size()) + " that pass the checks",
+                               left_out);
+            }
             if (!interrupted) note_problem("the submissions could not be checked (above)");
             return false;
         }
@@ -105,6 +132,7 @@ bool LeaguePlay::run_once(std::stop_token stop, std::stop_token woken) {
         status_.stored = outcome.stored;
         status_.total = outcome.total;
         status_.last_problem = outcome.error;
+        status_.waiting.clear();
         status_.left_out.clear();
         for (const auto& l : left_out)
             status_.left_out.push_back(l.bot);

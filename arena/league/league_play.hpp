@@ -45,6 +45,9 @@ struct LeagueStatus {
     bool idle = false;                  // the schedule is played; waiting for a change
     std::string last_problem;           // why the last run could not go on, "" when it could
     std::vector<std::string> left_out;  // submissions that failed their checks, last run
+    // Why the league plays nothing yet, and waits (idle) for uploads: "waiting
+    // for uploads: the league has 1 bot"; "" when it has bots enough to play.
+    std::string waiting;
 };
 
 class LeaguePlay {

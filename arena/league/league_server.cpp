@@ -54,7 +54,11 @@ LeagueServer::LeagueServer(session::BotHost& host, LeagueServerOptions options, 
     serve::SiteOptions site;
     site.title = config_.name;
     site.live = &live_;
-    site.loopback_hosts_only = address.is_loopback();
+    // Behind a proxy the Host is the public name. The public pages show what
+    // anyone may see, and what is not public needs a session cookie
+    // (SameSite=Strict, kept for the server's own name) or a token: no Host
+    // check, which guards a plain arena serve against DNS rebinding.
+    site.loopback_hosts_only = false;
     serve::SiteOptions everything = site;
     site.hide_logs = true;
     site.nav = {{"/league", "Sign in"}, {"/me", "My bot"}};
@@ -70,7 +74,7 @@ LeagueServer::LeagueServer(session::BotHost& host, LeagueServerOptions options, 
     parts.organiser_site = organiser_site_.get();
     parts.database = database_.get();
     if (play_) parts.status = [this] { return play_->status(); };
-    parts.loopback_hosts_only = address.is_loopback();
+    parts.loopback_hosts_only = false;
     site_ = std::make_unique<LeagueSite>(std::move(parts));
     if (play_) play_thread_ = std::jthread([this](std::stop_token stop) { play_->run(stop); });
     auto server = options.server;

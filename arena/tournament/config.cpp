@@ -17,6 +17,7 @@
 #include "arena/record/suggest.hpp"
 #include "arena/tournament/config_bots.hpp"
 #include "arena/tournament/config_fields.hpp"
+#include "arena/tournament/config_league.hpp"
 #include "arena/tournament/config_tune.hpp"
 #include "arena/tournament/openings.hpp"
 #include "arena/tournament/scoring.hpp"
@@ -34,12 +35,12 @@ using bounds::kMaxMillis;
 using bounds::kMaxPlies;
 
 const std::initializer_list<std::string_view> kTopKeys = {
-    "name",    "game",     "time",     "schedule",     "openings",      "concurrency",
-    "seed",    "database", "bots",     "bot_defaults", "scoring",       "transcript",
-    "anchors", "versions", "bots_dir", "check",        "count_repeats", "tune"};
+    "name",     "game",  "time",          "schedule", "openings",   "concurrency", "seed",
+    "database", "bots",  "bot_defaults",  "scoring",  "transcript", "anchors",     "versions",
+    "bots_dir", "check", "count_repeats", "tune",     "league"};
 // What a tuning config (`tune:`) makes itself, or has no use for.
-const std::initializer_list<std::string_view> kNotWithTune = {"bots",    "bots_dir", "schedule",
-                                                              "anchors", "scoring",  "check"};
+const std::initializer_list<std::string_view> kNotWithTune = {
+    "bots", "bots_dir", "schedule", "anchors", "scoring", "check", "league"};
 const std::initializer_list<std::string_view> kTimeKeys = {"move_ms", "tolerance_ms", "game_ms",
                                                            "inc_ms",  "startup_ms",   "realtime"};
 const std::initializer_list<std::string_view> kScheduleKeys = {
@@ -91,10 +92,19 @@ std::optional<YAML::Mark> second_document(const std::string& text) {
     return std::nullopt;
 }
 
+// One submission folder read in place of bots_dir's (submission_config).
+struct Submission {
+    std::filesystem::path folder;
+    std::string name;
+};
+
 class Parser : FieldReader {
   public:
-    Parser(const std::string& text, const std::filesystem::path& path)
-        : FieldReader(path.string()), bots_(path.string(), config_) {
+    Parser(const std::string& text, const std::filesystem::path& path,
+           std::optional<Submission> submission = std::nullopt)
+        : FieldReader(path.string()),
+          bots_(path.string(), config_),
+          submission_(std::move(submission)) {
         config_.path = path;
         config_.text = text;
     }
@@ -157,6 +167,9 @@ class Parser : FieldReader {
                 config_.count_repeats = boolean(f);
             } else if (f.key == "tune") {
                 TuneParser(file_, config_, bots_).parse(f);
+            } else if (f.key == "league") {
+                config_.league = LeagueParser(file_).parse(f);
+                bots_.run_sandboxed(f.key_node.Mark());
             }
         }
         if (config_.tune) check_tune(fields);
@@ -165,15 +178,21 @@ class Parser : FieldReader {
             if (find(fields, key) == nullptr) missing(root, key, "");
         }
         const Field* bots_dir = find(fields, "bots_dir");
+        check_bots_dir(fields, bots_dir);
         if (find(fields, "bots") == nullptr && bots_dir == nullptr && !config_.tune)
             missing(root, "bots", "");
-        if (bots_dir != nullptr) bots_.parse_bots_dir(*bots_dir);
+        if (bots_dir != nullptr && submission_) {
+            bots_.parse_submission(*bots_dir, submission_->folder, submission_->name);
+        } else if (bots_dir != nullptr) {
+            bots_.parse_bots_dir(*bots_dir);
+        }
         if (const Field* check = find(fields, "check");
             check != nullptr && config_.check && bots_dir == nullptr) {
             fail(check->value.Mark(),
                  "'check: true' checks the bots of 'bots_dir', and there is no 'bots_dir'");
         }
-        if (static_cast<int>(config_.bots.size()) < kMinBots) {
+        // A league may have fewer (too_few_bots), and a submission is read alone.
+        if (static_cast<int>(config_.bots.size()) < kMinBots && !config_.league && !submission_) {
             const Field* where = find(fields, "bots");
             if (where == nullptr) where = bots_dir;
             fail(where->value.Mark(),
@@ -181,9 +200,11 @@ class Parser : FieldReader {
                      std::to_string(config_.bots.size()) +
                      (bots_dir != nullptr ? " (with those of 'bots_dir')" : ""));
         }
-        if (config_.schedule == ScheduleType::kGauntlet && challenger_) check_challenger();
+        // (Both name bots that a submission read alone goes without.)
+        if (config_.schedule == ScheduleType::kGauntlet && challenger_ && !submission_)
+            check_challenger();
         if (challengers_) check_challengers(find(fields, "bots"), bots_dir);
-        if (anchors_) parse_anchors(*anchors_);
+        if (anchors_ && !submission_) parse_anchors(*anchors_);
         bots_.check_protocols();
         bots_.check_tsinghua_bots();
         if (!config_.openings.file.empty()) check_openings();
@@ -192,6 +213,22 @@ class Parser : FieldReader {
     }
 
   private:
+    // A league plays the uploads of bots_dir, and a submission is a folder
+    // of it: both need it.
+    void check_bots_dir(const std::vector<Field>& fields, const Field* bots_dir) const {
+        if (bots_dir != nullptr) return;
+        if (const Field* league = find(fields, "league")) {
+            fail(league->key_node.Mark(),
+                 "'league' needs 'bots_dir', the folder the participants' uploads go to (one "
+                 "folder each, named after them)");
+        }
+        if (submission_) {
+            fail(YAML::Mark(), "there is no 'bots_dir', so " +
+                                   in_quotes(submission_->folder.string()) +
+                                   " cannot be read as one of its submissions");
+        }
+    }
+
     // A tuning config makes its bots and schedule.
     void check_tune(const std::vector<Field>& fields) {
         for (const std::string_view key : kNotWithTune) {
@@ -596,7 +633,8 @@ class Parser : FieldReader {
     }
 
     Config config_;
-    BotsParser bots_;  // the bots, into config_
+    BotsParser bots_;                       // the bots, into config_
+    std::optional<Submission> submission_;  // read in place of bots_dir's folders
     std::optional<Field> challenger_;
     std::optional<Field> challengers_;
     std::optional<Field> sprt_;
@@ -665,7 +703,9 @@ Config parse_config(const std::string& text, const std::filesystem::path& path) 
     return Parser(text, path).parse();
 }
 
-Config load_config(const std::filesystem::path& path) {
+namespace {
+
+std::string config_file_text(const std::filesystem::path& path) {
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec)) {
         throw ConfigError(path.string() + ": cannot read the config file (it is a directory)");
@@ -679,7 +719,34 @@ Config load_config(const std::filesystem::path& path) {
     }
     std::ostringstream content;
     content << in.rdbuf();
-    return parse_config(content.str(), path);
+    return content.str();
+}
+
+}  // namespace
+
+Config load_config(const std::filesystem::path& path) {
+    return parse_config(config_file_text(path), path);
+}
+
+Config submission_config(const std::filesystem::path& config_path,
+                         const std::filesystem::path& folder, const std::string& name) {
+    return Parser(config_file_text(config_path), config_path, Submission{folder, name}).parse();
+}
+
+BotConfig submission_bot(const std::filesystem::path& config_path,
+                         const std::filesystem::path& folder, const std::string& name) {
+    Config config = submission_config(config_path, folder, name);
+    return std::move(config.bots.back());
+}
+
+std::string too_few_bots(const Config& config) {
+    const std::size_t n = config.bots.size();
+    if (static_cast<int>(n) >= kMinBots) return "";
+    std::string text = (config.league ? "league '" : "tournament '") + config.name + "' has " +
+                       std::to_string(n) + (n == 1 ? " bot" : " bots") + "; at least " +
+                       std::to_string(kMinBots) + " are needed to play";
+    if (config.league) text += "; uploads add more";
+    return text;
 }
 
 std::optional<Config> load_config(const std::filesystem::path& path, std::ostream& err) {

@@ -7,6 +7,7 @@
 // reads the YAML, config_bots.hpp the bots, and program_files.hpp finds and
 // fingerprints their programs.
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -145,6 +146,21 @@ struct TuneConfig {
     std::int64_t stop_after = 0;
 };
 
+// `league:` (docs/league.md): a standing tournament over `bots_dir` whose
+// participants upload their bots through `arena serve DB --league CONFIG`.
+// None of it changes a game, so none of it is in the fingerprint. Under a
+// league the bots of bots_dir always run sandboxed, and the config may have
+// fewer than two bots (nothing is uploaded yet); too_few_bots() says so.
+struct LeagueSettings {
+    // `closes`: when uploads stop being taken; nullopt: never.
+    std::optional<std::chrono::system_clock::time_point> closes;
+    int uploads_per_hour = 20;  // per participant
+    // The largest upload, in MiB; what it unpacks to may be 4 times that
+    // (upload::UploadLimits, which the server makes of it).
+    int max_upload_mb = 16;
+    int checks_at_once = 2;  // arena check-bot runs of uploads at once
+};
+
 inline constexpr std::string_view kThetaPlus = "theta+";
 inline constexpr std::string_view kThetaMinus = "theta-";
 
@@ -194,7 +210,8 @@ struct Config {
     // non-deterministic.
     bool count_repeats = false;
     Versions versions = Versions::kWarn;
-    std::optional<TuneConfig> tune;  // a tuning run's (arena tune)
+    std::optional<TuneConfig> tune;        // a tuning run's (arena tune)
+    std::optional<LeagueSettings> league;  // a league's (arena serve --league)
     // Likely mistakes that do not stop the run ("file:line:col: warning: ...").
     std::vector<std::string> warnings;
 };
@@ -231,5 +248,30 @@ struct Config {
 
 // Same, from text (for tests); `path` is only used in messages.
 [[nodiscard]] Config parse_config(const std::string& text, const std::filesystem::path& path);
+
+// "" when `config` has the two bots a tournament needs to play; else why
+// not, in one line: "league 'x' has 1 bot; at least 2 are needed to play;
+// uploads add more" (only a league's config loads with fewer).
+[[nodiscard]] std::string too_few_bots(const Config& config);
+
+// One submission read alone, as a league checks an upload before it
+// installs it: the config at `config_path` (its game, time, bot_defaults,
+// `league:` and bots_dir, all checked as load_config checks them) with, in
+// place of bots_dir's subfolders, the one `folder` (which may be a hidden
+// staging folder, such as bots_dir/.install-alice-XXXXXX), its bot.yaml read
+// as bots_dir's manifests are (the same keys and rules, the defaults, a
+// league's sandbox), and the bot named `name`, whatever the folder's name.
+// The config's bots are those of its `bots:` list, then this one, last;
+// what its bot must not see when sandboxed is sandbox_hidden(config, bot),
+// which hides bots_dir, so every other participant's folder, and shows it
+// its own. Throws ConfigError naming the config, or the manifest and its
+// line, as load_config does; a manifest whose `name` is not `name` too.
+[[nodiscard]] Config submission_config(const std::filesystem::path& config_path,
+                                       const std::filesystem::path& folder,
+                                       const std::string& name);
+// That bot alone: submission_config(...).bots.back().
+[[nodiscard]] BotConfig submission_bot(const std::filesystem::path& config_path,
+                                       const std::filesystem::path& folder,
+                                       const std::string& name);
 
 }  // namespace arena::tournament

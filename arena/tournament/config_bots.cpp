@@ -71,7 +71,19 @@ void BotsParser::parse_defaults(const Field& f) {
         }
         parse_isolation_key(d, defaults_);
         if (d.key == "restart") restart_in_defaults_ = true;
+        if (d.key == "sandbox") sandbox_in_defaults_ = d.value.Mark();
     }
+}
+
+void BotsParser::run_sandboxed(const YAML::Mark& league) {
+    league_ = league;
+    if (!sandbox_in_defaults_ || defaults_.isolation.sandbox) return;
+    const YAML::Mark& mark = *sandbox_in_defaults_;
+    config_.warnings.push_back(file_ + ":" + std::to_string(mark.line + 1) + ":" +
+                               std::to_string(mark.column + 1) +
+                               ": warning: bot_defaults says 'sandbox: false', but under "
+                               "'league' the bots of bots_dir (the participants' uploads) always "
+                               "run sandboxed; it holds for the bots of 'bots' only");
 }
 
 void BotsParser::parse_bots(const Field& f) {
@@ -504,13 +516,8 @@ std::filesystem::path BotsParser::so_host(const YAML::Mark& mark, const std::str
 // warning and is skipped. Problems in a manifest name the manifest.
 void BotsParser::parse_bots_dir(const Field& f) {
     namespace fs = std::filesystem;
-    config_.bots_dir = string_value(f);
-    if (config_.bots_dir.empty()) fail(f.value.Mark(), "'bots_dir' is empty");
+    open_bots_dir(f);
     std::error_code ec;
-    if (!fs::is_directory(config_.bots_dir, ec)) {
-        fail(f.value.Mark(),
-             "bots_dir " + in_quotes(config_.bots_dir.string()) + " is not a directory");
-    }
     std::vector<fs::path> folders;
     for (fs::directory_iterator it(config_.bots_dir, ec), end; !ec && it != end; it.increment(ec)) {
         const std::string leaf = it->path().filename().string();
@@ -537,9 +544,50 @@ void BotsParser::parse_bots_dir(const Field& f) {
     }
 }
 
+void BotsParser::parse_submission(const Field& bots_dir, const std::filesystem::path& folder,
+                                  const std::string& name) {
+    open_bots_dir(bots_dir);
+    const std::filesystem::path manifest = folder / kManifestName;
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(manifest, ec)) {
+        throw ConfigError(folder.string() + ": no " + std::string(kManifestName) +
+                          " in this folder (a submission is a folder with its bot.yaml)");
+    }
+    std::vector<std::string> manifests;
+    parse_manifest(folder, manifest, config_.bots.size(), manifests, name);
+}
+
+// `bots_dir`'s path, checked; and the sandbox its bots run in, when they run
+// in one (a league's, or bot_defaults'), checked here, before any of them is
+// read and even when there are none yet.
+void BotsParser::open_bots_dir(const Field& f) {
+    config_.bots_dir = string_value(f);
+    if (config_.bots_dir.empty()) fail(f.value.Mark(), "'bots_dir' is empty");
+    std::error_code ec;
+    if (!std::filesystem::is_directory(config_.bots_dir, ec)) {
+        fail(f.value.Mark(),
+             "bots_dir " + in_quotes(config_.bots_dir.string()) + " is not a directory");
+    }
+    if (!league_ && !defaults_.isolation.sandbox) return;
+    if (!sandbox_available_) sandbox_available_ = session::sandbox_available();
+    if (*sandbox_available_) return;
+    constexpr std::string_view kNeeds =
+        "sandbox: true needs bubblewrap ('bwrap'), which is not installed or cannot create a "
+        "sandbox here";
+    if (league_) {
+        const std::string uploads =
+            "under 'league' the bots of bots_dir (the participants' "
+            "uploads) run with ";
+        fail(*league_, uploads + std::string(kNeeds));
+    }
+    fail(*sandbox_in_defaults_,
+         "bot_defaults: " + std::string(kNeeds) + " (the bots of bots_dir run with it)");
+}
+
 void BotsParser::parse_manifest(const std::filesystem::path& folder,
                                 const std::filesystem::path& manifest, std::size_t listed,
-                                std::vector<std::string>& manifests) {
+                                std::vector<std::string>& manifests,
+                                const std::string& participant) {
     const std::string config_file = file_;
     file_ = manifest.string();  // what fail() names from here on
     std::ifstream in(manifest, std::ios::binary);
@@ -560,19 +608,12 @@ void BotsParser::parse_manifest(const std::filesystem::path& folder,
     }
     const std::vector<Field> fields = fields_of(root, kManifestKeys, "");
     BotConfig bot = defaults_;
+    if (league_) bot.isolation.sandbox = true;  // an upload, whatever bot_defaults says
     bot.manifest = manifest;
     bot.dir = folder;
     const Field* name = find(fields, "name");
-    bot.name = name != nullptr ? string_value(*name) : folder.filename().string();
     const YAML::Mark name_mark = name != nullptr ? name->value.Mark() : root.Mark();
-    if (const auto problem = name_length_problem("bot name", bot.name); !problem.empty())
-        fail(name_mark, problem);
-    if (!is_valid_name(bot.name)) {
-        fail(name_mark, "bot name " + in_quotes(bot.name) +
-                            (name != nullptr ? std::string() : " (the folder's name)") +
-                            " is not valid (use only letters, digits and _ . + -; or give "
-                            "'name')");
-    }
+    check_manifest_name(fields, participant, name_mark, bot);
     for (std::size_t i = 0; i < config_.bots.size(); ++i) {
         if (config_.bots[i].name != bot.name) continue;
         fail(name_mark,
@@ -593,6 +634,12 @@ void BotsParser::parse_manifest(const std::filesystem::path& folder,
     const Field* command = find(fields, "command");
     if (command == nullptr) missing(root, "command", "");
     const auto executable = parse_command(*command, who, bot);
+    // An upload's program (unless found in PATH) and the paths its
+    // arguments name: the sandbox shows the bot what they name.
+    for (std::size_t i = 0; league_ && i < bot.argv.size(); ++i) {
+        if (bot.argv[i].find('/') != std::string::npos)
+            check_own_file(command->value.Mark(), who, bot, bot.argv[i]);
+    }
     if (const Field* protocol = find(fields, "protocol")) {
         bot.protocol = string_value(*protocol);
         const auto parsed = session::parse_bot_protocol(bot.protocol);
@@ -611,6 +658,30 @@ void BotsParser::parse_manifest(const std::filesystem::path& folder,
     manifests.push_back(manifest.string() + ":" + std::to_string(name_mark.line + 1));
     config_.bots.push_back(std::move(bot));
     file_ = config_file;
+}
+
+// The bot's name: the manifest's `name`, else the folder's, or, for a
+// submission read alone, the participant's, which a `name` must not change.
+void BotsParser::check_manifest_name(const std::vector<Field>& fields,
+                                     const std::string& participant, const YAML::Mark& mark,
+                                     BotConfig& bot) const {
+    const Field* name = find(fields, "name");
+    const std::string implied = participant.empty() ? bot.dir.filename().string() : participant;
+    bot.name = name != nullptr ? string_value(*name) : implied;
+    if (const auto problem = name_length_problem("bot name", bot.name); !problem.empty())
+        fail(mark, problem);
+    if (!is_valid_name(bot.name)) {
+        std::string whose;
+        if (name == nullptr) whose = participant.empty() ? " (the folder's name)" : " (given)";
+        fail(mark, "bot name " + in_quotes(bot.name) + whose +
+                       " is not valid (use only letters, digits and _ . + -" +
+                       (participant.empty() ? "; or give 'name')" : ")"));
+    }
+    if (name != nullptr && !participant.empty() && bot.name != participant) {
+        fail(mark, "name " + in_quotes(bot.name) + " is not the participant's, " +
+                       in_quotes(participant) +
+                       ": a participant's bot is named after them (leave 'name' out)");
+    }
 }
 
 // A manifest with `protocol: tsinghua-so`: `library` names the strategy
@@ -642,6 +713,7 @@ void BotsParser::parse_manifest_library(const std::vector<Field>& fields, const 
     const auto host = so_host(protocol->value.Mark(), who);
     const std::string text = string_value(*library);
     if (text.empty()) fail(library->value.Mark(), who + "'library' is empty");
+    if (league_) check_own_file(library->value.Mark(), who, bot, text);
     const std::filesystem::path path = (bot.dir / text).lexically_normal();
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) {
@@ -657,6 +729,23 @@ void BotsParser::parse_manifest_library(const std::vector<Field>& fields, const 
     bot.argv = so_host_argv(host, path);
     bot.executable = path;  // what the results' sha256 identifies: the strategy
     if (!restart_in_defaults_) bot.restart_each_game = true;
+}
+
+// Under a league, a path an upload's manifest names (`path`, from its
+// folder) must lie in its folder: the sandbox shows a bot the files its
+// command names, and an upload must not name another participant's, the
+// results or anything else of the machine.
+void BotsParser::check_own_file(const YAML::Mark& mark, const std::string& who,
+                                const BotConfig& bot, const std::string& path) const {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::path folder = fs::absolute(bot.dir, ec).lexically_normal();
+    const fs::path named = fs::absolute(bot.dir / path, ec).lexically_normal();
+    const fs::path relative = named.lexically_relative(folder);
+    if (!relative.empty() && *relative.begin() != "..") return;
+    fail(mark, who + in_quotes(path) +
+                   " is outside the bot's folder: under 'league' an upload names only its own "
+                   "files, and a program of the system by its name alone (such as 'python3')");
 }
 
 // Each bot's protocol can play the game (a gomocup bot plays only gomoku).

@@ -34,6 +34,15 @@ class BotsParser : FieldReader {
     // `bots_dir`, after the list (and after the game, which each manifest's
     // protocol is checked against).
     void parse_bots_dir(const Field& f);
+    // `bots_dir` with one folder in place of its subfolders (which are not
+    // read): `folder`'s bot.yaml read as theirs are, the bot named `name`
+    // (a manifest's `name` must be that). For submission_config.
+    void parse_submission(const Field& bots_dir, const std::filesystem::path& folder,
+                          const std::string& name);
+    // `league:` (at `league`), after `bot_defaults` and before bots_dir: the
+    // bots of bots_dir run sandboxed whatever bot_defaults says (a warning
+    // when it says `sandbox: false`).
+    void run_sandboxed(const YAML::Mark& league);
     // Once the game is known, whatever the order of the sections.
     void check_protocols() const;
     void check_tsinghua_bots() const;
@@ -69,15 +78,25 @@ class BotsParser : FieldReader {
                              const std::string& which, std::vector<int>& name_lines);
     [[nodiscard]] std::filesystem::path so_host(const YAML::Mark& mark,
                                                 const std::string& who) const;
+    void open_bots_dir(const Field& f);
     void parse_manifest(const std::filesystem::path& folder, const std::filesystem::path& manifest,
-                        std::size_t listed, std::vector<std::string>& manifests);
+                        std::size_t listed, std::vector<std::string>& manifests,
+                        const std::string& participant = "");
+    void check_manifest_name(const std::vector<Field>& fields, const std::string& participant,
+                             const YAML::Mark& mark, BotConfig& bot) const;
     void parse_manifest_library(const std::vector<Field>& fields, const std::string& who,
                                 BotConfig& bot) const;
+    void check_own_file(const YAML::Mark& mark, const std::string& who, const BotConfig& bot,
+                        const std::string& path) const;
 
     Config& config_;
     BotConfig defaults_;                // from `bot_defaults`
     bool restart_in_defaults_ = false;  // `bot_defaults` writes `restart`
     std::vector<int> name_lines_;       // per bot of the `bots:` list, the line of its name
+    // Where `bot_defaults` writes `sandbox`, and where `league:` is (the bots
+    // of bots_dir then run sandboxed).
+    std::optional<YAML::Mark> sandbox_in_defaults_;
+    std::optional<YAML::Mark> league_;
     // Bots that name their protocol: index in config_.bots, where it is written.
     std::vector<std::pair<std::size_t, YAML::Mark>> protocol_marks_;
     // Each tsinghua-so entry ("bot 'x'" or "bot #n") and where it says so.
