@@ -3,7 +3,6 @@
 #include <cctype>
 #include <cstdint>
 #include <initializer_list>
-#include <vector>
 
 namespace arena::tournament {
 namespace {
