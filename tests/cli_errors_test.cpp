@@ -145,8 +145,9 @@ TEST_F(CliErrorsTest, RunConfigThatIsNotYaml) {
 }
 
 // A league that nobody (or one participant) has uploaded to loads, and has
-// nothing to play: its last line says so (after what a run says first, the
-// bots' limits when it has bots), and no database is made.
+// nothing to play: the last line of `arena run` says so (after what a run
+// says first, the bots' limits when it has bots), and no database is made;
+// `arena slurm` says the same and writes no job.
 TEST_F(CliErrorsTest, RunALeagueWithFewerThanTwoBots) {
     if (testing::run_shell("bwrap --ro-bind / / --unshare-pid --die-with-parent true").status != 0)
         GTEST_SKIP() << "a league runs its uploads sandboxed, and bubblewrap cannot here";
@@ -164,6 +165,13 @@ TEST_F(CliErrorsTest, RunALeagueWithFewerThanTwoBots) {
         EXPECT_EQ(lines.back(), "arena run: league 'spring' has " + bots +
                                     "; at least 2 are needed to play; uploads add more");
         EXPECT_FALSE(fs::exists(db));
+        // Nor are shards of nothing sent to a cluster.
+        const auto slurm = arena({"slurm", path.string(), "--shards", "2", "--dry-run"});
+        EXPECT_EQ(slurm.status, kFailure) << slurm.err;
+        EXPECT_EQ(slurm.out, "");
+        EXPECT_EQ(slurm.err_lines(),
+                  (std::vector<std::string>{"arena slurm: league 'spring' has " + bots +
+                                            "; at least 2 are needed to play; uploads add more"}));
         fs::create_directories(dir_ / "subs" / "alice");
         write("subs/alice/bot.sh", "echo ready\n");
         write("subs/alice/bot.yaml", "command: sh bot.sh\n");

@@ -136,6 +136,8 @@ TEST(ZonedTime, AnythingElseIsNone) {
                              "2026-12-20T23:59:00+01:",          // half an offset
                              "2026-12-20T23:59:00.Z",            // a point without digits
                              "2026-12-20T23:59:00.1234567890Z",  // beyond nanoseconds
+                             "9999-12-31T23:59:59Z",             // beyond the clock
+                             "1066-10-14T09:00:00Z",             // before it
                              "2026-12-20T23:59:00Z trailing", "", "tomorrow"}) {
         EXPECT_FALSE(parse_zoned_time(text)) << text;
     }

@@ -83,6 +83,10 @@ int slurm_command(const std::vector<std::string>& args, std::ostream& out, std::
     const auto loaded = tournament::load_config(config_path, err);
     if (!loaded) return kExitUsage;
     const tournament::Config& config = *loaded;
+    if (const auto why = tournament::too_few_bots(config); !why.empty()) {
+        err << "arena slurm: " << why << "\n";  // a league nobody has uploaded to yet
+        return kExitFailure;
+    }
     if (const auto why = tournament::shard_refusal(config); !why.empty()) {
         err << "arena slurm: " << config.path.string() << ": " << why << "\n";
         return kExitUsage;

@@ -3,7 +3,6 @@
 #include <cctype>
 #include <cstdint>
 #include <initializer_list>
-#include <vector>
 
 namespace arena::tournament {
 namespace {
@@ -13,6 +12,8 @@ const std::initializer_list<std::string_view> kLeagueKeys = {"closes", "uploads_
 constexpr std::int64_t kMaxUploadsPerHour = 10'000;
 constexpr std::int64_t kMaxUploadMb = 1024;
 constexpr std::int64_t kMaxChecksAtOnce = 64;
+constexpr int kFirstYear = 1900;
+constexpr int kLastYear = 2200;
 constexpr std::string_view kTimeForm =
     "an ISO 8601 time with its zone, such as 2026-12-20T23:59:00Z or 2026-12-20T23:59:00+01:00";
 
@@ -110,6 +111,9 @@ std::optional<std::chrono::system_clock::time_point> parse_zoned_time(std::strin
                                       chrono::month{static_cast<unsigned>(*month)},
                                       chrono::day{static_cast<unsigned>(*day)}};
     if (!date.ok() || *hour > 23 || *minute > 59 || *second > 59) return std::nullopt;
+    // What the clock holds (nanoseconds in 64 bits: 1678 to 2262), and more
+    // than a league needs.
+    if (*year < kFirstYear || *year > kLastYear) return std::nullopt;
     const auto since_midnight =
         chrono::hours{*hour} + chrono::minutes{*minute} + chrono::seconds{*second} + fraction;
     return chrono::time_point_cast<chrono::system_clock::duration>(chrono::sys_days{date} +

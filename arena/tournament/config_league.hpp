@@ -27,8 +27,9 @@ class LeagueParser : FieldReader {
 
 // An ISO 8601 time with its zone, to the second or beyond:
 // "2026-12-20T23:59:00Z", "2026-12-20T23:59:00+01:00" (or +0100, +01),
-// "2026-12-20T23:59:00.250Z". Nullopt for anything else, a time without a
-// zone included (whose instant depends on where it is read).
+// "2026-12-20T23:59:00.250Z", in the years 1900 to 2200. Nullopt for
+// anything else, a time without a zone included (whose instant depends on
+// where it is read).
 [[nodiscard]] std::optional<std::chrono::system_clock::time_point> parse_zoned_time(
     std::string_view text);
 
