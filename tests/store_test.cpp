@@ -22,6 +22,8 @@
 #include <utility>
 #include <vector>
 
+#include "arena/store/league_users.hpp"
+#include "arena/store/league_versions.hpp"
 #include "arena/store/merge.hpp"
 #include "arena/store/results_store.hpp"
 #include "arena/store/sqlite.hpp"
@@ -639,9 +641,16 @@ SELECT s.tournament_id, s.tournament, s.bot_id, s.bot,
  GROUP BY s.tournament_id, s.tournament, s.bot_id;
 )sql";
 
+// Turns a file this arena made into the file an arena of schema 10 made: no
+// league_versions table (schema 11).
+void back_to_version_10(Database& db) {
+    db.exec("DROP TABLE league_versions; PRAGMA user_version = 10");
+}
+
 // Turns a file this arena made into the file an arena of schema 9 made: no
 // league_users table (schema 10).
 void back_to_version_9(Database& db) {
+    back_to_version_10(db);
     db.exec("DROP TABLE league_users; PRAGMA user_version = 9");
 }
 
@@ -716,6 +725,47 @@ TEST_F(StoreTest, VersionNineDatabaseIsUpgradedKeepingItsGames) {
     EXPECT_EQ(db.query_text("SELECT organiser || ' ' || (disabled_at IS NULL) || ' ' || "
                             "(created_at LIKE '20%Z') FROM league_users"),
               "0 1 1");
+}
+
+// A schema-10 file (before league versions) is upgraded in place: its users
+// stay, and league_versions is there and numbers each participant's uploads.
+TEST_F(StoreTest, VersionTenDatabaseIsUpgradedAndNumbersLeagueVersions) {
+    {
+        LeagueUsers users(db_path_, "cup");
+        ASSERT_TRUE(users.add("ann", "h", false));
+    }
+    {
+        Database db(db_path_);
+        back_to_version_10(db);
+    }
+    EXPECT_EQ(stored_schema_version(db_path_), 10);
+    LeagueVersions versions(db_path_, "cup");
+    EXPECT_EQ(stored_schema_version(db_path_), kSchemaVersion);
+    EXPECT_EQ(LeagueUsers(db_path_, "cup").list().size(), 1u);
+    const auto v1 = versions.add("ann", "bot.py", "script", 120);
+    const auto v2 = versions.add("ann", "bot.zip", "archive", 900);
+    const auto other = versions.add("bob", "bot", "binary", 10);
+    EXPECT_EQ(v1.version, 1);
+    EXPECT_EQ(v2.version, 2);
+    EXPECT_EQ(other.version, 1);
+    EXPECT_EQ(v1.status, "checking");
+    EXPECT_EQ(versions.checking().size(), 3u);
+    versions.set_checked(v1.id, false, "failed: start-up", "the log");
+    versions.set_checked(v2.id, true, "passes", "ok log");
+    const auto found = versions.find("ann", 1);
+    ASSERT_TRUE(found);
+    EXPECT_EQ(found->status, "failed");
+    EXPECT_EQ(found->check_log, "the log");
+    EXPECT_FALSE(found->checked_at.empty());
+    EXPECT_FALSE(versions.find("bob", 2));
+    const auto anns = versions.list("ann");
+    ASSERT_EQ(anns.size(), 2u);
+    EXPECT_EQ(anns[0].version, 2);  // newest first
+    EXPECT_EQ(versions.list().size(), 3u);
+    EXPECT_EQ(versions.count_since("ann", "2000-01-01T00:00:00Z"), 2);
+    EXPECT_EQ(versions.count_since("ann", "2999-01-01T00:00:00Z"), 0);
+    // Another league in the same file has its own numbers.
+    EXPECT_EQ(LeagueVersions(db_path_, "other").add("ann", "bot.py", "script", 1).version, 1);
 }
 
 // A schema-7 file (before each side's control was kept) is upgraded: its

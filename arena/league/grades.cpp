@@ -30,7 +30,8 @@ std::string grades_csv(const tournament::Config& config, serve::ServedDatabase& 
     }
     std::ostringstream out;
     out << "rank,name,elo,error,games,wins,draws,losses,score,faults\r\n";
-    for (const auto& t : database.overview()["tournaments"]) {
+    const auto overview = database.overview();
+    for (const auto& t : overview["tournaments"]) {
         if (t["name"] != config.name) continue;
         const auto standings = database.tournament(t["id"].get<std::int64_t>(), 0, 0);
         if (!standings) break;

@@ -253,7 +253,8 @@ json LeagueSite::league_json() {
     j["uploads_per_hour"] = config.league ? config.league->uploads_per_hour : 0;
     j["max_upload"] = p_.desk->limits().max_upload;
     j["tournament"] = nullptr;
-    for (const auto& t : p_.database->overview()["tournaments"])
+    const auto overview = p_.database->overview();
+    for (const auto& t : overview["tournaments"])
         if (t["name"] == config.name) j["tournament"] = {{"db", 0}, {"id", t["id"]}};
     if (p_.status) {
         const auto s = p_.status();
