@@ -356,6 +356,8 @@ const std::vector<DocCommand> kDocCommands = {
      "build/bin/arena match --game reversi --games 200 --move-ms 1000 --depth1 3 --depth2 3 "
      "'tuned=build/bots/reversi-alphabeta --corner 7 --mobility 10 --frontier 12 --steady 12' "
      "'default=build/bots/reversi-alphabeta'"},
+    // A league's first participant (README, "A league on the web").
+    {"build/bin/arena league user add configs/league.yaml alice", ""},
     // gomoku-pro's tuning round (bots/README.md), one shard of its 900 games.
     {"build/bin/arena run configs/tune-gomoku-pro.yaml",
      "build/bin/arena run configs/tune-gomoku-pro.yaml --shard 1/300"},
@@ -372,6 +374,8 @@ const std::vector<std::pair<std::string, std::string>> kInteractiveDocCommands =
     {"build/bin/arena serve results/demo.db [more.db ...] [--port 8080] [--play-bot "
      "'alphabeta=build/bots/c4-alphabeta']",
      "tests/serve_test.cpp, tests/browser/serve_test.js"},
+    {"build/bin/arena serve --league configs/league.yaml",
+     "tests/league_cli_test.cpp, tests/browser/league_test.js"},
     {"build/bin/arena play --game connect4 --move-ms 500 build/bots/c4-alphabeta",
      "tests/play_command_test.cpp"},
     {"build/bin/arena play --game gomoku --size 9 --color second --db results/me.db "

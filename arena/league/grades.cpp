@@ -1,5 +1,6 @@
 #include "arena/league/grades.hpp"
 
+#include <cstdio>
 #include <sstream>
 #include <string_view>
 
@@ -36,8 +37,15 @@ std::string grades_csv(const tournament::Config& config, serve::ServedDatabase& 
         const auto standings = database.tournament(t["id"].get<std::int64_t>(), 0, 0);
         if (!standings) break;
         for (const auto& s : (*standings)["standings"]) {
-            const auto number = [&](const char* key) {
-                return s.contains(key) && !s[key].is_null() ? s[key].dump() : std::string();
+            // Integers as they are, ratings and scores to a tenth, text as a cell.
+            const auto number = [&](const char* key) -> std::string {
+                if (!s.contains(key) || s[key].is_null()) return "";
+                const auto& v = s[key];
+                if (v.is_string()) return csv_cell(v.get<std::string>());
+                if (v.is_number_integer()) return v.dump();
+                char text[32];
+                std::snprintf(text, sizeof text, "%.1f", v.get<double>());
+                return text;
             };
             out << number("rank") << "," << csv_cell(s["name"].get<std::string>()) << ","
                 << number("elo") << "," << number("error") << "," << number("games") << ","

@@ -68,6 +68,7 @@ std::string bearer_token(std::string_view authorization) {
 serve::BodyAllowance LeagueSite::allowance(const Request& head) {
     serve::BodyAllowance allowed;
     allowed.limit = 64 * 1024;
+    allowed.json = head.target.starts_with("/api/");
     const auto path = std::string_view(head.target).substr(0, head.target.find('?'));
     if (head.method != "POST" || path != kUploadPath) return allowed;
     if (bearer_token(head.authorization).empty() &&

@@ -10,6 +10,7 @@
 #include <boost/asio/strand.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <nlohmann/json.hpp>
 #include <cerrno>
 #include <cstdint>
 #include <iostream>
@@ -32,12 +33,16 @@ const char* reason_phrase(int status) {
             return "OK";
         case 201:
             return "Created";
+        case 202:
+            return "Accepted";
         case 204:
             return "No Content";
         case 303:
             return "See Other";
         case 400:
             return "Bad Request";
+        case 401:
+            return "Unauthorized";
         case 403:
             return "Forbidden";
         case 404:
@@ -56,6 +61,10 @@ const char* reason_phrase(int status) {
             return "Unsupported Media Type";
         case 421:
             return "Misdirected Request";
+        case 422:
+            return "Unprocessable Content";
+        case 429:
+            return "Too Many Requests";
         case 431:
             return "Request Header Fields Too Large";
         case 500:
@@ -72,6 +81,15 @@ Response Response::text(int status, const std::string& message) {
     r.status = status;
     r.content_type = "text/plain; charset=utf-8";
     r.body = std::to_string(status) + " " + reason_phrase(status) + ": " + message + "\n";
+    return r;
+}
+
+Response Response::json_error(int status, const std::string& message) {
+    Response r;
+    r.status = status;
+    r.content_type = "application/json; charset=utf-8";
+    r.body = nlohmann::json{{"error", message}}.dump(-1, ' ', false,
+                                                     nlohmann::json::error_handler_t::replace);
     return r;
 }
 
@@ -246,6 +264,7 @@ RequestReader::State RequestReader::end_of_input() {
 RequestReader::State RequestReader::admit() {
     auto& pr = *p_->parser;
     BodyAllowance allowed = allowance_(request());
+    problem_json_ = allowed.json;
     if (allowed.refuse != 0) return fail(allowed.refuse, allowed.message);
     p_->body_limit = allowed.limit;
     if (const auto length = pr.content_length(); length && *length > allowed.limit)
@@ -259,6 +278,7 @@ RequestReader::State RequestReader::admit() {
 
 RequestReader::State RequestReader::next() {
     hold_.reset();
+    problem_json_ = false;
     p_->reset();
     state_ = State::reading;
     status_ = 0;
@@ -414,7 +434,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
             case RequestReader::State::done:
                 return handle();
             case RequestReader::State::failed:
-                return send(Response::text(reader_.status(), reader_.problem()), false, false);
+                return send(reader_.problem_json()
+                                ? Response::json_error(reader_.status(), reader_.problem())
+                                : Response::text(reader_.status(), reader_.problem()),
+                            false, false);
             case RequestReader::State::closed:
                 return close();
         }

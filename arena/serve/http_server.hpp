@@ -50,6 +50,8 @@ struct Response {
 
     // A plain-text answer (errors): "<status> <reason>: message".
     [[nodiscard]] static Response text(int status, const std::string& message);
+    // {"error": message}, as the JSON API's errors are.
+    [[nodiscard]] static Response json_error(int status, const std::string& message);
 };
 
 using Handler = std::function<Response(const Request&)>;
@@ -63,6 +65,7 @@ struct BodyAllowance {
     std::shared_ptr<void> hold;  // released when the request is answered
     int refuse = 0;              // non-zero: answer this status at once, reading no body
     std::string message;         // with `refuse`
+    bool json = false;           // refusals of this request as {"error": ...} (an API's)
 };
 // Called with the request's header (its body empty).
 using BodyAllowanceFn = std::function<BodyAllowance(const Request& head)>;
@@ -132,9 +135,11 @@ class RequestReader {
     [[nodiscard]] bool keep_alive() const;
     [[nodiscard]] bool head() const;
 
-    // When failed: 400, 413, 414 or 431, and what was wrong.
+    // When failed: 400, 413, 414 or 431 (or an allowance's refusal), and what
+    // was wrong; whether the answer is JSON ({"error": problem}).
     [[nodiscard]] int status() const { return status_; }
     [[nodiscard]] const std::string& problem() const { return problem_; }
+    [[nodiscard]] bool problem_json() const { return problem_json_; }
 
   private:
     struct Parser;  // Beast's parser and buffer (http_server.cpp)
@@ -147,6 +152,7 @@ class RequestReader {
     std::unique_ptr<Parser> p_;
     BodyAllowanceFn allowance_;
     std::shared_ptr<void> hold_;  // the allowance's slot, until next()
+    bool problem_json_ = false;
     State state_ = State::reading;
     int status_ = 0;
     std::string problem_;

@@ -519,6 +519,7 @@ void BotsParser::parse_bots_dir(const Field& f) {
     open_bots_dir(f);
     std::error_code ec;
     std::vector<fs::path> folders;
+    if (league_ && !fs::exists(fs::symlink_status(config_.bots_dir, ec))) return;  // none yet
     for (fs::directory_iterator it(config_.bots_dir, ec), end; !ec && it != end; it.increment(ec)) {
         const std::string leaf = it->path().filename().string();
         if (leaf.empty() || leaf.front() == '.') continue;
@@ -564,7 +565,11 @@ void BotsParser::open_bots_dir(const Field& f) {
     config_.bots_dir = string_value(f);
     if (config_.bots_dir.empty()) fail(f.value.Mark(), "'bots_dir' is empty");
     std::error_code ec;
-    if (!std::filesystem::is_directory(config_.bots_dir, ec)) {
+    // A league's may not be there yet: its server makes it, and until then
+    // the league has no submission.
+    const bool to_be_made =
+        league_ && !std::filesystem::exists(std::filesystem::symlink_status(config_.bots_dir, ec));
+    if (!to_be_made && !std::filesystem::is_directory(config_.bots_dir, ec)) {
         fail(f.value.Mark(),
              "bots_dir " + in_quotes(config_.bots_dir.string()) + " is not a directory");
     }
