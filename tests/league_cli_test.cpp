@@ -42,9 +42,11 @@ class LeagueCommands : public ::testing::Test {
                              "name: course\ngame: { name: connect4 }\ntime: { move_ms: 1000 }\n"
                              "openings: { random_plies: 2 }\n"
                              "schedule: { type: round-robin, games_per_pair: 2 }\nconcurrency: 2\n"
-                             "bots_dir: " + (dir_.path() / "subs").string() + "\ndatabase: " +
-                                 db().string() + "\nleague: {}\nbots:\n  - { name: house, "
-                                 "command: " + bin("bots/random") + " }\n");
+                             "bots_dir: " +
+                                 (dir_.path() / "subs").string() + "\ndatabase: " + db().string() +
+                                 "\nleague: {}\nbots:\n  - { name: house, "
+                                 "command: " +
+                                 bin("bots/random") + " }\n");
         fs::copy_file(source("bots/examples/random_bot.py"), dir_.path() / "bot.py");
     }
     void TearDown() override {
@@ -54,8 +56,8 @@ class LeagueCommands : public ::testing::Test {
     std::string arena() const { return quoted(bin("bin/arena")); }
 
     std::string add_user(const std::string& name) {
-        const auto r = run_shell(arena() + " league user add " + quoted(config_.string()) + " " +
-                                 name);
+        const auto r =
+            run_shell(arena() + " league user add " + quoted(config_.string()) + " " + name);
         EXPECT_EQ(r.status, 0) << r.out;
         std::smatch m;
         EXPECT_TRUE(std::regex_search(r.out, m, std::regex("token: (\\S+)"))) << r.out;
@@ -108,15 +110,16 @@ TEST_F(LeagueCommands, SubmitAndCurlUploadAsDocumentedAndTheirVersionsPlay) {
     EXPECT_NE(slurp((dir_.path() / "serve.out").string()).find("(2 participants)"),
               std::string::npos);
     (void)dir_.write("alice.token", alice + "\n");
-    auto r = run_shell("cd " + quoted(dir_.path().string()) + " && " + arena() + " submit " +
-                       base + " bot.py --token-file alice.token --wait");
+    auto r = run_shell("cd " + quoted(dir_.path().string()) + " && " + arena() + " submit " + base +
+                       " bot.py --token-file alice.token --wait");
     EXPECT_EQ(r.status, 0) << r.out;
     EXPECT_NE(r.out.find("accepted bot.py as version 1"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("passed its check"), std::string::npos) << r.out;
     // docs/league.md's curl line, as written but for the address and token.
     r = run_shell("cd " + quoted(dir_.path().string()) + " && export TOKEN=" + quoted(bob) +
                   " && curl -s --fail-with-body -H \"Authorization: Bearer $TOKEN\" --data-binary "
-                  "@bot.py \"" + base + "/api/league/upload?name=bot.py\"");
+                  "@bot.py \"" +
+                  base + "/api/league/upload?name=bot.py\"");
     EXPECT_EQ(r.status, 0) << r.out;
     EXPECT_NE(r.out.find("\"status\":\"checking\""), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("\"version\":1"), std::string::npos) << r.out;
@@ -158,10 +161,10 @@ TEST_F(LeagueCommands, BindingBeyondLoopbackNeedsALeagueAndAdvisesTls) {
 
 TEST_F(LeagueCommands, AConfigWithoutALeagueSectionIsRefused) {
     const auto plain = dir_.write(
-        "plain.yaml", "name: p\ngame: { name: connect4 }\nbots_dir: " +
-                          (dir_.path() / "subs").string() + "\nbots:\n  - { name: a, command: " +
-                          bin("bots/random") + " }\n  - { name: b, command: " +
-                          bin("bots/random") + " }\n");
+        "plain.yaml",
+        "name: p\ngame: { name: connect4 }\nbots_dir: " + (dir_.path() / "subs").string() +
+            "\nbots:\n  - { name: a, command: " + bin("bots/random") +
+            " }\n  - { name: b, command: " + bin("bots/random") + " }\n");
     fs::create_directories(dir_.path() / "subs");
     const auto r = run_shell(arena() + " serve --league " + quoted(plain) + " --port 0");
     EXPECT_EQ(r.status, 2) << r.out;

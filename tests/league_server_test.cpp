@@ -87,9 +87,9 @@ class LeagueServerTest : public ::testing::Test {
                           "name: spring\ngame: { name: connect4 }\ntime: { move_ms: 1000 }\n"
                           "openings: { random_plies: 2 }\n"
                           "schedule: { type: round-robin, games_per_pair: " +
-                              std::to_string(games) + " }\nconcurrency: 2\nbots_dir: " +
-                              subs().string() + "\ndatabase: " + db().string() +
-                              "\nleague: " + league + "\n");
+                              std::to_string(games) +
+                              " }\nconcurrency: 2\nbots_dir: " + subs().string() +
+                              "\ndatabase: " + db().string() + "\nleague: " + league + "\n");
     }
 
     void start(const std::string& league = "{}", bool play = true, int games = 2) {
@@ -145,12 +145,15 @@ class LeagueServerTest : public ::testing::Test {
 
     std::int64_t stored_games_of(const std::string& bot) {
         return std::stoll(testing::query(
-            db(), "SELECT count(*) FROM games g JOIN bots a ON a.id = g.first_bot JOIN bots b ON "
-                  "b.id = g.second_bot WHERE a.name = '" +
-                      bot + "' OR b.name = '" + bot + "'")[0][0]);
+            db(),
+            "SELECT count(*) FROM games g JOIN bots a ON a.id = g.first_bot JOIN bots b ON "
+            "b.id = g.second_bot WHERE a.name = '" +
+                bot + "' OR b.name = '" + bot + "'")[0][0]);
     }
 
-    std::string python_bot() const { return read_file(testing::source("bots/examples/random_bot.py")); }
+    std::string python_bot() const {
+        return read_file(testing::source("bots/examples/random_bot.py"));
+    }
 
     testing::TempDir dir_{"league_server_test"};
     session::BotHost host_;
@@ -259,8 +262,9 @@ TEST_F(LeagueServerTest, OneGigabyteUploadIsRefusedBeforeItsBody) {
     const auto started = std::chrono::steady_clock::now();
     auto r = http_exchange(server_->port(),
                            "POST /api/league/upload?name=bot.py HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                           "Authorization: Bearer " + ann +
-                               "\r\nContent-Length: 1073741824\r\n\r\n" + std::string(1 << 20, 'x'));
+                           "Authorization: Bearer " +
+                               ann + "\r\nContent-Length: 1073741824\r\n\r\n" +
+                               std::string(1 << 20, 'x'));
     EXPECT_EQ(status_of(r), 413) << r;
     EXPECT_LT(std::chrono::steady_clock::now() - started, 10s);
     EXPECT_TRUE(snapshot(subs()).empty());
@@ -277,22 +281,22 @@ TEST_F(LeagueServerTest, HostileArchivesAre4xxAndTouchNothing) {
     using testing::Format;
     const std::string yaml = "command: python3 bot.py\n";
     const std::vector<std::pair<std::string, std::string>> hostile = {
-        {"up.tar.gz", testing::make_archive({{"mybot/bot.yaml", yaml},
-                                             {"mybot/../bob/bot.py", "print('x')\n"}},
-                                            Format::tar_gz)},
-        {"abs.tar.gz", testing::make_archive({{"mybot/bot.yaml", yaml},
-                                              {(subs() / "bob/bot.py").string(), "x"}},
-                                             Format::tar_gz)},
-        {"link.tar.gz",
-         testing::make_archive({{"mybot/bot.yaml", yaml},
-                                {"mybot/bot.py", "", AE_IFLNK, 0777, "../../bob/bot.py"}},
+        {"up.tar.gz",
+         testing::make_archive({{"mybot/bot.yaml", yaml}, {"mybot/../bob/bot.py", "print('x')\n"}},
                                Format::tar_gz)},
-        {"bomb.zip", testing::make_archive({{"mybot/bot.yaml", yaml},
-                                            {"mybot/zeros", std::string(8 << 20, '\0')}},
-                                           Format::zip)},
-        {"other.zip", testing::make_archive({{"mybot/bot.yaml", "name: bob\n" + yaml},
-                                             {"mybot/bot.py", "x"}},
-                                            Format::zip)},
+        {"abs.tar.gz",
+         testing::make_archive({{"mybot/bot.yaml", yaml}, {(subs() / "bob/bot.py").string(), "x"}},
+                               Format::tar_gz)},
+        {"link.tar.gz",
+         testing::make_archive(
+             {{"mybot/bot.yaml", yaml}, {"mybot/bot.py", "", AE_IFLNK, 0777, "../../bob/bot.py"}},
+             Format::tar_gz)},
+        {"bomb.zip",
+         testing::make_archive(
+             {{"mybot/bot.yaml", yaml}, {"mybot/zeros", std::string(8 << 20, '\0')}}, Format::zip)},
+        {"other.zip",
+         testing::make_archive({{"mybot/bot.yaml", "name: bob\n" + yaml}, {"mybot/bot.py", "x"}},
+                               Format::zip)},
     };
     for (const auto& [name, bytes] : hostile) {
         const auto r = upload(ann, name, bytes);
@@ -312,8 +316,8 @@ TEST_F(LeagueServerTest, AnotherParticipantsTokenSeesOnlyItsOwn) {
     EXPECT_EQ(status_of(send("GET", "/api/league/versions/1", "", "",
                              "Authorization: Bearer " + bob + "\r\n")),
               404);
-    const auto me = json::parse(body_of(send("GET", "/api/league/me", "", "",
-                                             "Authorization: Bearer " + bob + "\r\n")));
+    const auto me = json::parse(
+        body_of(send("GET", "/api/league/me", "", "", "Authorization: Bearer " + bob + "\r\n")));
     EXPECT_EQ(me["user"]["name"], "bob");
     EXPECT_TRUE(me["versions"].empty());
     // An organiser's pages refuse participants.
@@ -364,9 +368,10 @@ TEST_F(LeagueServerTest, ManyUploadsAtOnceAreEachAnswered) {
     EXPECT_LE(count[202], 24);
     EXPECT_GE(count[202], 8);
     for (int i = 0; i < 24; ++i)
-        EXPECT_LE(testing::query(db(), "SELECT count(*) FROM league_versions WHERE participant = 'p" +
-                                           std::to_string(i) + "'")[0][0],
-                  "1");
+        EXPECT_LE(
+            testing::query(db(), "SELECT count(*) FROM league_versions WHERE participant = 'p" +
+                                     std::to_string(i) + "'")[0][0],
+            "1");
 }
 
 TEST_F(LeagueServerTest, PublicPagesShowNoStderrButTheParticipantSeesTheirOwn) {
@@ -403,7 +408,8 @@ TEST_F(LeagueServerTest, PublicPagesShowNoStderrButTheParticipantSeesTheirOwn) {
         send("GET", "/api/league/g/" + game, "", "", "Authorization: Bearer " + bob + "\r\n")));
     EXPECT_NE(as_bob["logs"][1 - ann_side].dump().find("bob-secret"), std::string::npos)
         << as_bob["logs"];
-    const auto csv = send("GET", "/league/grades.csv", "", "", "Authorization: Bearer " + org + "\r\n");
+    const auto csv =
+        send("GET", "/league/grades.csv", "", "", "Authorization: Bearer " + org + "\r\n");
     EXPECT_EQ(status_of(csv), 200) << csv;
     EXPECT_NE(body_of(csv).find("rank,name,elo"), std::string::npos);
     EXPECT_NE(body_of(csv).find(",ann,"), std::string::npos)

@@ -286,9 +286,12 @@ TEST_F(LeagueAccounts, ASchemaNineFileIsUpgradedAndKeepsItsGames) {
     {
         sqlite3* handle = nullptr;
         ASSERT_EQ(sqlite3_open(db().c_str(), &handle), SQLITE_OK);
-        EXPECT_EQ(sqlite3_exec(handle, "DROP TABLE league_versions; DROP TABLE league_users; PRAGMA user_version = 9", nullptr,
-                               nullptr, nullptr),
-                  SQLITE_OK);
+        EXPECT_EQ(
+            sqlite3_exec(
+                handle,
+                "DROP TABLE league_versions; DROP TABLE league_users; PRAGMA user_version = 9",
+                nullptr, nullptr, nullptr),
+            SQLITE_OK);
         sqlite3_close(handle);
     }
     EXPECT_EQ(store::stored_schema_version(db()), 9);

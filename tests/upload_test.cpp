@@ -30,9 +30,9 @@ namespace arena {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::append;
 using testing::Entry;
 using testing::Format;
-using testing::append;
 using testing::gzip;
 using testing::make_archive;
 using testing::ustar_header;

@@ -89,9 +89,10 @@ int grades_command(const std::vector<std::string>& args, std::ostream& out, std:
     CommandLine line{"league grades", league::grades_usage(), opts};
     line.arguments.add_options()("config", po::value<std::string>(&config_path));
     line.positional.add("config", 1);
-    if (const auto done = parse_command_line(line, args, out, err, [&](const po::variables_map& vm) {
-            if (!vm.count("config")) throw std::invalid_argument("missing CONFIG");
-        }))
+    if (const auto done =
+            parse_command_line(line, args, out, err, [&](const po::variables_map& vm) {
+                if (!vm.count("config")) throw std::invalid_argument("missing CONFIG");
+            }))
         return *done;
     const auto config = tournament::load_config(config_path, err);
     if (!config) return kExitUsage;

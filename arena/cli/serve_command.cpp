@@ -14,8 +14,8 @@
 #include "arena/cli/commands.hpp"
 #include "arena/cli/options.hpp"
 #include "arena/cli/stop_signal.hpp"
-#include "arena/record/escape.hpp"
 #include "arena/league/league_server.hpp"
+#include "arena/record/escape.hpp"
 #include "arena/serve/running_server.hpp"
 #include "arena/session/bot_host.hpp"
 

@@ -85,8 +85,7 @@ SubmissionDesk::~SubmissionDesk() {
 
 void SubmissionDesk::recover() {
     for (const auto& v : store_.checking()) {
-        store_.set_checked(v.id, false, "the server stopped during its check; upload it again",
-                           "");
+        store_.set_checked(v.id, false, "the server stopped during its check; upload it again", "");
     }
     remove_leftovers(config_.bots_dir);
 }
@@ -110,8 +109,8 @@ int SubmissionDesk::over_rate(const std::string& participant) {
         times.pop_front();
     const auto allowed = static_cast<std::size_t>(settings_of(config_).uploads_per_hour);
     if (times.size() >= allowed) {
-        const auto wait = std::chrono::duration_cast<std::chrono::seconds>(times.front() + kHour -
-                                                                            now);
+        const auto wait =
+            std::chrono::duration_cast<std::chrono::seconds>(times.front() + kHour - now);
         return static_cast<int>(std::max<std::int64_t>(1, wait.count()));
     }
     times.push_back(now);
@@ -125,10 +124,9 @@ DeskAnswer SubmissionDesk::submit(const User& user, std::string_view file_name,
     {
         std::lock_guard lock(mutex_);
         if (const int wait = over_rate(user.name); wait > 0) {
-            auto a = refusal(429, "at most " +
-                                      std::to_string(settings_of(config_).uploads_per_hour) +
-                                      " uploads an hour; the next is allowed in " +
-                                      std::to_string(wait) + " s");
+            auto a = refusal(
+                429, "at most " + std::to_string(settings_of(config_).uploads_per_hour) +
+                         " uploads an hour; the next is allowed in " + std::to_string(wait) + " s");
             a.retry_after_s = wait;
             return a;
         }
@@ -188,8 +186,7 @@ void SubmissionDesk::check(Job& job, std::stop_token stop) {
         // The config as it is now, with this folder as its last bot.
         const auto config =
             tournament::submission_config(config_path_, job.staged->folder, v.participant);
-        const auto outcome =
-            submissions::check_submission(host_, config, config.bots.back(), stop);
+        const auto outcome = submissions::check_submission(host_, config, config.bots.back(), stop);
         passed = outcome.passed;
         message = passed ? "passes the checks (" + outcome.summary + ")" : outcome.why;
         log = outcome.log;

@@ -11,7 +11,8 @@
 namespace arena::league {
 namespace {
 
-std::vector<std::unique_ptr<serve::ServedDatabase>> one_database(const std::filesystem::path& path) {
+std::vector<std::unique_ptr<serve::ServedDatabase>> one_database(
+    const std::filesystem::path& path) {
     std::vector<std::unique_ptr<serve::ServedDatabase>> dbs;
     dbs.push_back(std::make_unique<serve::ServedDatabase>(0, path));
     return dbs;
@@ -43,14 +44,16 @@ LeagueServer::LeagueServer(session::BotHost& host, LeagueServerOptions options, 
         play.reserved_fds = options.server.max_connections * 5 / 4 + 16;
         play_ = std::make_unique<LeaguePlay>(host, options.config, play, log);
     }
-    desk_ = std::make_unique<SubmissionDesk>(host, options.config, config_,
-                                             [this] {
-                                                 if (play_) play_->wake();
-                                             },
-                                             log);
+    desk_ = std::make_unique<SubmissionDesk>(
+        host, options.config, config_,
+        [this] {
+            if (play_) play_->wake();
+        },
+        log);
     boost::system::error_code bad;
     const auto address = boost::asio::ip::make_address(options.server.bind, bad);
-    if (bad) throw std::invalid_argument("--bind '" + options.server.bind + "' is not an IP address");
+    if (bad)
+        throw std::invalid_argument("--bind '" + options.server.bind + "' is not an IP address");
     serve::SiteOptions site;
     site.title = config_.name;
     site.live = &live_;

@@ -21,9 +21,14 @@ using serve::Response;
 constexpr std::string_view kUploadPath = "/api/league/upload";
 
 json version_json(const store::LeagueVersionRow& v, bool with_log) {
-    json j{{"participant", v.participant}, {"version", v.version},   {"file", v.file_name},
-           {"kind", v.kind},               {"bytes", v.bytes},       {"status", v.status},
-           {"message", v.message},         {"uploaded_at", v.uploaded_at},
+    json j{{"participant", v.participant},
+           {"version", v.version},
+           {"file", v.file_name},
+           {"kind", v.kind},
+           {"bytes", v.bytes},
+           {"status", v.status},
+           {"message", v.message},
+           {"uploaded_at", v.uploaded_at},
            {"checked_at", v.checked_at}};
     if (with_log) j["log"] = v.check_log;
     return j;
@@ -74,8 +79,9 @@ serve::BodyAllowance LeagueSite::allowance(const Request& head) {
     if (bearer_token(head.authorization).empty() &&
         cookie_value(head.cookie, kSessionCookie).empty()) {
         allowed.refuse = 401;
-        allowed.message = "an upload needs a token (Authorization: Bearer TOKEN) or a signed-in "
-                          "page";
+        allowed.message =
+            "an upload needs a token (Authorization: Bearer TOKEN) or a signed-in "
+            "page";
         return allowed;
     }
     if (!uploads_.try_acquire()) {
@@ -148,8 +154,7 @@ Response LeagueSite::route(const Request& request, const serve::Target& target, 
     const auto& p = target.path;
     const bool post = request.method == "POST";
     const bool league_api = p.size() >= 2 && p[0] == "api" && p[1] == "league";
-    const bool league_page =
-        (!p.empty() && (p[0] == "league" || p[0] == "me")) || league_api;
+    const bool league_page = (!p.empty() && (p[0] == "league" || p[0] == "me")) || league_api;
     if (!league_page) {
         if (who.user && who.user->organiser) return p_.organiser_site->handle(request);
         return p_.public_site->handle(request);
@@ -157,11 +162,13 @@ Response LeagueSite::route(const Request& request, const serve::Target& target, 
     if (post && league_api && p.size() == 3 && p[2] == "signin") return sign_in(request);
     if (post) {
         if (!who.user)
-            return api_error(401, who.problem.empty() ? "sign in first, or send a token" : who.problem);
-        if (who.session && (!same_secret(request.csrf_token, who.session->csrf) ||
-                            !same_origin(request)))
-            return api_error(403, "the request lacks this page's CSRF token (X-CSRF-Token): "
-                                  "reload the page");
+            return api_error(401,
+                             who.problem.empty() ? "sign in first, or send a token" : who.problem);
+        if (who.session &&
+            (!same_secret(request.csrf_token, who.session->csrf) || !same_origin(request)))
+            return api_error(403,
+                             "the request lacks this page's CSRF token (X-CSRF-Token): "
+                             "reload the page");
         if (p.size() == 3 && p[2] == "signout") {
             if (who.session) p_.sessions->close(who.session->id);
             auto r = json_response(200, {{"ok", true}});
@@ -228,8 +235,7 @@ Response LeagueSite::sign_in(const Request& request) {
     return r;
 }
 
-Response LeagueSite::upload(const Request& request, const serve::Target& target,
-                            const User& user) {
+Response LeagueSite::upload(const Request& request, const serve::Target& target, const User& user) {
     if (user.organiser)
         return api_error(403, "an organiser has no bot; add a participant to upload one");
     const auto name = target.query.find("name");
@@ -259,8 +265,11 @@ json LeagueSite::league_json() {
         if (t["name"] == config.name) j["tournament"] = {{"db", 0}, {"id", t["id"]}};
     if (p_.status) {
         const auto s = p_.status();
-        j["play"] = {{"stored", s.stored}, {"total", s.total}, {"idle", s.idle},
-                     {"waiting", s.waiting}, {"problem", s.last_problem}};
+        j["play"] = {{"stored", s.stored},
+                     {"total", s.total},
+                     {"idle", s.idle},
+                     {"waiting", s.waiting},
+                     {"problem", s.last_problem}};
     }
     return j;
 }
@@ -287,18 +296,19 @@ Response LeagueSite::me(const User& user, const std::optional<WebSession>& sessi
         "<tr><th>game</th><th>first</th><th>second</th><th>result</th><th>ending</th>"
         "<th>plies</th></tr></thead><tbody></tbody></table></div></section>\n"
         "<p><button id=\"signout\" type=\"button\">Sign out</button></p>";
-    return serve::page("me", user.name + " — " + p_.desk->config().name,
-                       serve::header_title(user.name, "your bot in the league " +
-                                                          report::html_escape(
-                                                              p_.desk->config().name)),
-                       main, data, nav(who));
+    return serve::page(
+        "me", user.name + " — " + p_.desk->config().name,
+        serve::header_title(
+            user.name, "your bot in the league " + report::html_escape(p_.desk->config().name)),
+        main, data, nav(who));
 }
 
 Response LeagueSite::own_game(const User& user, const std::string& id, bool api) {
     const auto n = serve::parse_id(id);
     const auto game = n ? p_.database->game(*n) : std::nullopt;
     const auto not_found = [&] {
-        return api ? api_error(404, "you have no such game") : Response::text(404, "you have no such game");
+        return api ? api_error(404, "you have no such game")
+                   : Response::text(404, "you have no such game");
     };
     if (!game) return not_found();
     const bool first = base_name(game->summary.first) == user.name;
@@ -317,8 +327,8 @@ Response LeagueSite::own_game(const User& user, const std::string& id, bool api)
     if (api) return json_response(200, replay);
     Caller who;
     who.user = user;
-    const std::string title = "Game " + std::to_string(*n) + ": " + game->summary.first + " vs " +
-                              game->summary.second;
+    const std::string title =
+        "Game " + std::to_string(*n) + ": " + game->summary.first + " vs " + game->summary.second;
     return serve::page("game", title, serve::header_title(title, "with your bot's stderr"),
                        "<section><div class=\"replay\" id=\"replay\"></div></section>",
                        {{"game", replay}}, nav(who));
@@ -345,8 +355,8 @@ Response LeagueSite::organiser(bool api) {
         "<section><h2>Participants</h2><div id=\"participants\"></div></section>\n"
         "<section><h2>Every version</h2><div id=\"versions\"></div></section>";
     return serve::page("organiser", p_.desk->config().name + " — organiser",
-                       serve::header_title(p_.desk->config().name, "the league's organiser"),
-                       main, data, nav(who));
+                       serve::header_title(p_.desk->config().name, "the league's organiser"), main,
+                       data, nav(who));
 }
 
 Response LeagueSite::grades() {

@@ -41,8 +41,8 @@ struct LeagueSiteParts {
     Accounts* accounts = nullptr;
     WebSessions* sessions = nullptr;
     SubmissionDesk* desk = nullptr;
-    serve::Site* public_site = nullptr;     // hide_logs
-    serve::Site* organiser_site = nullptr;  // everything
+    serve::Site* public_site = nullptr;         // hide_logs
+    serve::Site* organiser_site = nullptr;      // everything
     serve::ServedDatabase* database = nullptr;  // the league's (index 0)
     std::function<LeagueStatus()> status;       // of the league's play; may be empty
     bool loopback_hosts_only = true;
@@ -68,8 +68,8 @@ class LeagueSite {
     [[nodiscard]] serve::Response route(const serve::Request& request, const serve::Target& target,
                                         Caller& who);
     [[nodiscard]] serve::Response sign_in(const serve::Request& request);
-    [[nodiscard]] serve::Response upload(const serve::Request& request,
-                                         const serve::Target& target, const User& user);
+    [[nodiscard]] serve::Response upload(const serve::Request& request, const serve::Target& target,
+                                         const User& user);
     [[nodiscard]] serve::Response me(const User& user, const std::optional<WebSession>& session,
                                      bool api);
     [[nodiscard]] serve::Response own_game(const User& user, const std::string& id, bool api);

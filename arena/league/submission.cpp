@@ -85,7 +85,8 @@ Staged stage_upload(const fs::path& bots_dir, const std::string& participant,
         return std::move(staged);
     };
     if (const auto problem = user_name_problem(participant); !problem.empty())
-        return fail(refused("participant " + record::escape_controls(participant) + ": " + problem));
+        return fail(
+            refused("participant " + record::escape_controls(participant) + ": " + problem));
     std::error_code ec;
     if (!fs::is_directory(bots_dir, ec))
         return fail(failed("the league's bots_dir " + bots_dir.string() + " is not a folder"));

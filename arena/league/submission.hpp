@@ -40,8 +40,8 @@ struct Installed {
 // (`.install-NAME-XXXXXX/bot`), not yet in play: checked there, then
 // installed, or discarded (the destructor discards what was not installed).
 struct Staged {
-    Installed result;              // ok, or why not (nothing is staged then)
-    std::string participant;       //
+    Installed result;               // ok, or why not (nothing is staged then)
+    std::string participant;        //
     std::filesystem::path staging;  // the hidden folder; empty once installed or discarded
     std::filesystem::path folder;   // the bot's folder in it
     std::filesystem::path target;   // bots_dir/NAME

@@ -61,9 +61,9 @@ void WebSessions::close_user(const std::string& name) {
 }
 
 std::string WebSessions::cookie(const std::string& id, bool tls) const {
-    return std::string(kSessionCookie) + "=" + id + "; Path=/; Max-Age=" +
-           std::to_string(lifetime_.count()) + "; HttpOnly; SameSite=Strict" +
-           (tls ? "; Secure" : "");
+    return std::string(kSessionCookie) + "=" + id +
+           "; Path=/; Max-Age=" + std::to_string(lifetime_.count()) +
+           "; HttpOnly; SameSite=Strict" + (tls ? "; Secure" : "");
 }
 
 std::string WebSessions::cleared_cookie(bool tls) {

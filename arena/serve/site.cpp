@@ -25,7 +25,6 @@ bool session_id(std::string_view text) {
            });
 }
 
-
 }  // namespace
 
 Site::Site(std::vector<std::unique_ptr<ServedDatabase>> databases, SiteOptions options)
@@ -213,8 +212,7 @@ Response Site::game_page(const std::vector<std::string>& p, bool api) {
         header_title("Game " + std::to_string(*id) + ": " + game->summary.first + " vs " +
                          game->summary.second,
                      sub),
-        "<section><div class=\"replay\" id=\"replay\"></div></section>", {{"game", replay}},
-        nav());
+        "<section><div class=\"replay\" id=\"replay\"></div></section>", {{"game", replay}}, nav());
 }
 
 // /live/KEY, /api/live/KEY
@@ -311,7 +309,8 @@ Response Site::post(const std::vector<std::string>& path, const Request& request
     // Only the server's own pages: a JSON body (which a form on another site
     // cannot send without the browser asking first) and, when the browser
     // names the page's origin, this server's.
-    if (media_type(request.content_type) != "application/json") return api_error(415, "the body must be application/json");
+    if (media_type(request.content_type) != "application/json")
+        return api_error(415, "the body must be application/json");
     if (!request.origin.empty() && request.origin != "http://" + request.host)
         return api_error(403, "a request from another site");
     if (options_.play == nullptr) return api_error(404, "playing is not enabled here");

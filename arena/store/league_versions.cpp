@@ -47,13 +47,13 @@ struct LeagueVersions::Impl {
     Statement checked = db.prepare(
         "UPDATE league_versions SET status = ?, message = ?, check_log = ?, "
         "checked_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ? AND league = ?");
-    Statement of_one = db.prepare(std::string(kColumns) +
-                                  "WHERE league = ? AND participant = ? ORDER BY id DESC");
+    Statement of_one =
+        db.prepare(std::string(kColumns) + "WHERE league = ? AND participant = ? ORDER BY id DESC");
     Statement of_all = db.prepare(std::string(kColumns) + "WHERE league = ? ORDER BY id DESC");
-    Statement one = db.prepare(std::string(kColumns) +
-                               "WHERE league = ? AND participant = ? AND version = ?");
-    Statement pending = db.prepare(std::string(kColumns) +
-                                   "WHERE league = ? AND status = 'checking' ORDER BY id");
+    Statement one =
+        db.prepare(std::string(kColumns) + "WHERE league = ? AND participant = ? AND version = ?");
+    Statement pending =
+        db.prepare(std::string(kColumns) + "WHERE league = ? AND status = 'checking' ORDER BY id");
     Statement since = db.prepare(
         "SELECT count(*) FROM league_versions WHERE league = ? AND participant = ? AND "
         "uploaded_at >= ?");
@@ -79,8 +79,8 @@ struct LeagueVersions::Impl {
     }
 };
 
-LeagueVersions::LeagueVersions(const std::filesystem::path& path, std::string league,
-                               Access access, LockWaiting waiting) {
+LeagueVersions::LeagueVersions(const std::filesystem::path& path, std::string league, Access access,
+                               LockWaiting waiting) {
     impl_ = retry_while_locked(path, waiting, "cannot open results database: ", [&] {
         try {
             return std::make_unique<Impl>(

@@ -385,8 +385,8 @@ void fill_moves_hashes(Database& db);
 // kMigrations[i] takes a database from user_version i to i + 1. A released
 // step is never edited; a change to the schema is a new step.
 constexpr Migration kMigrations[] = {
-    {kSchemaV1}, {kSchemaV2}, {kSchemaV3}, {kSchemaV4, fill_moves_hashes, kSchemaV4Index},
-    {kSchemaV5}, {kSchemaV6}, {kSchemaV7}, {kSchemaV8},
+    {kSchemaV1}, {kSchemaV2},  {kSchemaV3}, {kSchemaV4, fill_moves_hashes, kSchemaV4Index},
+    {kSchemaV5}, {kSchemaV6},  {kSchemaV7}, {kSchemaV8},
     {kSchemaV9}, {kSchemaV10}, {kSchemaV11}};
 static_assert(std::size(kMigrations) == kSchemaVersion);
 

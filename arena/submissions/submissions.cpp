@@ -84,8 +84,8 @@ CheckOutcome check_submission(session::BotHost& host, const tournament::Config& 
     }
     CheckOutcome outcome;
     outcome.passed = problem.empty() && check::all_passed(results);
-    outcome.summary = problem.empty() ? check::summary_text(results)
-                                      : "the checks could not run: " + problem;
+    outcome.summary =
+        problem.empty() ? check::summary_text(results) : "the checks could not run: " + problem;
     outcome.log = "arena check-bot of bot '" + bot.name + "' (" + bot.manifest.string() +
                   ", command: " + bot.command + ")\n";
     for (const auto& r : results)

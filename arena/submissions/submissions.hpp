@@ -36,8 +36,7 @@ struct CheckOutcome {
 // check::Stopped when `stop` ends them before every check was decided.
 [[nodiscard]] CheckOutcome check_submission(session::BotHost& host,
                                             const tournament::Config& config,
-                                            const tournament::BotConfig& bot,
-                                            std::stop_token stop);
+                                            const tournament::BotConfig& bot, std::stop_token stop);
 
 // `check: true`: runs the checks on each bot of bots_dir whose program did
 // not pass them before, its processes started under `host`. One that fails is reported on `err` in
