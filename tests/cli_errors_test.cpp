@@ -487,16 +487,17 @@ std::string file_bytes(const fs::path& path) {
 void back_to_schema_6(const fs::path& db) {
     sqlite3* handle = nullptr;
     ASSERT_EQ(sqlite3_open(db.c_str(), &handle), SQLITE_OK);
-    EXPECT_EQ(sqlite3_exec(handle,
-                           "DROP TABLE segment_bots; DROP TABLE segments; "
-                           "ALTER TABLE bots DROP COLUMN retired; "
-                           "ALTER TABLE bots DROP COLUMN version; "
-                           "DROP TABLE league_users; DROP TABLE game_params; "
-                           "ALTER TABLE games DROP COLUMN first_control; "
-                           "ALTER TABLE games DROP COLUMN second_control; PRAGMA user_version = 6; "
-                           "PRAGMA wal_checkpoint(TRUNCATE)",
-                           nullptr, nullptr, nullptr),
-              SQLITE_OK)
+    EXPECT_EQ(
+        sqlite3_exec(handle,
+                     "DROP TABLE segment_bots; DROP TABLE segments; "
+                     "ALTER TABLE bots DROP COLUMN retired; "
+                     "ALTER TABLE bots DROP COLUMN version; "
+                     "DROP TABLE league_versions; DROP TABLE league_users; DROP TABLE game_params; "
+                     "ALTER TABLE games DROP COLUMN first_control; "
+                     "ALTER TABLE games DROP COLUMN second_control; PRAGMA user_version = 6; "
+                     "PRAGMA wal_checkpoint(TRUNCATE)",
+                     nullptr, nullptr, nullptr),
+        SQLITE_OK)
         << sqlite3_errmsg(handle);
     sqlite3_close(handle);
 }

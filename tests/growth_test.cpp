@@ -457,7 +457,7 @@ TEST(GrowthStore, ASchemaSixFileIsUpgraded) {
         store::Database db(path);
         db.exec(
             "DROP TABLE segment_bots; DROP TABLE segments; ALTER TABLE bots DROP COLUMN retired; "
-            "DROP TABLE league_users; DROP TABLE game_params; "
+            "DROP TABLE league_versions; DROP TABLE league_users; DROP TABLE game_params; "
             "ALTER TABLE bots DROP COLUMN version; ALTER TABLE games DROP COLUMN first_control; "
             "ALTER TABLE games DROP COLUMN second_control; PRAGMA user_version = 6");
     }
