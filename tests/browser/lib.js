@@ -59,7 +59,9 @@ function arena(args, options) {
 // Opens a browser. Each page made by newPage() records problems: console
 // errors (a script error, a refused load, a CSP violation), uncaught page
 // errors, dialogs (alert, confirm, prompt: dismissed) and requests that
-// leave the page's own file.
+// leave the page's own file. newPage({ context }) opens the page in that
+// browser context (browser.createBrowserContext(): its own cookies, as an
+// incognito window has), not the default one.
 async function launch() {
   const puppeteer = loadPuppeteer();
   const browser = await puppeteer.launch({
@@ -69,8 +71,8 @@ async function launch() {
   });
   return {
     browser,
-    async newPage({ bypassCsp = false } = {}) {
-      const page = await browser.newPage();
+    async newPage({ bypassCsp = false, context = null } = {}) {
+      const page = await (context || browser).newPage();
       await page.setViewport({ width: 1280, height: 900 });
       if (bypassCsp) await page.setBypassCSP(true);
       const problems = [];

@@ -467,7 +467,8 @@
       if (v.message) box.append(el('p', 'version-message', v.message));
       if (v.log) {
         const details = el('details', 'check-log');
-        details.open = v.status === 'failed';
+        // The newest version's failing log is open; older ones stay shut.
+        details.open = v.status === 'failed' && v === versions[0];
         details.append(el('summary', null, 'check log'), el('pre', null, v.log));
         box.append(details);
       }
@@ -481,17 +482,36 @@
     const status = document.getElementById('upload-status');
     const games = document.querySelector('#my-games tbody');
     const versions = document.getElementById('versions');
+    // Below the games table: why it is empty, when it is.
+    const none = el('p', 'note no-games');
+    games.closest('table').after(none);
     let shown = '';
+    let sent = 0;  // the version uploaded from this page whose check is awaited
     function base(bot) { return bot.split('@')[0]; }
+    function noGames(d) {
+      const play = d.league.play || {};
+      none.textContent = play.waiting
+        ? 'No game yet (' + play.waiting + '): the league plays once two bots pass their checks.'
+        : 'No game of yours yet.';
+    }
     async function refresh() {
       const d = await leagueFetch('/api/league/me');
       leagueNote(d.league);
       const key = JSON.stringify(d.versions.map((v) => [v.version, v.status]));
       if (key !== shown) { versionList(versions, d.versions, false); shown = key; }
-      if (!d.league.tournament) return;
+      const done = d.versions.find((v) => v.version === sent && v.status !== 'checking');
+      if (done) {
+        const kept = d.versions.find((v) => v.version < done.version && v.status === 'passed');
+        status.textContent = 'version ' + done.version + (done.status === 'passed' ? ' passed its check'
+          : ' failed its check (its log is below); ' +
+            (kept ? 'version ' + kept.version + ' stays in play' : 'no version of yours plays yet'));
+        sent = 0;
+      }
+      if (!d.league.tournament) { games.textContent = ''; noGames(d); return; }
       const t = await getJson('/api/t/' + d.league.tournament.db + '/' + d.league.tournament.id);
       games.textContent = '';
       const mine = t.games.filter((g) => base(g.first) === name || base(g.second) === name).reverse();
+      if (mine.length) none.textContent = ''; else noGames(d);
       for (const g of mine.slice(0, 500)) {
         const tr = el('tr');
         cell(tr, link('/me/g/' + g.id, g.id));
@@ -513,6 +533,7 @@
           body: file,
         });
         status.textContent = answer.message;
+        sent = answer.version;
       } catch (e) {
         status.textContent = 'refused: ' + e.message;
       }
