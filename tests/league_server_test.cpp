@@ -192,6 +192,10 @@ TEST_F(LeagueServerTest, FailedCheckKeepsThePreviousVersionInPlay) {
     EXPECT_EQ(v2["status"], "failed");
     EXPECT_NE(v2["message"].get<std::string>().find("failed:"), std::string::npos) << v2;
     EXPECT_NE(v2["log"].get<std::string>().find("FAIL"), std::string::npos) << v2;
+    // The log names the participant's folder, not where the server checked it.
+    EXPECT_EQ(v2["log"].get<std::string>().find(".install-"), std::string::npos) << v2;
+    EXPECT_NE(v2["log"].get<std::string>().find((subs() / "ann").string()), std::string::npos)
+        << v2;
     EXPECT_EQ(changes(before, snapshot(subs())), "");  // version 1 stays, nothing left beside it
 }
 

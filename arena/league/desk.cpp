@@ -45,6 +45,13 @@ void remove_leftovers(const fs::path& bots_dir) {
     }
 }
 
+std::string replace_all(std::string text, const std::string& from, const std::string& to) {
+    if (from.empty()) return text;
+    for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+        text.replace(at, from.size(), to);
+    return text;
+}
+
 }  // namespace
 
 std::string iso_utc(SystemClock::time_point t) {
@@ -189,9 +196,14 @@ void SubmissionDesk::check(Job& job, std::stop_token stop) {
         const auto outcome = submissions::check_submission(host_, config, config.bots.back(), stop);
         passed = outcome.passed;
         message = passed ? "passes the checks (" + outcome.summary + ")" : outcome.why;
-        log = outcome.log;
+        // The participant reads the log: their folder as they know it, not
+        // the server's staging path.
+        log = replace_all(outcome.log, job.staged->folder.string(),
+                          (config_.bots_dir / v.participant).lexically_normal().string());
     } catch (const tournament::ConfigError& e) {
-        message = std::string("its bot.yaml cannot be used: ") + e.what();
+        message = replace_all(std::string("its bot.yaml cannot be used: ") + e.what(),
+                              job.staged->folder.string(),
+                              (config_.bots_dir / v.participant).lexically_normal().string());
         log = message + "\n";
     }
     bool superseded = false;

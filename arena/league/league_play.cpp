@@ -96,8 +96,8 @@ bool LeaguePlay::run_once(std::stop_token stop, std::stop_token woken) {
         if (!submissions::check_submissions(host_, *config, left_out, log_, interrupted, stop)) {
             // Those that fail are left out of config->bots: too few may pass.
             if (!interrupted && config->bots.size() < 2) {
-                return waiting("waiting for uploads: the league has " +
-                                   bots_text(config->bots.size()) + " that pass the checks",
+                return waiting("waiting for uploads: " + bots_text(config->bots.size()) +
+                                   " of the league pass the checks",
                                left_out);
             }
             if (!interrupted) note_problem("the submissions could not be checked (above)");
