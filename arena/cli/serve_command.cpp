@@ -65,15 +65,17 @@ bool loopback_address(const std::string& bind) {
     return ec || address.is_loopback();
 }
 
-int league_serve(const std::string& config, const serve::ServeSetup& setup, int port,
-                 std::ostream& out, std::ostream& err) {
-    league::LeagueServerOptions options;
-    options.config = config;
-    options.server = setup.server;
-    options.server.port = static_cast<unsigned short>(port);
+// Starts a Server (serve::RunningServer, league::LeagueServer) from
+// `options`, says where it is (and `advice`, when given), and serves until
+// SIGINT or SIGTERM.
+template <class Server, class Options>
+int serve_until_stopped(const Options& options, std::ostream& out, std::ostream& err,
+                        const char* advice = nullptr) {
+    // Blocked in every thread from here on, so the server's threads leave
+    // SIGINT and SIGTERM to this one.
     StopOnSignal signals;
-    session::BotHost host;  // the league's bots and checks
-    std::optional<league::LeagueServer> server;
+    session::BotHost host;  // the bots the server starts
+    std::optional<Server> server;
     try {
         server.emplace(host, options, err);
     } catch (const std::invalid_argument& e) {
@@ -83,7 +85,7 @@ int league_serve(const std::string& config, const serve::ServeSetup& setup, int 
         err << "arena serve: " << record::escape_controls(e.what()) << "\n";
         return kExitFailure;
     }
-    if (!loopback_address(setup.server.bind)) err << league::kTlsAdvice;
+    if (advice != nullptr) err << advice;
     out << "arena serve: " << server->describe() << "; Ctrl-C stops it" << std::endl;
     while (!signals.stopped())
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
@@ -134,7 +136,14 @@ int serve_command(const std::vector<std::string>& args, std::ostream& out, std::
             run_options.apply(setup.isolation, setup.session);
         }))
         return *done;
-    if (!league.empty()) return league_serve(league, setup, port, out, err);
+    if (!league.empty()) {
+        league::LeagueServerOptions options;
+        options.config = league;
+        options.server = setup.server;
+        options.server.port = static_cast<unsigned short>(port);
+        return serve_until_stopped<league::LeagueServer>(
+            options, out, err, loopback_address(setup.server.bind) ? nullptr : league::kTlsAdvice);
+    }
     if (!loopback_address(setup.server.bind)) {
         err << "arena serve: --bind " << record::escape_controls(setup.server.bind)
             << " is reachable from other machines; that needs --league, whose pages have "
@@ -145,26 +154,7 @@ int serve_command(const std::vector<std::string>& args, std::ostream& out, std::
     setup.db_bots = !no_db_bots;
     setup.server.port = static_cast<unsigned short>(port);
 
-    // Blocked in every thread from here on, so the server's threads leave
-    // SIGINT and SIGTERM to this one.
-    StopOnSignal signals;
-    session::BotHost host;  // /play's bots
-    std::optional<serve::RunningServer> server;
-    try {
-        server.emplace(host, setup, err);
-    } catch (const std::invalid_argument& e) {
-        err << "arena serve: " << record::escape_controls(e.what()) << "\n";
-        return kExitUsage;
-    } catch (const std::exception& e) {
-        err << "arena serve: " << record::escape_controls(e.what()) << "\n";
-        return kExitFailure;
-    }
-    out << "arena serve: " << server->describe() << "; Ctrl-C stops it" << std::endl;
-    while (!signals.stopped())
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    server.reset();
-    out << "arena serve: stopped" << std::endl;
-    return kExitOk;
+    return serve_until_stopped<serve::RunningServer>(setup, out, err);
 }
 
 }  // namespace arena::cli
