@@ -3,8 +3,9 @@
 // `arena serve --league` over six participants' folders, killed once some
 // games are stored; no bot process outlives it, and once it is started
 // again the league finishes its schedule with every game stored exactly
-// once, the games stored before the kill unchanged, and an upload sent to
-// the restarted server checked and played.
+// once, the games stored before the kill unchanged, and uploads sent to
+// the restarted server checked and played, one of them by a participant
+// that `arena league user add` added while it ran.
 
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -41,6 +42,8 @@ constexpr int kGamesPerPair = 20;
 constexpr int kPairs = kParticipants * (kParticipants - 1) / 2;
 constexpr int kTotal = kPairs * kGamesPerPair;                            // 300
 constexpr int kWithLateEntrant = kTotal + kParticipants * kGamesPerPair;  // 420
+// And a second newcomer, added while the server runs: 7 x 20 more.
+constexpr int kWithBoth = kWithLateEntrant + (kParticipants + 1) * kGamesPerPair;  // 560
 
 class LeagueKill : public ::testing::Test {
   protected:
@@ -131,6 +134,21 @@ class LeagueKill : public ::testing::Test {
         return false;
     }
 
+    // Uploads the random bot as `token`'s participant: the HTTP answer.
+    static std::string upload(unsigned short port, const std::string& token) {
+        return testing::http_exchange(
+            port, testing::request("POST", "/api/league/upload?name=random",
+                                   testing::slurp(bin("bots/random")), "application/octet-stream",
+                                   "Authorization: Bearer " + token + "\r\n"));
+    }
+
+    // Waits until the participant's version 1 passed its check.
+    bool passed(const std::string& participant) const {
+        return wait_for("SELECT count(*) FROM league_versions WHERE participant = '" + participant +
+                            "' AND version = 1 AND status = 'passed'",
+                        1, 120s);
+    }
+
     // Every stored game: its id, index, players, result and moves.
     Rows games() const {
         return query(db(),
@@ -175,43 +193,49 @@ TEST_F(LeagueKill, KilledMidPlayTheRestartedLeagueStoresEveryGameOnceAndTakesUpl
     ASSERT_NE(port, 0) << testing::slurp(server.err_path().string());
     // The restarted league goes on; a new participant's upload is taken,
     // checked and enters as a late entrant.
-    const auto r = testing::http_exchange(
-        port, testing::request("POST", "/api/league/upload?name=random",
-                               testing::slurp(bin("bots/random")), "application/octet-stream",
-                               "Authorization: Bearer " + late + "\r\n"));
+    auto r = upload(port, late);
     ASSERT_EQ(testing::status_of(r), 202) << r;
     EXPECT_EQ(nlohmann::json::parse(testing::body_of(r))["version"], 1);
-    EXPECT_TRUE(
-        wait_for("SELECT count(*) FROM league_versions WHERE participant = 'late' AND "
-                 "status = 'passed'",
-                 1, 120s))
-        << query(db(), "SELECT status, message FROM league_versions").at(0).at(1);
-    const bool finished = wait_for("SELECT count(*) FROM games", kWithLateEntrant, 300s);
+    EXPECT_TRUE(passed("late")) << testing::slurp(server.err_path().string());
+    // A participant added while the server runs, by another process that
+    // writes to the database and closes it: the server's connections keep
+    // their WAL (a run's lock, released, once took their locks with it, and
+    // the closing connection deleted the WAL from under them).
+    const std::string later = add_user("later");
+    ASSERT_FALSE(later.empty());
+    r = upload(port, later);
+    ASSERT_EQ(testing::status_of(r), 202) << r;
+    EXPECT_TRUE(passed("later")) << testing::slurp(server.err_path().string());
+    const bool finished = wait_for("SELECT count(*) FROM games", kWithBoth, 300s);
     const auto err = testing::slurp(server.err_path().string());
     // Stopped as with Ctrl-C, before the checks on the database.
     ASSERT_EQ(::kill(server.pid(), SIGINT), 0);
     const auto stopped = server.wait();
     EXPECT_EQ(stopped.status, 0) << stopped.err;
     ASSERT_TRUE(finished) << err;
+    EXPECT_EQ(err.find("cannot open results database"), std::string::npos) << err;
     EXPECT_EQ(bot_survivors(), std::vector<int>{});
 
-    // Every game of the schedule, each once: indices 0 .. 419.
+    // Every game of the schedule, each once: indices 0 .. 559.
     EXPECT_EQ(query(db(),
                     "SELECT count(*), count(DISTINCT game_index), min(game_index), "
                     "max(game_index) FROM games"),
-              (Rows{{std::to_string(kWithLateEntrant), std::to_string(kWithLateEntrant), "0",
-                     std::to_string(kWithLateEntrant - 1)}}));
+              (Rows{{std::to_string(kWithBoth), std::to_string(kWithBoth), "0",
+                     std::to_string(kWithBoth - 1)}}));
     EXPECT_EQ(query_one(db(), "SELECT total_games FROM tournaments WHERE name = 'killed'"),
-              std::to_string(kWithLateEntrant));
+              std::to_string(kWithBoth));
     EXPECT_EQ(query_one(db(), "SELECT count(*) FROM games WHERE termination <> 'normal'"), "0");
-    // The newcomer met each of the six, 20 games each.
-    EXPECT_EQ(
-        query(db(),
-              "SELECT count(*), count(DISTINCT CASE WHEN f.name = 'late' THEN "
-              "s.name ELSE f.name END) FROM games AS g JOIN bots AS f ON f.id = "
-              "g.first_bot JOIN bots AS s ON s.id = g.second_bot WHERE 'late' IN "
-              "(f.name, s.name)"),
-        (Rows{{std::to_string(kParticipants * kGamesPerPair), std::to_string(kParticipants)}}));
+    // Each newcomer met each of the seven others, 20 games each.
+    for (const std::string name : {"late", "later"}) {
+        EXPECT_EQ(query(db(), "SELECT count(*), count(DISTINCT CASE WHEN f.name = '" + name +
+                                  "' THEN s.name ELSE f.name END) FROM games AS g JOIN bots AS f "
+                                  "ON f.id = g.first_bot JOIN bots AS s ON s.id = g.second_bot "
+                                  "WHERE '" +
+                                  name + "' IN (f.name, s.name)"),
+                  (Rows{{std::to_string((kParticipants + 1) * kGamesPerPair),
+                         std::to_string(kParticipants + 1)}}))
+            << name;
+    }
     // The games stored before the kill are there as they were: same ids,
     // indices, players, results and moves.
     const auto after = games();

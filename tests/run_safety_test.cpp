@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "arena/store/results_store.hpp"
+#include "arena/store/run_lock.hpp"
 #include "arena_process.hpp"
 #include "db_query.hpp"
 #include "proc_util.hpp"
@@ -271,6 +272,45 @@ TEST_F(RunSafetyTest, ASecondRunThroughAnotherPathToTheSameFileIsRefused) {
     EXPECT_EQ(linked.err, "arena run: " + hard.string() + " is in use by another arena process\n");
 
     expect_run_ends_with_each_game_once(first, 30);
+}
+
+// A run's lock, taken and released, leaves the locks of the process's own
+// SQLite connections to the file in place (closing any descriptor of a file
+// drops every POSIX lock the process holds on it): a connection of another
+// process that closes then does not delete the WAL from under them. A
+// league's server takes the lock for each of its runs while its other
+// connections stay open; `arena league user add` beside it broke them.
+TEST_F(RunSafetyTest, ARunLockReleasedLeavesItsProcessConnectionsLocked) {
+    use_db("held.db");
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(db_.c_str(), &db), SQLITE_OK);
+    const auto exec = [&](const std::string& sql) {
+        char* error = nullptr;
+        const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &error);
+        const std::string message = error != nullptr ? error : "";
+        sqlite3_free(error);
+        return rc == SQLITE_OK ? std::string("ok") : message;
+    };
+    ASSERT_EQ(exec("PRAGMA journal_mode = WAL; CREATE TABLE t (x); INSERT INTO t VALUES (1)"),
+              "ok");
+    for (int i = 0; i < 2; ++i) {  // taken again once released
+        const RunLock lock(db_, "held");
+    }
+    EXPECT_THROW(
+        {
+            const RunLock first(db_, "held");
+            const RunLock second(db_, "held");  // this process holds it already
+        },
+        LockedError);
+    const auto other =
+        testing::run_shell("python3 -c \"import sqlite3; c = sqlite3.connect('" + db_.string() +
+                           "'); c.execute('INSERT INTO t VALUES (2)'); c.commit(); c.close()\"");
+    ASSERT_EQ(other.status, 0) << other.out;
+    EXPECT_TRUE(fs::exists(db_.string() + "-wal"));
+    EXPECT_TRUE(fs::exists(db_.string() + "-shm"));
+    EXPECT_EQ(exec("INSERT INTO t VALUES (3)"), "ok");
+    EXPECT_EQ(testing::query(db_, "SELECT count(*) FROM t"), (testing::Rows{{"3"}}));
+    sqlite3_close(db);
 }
 
 // A league with more bots than the open-file limit lets the arena keep

@@ -2,11 +2,15 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <string_view>
+#include <utility>
 
 #include "arena/store/results_store.hpp"
 
@@ -33,6 +37,65 @@ std::string read_holder(int fd) {
 // on NFS, where flock is emulated with byte-range locks of the whole file.
 constexpr off_t kLockOffset = off_t{1} << 62;
 
+struct flock lock_range(short type) {
+    struct flock range {};
+    range.l_type = type;
+    range.l_whence = SEEK_SET;
+    range.l_start = kLockOffset;
+    range.l_len = 1;
+    return range;
+}
+
+// The database files this process opened to lock, by device and inode, each
+// opened once and never closed. Closing any descriptor of a file drops every
+// POSIX lock the process holds on it (fcntl(2)), those of its SQLite
+// connections among them: a connection of another process (the sqlite3
+// shell, `arena league user add`) closing then finds the file unlocked and
+// deletes its WAL and shared memory from under them (a league's server
+// keeps its connections open from run to run, and takes this lock for each
+// run). `held`: a RunLock of this process holds the file's byte, which an
+// open-file-description lock on the one descriptor would not refuse it.
+struct LockedFile {
+    int fd = -1;
+    bool held = false;
+};
+
+std::mutex& files_mutex() {
+    static std::mutex m;
+    return m;
+}
+
+std::map<std::pair<dev_t, ino_t>, LockedFile>& files() {
+    static std::map<std::pair<dev_t, ino_t>, LockedFile> f;
+    return f;
+}
+
+// The database's descriptor, its byte locked when `locked`; throws when it
+// cannot be opened or locked for another reason than another's lock.
+int lock_database_file(const std::filesystem::path& database, bool& locked) {
+    const std::lock_guard guard(files_mutex());
+    struct stat st {};
+    auto it = files().end();
+    if (::stat(database.c_str(), &st) == 0) it = files().find({st.st_dev, st.st_ino});
+    if (it == files().end()) {
+        const int fd = ::open(database.c_str(), O_RDWR | O_CLOEXEC);
+        if (fd < 0 || ::fstat(fd, &st) != 0) fail(database, "cannot open it to lock it", errno);
+        // Another name of a file opened before (replaced in between): the
+        // new descriptor is kept too, never closed.
+        it = files().insert_or_assign({st.st_dev, st.st_ino}, LockedFile{fd, false}).first;
+    }
+    LockedFile& file = it->second;
+    locked = false;
+    if (file.held) return file.fd;  // by another RunLock of this process
+    struct flock range = lock_range(F_WRLCK);
+    if (::fcntl(file.fd, F_OFD_SETLK, &range) == 0) {
+        locked = file.held = true;
+    } else if (errno != EAGAIN && errno != EACCES) {
+        fail(database, "cannot lock", errno);
+    }
+    return file.fd;
+}
+
 }  // namespace
 
 std::filesystem::path RunLock::lock_path(const std::filesystem::path& database) {
@@ -49,25 +112,12 @@ std::filesystem::path RunLock::lock_path(const std::filesystem::path& database) 
 RunLock::RunLock(const std::filesystem::path& database, const std::string& tournament) {
     const auto path = lock_path(database);
     // The database file's own lock first: it holds through hard links too.
-    db_fd_ = ::open(database.c_str(), O_RDWR | O_CLOEXEC);
-    if (db_fd_ < 0) fail(database, "cannot open it to lock it", errno);
-    struct flock range {};
-    range.l_type = F_WRLCK;
-    range.l_whence = SEEK_SET;
-    range.l_start = kLockOffset;
-    range.l_len = 1;
-    bool file_locked = ::fcntl(db_fd_, F_OFD_SETLK, &range) == 0;
-    if (!file_locked && errno != EAGAIN && errno != EACCES) {
-        const int error = errno;
-        ::close(db_fd_);
-        db_fd_ = -1;
-        fail(database, "cannot lock", error);
-    }
+    db_fd_ = lock_database_file(database, file_locked_);
+    const bool file_locked = file_locked_;
     fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
     if (fd_ < 0) {
         const int error = errno;
-        ::close(db_fd_);
-        db_fd_ = -1;
+        release_database_file();
         fail(path, "cannot open the lock file", error);
     }
     if (!file_locked || flock(fd_, LOCK_EX | LOCK_NB) != 0) {
@@ -79,8 +129,7 @@ RunLock::RunLock(const std::filesystem::path& database, const std::string& tourn
         const std::string holder = holder_here ? read_holder(fd_) : std::string();
         ::close(fd_);
         fd_ = -1;
-        ::close(db_fd_);
-        db_fd_ = -1;
+        release_database_file();
         if (error != EWOULDBLOCK) fail(path, "cannot lock", error);
         // "pid tournament" as written below; anything else is shown as is.
         const auto space = holder.find(' ');
@@ -106,8 +155,7 @@ RunLock::RunLock(const std::filesystem::path& database, const std::string& tourn
         const int error = errno;
         ::close(fd_);
         fd_ = -1;
-        ::close(db_fd_);
-        db_fd_ = -1;
+        release_database_file();
         fail(path, "cannot write the lock file", error);
     }
 }
@@ -118,7 +166,17 @@ RunLock::~RunLock() {
     // after a clean exit (after a crash it may: the lock is what counts).
     static_cast<void>(ftruncate(fd_, 0));
     ::close(fd_);
-    ::close(db_fd_);
+    release_database_file();
+}
+
+void RunLock::release_database_file() {
+    if (!file_locked_) return;
+    file_locked_ = false;
+    struct flock range = lock_range(F_UNLCK);
+    static_cast<void>(::fcntl(db_fd_, F_OFD_SETLK, &range));
+    const std::lock_guard guard(files_mutex());
+    for (auto& [key, file] : files())
+        if (file.fd == db_fd_) file.held = false;
 }
 
 }  // namespace arena::store

@@ -15,7 +15,9 @@
 // way, kill -9 included, so a stale lock file never blocks a resume; the
 // file itself is left in place (removing it would race with a process about
 // to lock it).
-// The descriptor is close-on-exec: bots never inherit it,
+// The database's descriptor is opened once per process and never closed:
+// closing it would drop the POSIX locks of the process's SQLite connections
+// to the file (see run_lock.cpp). It is close-on-exec: bots never inherit it,
 // so a bot that outlives the arena does not keep the database locked.
 // Readers (`arena standings`, the sqlite3 shell) take no lock: WAL lets them
 // read while a run writes.
@@ -47,8 +49,11 @@ class RunLock {
     [[nodiscard]] static std::filesystem::path lock_path(const std::filesystem::path& database);
 
   private:
+    void release_database_file();  // unlocks its byte; the descriptor stays open
+
     int fd_ = -1;     // <db>.lock
-    int db_fd_ = -1;  // the database file, holding its lock
+    int db_fd_ = -1;  // the database file (the process's one descriptor of it: run_lock.cpp)
+    bool file_locked_ = false;
 };
 
 }  // namespace arena::store
