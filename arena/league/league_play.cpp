@@ -105,7 +105,16 @@ bool LeaguePlay::run_once(std::stop_token stop, std::stop_token woken) {
         }
         store::ResultsStore store(config->database,
                                   store::waiting_as_long_as_locked(log_, kWho, stop));
-        const store::RunLock lock(config->database, config->name);
+        // One lock for as long as the league plays, not one a run: closing
+        // its descriptor of the database would drop the POSIX locks of this
+        // process's other connections to the file (fcntl(2)), and another
+        // program's connection closing then would delete the WAL from under
+        // them (the pages', the desk's).
+        if (!run_lock_ || run_lock_path_ != config->database) {
+            run_lock_.reset();
+            run_lock_.emplace(config->database, config->name);
+            run_lock_path_ = config->database;
+        }
         tournament::RunOverrides overrides;
         overrides.concurrency = options_.concurrency;
         const auto opened = tournament::open_tournament(store, *config, overrides, log_);

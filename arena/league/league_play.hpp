@@ -24,6 +24,7 @@
 
 #include "arena/match/game_observer.hpp"
 #include "arena/session/bot_host.hpp"
+#include "arena/store/run_lock.hpp"
 #include "arena/tournament/runner.hpp"
 
 namespace arena::league {
@@ -83,6 +84,10 @@ class LeaguePlay {
     std::stop_source woken_;  // replaced at each run; wake() requests it
     bool pending_wake_ = false;
     LeagueStatus status_;
+    // The run lock of the league's database, taken by the first run and
+    // kept (run_once); only run()'s thread touches it.
+    std::optional<store::RunLock> run_lock_;
+    std::filesystem::path run_lock_path_;
 };
 
 }  // namespace arena::league
