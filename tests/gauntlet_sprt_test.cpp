@@ -480,12 +480,13 @@ TEST(GauntletSprtRun, RepeatedPairsAreSetAsideAndATestOfCopiesStops) {
                           "move (docs/ratings.md)\n"),
               2)
         << r.out;
-    // 21 pairs against each opponent, and the few games already handed out
-    // when a test stopped (stored as late pairs); not the 400 the schedule
-    // holds.
+    // 21 pairs against each opponent, and the games already handed out when
+    // a test stopped (stored as late pairs: with instant bots under load, the
+    // workers run ahead of the store by up to a few dozen games); not the
+    // 400 the schedule holds.
     const int games = std::stoi(query_one(dir.path() / "r.db", "SELECT COUNT(*) FROM games"));
     EXPECT_GE(games, 84);
-    EXPECT_LE(games, 110);
+    EXPECT_LE(games, 150);
     const auto again = run_arena(dir.path(), {"run", config});
     ASSERT_EQ(again.status, 0) << again.err;
     EXPECT_EQ(sprt_blocks(again.out), sprt_blocks(r.out));
