@@ -14,7 +14,6 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <regex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -22,6 +21,7 @@
 #include "arena_process.hpp"
 #include "db_query.hpp"
 #include "http_client.hpp"
+#include "league_process.hpp"
 #include "proc_util.hpp"
 #include "temp_dir.hpp"
 #include "timing.hpp"
@@ -90,56 +90,14 @@ class LeagueKill : public ::testing::Test {
         return all;
     }
 
-    // `arena league user add`: the new participant's token.
     std::string add_user(const std::string& name) {
-        const auto r = testing::run_arena(dir_.path(), {"league", "user", "add", config_, name});
-        EXPECT_EQ(r.status, 0) << r.err;
-        std::smatch m;
-        static const std::regex token("token: (\\S+)");
-        return std::regex_search(r.out, m, token) ? m[1].str() : "";
+        return testing::add_league_user(dir_.path(), config_, name);
     }
-
-    // The port the server prints once it listens (0 if it never does).
-    static unsigned short port_of(const ArenaProcess& server) {
-        static const std::regex at("at http://127\\.0\\.0\\.1:([0-9]+)/league");
-        const auto until = std::chrono::steady_clock::now() + testing::scaled(30s);
-        while (std::chrono::steady_clock::now() < until) {
-            const auto out = testing::slurp(server.out_path().string());
-            if (std::smatch m; std::regex_search(out, m, at))
-                return static_cast<unsigned short>(std::stoi(m[1].str()));
-            std::this_thread::sleep_for(20ms);
-        }
-        return 0;
-    }
-
-    // A count from the database, -1 while it cannot be read (not made yet,
-    // or locked for a moment by the server).
-    std::int64_t count(const std::string& sql) const {
-        try {
-            if (!fs::exists(db())) return -1;
-            const auto text = query_one(db(), sql);
-            return text.empty() ? -1 : std::stoll(text);
-        } catch (const std::exception&) {
-            return -1;
-        }
-    }
-
-    // Waits (at most `limit`) until `sql` counts at least `n`.
     bool wait_for(const std::string& sql, std::int64_t n, std::chrono::milliseconds limit) const {
-        const auto until = std::chrono::steady_clock::now() + testing::scaled(limit);
-        while (std::chrono::steady_clock::now() < until) {
-            if (count(sql) >= n) return true;
-            std::this_thread::sleep_for(20ms);
-        }
-        return false;
+        return testing::wait_for_count(db(), sql, n, limit);
     }
-
-    // Uploads the random bot as `token`'s participant: the HTTP answer.
     static std::string upload(unsigned short port, const std::string& token) {
-        return testing::http_exchange(
-            port, testing::request("POST", "/api/league/upload?name=random",
-                                   testing::slurp(bin("bots/random")), "application/octet-stream",
-                                   "Authorization: Bearer " + token + "\r\n"));
+        return testing::league_upload(port, token, "random", testing::slurp(bin("bots/random")));
     }
 
     // Waits until the participant's version 1 passed its check.
@@ -170,7 +128,7 @@ TEST_F(LeagueKill, KilledMidPlayTheRestartedLeagueStoresEveryGameOnceAndTakesUpl
     Rows before;
     {
         ArenaProcess server(dir_.path(), serve);
-        ASSERT_NE(port_of(server), 0) << testing::slurp(server.err_path().string());
+        ASSERT_NE(testing::league_port(server), 0) << testing::slurp(server.err_path().string());
         ASSERT_TRUE(wait_for("SELECT count(*) FROM games", 30, 120s))
             << testing::slurp(server.err_path().string());
         // Bots are playing (so that their end is worth checking).
@@ -189,7 +147,7 @@ TEST_F(LeagueKill, KilledMidPlayTheRestartedLeagueStoresEveryGameOnceAndTakesUpl
             << "the schedule was played before the kill: nothing was tested";
     }
     ArenaProcess server(dir_.path(), serve);
-    const auto port = port_of(server);
+    const auto port = testing::league_port(server);
     ASSERT_NE(port, 0) << testing::slurp(server.err_path().string());
     // The restarted league goes on; a new participant's upload is taken,
     // checked and enters as a late entrant.
