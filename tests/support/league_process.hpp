@@ -47,11 +47,11 @@ inline std::string add_league_user(const std::filesystem::path& dir, const std::
 // the whole HTTP answer.
 inline std::string league_upload(unsigned short port, const std::string& token,
                                  const std::string& name, const std::string& bytes) {
-    return http_exchange(port,
-                         request("POST", "/api/league/upload?name=" + name, bytes,
-                                 "application/octet-stream",
-                                 "Authorization: Bearer " + token + "\r\n"),
-                         std::chrono::seconds(120));
+    return http_exchange(
+        port,
+        request("POST", "/api/league/upload?name=" + name, bytes, "application/octet-stream",
+                "Authorization: Bearer " + token + "\r\n"),
+        std::chrono::seconds(120));
 }
 
 // A count from the database, -1 while it cannot be read (not made yet, or
@@ -67,8 +67,8 @@ inline std::int64_t db_count(const std::filesystem::path& db, const std::string&
 }
 
 // Waits (at most `limit`, scaled) until `sql` counts at least `n`.
-inline bool wait_for_count(const std::filesystem::path& db, const std::string& sql,
-                           std::int64_t n, std::chrono::milliseconds limit) {
+inline bool wait_for_count(const std::filesystem::path& db, const std::string& sql, std::int64_t n,
+                           std::chrono::milliseconds limit) {
     const auto until = std::chrono::steady_clock::now() + scaled(limit);
     while (std::chrono::steady_clock::now() < until) {
         if (db_count(db, sql) >= n) return true;
