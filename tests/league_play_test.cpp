@@ -139,6 +139,56 @@ TEST_F(League, AWakeInTheMiddleLosesNoGameAndStoresNoneTwice) {
               (Rows{{"0"}}));
 }
 
+// Wakes that come faster than a run starts (installs under a crowd of
+// uploads) do not stop every run before it stores a game: a woken run plays
+// on for a while first (kLeastRun, 2 s), so a storm of wakes, one every
+// 10 ms for 4 s, begins a handful of runs, not hundreds, and games are
+// stored all along.
+TEST_F(League, AStormOfWakesStillPlays) {
+    const auto path = config(100);
+    // Bots of 5 ms a move: a game takes a tenth of a second or so.
+    for (const auto& [name, seed] : {std::pair{"ann", 1}, std::pair{"bob", 2}}) {
+        fs::create_directories(dir_.path() / "subs" / name);
+        (void)dir_.write("subs/" + std::string(name) + "/bot.yaml",
+                         "command: " + bin("bots/misbehave") + " --seed " + std::to_string(seed) +
+                             " --mode sleep --sleep-ms 5\n");
+    }
+    LeaguePlay league(host_, path, {}, log_);
+    std::jthread playing([&](std::stop_token stop) { league.run(stop); });
+    const auto stored = [&] {
+        try {
+            return fs::exists(db())
+                       ? std::stoi(query(db(), "SELECT count(*) FROM games").at(0).at(0))
+                       : 0;
+        } catch (const std::exception&) {
+            return -1;  // the league holds the database for a moment
+        }
+    };
+    const auto playing_by = std::chrono::steady_clock::now() + 60s;
+    while (stored() < 2 && std::chrono::steady_clock::now() < playing_by)
+        std::this_thread::sleep_for(5ms);
+    const int before = stored();
+    ASSERT_GE(before, 2) << log_.str();
+    const auto runs_before = league.status().runs;
+    const auto until = std::chrono::steady_clock::now() + 4s;
+    while (std::chrono::steady_clock::now() < until) {
+        league.wake();
+        std::this_thread::sleep_for(10ms);
+    }
+    int after = stored();
+    for (int i = 0; i < 100 && after < 0; ++i)
+        after = stored();
+    EXPECT_LE(league.status().runs - runs_before, 5);
+    EXPECT_GT(after, before) << "no game was stored during the wakes";
+    EXPECT_LT(after, 100) << "the schedule was played before the wakes ended: nothing was tested";
+    const auto s = wait_until(league, [](const LeagueStatus& t) { return t.idle; });
+    EXPECT_EQ(s.stored, 100) << log_.str();
+    playing.request_stop();
+    playing.join();
+    EXPECT_EQ(query(db(), "SELECT count(*), count(DISTINCT game_index) FROM games"),
+              (Rows{{"100", "100"}}));
+}
+
 // A config that cannot be used says why and waits; fixed, a wake plays it.
 TEST_F(League, AConfigThatCannotBeUsedWaitsForAFix) {
     const auto path = dir_.write("league.yaml", "name: league\ngame: { name: connect4 }\n");

@@ -1,7 +1,11 @@
 #include "arena/league/league_play.hpp"
 
+#include <chrono>
+#include <condition_variable>
 #include <exception>
+#include <mutex>
 #include <ostream>
+#include <thread>
 #include <utility>
 
 #include "arena/store/lock_messages.hpp"
@@ -19,6 +23,50 @@ constexpr const char* kWho = "arena serve --league";
 std::string bots_text(std::size_t n) {
     return std::to_string(n) + (n == 1 ? " bot" : " bots");
 }
+
+// How long a run plays before a wake may stop it. Under a crowd of uploads a
+// check passes every fifth of a second, faster than a run of a large league
+// starts (reading bots_dir, hashing each bot's program, walking the stored
+// games): stopped at each, the league stored a dozen games in twenty seconds
+// (docs/performance.md, part 12). The versions installed meanwhile enter
+// together at the next run.
+constexpr auto kLeastRun = std::chrono::seconds(2);
+
+// Stops `target` once request() was called and `least` has passed since the
+// object was made; nothing once it is gone (its thread is joined).
+class DeferredStop {
+  public:
+    DeferredStop(std::stop_source target, std::chrono::steady_clock::duration least)
+        : target_(std::move(target)),
+          due_(std::chrono::steady_clock::now() + least),
+          timer_([this](std::stop_token done) { wait(done); }) {}
+    DeferredStop(const DeferredStop&) = delete;
+    DeferredStop& operator=(const DeferredStop&) = delete;
+
+    void request() {
+        {
+            std::lock_guard lock(mutex_);
+            requested_ = true;
+        }
+        changed_.notify_all();
+    }
+
+  private:
+    void wait(std::stop_token done) {
+        std::unique_lock lock(mutex_);
+        if (!changed_.wait(lock, done, [&] { return requested_; })) return;
+        if (changed_.wait_until(lock, done, due_, [] { return false; }) || done.stop_requested())
+            return;
+        target_.request_stop();
+    }
+
+    std::stop_source target_;
+    const std::chrono::steady_clock::time_point due_;
+    std::mutex mutex_;
+    std::condition_variable_any changed_;
+    bool requested_ = false;
+    std::jthread timer_;  // last: joined before the rest goes
+};
 }  // namespace
 
 LeaguePlay::LeaguePlay(session::BotHost& host, std::filesystem::path config_path,
@@ -129,10 +177,12 @@ bool LeaguePlay::run_once(std::stop_token stop, std::stop_token woken) {
         options.reserved_fds = options_.reserved_fds;
         options.messages = &log_;
         options.command = kWho;
-        // The server's stop or a wake: between games.
+        // The server's stop or a wake: between games; a wake not before the
+        // run has played kLeastRun.
         std::stop_source either;
         const std::stop_callback on_stop(stop, [&] { either.request_stop(); });
-        const std::stop_callback on_wake(woken, [&] { either.request_stop(); });
+        DeferredStop deferred(either, kLeastRun);
+        const std::stop_callback on_wake(woken, [&] { deferred.request(); });
         const auto outcome = tournament::Runner(host_, *config, store, opened->id, opened->lineup)
                                  .run(options, either.get_token());
         store.set_status(opened->id, outcome.interrupted ? "interrupted" : "finished");

@@ -4,10 +4,11 @@
 // schedule, then again whenever a submission changed (wake()): each new
 // bot or new version is read from bots_dir and enters as a late entrant
 // (tournament/growth.hpp), checked first when the config says `check: true`.
-// A run woken in the middle stops between games: the games in progress are
-// abandoned, not stored, and played again by the next run, so every game
-// that finished is stored exactly once, as with `arena run` stopped and run
-// again.
+// A run woken in the middle stops between games, once it has played for 2 s
+// (wakes faster than a run starts would stop every run before it stored a
+// game): the games in progress are abandoned, not stored, and played again
+// by the next run, so every game that finished is stored exactly once, as
+// with `arena run` stopped and run again.
 //
 // One object per league; run() on one thread, wake() and the accessors
 // from any.
@@ -64,8 +65,8 @@ class LeaguePlay {
     // cannot be used: a wake after the fix tries again).
     void run(std::stop_token stop);
 
-    // A submission changed: the run in progress stops between games and the
-    // league is read again.
+    // A submission changed: the run in progress stops between games (once it
+    // has played for 2 s) and the league is read again.
     void wake();
 
     [[nodiscard]] LeagueStatus status() const;
