@@ -66,7 +66,7 @@ class LeagueKill : public ::testing::Test {
         }
         config_ = dir_.write(
             "league.yaml",
-            "name: killed\ngame: { name: connect4 }\ntime: { move_ms: " + testing::scaled_ms(500) +
+            "name: killed\ngame: { name: connect4 }\ntime: { move_ms: " + testing::scaled_ms(2000) +
                 " }\nopenings: { random_plies: 2 }\n"
                 "schedule: { type: round-robin, games_per_pair: " +
                 std::to_string(kGamesPerPair) + " }\nconcurrency: 2\nbots_dir: " + subs().string() +
