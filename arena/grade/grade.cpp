@@ -65,20 +65,6 @@ int fault_index(const std::string& termination) {
     return -1;
 }
 
-// A CSV cell: quoted when needed, and never read as a formula.
-std::string csv_cell(std::string_view text) {
-    std::string cell = record::escape_controls(text, true);
-    if (!cell.empty() && std::string_view("=+-@\t\r").find(cell.front()) != std::string_view::npos)
-        cell.insert(0, "'");
-    if (cell.find_first_of(",\"\r\n") == std::string::npos) return cell;
-    std::string quoted = "\"";
-    for (const char c : cell) {
-        if (c == '"') quoted += '"';
-        quoted += c;
-    }
-    return quoted + '"';
-}
-
 std::string faults_text(const Row& row) {
     const int n = row.fault_count();
     if (n == 0) return "0";
@@ -93,6 +79,19 @@ std::string faults_text(const Row& row) {
 }
 
 }  // namespace
+
+std::string csv_cell(std::string_view text) {
+    std::string cell = record::escape_controls(text, true);
+    if (!cell.empty() && std::string_view("=+-@\t\r").find(cell.front()) != std::string_view::npos)
+        cell.insert(0, "'");
+    if (cell.find_first_of(",\"\r\n") == std::string::npos) return cell;
+    std::string quoted = "\"";
+    for (const char c : cell) {
+        if (c == '"') quoted += '"';
+        quoted += c;
+    }
+    return quoted + '"';
+}
 
 int Row::fault_count() const {
     int n = 0;

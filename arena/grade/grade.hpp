@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "arena/store/results_store.hpp"
@@ -73,6 +74,10 @@ struct Table {
 // JSON: one object, invalid UTF-8 replaced.
 [[nodiscard]] std::string format_text(const Table& table);
 [[nodiscard]] std::string format_csv(const Table& table);
+// One CSV cell as format_csv writes it: control characters escaped, quoted
+// when needed, and a leading ' before what a spreadsheet would take for a
+// formula (the league's standings CSV uses it too).
+[[nodiscard]] std::string csv_cell(std::string_view text);
 [[nodiscard]] std::string format_json(const Table& table);
 
 }  // namespace arena::grade

@@ -2,27 +2,11 @@
 
 #include <cstdio>
 #include <sstream>
-#include <string_view>
 
 #include "arena/grade/grade.hpp"
 #include "arena/store/results_store.hpp"
 
 namespace arena::league {
-namespace {
-
-// A CSV cell a spreadsheet will not take for a formula (as arena grade's).
-std::string csv_cell(const std::string& text) {
-    std::string cell = text;
-    if (!cell.empty() && std::string_view("=+-@").find(cell.front()) != std::string_view::npos)
-        cell.insert(cell.begin(), '\'');
-    if (cell.find_first_of(",\"\r\n") == std::string::npos) return cell;
-    std::string quoted = "\"";
-    for (char c : cell)
-        quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return quoted + "\"";
-}
-
-}  // namespace
 
 std::string grades_csv(const tournament::Config& config, serve::ServedDatabase& database) {
     if (grade::grading_problem(config).empty()) {
@@ -41,13 +25,13 @@ std::string grades_csv(const tournament::Config& config, serve::ServedDatabase& 
             const auto number = [&](const char* key) -> std::string {
                 if (!s.contains(key) || s[key].is_null()) return "";
                 const auto& v = s[key];
-                if (v.is_string()) return csv_cell(v.get<std::string>());
+                if (v.is_string()) return grade::csv_cell(v.get<std::string>());
                 if (v.is_number_integer()) return v.dump();
                 char text[32];
                 std::snprintf(text, sizeof text, "%.1f", v.get<double>());
                 return text;
             };
-            out << number("rank") << "," << csv_cell(s["name"].get<std::string>()) << ","
+            out << number("rank") << "," << grade::csv_cell(s["name"].get<std::string>()) << ","
                 << number("elo") << "," << number("error") << "," << number("games") << ","
                 << number("wins") << "," << number("draws") << "," << number("losses") << ","
                 << number("score") << "," << number("faults") << "\r\n";

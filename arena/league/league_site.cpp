@@ -94,23 +94,28 @@ serve::BodyAllowance LeagueSite::allowance(const Request& head) {
     return allowed;
 }
 
-LeagueSite::Caller LeagueSite::caller(const Request& request) {
+LeagueSite::Caller LeagueSite::check_token(std::string_view token) {
     Caller who;
-    if (const auto token = bearer_token(request.authorization); !token.empty()) {
-        if (!hashing_.try_acquire_for(std::chrono::seconds(10))) {
-            who.problem = "the server is busy checking tokens; try again";
-            return who;
-        }
-        try {
-            who.user = p_.accounts->authenticate(token);
-        } catch (...) {
-            hashing_.release();
-            throw;
-        }
-        hashing_.release();
-        if (!who.user) who.problem = "the token is not valid, or its account is disabled";
+    if (!hashing_.try_acquire_for(std::chrono::seconds(10))) {
+        who.status = 503;
+        who.problem = "the server is busy checking tokens; try again";
         return who;
     }
+    try {
+        who.user = p_.accounts->authenticate(token);
+    } catch (...) {
+        hashing_.release();
+        throw;
+    }
+    hashing_.release();
+    if (!who.user) who.problem = "the token is not valid, or its account is disabled";
+    return who;
+}
+
+LeagueSite::Caller LeagueSite::caller(const Request& request) {
+    if (const auto token = bearer_token(request.authorization); !token.empty())
+        return check_token(token);
+    Caller who;
     who.session = p_.sessions->find(request.cookie);
     if (!who.session) return who;
     // Disabled since signing in: the session ends.
@@ -159,11 +164,13 @@ Response LeagueSite::route(const Request& request, const serve::Target& target, 
         if (who.user && who.user->organiser) return p_.organiser_site->handle(request);
         return p_.public_site->handle(request);
     }
+    const auto not_signed_in = [&] {
+        return api_error(who.status,
+                         who.problem.empty() ? "sign in first, or send a token" : who.problem);
+    };
     if (post && league_api && p.size() == 3 && p[2] == "signin") return sign_in(request);
     if (post) {
-        if (!who.user)
-            return api_error(401,
-                             who.problem.empty() ? "sign in first, or send a token" : who.problem);
+        if (!who.user) return not_signed_in();
         if (who.session &&
             (!same_secret(request.csrf_token, who.session->csrf) || !same_origin(request)))
             return api_error(403,
@@ -185,7 +192,7 @@ Response LeagueSite::route(const Request& request, const serve::Target& target, 
     if (!api && p.size() == 1 && p[0] == "league") return sign_in_page(who);
     if (!who.user) {
         if (!api) return redirect("/league");
-        return api_error(401, who.problem.empty() ? "sign in first, or send a token" : who.problem);
+        return not_signed_in();
     }
     const User& user = *who.user;
     if ((api && rest.size() == 1 && rest[0] == "me") || (!api && p.size() == 1 && p[0] == "me"))
@@ -215,17 +222,9 @@ Response LeagueSite::sign_in(const Request& request) {
     const json body = json::parse(request.body, nullptr, false);
     if (!body.is_object() || !body.contains("token") || !body["token"].is_string())
         return api_error(400, "expected {\"token\": \"...\"}");
-    if (!hashing_.try_acquire_for(std::chrono::seconds(10)))
-        return api_error(503, "the server is busy checking tokens; try again");
-    std::optional<User> user;
-    try {
-        user = p_.accounts->authenticate(body["token"].get<std::string>());
-    } catch (...) {
-        hashing_.release();
-        throw;
-    }
-    hashing_.release();
-    if (!user) return api_error(401, "the token is not valid, or its account is disabled");
+    const Caller checked = check_token(body["token"].get<std::string>());
+    if (!checked.user) return api_error(checked.status, checked.problem);
+    const auto& user = checked.user;
     const auto session = p_.sessions->open(*user);
     auto r = json_response(200, {{"name", user->name},
                                  {"organiser", user->organiser},

@@ -63,7 +63,10 @@ class LeagueSite {
         std::optional<User> user;
         std::optional<WebSession> session;  // when signed in by the cookie
         std::string problem;                // why a token was refused
+        int status = 401;                   // with `problem`: 401, or 503 when busy
     };
+    // The user `token` signs in, with at most two Argon2id hashes at once.
+    [[nodiscard]] Caller check_token(std::string_view token);
     [[nodiscard]] Caller caller(const serve::Request& request);
     [[nodiscard]] serve::Response route(const serve::Request& request, const serve::Target& target,
                                         Caller& who);

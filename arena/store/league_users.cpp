@@ -76,16 +76,10 @@ struct LeagueUsers::Impl {
 
 LeagueUsers::LeagueUsers(const std::filesystem::path& path, std::string league, Access access,
                          LockWaiting waiting) {
-    impl_ = retry_while_locked(path, waiting, "cannot open results database: ", [&] {
-        try {
-            return std::make_unique<Impl>(
-                access == Access::kReadOnly ? open_read_only(path) : open_database(path), league,
-                waiting, access);
-        } catch (const BusyError&) {
-            throw;
-        } catch (const SqliteError& e) {  // a statement that does not prepare
-            throw StoreError(e.what());
-        }
+    impl_ = open_retrying(path, waiting, [&] {
+        return std::make_unique<Impl>(
+            access == Access::kReadOnly ? open_read_only(path) : open_database(path), league,
+            waiting, access);
     });
 }
 

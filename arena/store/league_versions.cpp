@@ -81,16 +81,10 @@ struct LeagueVersions::Impl {
 
 LeagueVersions::LeagueVersions(const std::filesystem::path& path, std::string league, Access access,
                                LockWaiting waiting) {
-    impl_ = retry_while_locked(path, waiting, "cannot open results database: ", [&] {
-        try {
-            return std::make_unique<Impl>(
-                access == Access::kReadOnly ? open_read_only(path) : open_database(path), league,
-                waiting);
-        } catch (const BusyError&) {
-            throw;
-        } catch (const SqliteError& e) {
-            throw StoreError(e.what());
-        }
+    impl_ = open_retrying(path, waiting, [&] {
+        return std::make_unique<Impl>(
+            access == Access::kReadOnly ? open_read_only(path) : open_database(path), league,
+            waiting);
     });
 }
 

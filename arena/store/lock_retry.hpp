@@ -84,6 +84,19 @@ auto retry_while_locked(const std::filesystem::path& file, const LockWaiting& wa
     }
 }
 
+// `body()`, with SQLite's errors as StoreError, but BusyError, which the
+// callers wait on and try again.
+template <class Body>
+auto store_errors(Body&& body) {
+    try {
+        return body();
+    } catch (const BusyError&) {
+        throw;
+    } catch (const SqliteError& e) {
+        throw StoreError(e.what());
+    }
+}
+
 // One call on a store's connection: serialized by `mutex`, run again while
 // another connection holds the database locked (as `waiting` says), and
 // SQLite's errors turned into StoreError (whose message names the file).
@@ -91,15 +104,16 @@ template <class Body>
 auto serialized_call(std::mutex& mutex, const std::filesystem::path& file,
                      const LockWaiting& waiting, Body&& body) {
     std::lock_guard lock(mutex);
-    return retry_while_locked(file, waiting, "", [&] {
-        try {
-            return body();
-        } catch (const BusyError&) {
-            throw;
-        } catch (const SqliteError& e) {
-            throw StoreError(e.what());
-        }
-    });
+    return retry_while_locked(file, waiting, "", [&] { return store_errors(body); });
+}
+
+// What a store's constructor does: `make()` (its connection and prepared
+// statements) tried again while the file is locked, a statement that does
+// not prepare as StoreError.
+template <class Make>
+auto open_retrying(const std::filesystem::path& file, const LockWaiting& waiting, Make&& make) {
+    return retry_while_locked(file, waiting,
+                              "cannot open results database: ", [&] { return store_errors(make); });
 }
 
 }  // namespace arena::store

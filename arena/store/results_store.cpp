@@ -129,15 +129,8 @@ ResultsStore::ResultsStore(const std::filesystem::path& path, LockWaiting waitin
     : ResultsStore(path, Access::kReadWrite, std::move(waiting)) {}
 
 ResultsStore::ResultsStore(const std::filesystem::path& path, Access access, LockWaiting waiting) {
-    impl_ = retry_while_locked(path, waiting, "cannot open results database: ", [&] {
-        try {
-            return std::make_unique<Impl>(path, waiting, access);
-        } catch (const BusyError&) {
-            throw;
-        } catch (const SqliteError& e) {  // a statement that does not prepare
-            throw StoreError(e.what());
-        }
-    });
+    impl_ =
+        open_retrying(path, waiting, [&] { return std::make_unique<Impl>(path, waiting, access); });
 }
 
 bool ResultsStore::read_only() const {
