@@ -5,12 +5,18 @@
 #include <boost/program_options.hpp>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "arena/cli/commands.hpp"
 #include "arena/cli/db_args.hpp"
+#include "arena/cli/sprt_tests.hpp"
 #include "arena/store/merge.hpp"
+#include "arena/store/results_store.hpp"
+#include "arena/tournament/completion.hpp"
+#include "arena/tournament/config.hpp"
+#include "arena/tournament/stored_settings.hpp"
 
 namespace arena::cli {
 namespace {
@@ -30,6 +36,45 @@ and gets its name only once whole. `arena standings OUT.db` then gives the
 tournament's standings (docs/cluster.md).
 
 )";
+
+// What the merge gives of tournament `t`. A gauntlet with `sprt` and a
+// ladder (the workers' of `arena run --worker`) are complete once their
+// tests are decided or their entrants placed, which the stored config
+// tells: their totals and status are set from it, and a gauntlet's tests
+// are printed as `arena run` prints them. When the config does not load
+// here (its bots are not at the paths it names), the schedule's total stands.
+void say_merged(const std::filesystem::path& output, store::MergedTournament t, std::ostream& out,
+                std::ostream& err) {
+    std::optional<tournament::Completion> done;
+    std::optional<tournament::Config> config;
+    try {
+        store::ResultsStore store(output);
+        const auto row = store.find_tournament(t.name);
+        const auto settings =
+            row ? tournament::stored_settings(row->spec.config_text) : tournament::StoredSettings{};
+        if (settings.gauntlet_test || settings.ladder) {
+            const auto where = output.string() + ": tournament '" + t.name + "'";
+            try {
+                config = tournament::parse_config(row->spec.config_text, where);
+            } catch (const std::exception& e) {
+                err << "arena merge: " << where
+                    << ": whether its tests are decided (or its entrants placed) is not known "
+                       "here: its stored config does not load: "
+                    << e.what() << "\n";
+            }
+            if (config) {
+                done = tournament::completion(store, row->id, *config);
+                t.games = done->stored;
+                t.total = done->total;
+                store.set_status(row->id, done->complete() ? "finished" : "interrupted");
+            }
+        }
+    } catch (const std::exception& e) {
+        err << "arena merge: " << output.string() << ": " << e.what() << "\n";
+    }
+    out << store::merged_text(t, output);
+    if (done && config->sprt) print_sprt_tests(out, done->sprt_tests, *config->sprt, done->lineup);
+}
 
 }  // namespace
 
@@ -53,8 +98,8 @@ int merge_command(const std::vector<std::string>& args, std::ostream& out, std::
     };
     try {
         const auto summary = store::merge_databases(output, inputs, options);
-        for (const auto& t : summary.tournaments)
-            out << store::merged_text(t, output);
+        for (auto t : summary.tournaments)
+            say_merged(output, t, out, err);
         return kExitOk;
     } catch (const std::exception& e) {
         err << "arena merge: " << e.what() << "\n";

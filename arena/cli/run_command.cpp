@@ -13,8 +13,8 @@
 
 #include "arena/cli/commands.hpp"
 #include "arena/cli/config_args.hpp"
+#include "arena/cli/sprt_tests.hpp"
 #include "arena/cli/stop_signal.hpp"
-#include "arena/report/sprt_text.hpp"
 #include "arena/report/text_standings.hpp"
 #include "arena/serve/running_server.hpp"
 #include "arena/session/bot_host.hpp"
@@ -36,7 +36,8 @@ namespace {
 namespace po = boost::program_options;
 
 constexpr std::string_view kRunUsage =
-    R"(usage: arena run CONFIG [--db PATH] [--concurrency N] [--shard K/N] [--stats] [--serve PORT]
+    R"(usage: arena run CONFIG [--db PATH] [--concurrency N] [--shard K/N | --worker K/N] [--stats]
+                  [--serve PORT]
 
 Plays the tournament described by CONFIG (YAML, see docs/config.md) and
 stores every game in its SQLite database. Running the same command again
@@ -44,6 +45,10 @@ after an interruption plays exactly the games that are missing; running it
 on a finished tournament prints its standings. With --shard K/N it plays
 only shard K of N of the schedule, into results/<name>.shard-K-of-N.db
 unless --db is given; `arena merge` joins the shards (docs/cluster.md).
+With --worker K/N it is worker K of N: it plays every Nth pair from pair K
+into results/<name>.worker-K-of-N.db (beside --db when given) and reads the
+other workers' databases there between its pairs, so an SPRT gauntlet stops
+on every worker once decided and a ladder's rounds are played together.
 
 )";
 
@@ -54,6 +59,7 @@ struct RunArgs {
     tournament::RunOverrides overrides;
     bool stats = false;
     int serve_port = -1;  // --serve: off
+    std::string worker_text;  // --worker as typed
 };
 
 // Parses the arguments into `a`; the exit status when the command is done
@@ -76,6 +82,7 @@ std::optional<int> parse_run_args(const std::vector<std::string>& args, RunArgs&
     } else {
         opts.add_options()
             ("shard", po::value<std::string>(&o.shard_text), "play only shard K of N of the schedule (K/N, from 1/N to N/N), by default into results/<name>.shard-K-of-N.db; arena merge joins them (docs/cluster.md)")
+            ("worker", po::value<std::string>(&a.worker_text), "play as worker K of N (K/N): every Nth pair from pair K, into results/<name>.worker-K-of-N.db beside the tournament's database, reading the other workers' (docs/cluster.md)")
             ("serve", po::value<int>(&a.serve_port), "while it runs, serve the tournament's pages with its games in progress on this port of 127.0.0.1 (0: any free port; docs/serve.md)");
     }
     // clang-format on
@@ -94,6 +101,14 @@ std::optional<int> parse_run_args(const std::vector<std::string>& args, RunArgs&
         std::string problem;
         o.shard = tournament::parse_shard(o.shard_text, problem);
         if (!o.shard) {
+            err << "arena run: " << problem << "\n(arena run --help for usage)\n";
+            return kExitUsage;
+        }
+    }
+    if (!a.worker_text.empty()) {
+        std::string problem;
+        o.worker = tournament::parse_worker(a.worker_text, problem);
+        if (!o.worker) {
             err << "arena run: " << problem << "\n(arena run --help for usage)\n";
             return kExitUsage;
         }
@@ -128,6 +143,7 @@ tournament::RunOutcome play(session::BotHost& host, store::ResultsStore& store,
     options.concurrency = tournament::run_concurrency(a.overrides, config);
     options.progress = &progress;
     options.messages = &err;
+    if (const auto w = a.overrides.worker) options.worker = tournament::worker_run(config, *w);
     if (server) {
         options.observers.push_back(&watch);
         options.reserved_fds = server->open_files();
@@ -154,16 +170,7 @@ void print_standings(store::ResultsStore& store, const tournament::Config& confi
     if (!row) return;
     const auto points = tournament::stored_settings(row->spec.config_text).scoring;
     report::report_standings(store, *row, out, config.anchors, points);
-    if (!tests || !config.sprt) return;
-    for (const auto& t : outcome.sprt_tests) {
-        const auto& names = o.lineup.names;
-        report::print_sprt_block(out, names[static_cast<std::size_t>(t.challenger)],
-                                 names[static_cast<std::size_t>(t.opponent)], *config.sprt,
-                                 t.result, t.pairs, t.games, t.repeated_pairs);
-        report::print_sprt_decision(out, t.result.decision,
-                                    tournament::undecided_text(t, o.lineup));
-        out << tournament::uncounted_pairs_text(t);
-    }
+    if (tests && config.sprt) print_sprt_tests(out, outcome.sprt_tests, *config.sprt, o.lineup);
 }
 
 // The end of a run: its status, the standings and what is left; the exit status.

@@ -76,6 +76,19 @@ std::vector<GameSummary> ResultsStore::games(std::int64_t tournament,
     });
 }
 
+std::vector<GameSummary> ResultsStore::games_after(std::int64_t tournament,
+                                                   std::int64_t after_id) {
+    auto& s = Impl::of(impl_);
+    return s.run([&] {
+        std::vector<GameSummary> list;
+        auto q = s.list_games_after.use();
+        q.bind(tournament).bind(after_id);
+        while (q.step())
+            list.push_back(read_summary(q));
+        return list;
+    });
+}
+
 std::vector<std::string> ResultsStore::bot_controls(std::int64_t tournament) {
     auto& s = Impl::of(impl_);
     return s.run([&] {

@@ -87,6 +87,16 @@ MergeSummary merge_databases(const std::filesystem::path& out,
                              const std::vector<std::filesystem::path>& inputs,
                              const MergeOptions& options = {});
 
+// How tournament `name` as `there` holds it differs from the same
+// tournament in `here` (its fingerprint, its bots and their programs' SHA-256,
+// its schedule's segments), as the merge would say it; nullopt when they are
+// the same tournament, or when either does not hold it. Both are read
+// read-only. Throws MergeError naming a file that is not an arena results
+// database of this schema.
+[[nodiscard]] std::optional<std::string> tournament_difference(
+    const std::filesystem::path& here, const std::filesystem::path& there,
+    const std::string& name);
+
 // What `arena merge` says of an input once it is merged into `out`: "IN.db:
 // 3 games added, 2 already in OUT.db (tournament 't' is new)\n".
 [[nodiscard]] std::string merged_text(const MergedInput& input, const std::filesystem::path& out);

@@ -137,4 +137,18 @@ std::vector<TournamentHeader> read_input_headers(const std::filesystem::path& fi
     }
 }
 
+std::optional<std::string> tournament_difference(const std::filesystem::path& here,
+                                                 const std::filesystem::path& there,
+                                                 const std::string& name) {
+    const auto find = [&](const std::filesystem::path& file) -> std::optional<TournamentHeader> {
+        for (auto& h : read_input_headers(file))
+            if (h.name == name) return std::move(h);
+        return std::nullopt;
+    };
+    const auto a = find(here);
+    const auto b = find(there);
+    if (!a || !b) return std::nullopt;
+    return difference(*a, *b);
+}
+
 }  // namespace arena::store

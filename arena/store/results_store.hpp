@@ -297,6 +297,11 @@ class ResultsStore {
     [[nodiscard]] std::vector<GameSummary> games(
         std::int64_t tournament, const std::optional<std::string>& bot = {},
         const std::optional<std::string>& termination = {});
+    // The games stored after game id `after_id`, in the order they were
+    // stored (by id): what another process reads of a database as it grows
+    // (a cluster worker reading the others', tournament/peers.hpp).
+    [[nodiscard]] std::vector<GameSummary> games_after(std::int64_t tournament,
+                                                       std::int64_t after_id);
     [[nodiscard]] std::optional<StoredGame> load_game(std::int64_t game_id);
     // What each bot of the tournament played under in its latest game
     // (GameRecord::controls), in the order of bots(); "" for a bot without

@@ -137,6 +137,8 @@ struct ResultsStore::Impl {
         select_sql(kSummaryColumns,
                    "WHERE g.tournament = ?1 AND (?2 IS NULL OR f.name = ?2 OR s.name = ?2) "
                    "AND (?3 IS NULL OR g.termination = ?3) ORDER BY g.game_index"));
+    Statement list_games_after = db.prepare(
+        select_sql(kSummaryColumns, "WHERE g.tournament = ?1 AND g.id > ?2 ORDER BY g.id"));
     Statement find_game = db.prepare(select_sql(kSummaryColumns, "WHERE g.id = ?"));
     Statement list_moves = db.prepare(
         "SELECT ply, side, move, time_us, by_arena, info FROM moves WHERE game = ? ORDER BY ply");

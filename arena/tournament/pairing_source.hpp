@@ -19,6 +19,7 @@
 //
 // Not thread-safe: the runner calls it under one lock.
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -44,8 +45,15 @@ class PairingSource {
     // bot was given up), and the next run goes on from there. May throw
     // (a ladder stores its total as it goes).
     virtual bool begin_phase() = 0;
-    // The phase's next game to play, or nullopt once it has handed out all.
+    // The phase's next game to play, or nullopt once it has handed out all,
+    // or, when wait_for() is then more than zero, none yet.
     virtual std::optional<Pairing> next() = 0;
+    // After next() gave nullopt: zero when the phase has handed out all its
+    // games; else how long until next() should be asked again (a cluster
+    // worker waiting for the others, worker_source.hpp).
+    [[nodiscard]] virtual std::chrono::milliseconds wait_for() const {
+        return std::chrono::milliseconds::zero();
+    }
     // A game was stored.
     virtual void on_result(const Pairing& pairing, const ScoredGame& game) = 0;
 

@@ -38,9 +38,30 @@ bool prepare_run(session::BotHost& host, Config& config, const RunOverrides& ove
         config.database = shard_database(config.database, *overrides.shard);
     }
     if (!overrides.database.empty()) config.database = overrides.database;
+    if (overrides.worker) {
+        const auto why = overrides.shard ? "--worker and --shard cannot go together: a run is a "
+                                           "shard or a worker"
+                                         : worker_refusal(config);
+        if (!why.empty()) {
+            err << "arena run: --worker: " << config.path.string() << ": " << why << "\n";
+            return false;
+        }
+        config.database = worker_database(config.database, *overrides.worker);
+    }
     if (overrides.transcript) config.transcript = true;
     if (config.tune && overrides.stop_after > 0) config.tune->stop_after = overrides.stop_after;
     return true;
+}
+
+RunOptions::WorkerRun worker_run(const Config& config, Worker worker) {
+    // The worker's database is worker_database(the tournament's).
+    const auto& own = config.database;
+    const std::string suffix = ".worker-" + std::to_string(worker.index) + "-of-" +
+                               std::to_string(worker.count);
+    auto stem = own.stem().string();
+    if (stem.ends_with(suffix)) stem.resize(stem.size() - suffix.size());
+    const auto tournament = own.parent_path() / (stem + own.extension().string());
+    return {worker, own, peer_databases(tournament, worker)};
 }
 
 int run_concurrency(const RunOverrides& overrides, const Config& config) {
@@ -55,12 +76,17 @@ std::optional<OpenedTournament> open_tournament(store::ResultsStore& store, cons
     OpenedTournament o;
     if (auto existing = store.find_tournament(config.name)) {
         o.id = existing->id;
-        if (overrides.shard) {
+        if (overrides.shard || overrides.worker) {
             if (const auto why = shard_change(store, *existing, config, print); !why.empty()) {
-                err << "arena run: --shard " << overrides.shard_text << ": tournament '"
-                    << config.name << "' stored in " << config.database.string() << ": " << why
-                    << "\n(a shard plays a tournament as it was created; start the shards "
-                       "again under a new name, or in new databases)\n";
+                const auto what = overrides.shard ? "shard" : "worker";
+                err << "arena run: --" << what << " "
+                    << (overrides.shard ? overrides.shard_text
+                                        : std::to_string(overrides.worker->index) + "/" +
+                                              std::to_string(overrides.worker->count))
+                    << ": tournament '" << config.name << "' stored in "
+                    << config.database.string() << ": " << why << "\n(a " << what
+                    << " plays a tournament as it was created; start the " << what
+                    << "s again under a new name, or in new databases)\n";
                 return std::nullopt;
             }
         }
@@ -77,6 +103,13 @@ std::optional<OpenedTournament> open_tournament(store::ResultsStore& store, cons
         // stored here keeps (its total is the whole tournament's).
         o.lineup.schedule = shard_games(o.lineup.schedule, *overrides.shard);
         say_shard(o, config, *overrides.shard, err);
+    }
+    if (const auto w = overrides.worker) {
+        err << "arena run: worker " << w->index << " of " << w->count << ": the pairs numbered "
+            << w->index << ", " << w->index + w->count << ", " << w->index + 2 * w->count
+            << "... (every " << w->count << (w->count == 2 ? "nd" : w->count == 3 ? "rd" : "th")
+            << "), stored in " << config.database.string()
+            << ", reading the other workers' databases beside it\n";
     }
     return o;
 }

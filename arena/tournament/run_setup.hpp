@@ -17,7 +17,9 @@
 #include "arena/tournament/config.hpp"
 #include "arena/tournament/growth.hpp"
 #include "arena/tournament/progress.hpp"
+#include "arena/tournament/runner.hpp"
 #include "arena/tournament/shard.hpp"
+#include "arena/tournament/workers.hpp"
 
 namespace arena::tournament {
 
@@ -28,6 +30,9 @@ struct RunOverrides {
     int concurrency = 0;  // --concurrency; 0: the config's, else the number of cores
     std::optional<Shard> shard;
     std::string shard_text;  // --shard as typed
+    // --worker K/N: this run is worker K of N (workers.hpp), stored next to
+    // the tournament's database (--db, else the config's).
+    std::optional<Worker> worker;
     // `arena tune --stop-after N`: at most N more iterations (whole batches)
     // in this run; 0: to the end.
     std::int64_t stop_after = 0;
@@ -35,9 +40,13 @@ struct RunOverrides {
 
 // Says what a run says first (the limits the bots run under on `host`, the
 // config's warnings), then applies `overrides` to `config`. False after
-// saying why the config cannot be played in shards.
+// saying why the config cannot be played in shards, or by workers.
 [[nodiscard]] bool prepare_run(session::BotHost& host, Config& config,
                                const RunOverrides& overrides, std::ostream& err);
+
+// A worker's run, once prepare_run has set the config's database to the
+// worker's own: that database and the other workers'.
+[[nodiscard]] RunOptions::WorkerRun worker_run(const Config& config, Worker worker);
 
 // Games at once: --concurrency, else the config's, else the number of cores.
 [[nodiscard]] int run_concurrency(const RunOverrides& overrides, const Config& config);

@@ -31,6 +31,7 @@
 #include "arena/tournament/play_order.hpp"
 #include "arena/tournament/player_pool.hpp"
 #include "arena/tournament/schedule.hpp"
+#include "arena/tournament/worker_source.hpp"
 
 namespace arena::tournament {
 namespace {
@@ -145,6 +146,10 @@ RunOutcome Run::play() {
     const auto recorded = store_.recorded_indices(tournament_id_);
     const std::unordered_set<std::int64_t> done(recorded.begin(), recorded.end());
     source_ = make_pairing_source(config_, lineup_, store_, tournament_id_, done);
+    if (const auto& w = options_.worker) {
+        source_ = make_worker_source(std::move(source_), config_, lineup_, w->worker,
+                                     PeerDatabases(w->own, w->peers, config_.name), done);
+    }
     outcome_.total = source_->total();
     if (options_.progress != nullptr)
         options_.progress->run_started(outcome_.total, static_cast<std::int64_t>(done.size()),
@@ -161,18 +166,21 @@ RunOutcome Run::play() {
     source_->plan_for_capacity(capacity_, options_.concurrency);
     pool_.emplace(host_, config_, guard_, capacity_);
     // Phase by phase: a phase is begun once the one before is stored whole.
-    for (bool more = source_->begin_phase(); more;) {
+    const auto begin = [this] {
+        try {
+            return source_->begin_phase();
+        } catch (const std::exception& e) {
+            std::lock_guard lock(error_mutex_);
+            if (error_.empty()) error_ = e.what();
+            return false;
+        }
+    };
+    for (bool more = begin(); more;) {
         tell_schedule();
         play_phase();
         if (stopping()) break;
         pool_->retire_all(true);  // the phase's variants are not played again
-        try {
-            more = source_->begin_phase();
-        } catch (const std::exception& e) {
-            std::lock_guard lock(error_mutex_);
-            if (error_.empty()) error_ = e.what();
-            more = false;
-        }
+        more = begin();
         if (!more) tell_schedule();
     }
     conclude(done);
@@ -216,13 +224,27 @@ void Run::worker(bool stores_itself) {
         std::optional<Pairing> pairing;
         Variants variants;
         Finished f;
-        {
+        auto wait = std::chrono::milliseconds::zero();
+        try {
             std::lock_guard lock(source_mutex_);
             pairing = source_->next();
             if (pairing) {
                 variants = {source_->variant(*pairing, 0), source_->variant(*pairing, 1)};
                 f.params = source_->game_params(*pairing);
+            } else {
+                wait = source_->wait_for();
+                if (wait > wait.zero()) tell_schedule();
             }
+        } catch (const std::exception& e) {
+            fail(e.what());  // a source that reads other databases (a cluster worker's)
+            break;
+        }
+        if (!pairing && wait > wait.zero()) {
+            // The phase's games are not all handed out yet: ask again later.
+            const auto until = std::chrono::steady_clock::now() + wait;
+            while (!stopping() && std::chrono::steady_clock::now() < until)
+                std::this_thread::sleep_for(std::chrono::milliseconds(5));
+            continue;
         }
         if (!pairing) break;
         // The games of a bot given up are not played: fixed, the next run plays them.

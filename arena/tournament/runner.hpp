@@ -11,6 +11,8 @@
 // interruption plays exactly the missing ones.
 
 #include <chrono>
+#include <filesystem>
+#include <optional>
 #include <cstdint>
 #include <iosfwd>
 #include <stop_token>
@@ -24,6 +26,7 @@
 #include "arena/tournament/config.hpp"
 #include "arena/tournament/gauntlet_sprt.hpp"
 #include "arena/tournament/growth.hpp"
+#include "arena/tournament/workers.hpp"
 
 namespace arena::tournament {
 
@@ -55,6 +58,15 @@ struct RunOptions {
     // line after "`command`: "; none: nowhere.
     std::ostream* messages = nullptr;
     std::string command = "arena run";
+    // A cluster worker's run (workers.hpp): it plays its share of the
+    // schedule into the run's store, `own`, and reads the other workers'
+    // databases, `peers`, between its pairs. None: the whole schedule.
+    struct WorkerRun {
+        Worker worker;
+        std::filesystem::path own;
+        std::vector<std::filesystem::path> peers;
+    };
+    std::optional<WorkerRun> worker;
     // Open files the caller needs beside the run's own (a web server's
     // connections): not given to bot processes (player_pool.hpp).
     std::size_t reserved_fds = 0;

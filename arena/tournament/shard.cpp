@@ -20,27 +20,35 @@ std::optional<int> whole_number(std::string_view text) {
 
 }  // namespace
 
-std::optional<Shard> parse_shard(std::string_view text, std::string& problem) {
+std::optional<std::pair<int, int>> parse_k_of_n(std::string_view text, std::string_view option,
+                                                std::string_view things, std::string& problem) {
     const auto slash = text.find('/');
+    const std::string got = ", got '" + std::string(text) + "'";
     const auto k =
         slash == std::string_view::npos ? std::nullopt : whole_number(text.substr(0, slash));
     const auto n =
         slash == std::string_view::npos ? std::nullopt : whole_number(text.substr(slash + 1));
     if (!k || !n) {
-        problem = "--shard must be K/N, shard K of N with 1 <= K <= N (e.g. 2/4), got '" +
-                  std::string(text) + "'";
+        problem = std::string(option) + " must be K/N, K of N with 1 <= K <= N (e.g. 2/4)" + got;
         return std::nullopt;
     }
-    if (*n < 1) {
-        problem = "--shard K/N: N must be at least 1, got '" + std::string(text) + "'";
+    const int index = k.value_or(0), count = n.value_or(0);
+    if (count < 1) {
+        problem = std::string(option) + " K/N: N must be at least 1" + got;
         return std::nullopt;
     }
-    if (*k < 1 || *k > *n) {
-        problem = "--shard K/N: K must be 1.." + std::to_string(*n) +
-                  " (shards are numbered from 1), got '" + std::string(text) + "'";
+    if (index < 1 || index > count) {
+        problem = std::string(option) + " K/N: K must be 1.." + std::to_string(count) + " (" +
+                  std::string(things) + " are numbered from 1)" + got;
         return std::nullopt;
     }
-    return Shard{*k, *n};
+    return std::pair{index, count};
+}
+
+std::optional<Shard> parse_shard(std::string_view text, std::string& problem) {
+    const auto k_n = parse_k_of_n(text, "--shard", "shards", problem);
+    if (!k_n) return std::nullopt;
+    return Shard{k_n->first, k_n->second};
 }
 
 std::string shard_refusal(const Config& config) {

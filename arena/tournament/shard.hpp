@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "arena/tournament/config.hpp"
@@ -24,6 +25,13 @@ struct Shard {
 
 // "K/N" with 1 <= K <= N; nullopt after setting `problem` to what is wrong.
 [[nodiscard]] std::optional<Shard> parse_shard(std::string_view text, std::string& problem);
+
+// The same for any option of that form (`option`: "--shard"; `things`:
+// "shards", as the problem names them): {K, N}.
+[[nodiscard]] std::optional<std::pair<int, int>> parse_k_of_n(std::string_view text,
+                                                              std::string_view option,
+                                                              std::string_view things,
+                                                              std::string& problem);
 
 // Why `config` cannot be played in shards, naming the schedule type; empty
 // when it can. A schedule whose next games depend on the results of all the

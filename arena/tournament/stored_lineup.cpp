@@ -203,7 +203,7 @@ std::string shard_change(store::ResultsStore& store, const store::TournamentRow&
         if (!stored[i].sha256.empty() && !sha256[i].empty() && stored[i].sha256 != sha256[i]) {
             return "the program of bot '" + config.bots[i].name + "' changed (sha256 " +
                    stored[i].sha256 + ", now " + sha256[i] +
-                   "); every shard must play the same build";
+                   "); every shard or worker must play the same build";
         }
     }
     return {};

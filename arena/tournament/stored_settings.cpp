@@ -221,6 +221,14 @@ StoredSettings stored_settings(const std::string& config_text) {
     settings.gauntlet_test = read_gauntlet_test(root);
     settings.tune = read_tune(root);
     try {
+        const YAML::Node schedule = root["schedule"];
+        settings.ladder = schedule && schedule.IsMap() && schedule["type"] &&
+                          schedule["type"].IsScalar() &&
+                          schedule["type"].as<std::string>() == "ladder";
+    } catch (const YAML::Exception&) {
+        // Not a ladder's.
+    }
+    try {
         const YAML::Node count = root["count_repeats"];
         settings.count_repeats = count && count.IsScalar() && count.as<bool>();
     } catch (const YAML::Exception&) {

@@ -61,6 +61,10 @@ struct StoredSettings {
     };
     std::optional<GauntletTest> gauntlet_test;
 
+    // `schedule: { type: ladder }`: its rounds are chosen as it goes, so its
+    // stored total is that of the games so far, not of a schedule.
+    bool ladder = false;
+
     // A tune's parameters (`tune: { params: [{ name, start, min, max, ... }],
     // pairs }`, arena tune), in the config's order: what the report draws
     // each parameter's path against. nullopt without a `tune` map. A
