@@ -74,7 +74,8 @@ std::optional<int> parse_run_args(const std::vector<std::string>& args, RunArgs&
         ("db", po::value<std::string>(&o.database), "results database (default: the config's)")
         ("concurrency,j", po::value<int>(&o.concurrency), "games at once (default: the config's, else the number of cores)")
         ("stats", po::bool_switch(&a.stats), "print the arena's own CPU time, memory and speed at the end")
-        ("transcript", po::bool_switch(&o.transcript), "store every line between the arena and the bots, per game (as the config's transcript: true)");
+        ("transcript", po::bool_switch(&o.transcript), "store every line between the arena and the bots, per game (as the config's transcript: true)")
+            ("worker", po::value<std::string>(&a.worker_text), "play as worker K of N (K/N): every Nth pair from pair K, into results/<name>.worker-K-of-N.db beside the tournament's database, reading the other workers' (docs/cluster.md)");
     if (a.tune) {
         opts.add_options()
             ("json", po::bool_switch(&a.json), "print the progress on stderr and, on stdout, the values reached as JSON")
@@ -82,7 +83,6 @@ std::optional<int> parse_run_args(const std::vector<std::string>& args, RunArgs&
     } else {
         opts.add_options()
             ("shard", po::value<std::string>(&o.shard_text), "play only shard K of N of the schedule (K/N, from 1/N to N/N), by default into results/<name>.shard-K-of-N.db; arena merge joins them (docs/cluster.md)")
-            ("worker", po::value<std::string>(&a.worker_text), "play as worker K of N (K/N): every Nth pair from pair K, into results/<name>.worker-K-of-N.db beside the tournament's database, reading the other workers' (docs/cluster.md)")
             ("serve", po::value<int>(&a.serve_port), "while it runs, serve the tournament's pages with its games in progress on this port of 127.0.0.1 (0: any free port; docs/serve.md)");
     }
     // clang-format on

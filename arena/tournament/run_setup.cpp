@@ -30,6 +30,11 @@ bool prepare_run(session::BotHost& host, Config& config, const RunOverrides& ove
         << "\n";
     for (const auto& warning : config.warnings)
         err << warning << "\n";
+    if (overrides.shard && overrides.worker) {
+        err << "arena run: --worker and --shard cannot go together: a run is a shard or a "
+               "worker\n";
+        return false;
+    }
     if (overrides.shard) {
         if (const auto why = shard_refusal(config); !why.empty()) {
             err << "arena run: --shard: " << config.path.string() << ": " << why << "\n";
@@ -39,11 +44,9 @@ bool prepare_run(session::BotHost& host, Config& config, const RunOverrides& ove
     }
     if (!overrides.database.empty()) config.database = overrides.database;
     if (overrides.worker) {
-        const auto why = overrides.shard ? "--worker and --shard cannot go together: a run is a "
-                                           "shard or a worker"
-                                         : worker_refusal(config);
-        if (!why.empty()) {
-            err << "arena run: --worker: " << config.path.string() << ": " << why << "\n";
+        if (const auto why = worker_refusal(config); !why.empty()) {
+            err << (config.tune ? "arena tune" : "arena run") << ": --worker: "
+                << config.path.string() << ": " << why << "\n";
             return false;
         }
         config.database = worker_database(config.database, *overrides.worker);
