@@ -30,7 +30,7 @@ SlurmJob small_job(const fs::path& dir) {
     job.workdir = "/home/o";
     job.database = dir / "db" / "cup.db";
     job.job_dir = dir / "cup.slurm";
-    job.shards = 3;
+    job.parts = 3;
     return job;
 }
 
@@ -51,10 +51,10 @@ TEST(SlurmSubmission, PlacesTheJobsFilesAbsoluteWithDefaults) {
 }
 
 TEST(SlurmSubmission, ANoteWhenShardsOutnumberPairs) {
-    EXPECT_EQ(shards_note(3, 3), "");
-    EXPECT_EQ(shards_note(5, 3),
+    EXPECT_EQ(parts_note(Split::kShards, 3, 3), "");
+    EXPECT_EQ(parts_note(Split::kShards, 5, 3),
               "note: 5 shards for 3 colour-swapped pairs: 2 shard(s) will have no games");
-    EXPECT_EQ(shards_note(2, 1),
+    EXPECT_EQ(parts_note(Split::kShards, 2, 1),
               "note: 2 shards for 1 colour-swapped pair: 1 shard(s) will have no games");
 }
 
@@ -66,8 +66,8 @@ TEST(SlurmSubmission, DryRunPrintsTheScriptsAndCommandsBashTakes) {
               "'/j/cup.slurm/merge.sbatch'");
     const auto scripts = slurm_scripts(job);
     EXPECT_EQ(dry_run_text(job, "2"),
-              "# /j/cup.slurm/shards.sbatch\n" + scripts.shards +
-                  "\n# /j/cup.slurm/merge.sbatch\n" + scripts.merge +
+              "# /j/cup.slurm/shards.sbatch\n" + scripts.array + "\n# /j/cup.slurm/merge.sbatch\n" +
+                  scripts.merge +
                   "\n# submitted with:\nmkdir -p '/j/cup.slurm/logs'\n"
                   "job=$(sbatch '--parsable' '--array=2' '/j/cup.slurm/shards.sbatch')\n" +
                   merge_command_line(job) + "\n");
@@ -84,7 +84,7 @@ TEST(SlurmSubmission, WritesBothScriptsExecutable) {
     EXPECT_TRUE(fs::is_directory(job.job_dir / "logs"));
     EXPECT_TRUE(fs::is_directory(dir.path() / "db"));
     const auto scripts = slurm_scripts(job);
-    EXPECT_EQ(testing::slurp(shards_script_path(job).string()), scripts.shards);
+    EXPECT_EQ(testing::slurp(array_script_path(job).string()), scripts.array);
     EXPECT_EQ(testing::slurp(merge_script_path(job).string()), scripts.merge);
     EXPECT_NE(fs::status(merge_script_path(job)).permissions() & fs::perms::owner_exec,
               fs::perms::none);
@@ -114,6 +114,54 @@ TEST(SlurmSubmission, SaysWhatWasSubmittedAndHowToSubmitAMissingMerge) {
               "the shards are submitted as job 41, but the merge job is not: sbatch: error: no "
               "partition\n(submit it by hand: sbatch --dependency=afterany:41 "
               "'/j/cup.slurm/merge.sbatch')\n");
+}
+
+SlurmJob small_workers(const fs::path& dir) {
+    auto job = small_job(dir);
+    job.split = Split::kWorkers;
+    job.parts = 2;
+    return job;
+}
+
+TEST(SlurmSubmission, WorkersNotesDryRunFilesAndTextsSayWorkers) {
+    EXPECT_EQ(parts_note(Split::kWorkers, 2, 2), "");
+    EXPECT_EQ(parts_note(Split::kWorkers, 5, 3),
+              "note: 5 workers for 3 colour-swapped pairs: 2 worker(s) will have no games");
+
+    const auto job = small_workers("/j");
+    const auto scripts = slurm_scripts(job);
+    EXPECT_EQ(dry_run_text(job, ""),
+              "# /j/cup.slurm/workers.sbatch\n" + scripts.array +
+                  "\n# /j/cup.slurm/merge.sbatch\n" + scripts.merge +
+                  "\n# submitted with:\nmkdir -p '/j/cup.slurm/logs'\n"
+                  "job=$(sbatch '--parsable' '/j/cup.slurm/workers.sbatch')\n" +
+                  merge_command_line(job) + "\n");
+    EXPECT_EQ(submitted_text(job, "", "81234", "81235"),
+              "tournament 'cup' in 2 workers: scripts in /j/cup.slurm\n"
+              "submitted: workers job 81234 (tasks 1-2), merge job 81235 (after 81234)\n"
+              "  watch:    squeue -j 81234,81235\n"
+              "  logs:     /j/cup.slurm/logs/\n"
+              "  results:  arena standings /j/db/cup.db (once the merge ran)\n"
+              "  resubmit: this command with --tasks K[,K...] (the workers that failed; a new "
+              "merge follows them)\n");
+    auto one = job;
+    one.parts = 1;
+    EXPECT_NE(submitted_text(one, "", "41", "42").find("in 1 worker: "), std::string::npos);
+    EXPECT_EQ(merge_unsubmitted_text(job, "41", "sbatch: error: no partition"),
+              "the workers are submitted as job 41, but the merge job is not: sbatch: error: no "
+              "partition\n(submit it by hand: sbatch --dependency=afterany:41 "
+              "'/j/cup.slurm/merge.sbatch')\n");
+
+    testing::TempDir dir;
+    const auto on_disk = small_workers(dir.path());
+    write_job_files(on_disk);
+    EXPECT_EQ(array_script_path(on_disk), dir.path() / "cup.slurm" / "workers.sbatch");
+    EXPECT_EQ(testing::slurp(array_script_path(on_disk).string()), slurm_scripts(on_disk).array);
+    EXPECT_NE(fs::status(array_script_path(on_disk)).permissions() & fs::perms::owner_exec,
+              fs::perms::none);
+    EXPECT_FALSE(fs::exists(dir.path() / "cup.slurm" / "shards.sbatch"));
+    // The workers' databases' folder, which they all read, is there before they start.
+    EXPECT_TRUE(fs::is_directory(part_database(on_disk, 1).parent_path()));
 }
 
 // A stand-in sbatch in `dir`, first on PATH while it lives: it prints job
@@ -148,6 +196,12 @@ TEST(SlurmSubmission, SubmitsTheShardsThenTheMergeAfterThem) {
         EXPECT_EQ(submit_job(job, ""), submitted_text(job, "", "41", "42"));
     }
     EXPECT_TRUE(fs::exists(job.job_dir / "merge.sbatch"));
+    {
+        const auto workers = small_workers(dir.path());
+        FakeSbatch sbatch(dir.path() / "ok-workers", false);
+        EXPECT_EQ(submit_job(workers, "2"), submitted_text(workers, "2", "41", "42"));
+        EXPECT_TRUE(fs::exists(workers.job_dir / "workers.sbatch"));
+    }
     FakeSbatch sbatch(dir.path() / "no-merge", true);
     try {
         (void)submit_job(job, "2");

@@ -6,8 +6,11 @@
 // a task that did not run leaves the merge incomplete and saying so, and
 // --tasks resubmits it; with --local-dir each shard plays on "node-local"
 // disk and is copied back, also when the task is stopped with SIGTERM, and
-// the next attempt resumes from that copy. The same scripts on a real Slurm:
-// slurm_cluster_test.cpp.
+// the next attempt resumes from that copy. With --workers: the workers'
+// scripts, what is refused (--local-dir, a tune) and what is taken (SPRT
+// gauntlets, ladders), and both scripts run through the stand-in sbatch
+// with a stand-in arena that records its calls. The same scripts on a real
+// Slurm: slurm_cluster_test.cpp.
 
 #include "arena/cluster/slurm.hpp"
 
@@ -24,6 +27,7 @@
 #include <thread>
 #include <vector>
 
+#include "arena/tournament/shard.hpp"
 #include "db_query.hpp"
 #include "fake_sbatch.hpp"
 #include "game_rows.hpp"
@@ -54,7 +58,7 @@ SlurmJob sample_job() {
     job.workdir = "/home/org";
     job.database = "/home/org/results/league.db";
     job.job_dir = "/home/org/results/league.slurm";
-    job.shards = 8;
+    job.parts = 8;
     job.cpus_per_task = 4;
     job.partition = "short";
     job.time = "2:00:00";
@@ -68,7 +72,7 @@ SlurmJob sample_job() {
 TEST(SlurmScripts, AnArrayOfShardsAndAMergeAfterIt) {
     const auto job = sample_job();
     const auto s = slurm_scripts(job);
-    EXPECT_TRUE(s.shards.starts_with("#!/bin/bash\n"));
+    EXPECT_TRUE(s.array.starts_with("#!/bin/bash\n"));
     for (const char* line :
          {"#SBATCH --job-name=arena-league\n", "#SBATCH --array=1-8%3\n",
           "#SBATCH --cpus-per-task=4\n", "#SBATCH --time=2:00:00\n", "#SBATCH --partition=short\n",
@@ -77,10 +81,10 @@ TEST(SlurmScripts, AnArrayOfShardsAndAMergeAfterIt) {
           "db='/home/org/results/league.shard-'\"$shard\"'-of-8.db'\n",
           "exec '/opt/arena/bin/arena' run '/home/org/league.yaml' --shard \"$shard/8\" "
           "--concurrency \"${SLURM_CPUS_PER_TASK:-4}\" --db \"$db\"\n"})
-        EXPECT_TRUE(has(s.shards, line)) << line << "\n" << s.shards;
+        EXPECT_TRUE(has(s.array, line)) << line << "\n" << s.array;
     // Every #SBATCH line comes before the first command, or sbatch ignores it.
-    const auto first_command = s.shards.find("\nset -euo pipefail");
-    EXPECT_EQ(s.shards.find("#SBATCH", first_command), std::string::npos);
+    const auto first_command = s.array.find("\nset -euo pipefail");
+    EXPECT_EQ(s.array.find("#SBATCH", first_command), std::string::npos);
 
     for (const char* line : {"#SBATCH --job-name=arena-league-merge\n", "#SBATCH --time=30:00\n",
                              "#SBATCH --partition=short\n", "#SBATCH --account=cs101\n",
@@ -91,9 +95,9 @@ TEST(SlurmScripts, AnArrayOfShardsAndAMergeAfterIt) {
     EXPECT_FALSE(has(s.merge, "--array"));
 
     EXPECT_EQ(
-        shards_submission(job, ""),
+        array_submission(job, ""),
         (std::vector<std::string>{"--parsable", "/home/org/results/league.slurm/shards.sbatch"}));
-    EXPECT_EQ(shards_submission(job, "3,5-6"),
+    EXPECT_EQ(array_submission(job, "3,5-6"),
               (std::vector<std::string>{"--parsable", "--array=3,5-6",
                                         "/home/org/results/league.slurm/shards.sbatch"}));
     EXPECT_EQ(merge_submission(job, "41"),
@@ -106,7 +110,7 @@ TEST(SlurmScripts, PathsAreQuotedForTheShell) {
     job.workdir = "/home/o'brien/my league";
     job.arena = "/home/o'brien/bin/arena";
     const auto s = slurm_scripts(job);
-    EXPECT_TRUE(has(s.shards, "cd '/home/o'\\''brien/my league'\n")) << s.shards;
+    EXPECT_TRUE(has(s.array, "cd '/home/o'\\''brien/my league'\n")) << s.array;
     EXPECT_EQ(shell_quote("a'b c"), "'a'\\''b c'");
     EXPECT_EQ(shell_quote(""), "''");
     // A quoted word is one word to bash, whatever it holds.
@@ -139,14 +143,121 @@ TEST(SlurmScripts, ProblemsNameTheOption) {
     EXPECT_TRUE(has(problem([](SlurmJob& j) { j.cpus_per_task = 0; }), "--cpus-per-task"));
 
     std::string why;
-    EXPECT_EQ(parse_tasks("3", 8, why), "3");
-    EXPECT_EQ(parse_tasks("2,5-7,8", 8, why), "2,5-7,8");
+    EXPECT_EQ(parse_tasks("3", Split::kShards, 8, why), "3");
+    EXPECT_EQ(parse_tasks("2,5-7,8", Split::kShards, 8, why), "2,5-7,8");
     for (const char* bad : {"", "0", "9", "x", "3-2", "1,,2", "1-", "-1", "+2", "2,", "1-9"}) {
         why.clear();
-        EXPECT_FALSE(parse_tasks(bad, 8, why)) << bad;
+        EXPECT_FALSE(parse_tasks(bad, Split::kShards, 8, why)) << bad;
         EXPECT_TRUE(has(why, "--tasks")) << bad << ": " << why;
         EXPECT_TRUE(has(why, "from 1 to 8")) << bad << ": " << why;
     }
+}
+
+SlurmJob sample_workers() {
+    auto job = sample_job();
+    job.split = Split::kWorkers;
+    job.parts = 4;
+    return job;
+}
+
+TEST(SlurmScripts, AnArrayOfWorkersAndAMergeAfterThem) {
+    const auto job = sample_workers();
+    const auto s = slurm_scripts(job);
+    EXPECT_TRUE(s.array.starts_with("#!/bin/bash\n# The workers of tournament 'league'"))
+        << s.array;
+    for (const char* line :
+         {"#SBATCH --job-name=arena-league-workers\n", "#SBATCH --array=1-4%3\n",
+          "#SBATCH --cpus-per-task=4\n", "#SBATCH --time=2:00:00\n", "#SBATCH --partition=short\n",
+          "#SBATCH --account=cs101\n",
+          "#SBATCH --output=/home/org/results/league.slurm/logs/worker-%a.out\n",
+          "#SBATCH --open-mode=append\n",
+          "worker=${SLURM_ARRAY_TASK_ID:?'the task script of a Slurm job array: submit it with "
+          "sbatch'}\n",
+          "cd '/home/org'\n", "db='/home/org/results/league.worker-'\"$worker\"'-of-4.db'\n",
+          "exec '/opt/arena/bin/arena' run '/home/org/league.yaml' --worker \"$worker/4\" "
+          "--concurrency \"${SLURM_CPUS_PER_TASK:-4}\" --db \"$db\"\n"})
+        EXPECT_TRUE(has(s.array, line)) << line << "\n" << s.array;
+    const auto first_command = s.array.find("\nset -euo pipefail");
+    EXPECT_EQ(s.array.find("#SBATCH", first_command), std::string::npos);
+
+    for (const char* line :
+         {"#SBATCH --job-name=arena-league-merge\n", "#SBATCH --open-mode=append\n",
+          "#SBATCH --output=/home/org/results/league.slurm/logs/merge.out\n",
+          "for worker in $(seq 1 4); do\n",
+          "  db='/home/org/results/league.worker-'\"$worker\"'-of-4.db'\n",
+          "merged=$('/opt/arena/bin/arena' merge '/home/org/results/league.db' \"${inputs[@]}\")\n",
+          "see the workers' logs in /home/org/results/league.slurm/logs, and resubmit the "
+          "workers that failed: the same arena slurm command with --tasks K[,K...]"})
+        EXPECT_TRUE(has(s.merge, line)) << line << "\n" << s.merge;
+    // Nothing of either script speaks of shards.
+    EXPECT_FALSE(has(s.array, "shard")) << s.array;
+    EXPECT_FALSE(has(s.merge, "shard")) << s.merge;
+
+    EXPECT_EQ(array_script_path(job), "/home/org/results/league.slurm/workers.sbatch");
+    EXPECT_EQ(merge_script_path(job), "/home/org/results/league.slurm/merge.sbatch");
+    EXPECT_EQ(array_submission(job, "2"),
+              (std::vector<std::string>{"--parsable", "--array=2",
+                                        "/home/org/results/league.slurm/workers.sbatch"}));
+    EXPECT_EQ(part_database(job, 2), "/home/org/results/league.worker-2-of-4.db");
+    EXPECT_EQ(part_log(job, 2), "/home/org/results/league.slurm/logs/worker-2.out");
+    EXPECT_EQ(part_noun(Split::kWorkers), "worker");
+    EXPECT_EQ(part_noun(Split::kShards), "shard");
+}
+
+// The database each task's script names is part_database(), for shards the
+// same as `arena run --shard`'s (tournament::shard_database), and every part
+// of a job is in one folder: workers read each other's there.
+TEST(SlurmScripts, TheScriptsDatabasesArePartDatabase) {
+    for (const auto split : {Split::kShards, Split::kWorkers}) {
+        auto job = split == Split::kShards ? sample_job() : sample_workers();
+        job.database = "/home/o'brien/my results/league.v2.db";
+        const auto s = slurm_scripts(job);
+        const auto at = s.array.find("\ndb=");
+        ASSERT_NE(at, std::string::npos) << s.array;
+        const auto db_line = s.array.substr(at + 1, s.array.find('\n', at + 1) - at);
+        const std::string noun(part_noun(split));
+        for (const int k : {1, 3}) {
+            const auto r =
+                run_shell(noun + "=" + std::to_string(k) + "; " + db_line + "printf '%s' \"$db\"");
+            EXPECT_EQ(r.out, part_database(job, k).string()) << db_line;
+            EXPECT_EQ(part_database(job, k).parent_path(), job.database.parent_path());
+            // And the merge looks for the same files.
+            EXPECT_TRUE(has(s.merge, "  " + db_line)) << s.merge;
+        }
+        if (split == Split::kShards) {
+            for (const int k : {1, 8}) {
+                EXPECT_EQ(part_database(job, k),
+                          tournament::shard_database(job.database, {k, job.parts}));
+            }
+        }
+    }
+}
+
+// Workers play on the shared file system: a local_dir is refused, naming
+// why, and the workers' script would not use it.
+TEST(SlurmScripts, WorkersHaveNoLocalDir) {
+    auto job = sample_workers();
+    job.local_dir = "$TMPDIR/arena";
+    const auto problem = slurm_job_problem(job);
+    EXPECT_TRUE(has(problem, "--local-dir cannot be used with --workers")) << problem;
+    EXPECT_TRUE(has(problem, "read each other's databases")) << problem;
+    EXPECT_TRUE(has(problem, "shared file system")) << problem;
+    EXPECT_FALSE(has(slurm_scripts(job).array, "local_dir"));
+    EXPECT_FALSE(has(slurm_scripts(job).array, "TMPDIR"));
+    // Shards take it.
+    auto shards = sample_job();
+    shards.local_dir = "$TMPDIR/arena";
+    EXPECT_EQ(slurm_job_problem(shards), "");
+    EXPECT_TRUE(has(slurm_scripts(shards).array, "local_dir=\"$TMPDIR/arena\"\n"));
+
+    job.local_dir.clear();
+    job.parts = 0;
+    EXPECT_EQ(slurm_job_problem(job), "--workers must be 1 or more");
+    std::string why;
+    EXPECT_EQ(parse_tasks("1,3-4", Split::kWorkers, 4, why), "1,3-4");
+    EXPECT_FALSE(parse_tasks("5", Split::kWorkers, 4, why));
+    EXPECT_TRUE(has(why, "--tasks '5': '5' is not a task: each task is a worker index from 1 to 4"))
+        << why;
 }
 
 // ---- the command -------------------------------------------------------------------
@@ -261,7 +372,9 @@ TEST_F(SlurmCommand, BadArgumentsAndConfigsGetOneMessage) {
     const struct {
         std::string args, says;
     } cases[] = {
-        {"slurm rr.yaml", "--shards"},
+        {"slurm rr.yaml",
+         "give --shards N (each task plays its own range of the schedule) or "
+         "--workers N"},
         {"slurm --shards 4", "missing CONFIG"},
         {"slurm rr.yaml --shards 0", "--shards must be 1 or more"},
         {"slurm rr.yaml --shards 4 --tasks 5", "--tasks '5'"},
@@ -271,6 +384,15 @@ TEST_F(SlurmCommand, BadArgumentsAndConfigsGetOneMessage) {
         {"slurm ladder.yaml --shards 2",
          "ladder.yaml: a ladder schedule (schedule: { type: ladder }) cannot be played in shards"},
         {"slurm tune.yaml --shards 2", "tune.yaml: a tune (tune:) cannot be played in shards yet"},
+        {"slurm rr.yaml --shards 2 --workers 2", "give either --shards N or --workers N, not both"},
+        {"slurm rr.yaml --workers 0", "--workers must be 1 or more"},
+        {"slurm rr.yaml --workers 4 --tasks 5", "each task is a worker index from 1 to 4"},
+        {"slurm rr.yaml --workers 2 --local-dir /tmp/x",
+         "--local-dir cannot be used with --workers: the workers read each other's databases"},
+        {"slurm rr.yaml --workrs 2", "did you mean '--workers'"},
+        {"slurm tune.yaml --workers 2",
+         "tune.yaml: arena tune is not distributed over workers yet: each SPSA iteration's point "
+         "depends on every result before it (docs/cluster.md, 'Tuning')"},
         {"slurm broken.yaml --shards 2", "broken.yaml:3"},
         {"slurm missing.yaml --shards 2", "missing.yaml"},
     };
@@ -285,6 +407,156 @@ TEST_F(SlurmCommand, BadArgumentsAndConfigsGetOneMessage) {
                              shell_quote(bin("bin/arena")) + " slurm rr.yaml --shards 2");
     EXPECT_EQ(r.status, 1) << r.out;
     EXPECT_TRUE(has(r.out, "no sbatch on PATH")) << r.out;
+}
+
+TEST_F(SlurmCommand, WorkersDryRunSaysWorkers) {
+    config();
+    const auto r = arena("slurm rr.yaml --workers 4 -c 2 --tasks 2,4 --dry-run");
+    ASSERT_EQ(r.status, 0) << r.out;
+    const auto job_dir = path("results/rr.slurm");
+    for (const std::string& part :
+         {"# " + (job_dir / "workers.sbatch").string() + "\n#!/bin/bash\n",
+          "# " + (job_dir / "merge.sbatch").string() + "\n#!/bin/bash\n",
+          std::string("#SBATCH --array=1-4\n"), std::string("#SBATCH --cpus-per-task=2\n"),
+          "#SBATCH --output=" + (job_dir / "logs").string() + "/worker-%a.out\n",
+          "job=$(sbatch '--parsable' '--array=2,4' '" + (job_dir / "workers.sbatch").string() +
+              "')\n",
+          "sbatch '--parsable' '--dependency=afterany:'\"${job%%;*}\" '" +
+              (job_dir / "merge.sbatch").string() + "'\n",
+          " run '" + path("rr.yaml").string() + "' --worker \"$worker/4\" --concurrency ",
+          "db='" + path("results/rr.worker-").string() + "'\"$worker\"'-of-4.db'\n"})
+        EXPECT_TRUE(has(r.out, part)) << part << "\n" << r.out;
+    EXPECT_FALSE(has(r.out, "shard")) << r.out;
+    EXPECT_FALSE(fs::exists(job_dir));
+    // More workers than pairs: the note says workers.
+    const auto many = arena("slurm rr.yaml --workers 13 --dry-run");
+    EXPECT_EQ(many.status, 0) << many.out;
+    EXPECT_TRUE(has(many.out,
+                    "arena slurm: note: 13 workers for 12 colour-swapped pairs: 1 worker(s) will "
+                    "have no games"))
+        << many.out;
+}
+
+// What shards refuse, workers take: an SPRT gauntlet and a ladder (whose
+// pairs are not known ahead, so no note compares them with N).
+TEST_F(SlurmCommand, WorkersTakeTheSprtGauntletsAndLaddersShardsRefuse) {
+    const std::string bots = "bots:\n  - { name: a, command: " + bin("bots/random") +
+                             " }\n  - { name: b, command: " + bin("bots/random") + " }\n";
+    write("ladder.yaml",
+          "name: lad\ngame: { name: connect4 }\ntime: { move_ms: 100 }\n"
+          "schedule: { type: ladder, games_per_entrant: 4 }\n" +
+              bots);
+    write("sprt.yaml",
+          "name: sp\ngame: { name: connect4 }\ntime: { move_ms: 100 }\n"
+          "schedule: { type: gauntlet, challenger: a, games_per_pair: 100, "
+          "sprt: { elo0: 0, elo1: 10 } }\n" +
+              bots);
+    for (const char* file : {"ladder.yaml", "sprt.yaml"}) {
+        const auto shards = arena(std::string("slurm ") + file + " --shards 4 --dry-run");
+        EXPECT_EQ(shards.status, 2) << shards.out;
+        EXPECT_TRUE(has(shards.out, "cannot be played in shards")) << shards.out;
+        const auto workers = arena(std::string("slurm ") + file + " --workers 4 --dry-run");
+        EXPECT_EQ(workers.status, 0) << workers.out;
+        EXPECT_TRUE(has(workers.out, "--worker \"$worker/4\"")) << workers.out;
+        EXPECT_FALSE(has(workers.out, "note:")) << workers.out;
+    }
+}
+
+// The workers' scripts run under bash as Slurm would run them (the stand-in
+// sbatch), with a stand-in arena that records how it is called: each task
+// runs `arena run CONFIG --worker K/N` from the workdir into its worker
+// database, and the merge takes every worker database there is, says which
+// are missing and fails until merge says the tournament is complete.
+TEST_F(SlurmCommand, WorkersScriptsRunTheWorkersAndTheMerge) {
+    config();
+    const auto fake_arena = path("fake-arena/arena");
+    fs::create_directories(fake_arena.parent_path());
+    // run: creates its --db and records its arguments and where it ran;
+    // merge: complete when it has all 4 inputs.
+    std::ofstream(fake_arena)
+        << "#!/bin/bash\n"
+        << "printf '%s|' \"$PWD\" \"$@\" >> " << shell_quote(path("arena-calls.txt").string())
+        << "\necho >> " << shell_quote(path("arena-calls.txt").string()) << "\n"
+        << "case \"$1\" in\n"
+        << "  run) while [ $# -gt 1 ]; do if [ \"$1\" = --db ]; then : > \"$2\"; fi; shift; done\n"
+        << "       echo 'arena run: stand-in' ;;\n"
+        << "  merge) out=$2; shift 2\n"
+        << "         if [ $# -eq 4 ]; then echo \"$out: tournament 'rr': 24 of 24 games, "
+           "complete\"\n"
+        << "         else echo \"$out: tournament 'rr': 18 of 24 games\"; fi ;;\n"
+        << "esac\n";
+    fs::permissions(fake_arena, fs::perms::owner_all);
+    const std::string arena_option = " --arena " + shell_quote(fake_arena.string());
+
+    const auto first = arena("slurm rr.yaml --workers 4 -c 2" + arena_option, "SKIP_TASKS=3");
+    ASSERT_EQ(first.status, 0) << first.out;
+    EXPECT_TRUE(has(first.out, "arena slurm: tournament 'rr' in 4 workers: scripts in " +
+                                   path("results/rr.slurm").string() + "\n"))
+        << first.out;
+    EXPECT_TRUE(has(first.out, "submitted: workers job 101 (tasks 1-4), merge job 102 (after 101)"))
+        << first.out;
+    EXPECT_TRUE(has(first.out,
+                    "resubmit: this command with --tasks K[,K...] (the workers that "
+                    "failed; a new merge follows them)"))
+        << first.out;
+    EXPECT_FALSE(has(first.out, "shard")) << first.out;
+    const auto sbatch_calls = testing::slurp(path("fake/calls.txt").string());
+    EXPECT_TRUE(has(sbatch_calls, "--parsable " + path("results/rr.slurm/workers.sbatch").string() +
+                                      "\n--parsable --dependency=afterany:101 " +
+                                      path("results/rr.slurm/merge.sbatch").string() + "\n"))
+        << sbatch_calls;
+    EXPECT_FALSE(fs::exists(path("results/rr.slurm/shards.sbatch")));
+
+    const auto calls = testing::lines_of(testing::slurp(path("arena-calls.txt").string()));
+    const auto worker_call = [&](int k) {
+        return dir_.path().string() + "|run|" + path("rr.yaml").string() + "|--worker|" +
+               std::to_string(k) + "/4|--concurrency|2|--db|" +
+               path("results/rr.worker-" + std::to_string(k) + "-of-4.db").string() + "|";
+    };
+    const auto db = [&](int k) {
+        return path("results/rr.worker-" + std::to_string(k) + "-of-4.db").string();
+    };
+    ASSERT_EQ(calls.size(), 4u) << testing::slurp(path("arena-calls.txt").string());
+    EXPECT_EQ(calls[0], worker_call(1));
+    EXPECT_EQ(calls[1], worker_call(2));
+    EXPECT_EQ(calls[2], worker_call(4));
+    EXPECT_EQ(calls[3], dir_.path().string() + "|merge|" + path("results/rr.db").string() + "|" +
+                            db(1) + "|" + db(2) + "|" + db(4) + "|");
+    const auto log2 = testing::slurp(path("results/rr.slurm/logs/worker-2.out").string());
+    EXPECT_TRUE(has(log2, "arena slurm: worker 2 of 4 on ")) << log2;
+    EXPECT_TRUE(has(log2, "arena run: stand-in")) << log2;
+    EXPECT_FALSE(fs::exists(path("results/rr.slurm/logs/worker-3.out")));
+    const auto merge_log = testing::slurp(path("results/rr.slurm/logs/merge.out").string());
+    for (const std::string& line :
+         {"arena slurm: worker 3 of 4 has no database yet (" + db(3) + ")\n",
+          "arena slurm: tournament 'rr' is not complete: see the workers' logs in " +
+              path("results/rr.slurm/logs").string() +
+              ", and resubmit the workers that failed: the same arena slurm command with --tasks "
+              "K[,K...]\n",
+          std::string("arena slurm: workers with no database yet: 3 (--tasks 3, and any other "
+                      "whose task failed)\n")})
+        EXPECT_TRUE(has(merge_log, line)) << line << "\n" << merge_log;
+    // The merge job fails while the tournament is not complete.
+    const std::string merge_script = path("results/rr.slurm/merge.sbatch").string();
+    EXPECT_EQ(run_shell("bash " + shell_quote(merge_script)).status, 1);
+
+    // Worker 3 resubmitted by index, with a new merge after it, which completes.
+    const auto again = arena("slurm rr.yaml --workers 4 -c 2 --tasks 3" + arena_option);
+    ASSERT_EQ(again.status, 0) << again.out;
+    EXPECT_TRUE(has(again.out, "workers job 103 (tasks 3), merge job 104 (after 103)"))
+        << again.out;
+    EXPECT_TRUE(has(testing::slurp(path("fake/calls.txt").string()),
+                    "--parsable --array=3 " + path("results/rr.slurm/workers.sbatch").string()));
+    const auto calls2 = testing::lines_of(testing::slurp(path("arena-calls.txt").string()));
+    ASSERT_EQ(calls2.size(), 7u);  // and the merge run above by hand
+    EXPECT_EQ(calls2[5], worker_call(3));
+    EXPECT_EQ(calls2[6], dir_.path().string() + "|merge|" + path("results/rr.db").string() + "|" +
+                             db(1) + "|" + db(2) + "|" + db(3) + "|" + db(4) + "|");
+    const auto merge_log2 = testing::slurp(path("results/rr.slurm/logs/merge.out").string());
+    EXPECT_TRUE(has(merge_log2, path("results/rr.db").string() +
+                                    ": tournament 'rr': 24 of 24 games, complete\n"))
+        << merge_log2;
+    EXPECT_EQ(run_shell("bash " + shell_quote(merge_script)).status, 0);
 }
 
 TEST_F(SlurmCommand, SubmittedShardsMergedEqualTheWholeRunAndAFailedTaskIsResubmitted) {

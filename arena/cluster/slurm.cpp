@@ -34,13 +34,22 @@ std::string double_quote(std::string_view text) {
     return out + "\"";
 }
 
-// Shard K's database as a shell word, for K in $shard: the path of
-// shard_database() (arena/tournament/shard.hpp) with the index left to the
-// shell.
-std::string shard_db_word(const fs::path& database, int shards) {
+// Part K's database as a shell word, for K in the shell variable named
+// part_noun(split) ($shard, $worker): the path of part_database() with the
+// index left to the shell (for shards, arena/tournament/shard.hpp's
+// shard_database(); for workers, the same form with ".worker-").
+std::string part_db_word(const SlurmJob& job) {
+    const auto& database = job.database;
+    const std::string noun(part_noun(job.split));
     const auto stem = (database.parent_path() / database.stem()).string();
-    return shell_quote(stem + ".shard-") + "\"$shard\"" +
-           shell_quote("-of-" + std::to_string(shards) + database.extension().string());
+    return shell_quote(stem + "." + noun + "-") + "\"$" + noun + "\"" +
+           shell_quote("-of-" + std::to_string(job.parts) + database.extension().string());
+}
+
+// "8 shards", "1 worker".
+std::string count_of(const SlurmJob& job) {
+    return std::to_string(job.parts) + " " + std::string(part_noun(job.split)) +
+           (job.parts == 1 ? "" : "s");
 }
 
 bool all_digits(std::string_view s) {
@@ -81,16 +90,23 @@ void common_directives(std::ostringstream& s, const SlurmJob& job) {
 
 // The header both scripts start with: what the job is and how to redo it.
 void preamble(std::ostringstream& s, const SlurmJob& job, std::string_view what) {
+    const std::string noun(part_noun(job.split));
     s << "#!/bin/bash\n"
       << "# " << what << " of tournament '" << job.tournament << "' ("
-      << job.config.filename().string() << "), in " << job.shards << " shard"
-      << (job.shards == 1 ? "" : "s") << ".\n"
-      << "# Written by `arena slurm` (docs/cluster.md). Resubmit failed shards with the\n"
+      << job.config.filename().string() << "), in " << count_of(job) << ".\n"
+      << "# Written by `arena slurm` (docs/cluster.md). Resubmit failed " << noun << "s with the\n"
       << "# same arena slurm command and --tasks K[,K...]: it submits those tasks of\n"
-      << "# shards.sbatch and a new merge after them.\n";
+      << "# " << array_script_path(job).filename().string() << " and a new merge after them.\n";
+    if (job.split == Split::kWorkers)
+        s << "# The workers read each other's databases between pairs: they all play in\n"
+          << "# " << job.database.parent_path().string() << ", on the shared file system.\n";
 }
 
 }  // namespace
+
+std::string_view part_noun(Split split) {
+    return split == Split::kWorkers ? "worker" : "shard";
+}
 
 std::string shell_quote(std::string_view text) {
     std::string out = "'";
@@ -103,40 +119,59 @@ std::string shell_quote(std::string_view text) {
     return out + "'";
 }
 
-fs::path shards_script_path(const SlurmJob& job) {
-    return job.job_dir / "shards.sbatch";
+fs::path array_script_path(const SlurmJob& job) {
+    return job.job_dir / (std::string(part_noun(job.split)) + "s.sbatch");
 }
 fs::path merge_script_path(const SlurmJob& job) {
     return job.job_dir / "merge.sbatch";
 }
 
+fs::path part_database(const SlurmJob& job, int k) {
+    const auto& database = job.database;
+    return database.parent_path() /
+           (database.stem().string() + "." + std::string(part_noun(job.split)) + "-" +
+            std::to_string(k) + "-of-" + std::to_string(job.parts) + database.extension().string());
+}
+
+fs::path part_log(const SlurmJob& job, int k) {
+    return job.job_dir / "logs" /
+           (std::string(part_noun(job.split)) + "-" + std::to_string(k) + ".out");
+}
+
 SlurmScripts slurm_scripts(const SlurmJob& job) {
-    const std::string n = std::to_string(job.shards);
+    const std::string n = std::to_string(job.parts);
+    const std::string noun(part_noun(job.split));  // also the shell variable of the index
+    const bool workers = job.split == Split::kWorkers;
     SlurmScripts scripts;
     {
         std::ostringstream s;
-        preamble(s, job, "The shards");
-        s << "#SBATCH --job-name=" << job_name(job.tournament) << "\n"
+        preamble(s, job, workers ? "The workers" : "The shards");
+        s << "#SBATCH --job-name=" << job_name(job.tournament) << (workers ? "-workers" : "")
+          << "\n"
           << "#SBATCH --array=1-" << n;
         if (job.max_running > 0) s << "%" << job.max_running;
         s << "\n"
           << "#SBATCH --cpus-per-task=" << job.cpus_per_task << "\n";
         if (!job.time.empty()) s << "#SBATCH --time=" << job.time << "\n";
-        s << "#SBATCH --output=" << logs_dir(job) << "/shard-%a.out\n"
+        s << "#SBATCH --output=" << logs_dir(job) << "/" << noun << "-%a.out\n"
           << "#SBATCH --open-mode=append\n";
         common_directives(s, job);
         s << "set -euo pipefail\n"
-          << "shard=${SLURM_ARRAY_TASK_ID:?'the task script of a Slurm job array: submit it with "
+          << noun
+          << "=${SLURM_ARRAY_TASK_ID:?'the task script of a Slurm job array: submit it with "
              "sbatch'}\n"
           << "cd " << shell_quote(job.workdir.string()) << "\n"
-          << "db=" << shard_db_word(job.database, job.shards) << "\n"
-          << "echo \"arena slurm: shard $shard of " << n
+          << "db=" << part_db_word(job) << "\n"
+          << "echo \"arena slurm: " << noun << " $" << noun << " of " << n
           << " on $(hostname), job ${SLURM_JOB_ID:-none}, $(date -u +%Y-%m-%dT%H:%M:%SZ)\"\n";
         const std::string run = shell_quote(job.arena.string()) + " run " +
-                                shell_quote(job.config.string()) + " --shard \"$shard/" + n +
-                                "\" --concurrency \"${SLURM_CPUS_PER_TASK:-" +
+                                shell_quote(job.config.string()) + " --" + noun + " \"$" + noun +
+                                "/" + n + "\" --concurrency \"${SLURM_CPUS_PER_TASK:-" +
                                 std::to_string(job.cpus_per_task) + "}\"";
-        if (job.local_dir.empty()) {
+        if (job.local_dir.empty() || workers) {
+            // Workers always play on the shared file system, all in the
+            // merged database's folder, where each reads the others'
+            // databases between pairs (slurm_job_problem refuses a local_dir).
             s << "exec " << run << " --db \"$db\"\n";
         } else {
             // The shard plays on the node's disk. It starts from the shared
@@ -167,7 +202,7 @@ SlurmScripts slurm_scripts(const SlurmJob& job) {
               << "fi\n"
               << "exit \"$status\"\n";
         }
-        scripts.shards = s.str();
+        scripts.array = s.str();
     }
     {
         std::ostringstream s;
@@ -184,14 +219,17 @@ SlurmScripts slurm_scripts(const SlurmJob& job) {
           << "echo \"arena slurm: merge on $(hostname), job ${SLURM_JOB_ID:-none}, $(date -u "
              "+%Y-%m-%dT%H:%M:%SZ)\"\n"
           << "inputs=()\n"
-          << "for shard in $(seq 1 " << n << "); do\n"
-          << "  db=" << shard_db_word(job.database, job.shards) << "\n"
-          << "  if [ -f \"$db\" ]; then inputs+=(\"$db\"); else echo \"arena slurm: shard $shard "
-             "of "
-          << n << " has no database yet ($db)\"; fi\n"
+          << "missing=\n"
+          << "for " << noun << " in $(seq 1 " << n << "); do\n"
+          << "  db=" << part_db_word(job) << "\n"
+          << "  if [ -f \"$db\" ]; then inputs+=(\"$db\"); else\n"
+          << "    echo \"arena slurm: " << noun << " $" << noun << " of " << n
+          << " has no database yet ($db)\"\n"
+          << "    missing=\"${missing:+$missing,}$" << noun << "\"\n"
+          << "  fi\n"
           << "done\n"
-          << "if [ \"${#inputs[@]}\" -eq 0 ]; then echo \"arena slurm: no shard has a database "
-             "yet\" >&2; exit 1; fi\n"
+          << "if [ \"${#inputs[@]}\" -eq 0 ]; then echo \"arena slurm: no " << noun
+          << " has a database yet\" >&2; exit 1; fi\n"
           << "mkdir -p \"$(dirname " << out_db << ")\"\n"
           << "merged=$(" << shell_quote(job.arena.string()) << " merge " << out_db
           << " \"${inputs[@]}\")\n"
@@ -203,10 +241,12 @@ SlurmScripts slurm_scripts(const SlurmJob& job) {
           << "  if [[ \"$line\" == \"$wanted\"* && \"$line\" == *\", complete\" ]]; then exit 0; "
              "fi\n"
           << "done <<< \"$merged\"\n"
-          << "echo \"arena slurm: tournament '" << job.tournament
-          << "' is not complete: see the shards' logs in " << logs_dir(job)
-          << ", and resubmit the shards that failed: the same arena slurm command with --tasks "
-             "K[,K...]\" >&2\n"
+          << "echo \"arena slurm: tournament '" << job.tournament << "' is not complete: see the "
+          << noun << "s' logs in " << logs_dir(job) << ", and resubmit the " << noun
+          << "s that failed: the same arena slurm command with --tasks K[,K...]\" >&2\n"
+          << "if [ -n \"$missing\" ]; then echo \"arena slurm: " << noun
+          << "s with no database yet: $missing (--tasks $missing, and any other whose task "
+             "failed)\" >&2; fi\n"
           << "exit 1\n";
         scripts.merge = s.str();
     }
@@ -223,7 +263,12 @@ std::string slurm_job_problem(const SlurmJob& job) {
         return "--job-dir " + job.job_dir.string() +
                ": the logs' path goes into #SBATCH lines, which cannot hold white space, quotes, "
                "'%' or '\\'; choose another directory";
-    if (job.shards < 1) return "--shards must be 1 or more";
+    if (job.parts < 1) return "--" + std::string(part_noun(job.split)) + "s must be 1 or more";
+    if (job.split == Split::kWorkers && !job.local_dir.empty())
+        return "--local-dir cannot be used with --workers: the workers read each other's "
+               "databases between pairs, so their databases must be on the shared file system "
+               "(next to " +
+               job.database.string() + ")";
     if (job.cpus_per_task < 1) return "--cpus-per-task must be 1 or more";
     if (job.max_running < 0) return "--max-running must be 0 (no limit) or more";
     if (!job.partition.empty() &&
@@ -253,14 +298,16 @@ std::string slurm_job_problem(const SlurmJob& job) {
     return {};
 }
 
-std::optional<std::string> parse_tasks(std::string_view text, int shards, std::string& problem) {
+std::optional<std::string> parse_tasks(std::string_view text, Split split, int parts,
+                                       std::string& problem) {
     const auto index = [&](std::string_view s, int& value) {
         const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
         return ec == std::errc{} && end == s.data() + s.size() && !s.empty() && s.front() != '+' &&
-               value >= 1 && value <= shards;
+               value >= 1 && value <= parts;
     };
-    const std::string range_hint =
-        "each task is a shard index from 1 to " + std::to_string(shards) + ", as in 3 or 2,5-7";
+    const std::string range_hint = "each task is a " + std::string(part_noun(split)) +
+                                   " index from 1 to " + std::to_string(parts) +
+                                   ", as in 3 or 2,5-7";
     if (text.empty()) {
         problem = "--tasks is empty: " + range_hint;
         return std::nullopt;
@@ -290,10 +337,10 @@ std::optional<std::string> parse_tasks(std::string_view text, int shards, std::s
     return out;
 }
 
-std::vector<std::string> shards_submission(const SlurmJob& job, const std::string& tasks) {
+std::vector<std::string> array_submission(const SlurmJob& job, const std::string& tasks) {
     std::vector<std::string> args{"--parsable"};
     if (!tasks.empty()) args.push_back("--array=" + tasks);
-    args.push_back(shards_script_path(job).string());
+    args.push_back(array_script_path(job).string());
     return args;
 }
 

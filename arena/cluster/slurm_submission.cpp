@@ -45,12 +45,13 @@ void place_job(SlurmJob& job, const std::string& tournament, const fs::path& con
     job.arena = arena.empty() ? own_executable() : absolute_path(arena);
 }
 
-std::string shards_note(int shards, std::size_t pairs) {
-    if (static_cast<std::size_t>(shards) <= pairs) return "";
-    return "note: " + std::to_string(shards) + " shards for " + std::to_string(pairs) +
+std::string parts_note(Split split, int parts, std::size_t pairs) {
+    if (static_cast<std::size_t>(parts) <= pairs) return "";
+    const std::string noun(part_noun(split));
+    return "note: " + std::to_string(parts) + " " + noun + "s for " + std::to_string(pairs) +
            " colour-swapped pair" + (pairs == 1 ? "" : "s") + ": " +
-           std::to_string(static_cast<std::size_t>(shards) - pairs) +
-           " shard(s) will have no games";
+           std::to_string(static_cast<std::size_t>(parts) - pairs) + " " + noun +
+           "(s) will have no games";
 }
 
 std::string sbatch_command_line(const std::vector<std::string>& args) {
@@ -77,10 +78,10 @@ std::string merge_command_line(const SlurmJob& job) {
 
 std::string dry_run_text(const SlurmJob& job, const std::string& tasks) {
     const auto scripts = slurm_scripts(job);
-    return "# " + shards_script_path(job).string() + "\n" + scripts.shards + "\n# " +
+    return "# " + array_script_path(job).string() + "\n" + scripts.array + "\n# " +
            merge_script_path(job).string() + "\n" + scripts.merge + "\n# submitted with:\n" +
            "mkdir -p " + shell_quote((job.job_dir / "logs").string()) + "\n" + "job=$(" +
-           sbatch_command_line(shards_submission(job, tasks)) + ")\n" + merge_command_line(job) +
+           sbatch_command_line(array_submission(job, tasks)) + ")\n" + merge_command_line(job) +
            "\n";
 }
 
@@ -88,26 +89,27 @@ void write_job_files(const SlurmJob& job) {
     const auto scripts = slurm_scripts(job);
     fs::create_directories(job.job_dir / "logs");
     fs::create_directories(job.database.parent_path());
-    write_script(shards_script_path(job), scripts.shards);
+    write_script(array_script_path(job), scripts.array);
     write_script(merge_script_path(job), scripts.merge);
 }
 
 std::string submitted_text(const SlurmJob& job, const std::string& tasks,
                            const std::string& array_job, const std::string& merge_job) {
-    const std::string shown_tasks = tasks.empty() ? "1-" + std::to_string(job.shards) : tasks;
-    return "tournament '" + job.tournament + "' in " + std::to_string(job.shards) + " shard" +
-           (job.shards == 1 ? "" : "s") + ": scripts in " + job.job_dir.string() + "\n" +
-           "submitted: shards job " + array_job + " (tasks " + shown_tasks + "), merge job " +
-           merge_job + " (after " + array_job + ")\n" + "  watch:    squeue -j " + array_job + "," +
-           merge_job + "\n" + "  logs:     " + (job.job_dir / "logs").string() + "/\n" +
-           "  results:  arena standings " + job.database.string() + " (once the merge ran)\n" +
-           "  resubmit: this command with --tasks K[,K...] (the shards that failed; a new merge "
-           "follows them)\n";
+    const std::string noun(part_noun(job.split));
+    const std::string shown_tasks = tasks.empty() ? "1-" + std::to_string(job.parts) : tasks;
+    return "tournament '" + job.tournament + "' in " + std::to_string(job.parts) + " " + noun +
+           (job.parts == 1 ? "" : "s") + ": scripts in " + job.job_dir.string() + "\n" +
+           "submitted: " + noun + "s job " + array_job + " (tasks " + shown_tasks +
+           "), merge job " + merge_job + " (after " + array_job + ")\n" + "  watch:    squeue -j " +
+           array_job + "," + merge_job + "\n" + "  logs:     " + (job.job_dir / "logs").string() +
+           "/\n" + "  results:  arena standings " + job.database.string() +
+           " (once the merge ran)\n" + "  resubmit: this command with --tasks K[,K...] (the " +
+           noun + "s that failed; a new merge follows them)\n";
 }
 
 std::string merge_unsubmitted_text(const SlurmJob& job, const std::string& array_job,
                                    std::string_view why) {
-    return "the shards are submitted as job " + array_job +
+    return "the " + std::string(part_noun(job.split)) + "s are submitted as job " + array_job +
            ", but the merge job is not: " + std::string(why) + "\n" +
            "(submit it by hand: sbatch --dependency=afterany:" + array_job + " " +
            shell_quote(merge_script_path(job).string()) + ")\n";
@@ -115,7 +117,7 @@ std::string merge_unsubmitted_text(const SlurmJob& job, const std::string& array
 
 std::string submit_job(const SlurmJob& job, const std::string& tasks) {
     write_job_files(job);
-    const std::string array_job = submit(shards_submission(job, tasks));
+    const std::string array_job = submit(array_submission(job, tasks));
     std::string merge_job;
     try {
         merge_job = submit(merge_submission(job, array_job));

@@ -26,8 +26,9 @@ void place_job(SlurmJob& job, const std::string& tournament, const std::filesyst
                const std::filesystem::path& arena);
 
 // "note: 5 shards for 3 colour-swapped pairs: 2 shard(s) will have no
-// games" when there are more shards than pairs; else empty.
-[[nodiscard]] std::string shards_note(int shards, std::size_t pairs);
+// games" when there are more parts than pairs ("workers", "worker(s)" by
+// `split`); else empty.
+[[nodiscard]] std::string parts_note(Split split, int parts, std::size_t pairs);
 
 // `sbatch ARGS...` as one line of a POSIX shell.
 [[nodiscard]] std::string sbatch_command_line(const std::vector<std::string>& args);
@@ -47,7 +48,7 @@ void place_job(SlurmJob& job, const std::string& tournament, const std::filesyst
 void write_job_files(const SlurmJob& job);
 
 // Writes the job's files (write_job_files) and submits its two jobs: the
-// shards' array (only `tasks`, if any), then the merge job after it.
+// array of shards or workers (only `tasks`, if any), then the merge job after it.
 // Returns submitted_text. Throws std::runtime_error with the lines that
 // follow "arena slurm: ", but for their last newline: what failed, or, when
 // only the merge job was not submitted, merge_unsubmitted_text.
