@@ -175,7 +175,7 @@ TEST(SlurmScripts, AnArrayOfWorkersAndAMergeAfterThem) {
           "sbatch'}\n",
           "cd '/home/org'\n", "db='/home/org/results/league.worker-'\"$worker\"'-of-4.db'\n",
           "exec '/opt/arena/bin/arena' run '/home/org/league.yaml' --worker \"$worker/4\" "
-          "--concurrency \"${SLURM_CPUS_PER_TASK:-4}\" --db \"$db\"\n"})
+          "--concurrency \"${SLURM_CPUS_PER_TASK:-4}\" --db '/home/org/results/league.db'\n"})
         EXPECT_TRUE(has(s.array, line)) << line << "\n" << s.array;
     const auto first_command = s.array.find("\nset -euo pipefail");
     EXPECT_EQ(s.array.find("#SBATCH", first_command), std::string::npos);
@@ -471,14 +471,18 @@ TEST_F(SlurmCommand, WorkersScriptsRunTheWorkersAndTheMerge) {
     config();
     const auto fake_arena = path("fake-arena/arena");
     fs::create_directories(fake_arena.parent_path());
-    // run: creates its --db and records its arguments and where it ran;
-    // merge: complete when it has all 4 inputs.
+    // run: given the tournament's database with --db, creates worker K's
+    // beside it as arena run does, and records its arguments and where it
+    // ran; merge: complete when it has all 4 inputs.
     std::ofstream(fake_arena)
         << "#!/bin/bash\n"
         << "printf '%s|' \"$PWD\" \"$@\" >> " << shell_quote(path("arena-calls.txt").string())
         << "\necho >> " << shell_quote(path("arena-calls.txt").string()) << "\n"
         << "case \"$1\" in\n"
-        << "  run) while [ $# -gt 1 ]; do if [ \"$1\" = --db ]; then : > \"$2\"; fi; shift; done\n"
+        << "  run) while [ $# -gt 1 ]; do\n"
+        << "         case \"$1\" in --worker) k=${2%/*}; n=${2#*/} ;; --db) db=$2 ;; esac; shift\n"
+        << "       done\n"
+        << "       : > \"${db%.db}.worker-$k-of-$n.db\"\n"
         << "       echo 'arena run: stand-in' ;;\n"
         << "  merge) out=$2; shift 2\n"
         << "         if [ $# -eq 4 ]; then echo \"$out: tournament 'rr': 24 of 24 games, "
@@ -510,8 +514,8 @@ TEST_F(SlurmCommand, WorkersScriptsRunTheWorkersAndTheMerge) {
     const auto calls = testing::lines_of(testing::slurp(path("arena-calls.txt").string()));
     const auto worker_call = [&](int k) {
         return dir_.path().string() + "|run|" + path("rr.yaml").string() + "|--worker|" +
-               std::to_string(k) + "/4|--concurrency|2|--db|" +
-               path("results/rr.worker-" + std::to_string(k) + "-of-4.db").string() + "|";
+               std::to_string(k) + "/4|--concurrency|2|--db|" + path("results/rr.db").string() +
+               "|";
     };
     const auto db = [&](int k) {
         return path("results/rr.worker-" + std::to_string(k) + "-of-4.db").string();

@@ -168,10 +168,13 @@ SlurmScripts slurm_scripts(const SlurmJob& job) {
                                 shell_quote(job.config.string()) + " --" + noun + " \"$" + noun +
                                 "/" + n + "\" --concurrency \"${SLURM_CPUS_PER_TASK:-" +
                                 std::to_string(job.cpus_per_task) + "}\"";
-        if (job.local_dir.empty() || workers) {
-            // Workers always play on the shared file system, all in the
-            // merged database's folder, where each reads the others'
-            // databases between pairs (slurm_job_problem refuses a local_dir).
+        if (workers) {
+            // Workers always play on the shared file system: given the
+            // tournament's database, each stores its games beside it in
+            // $db and reads the others' there between pairs
+            // (slurm_job_problem refuses a local_dir).
+            s << "exec " << run << " --db " << shell_quote(job.database.string()) << "\n";
+        } else if (job.local_dir.empty()) {
             s << "exec " << run << " --db \"$db\"\n";
         } else {
             // The shard plays on the node's disk. It starts from the shared
