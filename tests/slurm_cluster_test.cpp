@@ -16,9 +16,11 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <regex>
 #include <string>
 #include <thread>
@@ -29,6 +31,7 @@
 #include "proc_util.hpp"
 #include "run_control.hpp"
 #include "temp_dir.hpp"
+#include "worker_runs.hpp"
 
 namespace arena::testing {
 namespace {
@@ -81,7 +84,8 @@ class SlurmCluster : public ::testing::Test {
         fs::permissions(dir_.path(), fs::perms::group_exec | fs::perms::others_exec,
                         fs::perm_options::add);
         const auto up = run_shell(quoted(source("scripts/slurm-local")) + " start " +
-                                  quoted(cluster_.string()));
+                                  quoted(cluster_.string()) +
+                                  (cpus_ > 0 ? " " + std::to_string(cpus_) : ""));
         started_ = true;
         ASSERT_EQ(up.status, 0) << up.out;
         ASSERT_TRUE(has(up.out, "export SLURM_CONF=" + (cluster_ / "slurm.conf").string()))
@@ -116,15 +120,17 @@ class SlurmCluster : public ::testing::Test {
                << sh("squeue").out << slurp((cluster_ / "log" / "slurmctld.log").string());
     }
 
-    // The job ids of `arena slurm`'s "submitted: shards job A (...), merge job B" line.
+    // The job ids of `arena slurm`'s "submitted: shards job A (...), merge
+    // job B" line (or "workers job A").
     static std::pair<std::string, std::string> job_ids(const std::string& out) {
         std::smatch m;
-        const std::regex line(R"(shards job (\d+) \(tasks [^)]*\), merge job (\d+))");
+        const std::regex line(R"((?:shards|workers) job (\d+) \(tasks [^)]*\), merge job (\d+))");
         if (!std::regex_search(out, m, line)) return {};
         return {m[1], m[2]};
     }
 
     TempDir dir_{"slurm_cluster_test"};
+    int cpus_ = 0;  // the node's CPUs for Slurm; 0: the machine's cores
     fs::path cluster_;
     std::string env_;
     bool started_ = false;
@@ -193,6 +199,98 @@ TEST_F(SlurmCluster, FourShardsWithACancelledTaskResubmittedEqualTheWholeRun) {
     const auto a = arena("standings results/rr.db"), b = arena("standings whole.db");
     EXPECT_EQ(a.status, 0) << a.out;
     EXPECT_EQ(a.out, b.out);
+}
+
+// Workers wait for each other, so all four must run at once: the node
+// offers Slurm four CPUs whatever the machine has.
+class SlurmWorkers : public SlurmCluster {
+  protected:
+    SlurmWorkers() { cpus_ = 4; }
+};
+
+TEST_F(SlurmWorkers, AnSprtGauntletOnFourWorkersWithOneCancelledAndResubmittedDecidesAsOneMachine) {
+    std::ofstream(path("g.yaml")) << sprt_gauntlet_yaml("g", "results/g.db");
+    const auto started = std::chrono::steady_clock::now();
+    const auto whole = arena("run g.yaml --db whole.db");
+    const auto single_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started);
+    ASSERT_EQ(whole.status, 0) << whole.out;
+    const auto expected = decisions(whole.out);
+    ASSERT_EQ(expected.size(), 3u) << whole.out;
+
+    const auto submitted = arena("slurm g.yaml --workers 4 --cpus-per-task 1 --time 10:00");
+    ASSERT_EQ(submitted.status, 0) << submitted.out;
+    const auto [array_job, merge_job] = job_ids(submitted.out);
+    ASSERT_FALSE(array_job.empty()) << submitted.out;
+
+    // Worker 2, cancelled once it has stored a few games: it stops
+    // cleanly, and the other three wait at the gap its pairs leave.
+    const auto worker = [&](int k) {
+        return path("results/g.worker-" + std::to_string(k) + "-of-4.db");
+    };
+    const auto give_up = std::chrono::steady_clock::now() + 3min;
+    while (games_stored_now(worker(2)) < 4 && std::chrono::steady_clock::now() < give_up)
+        std::this_thread::sleep_for(10ms);
+    const auto cancel = sh("scancel " + array_job + "_2");
+    ASSERT_EQ(cancel.status, 0) << cancel.out;
+    std::this_thread::sleep_for(3s);
+    const auto running = sh("squeue -h -j " + array_job + " -t RUNNING -o %K");
+    auto tasks = lines_of(running.out);
+    std::sort(tasks.begin(), tasks.end());
+    EXPECT_EQ(tasks, (std::vector<std::string>{"1", "3", "4"})) << running.out;
+    const auto kept = games_stored_now(worker(2));
+    EXPECT_GE(kept, 4);
+    for (const int k : {1, 3, 4})
+        EXPECT_EQ(query_one(worker(k), "SELECT COUNT(*) FROM games WHERE pair_index % 4 = 1"), "0");
+
+    // Resubmitted by index: the run completes, with a merge after it.
+    const auto again = arena("slurm g.yaml --workers 4 --cpus-per-task 1 --time 10:00 --tasks 2");
+    ASSERT_EQ(again.status, 0) << again.out;
+    wait_for_the_queue();
+    const auto workers_s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started) - single_s;
+
+    // Every worker printed the decisions one machine made (worker 2's log
+    // holds both of its runs: the decisions are the resumed one's).
+    for (int k = 1; k <= 4; ++k) {
+        const auto log =
+            slurp(path("results/g.slurm/logs/worker-" + std::to_string(k) + ".out").string());
+        const auto found = decisions(log);
+        ASSERT_EQ(found.size(), 3u) << "worker " << k << ":\n" << log;
+        for (std::size_t i = 0; i < found.size(); ++i)
+            EXPECT_EQ(found[i].line, expected[i].line) << "worker " << k;
+    }
+    // The merged database: complete, and its tests decided as the workers said.
+    const auto merge_log = slurp(path("results/g.slurm/logs/merge.out").string());
+    EXPECT_TRUE(std::regex_search(
+        merge_log, std::regex(R"(results/g\.db: tournament 'g': (\d+) of \1 games, complete)")))
+        << merge_log;
+    const auto blocks = [](const std::string& text) {
+        const auto at = text.rfind("tournament 'g'");
+        return std::regex_replace(text.substr(at == std::string::npos ? 0 : at),
+                                  std::regex(".* after the decision: stored.*\n|.*tournament 'g'.*\n"),
+                                  "");
+    };
+    EXPECT_EQ(blocks(merge_log), blocks(whole.out.substr(whole.out.find("---")))) << merge_log;
+    const auto merged = path("results/g.db");
+    EXPECT_EQ(query_one(merged, "SELECT status FROM tournaments"), "finished");
+
+    // No worker played more than two pairs of an opponent past its decision.
+    int pairs_past_all = 0;
+    for (const auto& d : expected) {
+        const int decided = decision_pair(merged, d);
+        ASSERT_GE(decided, 0) << d.line;
+        for (int k = 1; k <= 4; ++k) {
+            const int past = pairs_past(worker(k), d.opponent, decided);
+            EXPECT_LE(past, 2) << "worker " << k << ", " << d.line;
+            pairs_past_all += past;
+        }
+    }
+    const auto pairs = [](const fs::path& db) {
+        return query_one(db, "SELECT COUNT(DISTINCT pair_index) FROM games");
+    };
+    std::cout << "one machine: " << pairs(path("whole.db")) << " pairs in " << single_s.count()
+              << " s; 4 workers (one cancelled, resubmitted): " << pairs(merged) << " pairs, "
+              << pairs_past_all << " past a decision, in " << workers_s.count() << " s\n";
 }
 
 }  // namespace

@@ -274,6 +274,11 @@ std::string slurm_job_problem(const SlurmJob& job) {
                job.database.string() + ")";
     if (job.cpus_per_task < 1) return "--cpus-per-task must be 1 or more";
     if (job.max_running < 0) return "--max-running must be 0 (no limit) or more";
+    if (job.split == Split::kWorkers && job.max_running > 0 && job.max_running < job.parts)
+        return "--max-running " + std::to_string(job.max_running) + " with --workers " +
+               std::to_string(job.parts) +
+               ": the workers wait for each other's pairs, so all of them must run at once "
+               "(choose fewer workers instead)";
     if (!job.partition.empty() &&
         job.partition.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
                                         "0123456789_.,-") != std::string::npos)

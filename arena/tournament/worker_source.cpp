@@ -5,6 +5,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,6 +25,12 @@ constexpr milliseconds kFirstWait{10};
 constexpr milliseconds kLongestWait{500};
 // After this long waiting for the same pair, the worker says so.
 constexpr auto kWaitNotice = std::chrono::seconds(60);
+// A worker waits this long for another to begin (its database to hold the
+// tournament); after that, a gauntlet's laps pass over the pairs of workers
+// that have not begun, so that workers which cannot all run at once (too
+// few free cores for the whole array) still finish, at the cost of pairs
+// played past a decision.
+constexpr auto kStartGrace = std::chrono::seconds(120);
 
 // What the worker has to wait for between its pairs.
 enum class Kind {
@@ -187,14 +194,36 @@ class WorkerSource : public PairingSource {
     }
 
     // The lowest pair with a game that is neither stored nor no longer
-    // needed. It only moves up: games are only ever stored, and a test
-    // once decided stays decided.
+    // needed, passing over the pairs of workers that have not begun after
+    // kStartGrace. The cursor only moves up: games are only ever stored,
+    // and a test once decided stays decided.
     int frontier() {
         const auto& scope = whole_->scope();
-        while (frontier_ < scope.size() &&
-               (stored_.contains(scope[frontier_].index) || !whole_->needed(scope[frontier_])))
+        const auto settled = [&](const Pairing& p) {
+            return stored_.contains(p.index) || !whole_->needed(p);
+        };
+        while (frontier_ < scope.size() && settled(scope[frontier_]))
             ++frontier_;
-        return frontier_ < scope.size() ? scope[frontier_].pair : std::numeric_limits<int>::max();
+        for (std::size_t i = frontier_; i < scope.size(); ++i)
+            if (!settled(scope[i]) && !passed_over(scope[i].pair)) return scope[i].pair;
+        return std::numeric_limits<int>::max();
+    }
+    // Whether the laps pass over the worker of `pair`: it has not begun, and
+    // this one has waited kStartGrace for it (said once).
+    bool passed_over(int pair) {
+        const int k = pair % worker_.count + 1;
+        if (k == worker_.index) return false;
+        const auto peer = static_cast<std::size_t>(k < worker_.index ? k - 1 : k - 2);
+        if (peers_.started(peer) || std::chrono::steady_clock::now() - begun_ < kStartGrace)
+            return false;
+        if (passed_.insert(k).second) {
+            news_.push_back("worker " + std::to_string(worker_.index) + " of " +
+                            std::to_string(worker_.count) + ": worker " + std::to_string(k) +
+                            " has not begun after " + std::to_string(kStartGrace.count()) +
+                            " s: playing on without waiting for its pairs (workers should all "
+                            "run at once: docs/cluster.md)");
+        }
+        return true;
     }
     // How far past the frontier this worker may start a pair: a lap of N
     // pairs for each two games it plays at once.
@@ -243,6 +272,8 @@ class WorkerSource : public PairingSource {
     std::int64_t own_stored_ = 0;              // by this one
     std::optional<Pairing> held_;              // handed out by the whole source, not yet played
     std::size_t frontier_ = 0;                 // into scope()
+    std::chrono::steady_clock::time_point begun_ = std::chrono::steady_clock::now();
+    std::set<int> passed_;  // workers passed over, by index
     int concurrency_ = 1;
     milliseconds wait_{0};
     int waited_pair_ = -1;
