@@ -22,7 +22,7 @@ using std::chrono::milliseconds;
 // short wait (a lap's last pair finishing) costs little and a long one
 // (a worker that stopped) reads little.
 constexpr milliseconds kFirstWait{10};
-constexpr milliseconds kLongestWait{500};
+constexpr milliseconds kLongestWait{100};
 // After this long waiting for the same pair, the worker says so.
 constexpr auto kWaitNotice = std::chrono::seconds(60);
 // A worker waits this long for another to begin (its database to hold the
