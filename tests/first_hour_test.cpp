@@ -306,6 +306,11 @@ const std::vector<DocCommand> kDocCommands = {
      "results/demo-cluster.db --tasks 3",
      ""},
     {"build/bin/arena standings results/demo-cluster.db", ""},
+    // Four workers at once (the stand-in runs a workers' array together).
+    {"build/bin/arena slurm configs/sprt-gauntlet.yaml --workers 4 --time 1:00:00 --db "
+     "results/sprt-cluster.db",
+     ""},
+    {"build/bin/arena standings results/sprt-cluster.db", ""},
     {"build/bin/arena standings results/demo.db --anchor random-a=1000 --anchor random-b=1000", ""},
     {"build/bin/arena standings results/demo.db --pairs", ""},
     {"build/bin/arena standings results/demo.db --active", ""},
@@ -439,6 +444,18 @@ TEST(ReadmeCommands, EveryOneIsRunHereAndPlaysWithoutFaults) {
     }
     setenv("PATH", path_before.c_str(), 1);
     // The shards submitted to "Slurm" were merged, and played by the rules.
+    // The four workers decided every test, and the merge job said so.
+    EXPECT_EQ(query_one(checkout.root() / "results/sprt-cluster.db",
+                        "SELECT status FROM tournaments"),
+              "finished");
+    const auto workers_merge =
+        slurp((checkout.root() / "results/sprt-gauntlet.slurm/logs/merge.out").string());
+    EXPECT_NE(workers_merge.find(", complete"), std::string::npos) << workers_merge;
+    EXPECT_EQ(std::count(workers_merge.begin(), workers_merge.end(), '\n') > 0 &&
+                  workers_merge.find("SPRT: H0 accepted") != std::string::npos &&
+                  workers_merge.find("SPRT: H1 accepted") != std::string::npos,
+              true)
+        << workers_merge;
     const fs::path cluster_db = checkout.root() / "results/demo-cluster.db";
     EXPECT_EQ(query_one(cluster_db, "SELECT count(*) FROM games WHERE termination = 'normal'"),
               "30");

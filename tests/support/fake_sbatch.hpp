@@ -10,7 +10,8 @@ namespace arena::testing {
 
 // A stand-in for sbatch: prints a new job id, and runs the job at once:
 // each task of its array (from --array, else the script's #SBATCH line) in
-// turn, with the variables Slurm sets and its output appended to the
+// turn (a workers' array: all together, since workers wait for each
+// other), with the variables Slurm sets and its output appended to the
 // script's --output log (%a: the task). Tasks listed in $SKIP_TASKS are not
 // run, as if they had failed before starting.
 inline constexpr const char* kFakeSbatch = R"(#!/bin/bash
@@ -30,14 +31,24 @@ id=$(( $(cat "$dir/last-id" 2>/dev/null || echo 100) + 1 ))
 echo "$id" > "$dir/last-id"
 cpus=$(sed -n 's/^#SBATCH --cpus-per-task=//p' "$script")
 out=$(sed -n 's/^#SBATCH --output=//p' "$script")
+# Workers wait for each other: their tasks run all at once, as on a cluster
+# with room for the whole array; shards run in turn.
+together=false
+grep -q -- ' --worker ' "$script" && together=true
 if [ -n "$array" ]; then
   for item in $(echo "${array%%%*}" | tr , ' '); do
     for k in $(seq "${item%-*}" "${item#*-}"); do
       case ",${SKIP_TASKS:-}," in *",$k,"*) continue ;; esac
-      SLURM_ARRAY_TASK_ID=$k SLURM_JOB_ID=$id SLURM_CPUS_PER_TASK=$cpus \
-        bash "$script" >> "${out//%a/$k}" 2>&1
+      if $together; then
+        SLURM_ARRAY_TASK_ID=$k SLURM_JOB_ID=$id SLURM_CPUS_PER_TASK=$cpus \
+          bash "$script" >> "${out//%a/$k}" 2>&1 &
+      else
+        SLURM_ARRAY_TASK_ID=$k SLURM_JOB_ID=$id SLURM_CPUS_PER_TASK=$cpus \
+          bash "$script" >> "${out//%a/$k}" 2>&1
+      fi
     done
   done
+  wait
 else
   SLURM_JOB_ID=$id bash "$script" >> "$out" 2>&1
 fi
