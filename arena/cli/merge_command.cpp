@@ -1,5 +1,6 @@
 // `arena merge OUT.db IN.db...`: merges results databases of the same
-// tournaments (the shards of `arena run --shard K/N`) into one
+// tournaments (the shards of `arena run --shard K/N`, the workers of
+// `arena run --worker K/N`) into one
 // (arena/store/merge.hpp, docs/cluster.md).
 
 #include <boost/program_options.hpp>
@@ -26,8 +27,11 @@ namespace po = boost::program_options;
 constexpr std::string_view kMergeUsage = R"(usage: arena merge OUT.db IN.db [IN.db ...]
 
 Merges the games of the input databases into OUT.db (created when missing):
-the shards of a tournament played with `arena run CONFIG --shard K/N`, or
-any databases of the same tournament. Inputs whose tournament fingerprint or
+the shards of a tournament played with `arena run CONFIG --shard K/N`, the
+workers of `arena run CONFIG --worker K/N`, or any databases of the same
+tournament. A gauntlet with sprt is complete once its tests are decided, a
+ladder once its entrants are placed: the merge tells from the stored config
+(whose bots must be found at their paths) and prints each test. Inputs whose tournament fingerprint or
 bots (and the SHA-256 of their programs) differ are refused; games already
 in OUT.db are kept, so merging again adds only what is new, and may be done
 while the shards still run. The same game with different results in two
