@@ -18,7 +18,9 @@
 #include <string>
 #include <vector>
 
+#include "arena/store/results_store.hpp"
 #include "arena/tournament/fingerprint.hpp"
+#include "arena/tournament/run_setup.hpp"
 #include "temp_dir.hpp"
 
 namespace arena::tournament {
@@ -158,6 +160,57 @@ TEST(Config, Defaults) {
     EXPECT_EQ(c.database, fs::path("results/t.db"));
     ASSERT_EQ(c.bots.size(), 2u);
     EXPECT_EQ(c.bots[0].protocol, "arena1");
+}
+
+TEST(Config, JournalModeIsWalOrDelete) {
+    EXPECT_EQ(parse(with("")).journal_mode, store::JournalMode::kWal);
+    EXPECT_EQ(parse(with("journal_mode: wal\n")).journal_mode, store::JournalMode::kWal);
+    EXPECT_EQ(parse(with("journal_mode: delete\n")).journal_mode, store::JournalMode::kDelete);
+}
+
+TEST(ConfigError, UnknownJournalMode) {
+    const std::string known =
+        " for 'journal_mode' (known: wal, the default, and delete, for a database on a network "
+        "filesystem)";
+    EXPECT_EQ(error_of(with("journal_mode: memory\n")),
+              "t.yaml:3:15: unknown value 'memory'" + known);
+    EXPECT_EQ(error_of(with("journal_mode: WAL\n")), "t.yaml:3:15: unknown value 'WAL'" + known);
+    EXPECT_EQ(error_of(with("journal_mode: delet\n")),
+              "t.yaml:3:15: unknown value 'delet'" + known + " (did you mean 'delete'?)");
+    EXPECT_EQ(error_of(with("journal_mode:\n")), "t.yaml:3:1: missing value for 'journal_mode'");
+    EXPECT_EQ(error_of(with("journal_mode: [wal]\n")).rfind("t.yaml:3:15: ", 0), 0u);
+    EXPECT_EQ(error_of(with("journal_mod: delete\n")),
+              "t.yaml:3:1: unknown key 'journal_mod' (did you mean 'journal_mode'?)");
+}
+
+// Like `database` and `concurrency`, the journal mode decides nothing of the
+// games: a stored tournament goes on under a config that changes it, with
+// no change said and nothing added to its schedule.
+TEST(Config, JournalModeIsNotInTheFingerprint) {
+    TempDir dir("config_test");
+    const std::string database = "database: " + (dir.path() / "t.db").string() + "\n";
+    const Config wal = parse(with(database));
+    const Config rollback = parse(with(database + "journal_mode: delete\n"));
+    ASSERT_NE(wal.journal_mode, rollback.journal_mode);
+    EXPECT_EQ(fingerprint(wal), fingerprint(rollback));
+
+    std::ostringstream err;
+    std::int64_t id = 0;
+    {
+        store::ResultsStore store(wal.database, wal.journal_mode);
+        const auto opened = open_tournament(store, wal, {}, err);
+        ASSERT_TRUE(opened.has_value()) << err.str();
+        id = opened->id;
+    }
+    store::ResultsStore store(rollback.database, rollback.journal_mode);
+    const auto stored = store.find_tournament("t");
+    ASSERT_TRUE(stored.has_value());
+    const auto reopened = open_tournament(store, rollback, {}, err);
+    ASSERT_TRUE(reopened.has_value()) << err.str();
+    EXPECT_EQ(reopened->id, id);
+    EXPECT_EQ(err.str(), "");  // no "changes: ..." line, no refusal
+    EXPECT_EQ(store.find_tournament("t")->spec.fingerprint, stored->spec.fingerprint);
+    EXPECT_EQ(store.segments(id).size(), 1u);
 }
 
 TEST(Config, GameClockAloneHasNoPerMoveLimit) {

@@ -103,7 +103,7 @@ int grade_command(const std::vector<std::string>& args, std::ostream& out, std::
         return kExitFailure;
     }
     try {
-        store::ResultsStore store(config.database);
+        store::ResultsStore store(config.database, config.journal_mode);
         const auto table = grade::make_table(config, store, given_up);
         if (!table.stored && played != kExitOk) return played;
         out << (csv    ? grade::format_csv(table)

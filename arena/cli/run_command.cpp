@@ -242,7 +242,7 @@ int run_or_tune(const std::vector<std::string>& args, std::ostream& out, std::os
         return kExitFailure;
     }
     try {
-        store::ResultsStore store(config->database,
+        store::ResultsStore store(config->database, config->journal_mode,
                                   store::waiting_as_long_as_locked(err, "arena run"));
         // Held until the run returns; the kernel drops it if the arena dies.
         std::optional<store::RunLock> lock;

@@ -43,6 +43,10 @@ std::string user_name_problem(const std::string& name) {
 Accounts::Accounts(const std::filesystem::path& database, std::string league, store::Access access)
     : database_(database), league_(std::move(league)), users_(database, league_, access) {}
 
+Accounts::Accounts(const std::filesystem::path& database, std::string league,
+                   store::JournalMode journal)
+    : database_(database), league_(std::move(league)), users_(database, league_, journal) {}
+
 std::string Accounts::add_user(const std::string& name, bool organiser) {
     if (auto problem = user_name_problem(name); !problem.empty())
         throw AccountError(Kind::kBadName, problem);

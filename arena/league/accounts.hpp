@@ -58,6 +58,9 @@ class Accounts {
     // list_users). Throws store::StoreError.
     Accounts(const std::filesystem::path& database, std::string league,
              store::Access access = store::Access::kReadWrite);
+    // Read-write, with the file in `journal` mode (the config's
+    // `journal_mode`), as store::ResultsStore's.
+    Accounts(const std::filesystem::path& database, std::string league, store::JournalMode journal);
 
     // Adds a participant or an organiser and returns their token, the only
     // time it is known. Throws AccountError (kBadName, kNameTaken).

@@ -73,7 +73,7 @@ SubmissionDesk::SubmissionDesk(session::BotHost& host, fs::path config_path,
       log_(log),
       now_(std::move(now)),
       limits_(limits_of(config_)),
-      store_(config_.database, config_.name) {
+      store_(config_.database, config_.name, config_.journal_mode) {
     recover();
     for (const auto& v : store_.list())
         if (v.status == "passed")

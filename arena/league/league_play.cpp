@@ -151,7 +151,7 @@ bool LeaguePlay::run_once(std::stop_token stop, std::stop_token woken) {
             if (!interrupted) note_problem("the submissions could not be checked (above)");
             return false;
         }
-        store::ResultsStore store(config->database,
+        store::ResultsStore store(config->database, config->journal_mode,
                                   store::waiting_as_long_as_locked(log_, kWho, stop));
         // One lock for as long as the league plays, not one a run: closing
         // its descriptor of the database would drop the POSIX locks of this

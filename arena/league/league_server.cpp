@@ -34,8 +34,10 @@ LeagueServer::LeagueServer(session::BotHost& host, LeagueServerOptions options, 
     std::filesystem::create_directories(config_.bots_dir, ec);
     if (!config_.database.parent_path().empty())
         std::filesystem::create_directories(config_.database.parent_path(), ec);
-    (void)store::ResultsStore(config_.database);  // created or upgraded
-    accounts_ = std::make_unique<Accounts>(config_.database, config_.name);
+    // Created or upgraded, in the config's journal mode (switched now, before
+    // the server's other connections open it).
+    (void)store::ResultsStore(config_.database, config_.journal_mode);
+    accounts_ = std::make_unique<Accounts>(config_.database, config_.name, config_.journal_mode);
     if (options.play) {
         live_observer_ = std::make_unique<serve::LiveTournament>(live_, config_.name);
         LeaguePlayOptions play;

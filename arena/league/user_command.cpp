@@ -117,7 +117,7 @@ std::string users_table(const tournament::Config& config, const std::vector<User
 }
 
 std::string add(const tournament::Config& config, const UserRequest& request) {
-    Accounts accounts(config.database, config.name);
+    Accounts accounts(config.database, config.name, config.journal_mode);
     const std::string token = accounts.add_user(request.name, request.organiser);
     return "added " + role(request.organiser) + " '" + request.name + "' to " + league_of(config) +
            "\n" + token_lines(config, request.name, token);
@@ -132,7 +132,7 @@ std::string list(const tournament::Config& config) {
 }
 
 std::string disable(const tournament::Config& config, const UserRequest& request) {
-    Accounts accounts(config.database, config.name);
+    Accounts accounts(config.database, config.name, config.journal_mode);
     if (accounts.disable_user(request.name)) {
         return "disabled user '" + request.name + "' of " + league_of(config) +
                ": their token no longer signs them in\n";
@@ -144,7 +144,7 @@ std::string disable(const tournament::Config& config, const UserRequest& request
 }
 
 std::string reset(const tournament::Config& config, const UserRequest& request) {
-    Accounts accounts(config.database, config.name);
+    Accounts accounts(config.database, config.name, config.journal_mode);
     const std::string token = accounts.reset_token(request.name);
     return "new token for user '" + request.name + "' of " + league_of(config) +
            "; the old one no longer signs them in\n" + token_lines(config, request.name, token);

@@ -5,7 +5,7 @@
 // full report come from the store and arena/report, so they are the numbers
 // and the page of `arena standings` and `arena report`. Nothing here writes
 // to the file. A database that another process is writing (a running
-// `arena run`, WAL mode) reads as of its last committed game.
+// `arena run`, in either journal mode) reads as of its last committed game.
 
 #include <array>
 #include <cstdint>

@@ -83,6 +83,14 @@ LeagueUsers::LeagueUsers(const std::filesystem::path& path, std::string league, 
     });
 }
 
+LeagueUsers::LeagueUsers(const std::filesystem::path& path, std::string league, JournalMode journal,
+                         LockWaiting waiting) {
+    impl_ = open_retrying(path, waiting, [&] {
+        return std::make_unique<Impl>(open_database(path, journal), league, waiting,
+                                      Access::kReadWrite);
+    });
+}
+
 LeagueUsers::~LeagueUsers() = default;
 LeagueUsers::LeagueUsers(LeagueUsers&&) noexcept = default;
 LeagueUsers& LeagueUsers::operator=(LeagueUsers&&) noexcept = default;

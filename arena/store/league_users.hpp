@@ -35,6 +35,9 @@ class LeagueUsers {
     // results database at `path`. Throws StoreError as ResultsStore does.
     LeagueUsers(const std::filesystem::path& path, std::string league,
                 Access access = Access::kReadWrite, LockWaiting waiting = {});
+    // Read-write, with the file in `journal` mode, as ResultsStore's.
+    LeagueUsers(const std::filesystem::path& path, std::string league, JournalMode journal,
+                LockWaiting waiting = {});
     ~LeagueUsers();
     LeagueUsers(LeagueUsers&&) noexcept;
     LeagueUsers& operator=(LeagueUsers&&) noexcept;

@@ -88,6 +88,13 @@ LeagueVersions::LeagueVersions(const std::filesystem::path& path, std::string le
     });
 }
 
+LeagueVersions::LeagueVersions(const std::filesystem::path& path, std::string league,
+                               JournalMode journal, LockWaiting waiting) {
+    impl_ = open_retrying(path, waiting, [&] {
+        return std::make_unique<Impl>(open_database(path, journal), league, waiting);
+    });
+}
+
 LeagueVersions::~LeagueVersions() = default;
 LeagueVersions::LeagueVersions(LeagueVersions&&) noexcept = default;
 LeagueVersions& LeagueVersions::operator=(LeagueVersions&&) noexcept = default;

@@ -37,6 +37,9 @@ class LeagueVersions {
   public:
     LeagueVersions(const std::filesystem::path& path, std::string league,
                    Access access = Access::kReadWrite, LockWaiting waiting = {});
+    // Read-write, with the file in `journal` mode, as ResultsStore's.
+    LeagueVersions(const std::filesystem::path& path, std::string league, JournalMode journal,
+                   LockWaiting waiting = {});
     ~LeagueVersions();
     LeagueVersions(LeagueVersions&&) noexcept;
     LeagueVersions& operator=(LeagueVersions&&) noexcept;

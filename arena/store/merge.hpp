@@ -22,7 +22,8 @@
 //
 // The inputs are merged in write transactions of up to ten (as many as
 // SQLite attaches at once), each input read within it: an input still being
-// written (a shard that is running, in WAL mode) gives the games it had
+// written (a shard that is running; with the rollback journal, its commits
+// wait for the transaction to end) gives the games it had
 // finished when the transaction began, never a game in progress, and
 // merging again later adds the rest. When an input is refused, its batch is
 // rolled back and merged again one input at a time, so that the inputs

@@ -3,8 +3,10 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdlib>
+#include <fstream>
 #include <mutex>
 #include <string_view>
 #include <unordered_map>
@@ -129,8 +131,16 @@ ResultsStore::ResultsStore(const std::filesystem::path& path, LockWaiting waitin
     : ResultsStore(path, Access::kReadWrite, std::move(waiting)) {}
 
 ResultsStore::ResultsStore(const std::filesystem::path& path, Access access, LockWaiting waiting) {
-    impl_ =
-        open_retrying(path, waiting, [&] { return std::make_unique<Impl>(path, waiting, access); });
+    impl_ = open_retrying(path, waiting, [&] {
+        return std::make_unique<Impl>(path, waiting, access, JournalMode::kWal);
+    });
+}
+
+ResultsStore::ResultsStore(const std::filesystem::path& path, JournalMode journal,
+                           LockWaiting waiting) {
+    impl_ = open_retrying(path, waiting, [&] {
+        return std::make_unique<Impl>(path, waiting, Access::kReadWrite, journal);
+    });
 }
 
 bool ResultsStore::read_only() const {
@@ -347,7 +357,16 @@ std::string upgrade_database(const std::filesystem::path& path) {
         return path.string() + ": schema version " + std::to_string(before) +
                ", this arena's: left as it is";
     }
-    { ResultsStore upgraded(path); }  // upgrades it, or refuses a newer one
+    // Upgrades it, or refuses a newer one, in the journal mode it is in: the
+    // file's header says WAL with a 2 at byte 18, a rollback journal with a 1.
+    // A database a config keeps out of WAL (journal_mode: delete, for a
+    // network filesystem) stays out of it.
+    std::ifstream file(path, std::ios::binary);
+    std::array<char, 20> header{};
+    file.read(header.data(), header.size());
+    const auto journal = file && header[18] == 1 ? JournalMode::kDelete : JournalMode::kWal;
+    file.close();
+    { ResultsStore upgraded(path, journal); }
     return path.string() + ": upgraded from schema version " + std::to_string(before) + " to " +
            std::to_string(kSchemaVersion);
 }

@@ -1,7 +1,8 @@
 #pragma once
 // The results database: tournaments, their bots, every finished game with
 // its moves and logs, and ratings, in one SQLite file (WAL mode, so other
-// readers can query it during a run). Each game is written in its own
+// readers can query it during a run; or the rollback journal, for a file on
+// a network filesystem: JournalMode). Each game is written in its own
 // transaction the moment it ends; a game's schedule index is unique within
 // its tournament, so a resumed run can never store a game twice.
 //
@@ -21,6 +22,7 @@
 #include <vector>
 
 #include "arena/record/game_record.hpp"
+#include "arena/store/journal_mode.hpp"
 
 namespace arena::store {
 
@@ -250,8 +252,18 @@ class ResultsStore {
     // this one included, waits for a database locked by another connection
     // as `waiting` says; the default gives up after 5 s.
     explicit ResultsStore(const std::filesystem::path& path, LockWaiting waiting = {});
-    // As above with Access::kReadWrite, or read-only (see Access).
+    // As above with Access::kReadWrite, or read-only (see Access). A
+    // read-only store never changes the file's journal mode.
     ResultsStore(const std::filesystem::path& path, Access access, LockWaiting waiting = {});
+    // As the first, read-write, with the file in `journal` mode (a config's
+    // `journal_mode`): JournalMode::kWal is the first constructor;
+    // kDelete opens it with the rollback journal and synchronous=FULL. The
+    // mode is stored in the file, so a file in the other mode is switched,
+    // either way. Leaving WAL needs the file to itself: while another
+    // connection has it open in WAL mode (a run, `arena serve`, a sqlite3
+    // shell), the constructor waits up to 2 s for it to close, then throws
+    // StoreError naming the file.
+    ResultsStore(const std::filesystem::path& path, JournalMode journal, LockWaiting waiting = {});
     ~ResultsStore();
     ResultsStore(ResultsStore&&) noexcept;
     ResultsStore& operator=(ResultsStore&&) noexcept;

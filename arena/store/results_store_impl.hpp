@@ -168,8 +168,8 @@ struct ResultsStore::Impl {
     LockWaiting waiting;
     bool read_only = false;
 
-    Impl(const std::filesystem::path& path, LockWaiting how, Access access)
-        : db(access == Access::kReadOnly ? open_read_only(path) : open_database(path)),
+    Impl(const std::filesystem::path& path, LockWaiting how, Access access, JournalMode journal)
+        : db(access == Access::kReadOnly ? open_read_only(path) : open_database(path, journal)),
           waiting(std::move(how)),
           read_only(access == Access::kReadOnly) {}
 

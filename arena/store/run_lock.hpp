@@ -17,8 +17,10 @@
 // to lock it).
 // The descriptor is close-on-exec: bots never inherit it,
 // so a bot that outlives the arena does not keep the database locked.
-// Readers (`arena standings`, the sqlite3 shell) take no lock: WAL lets them
-// read while a run writes.
+// Readers (`arena standings`, the sqlite3 shell) take no lock of this kind:
+// they read while a run writes (in WAL without waiting; with the rollback
+// journal, journal_mode: delete, SQLite's own locks make a read and a commit
+// wait for each other for a moment).
 
 #include <filesystem>
 #include <stdexcept>

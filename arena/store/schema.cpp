@@ -7,6 +7,7 @@
 #include <iterator>
 #include <string>
 #include <system_error>
+#include <thread>
 #include <vector>
 
 #include "arena/record/moves_hash.hpp"
@@ -488,37 +489,93 @@ void migrate(Database& db) {
     txn.commit();
 }
 
+// How long the switch out of WAL (journal_mode: delete) waits for the other
+// connections to the file to close: SQLite refuses it at once while any is
+// open, and a reader such as `arena standings` closes within a moment.
+constexpr auto kLeaveWalWait = 2s;
+
+// Sets the file's journal mode (see journal_mode.hpp) and the pragmas that go
+// with it. The mode is stored in the file: a database in the other one is
+// switched here.
+void set_journal_mode(Database& db, const std::filesystem::path& path, JournalMode journal) {
+    // A database in memory (`arena match` without --db) keeps its own mode.
+    const auto in_mode = [&](const std::string& mode) {
+        return mode == journal_mode_name(journal) || (path == ":memory:" && mode == "memory");
+    };
+    if (journal == JournalMode::kWal) {
+        // WAL: readers (reports, the sqlite3 shell) never block the writer, nor it
+        // them. synchronous=NORMAL in WAL mode: a commit survives a crash of the
+        // arena; a power loss may lose the last transactions, never corrupts the file.
+        // Into WAL, SQLite writes the file's header under the write lock, waiting
+        // for it as for any write (a BusyError is waited on by the caller).
+        const auto mode = db.query_text("PRAGMA journal_mode = WAL");
+        if (!in_mode(mode)) refuse(path, "cannot switch to WAL journal mode (got '" + mode + "')");
+        db.exec("PRAGMA synchronous = NORMAL");
+        db.exec("PRAGMA wal_autocheckpoint = 10000");
+        return;
+    }
+    // The rollback journal, for a file on a network filesystem. Out of WAL,
+    // SQLite needs the file to itself: it folds the log into the file and
+    // deletes it, which it refuses at once (SQLITE_BUSY, without the busy
+    // timeout) while another connection has the file open in WAL mode, as
+    // each one does for as long as it is open, reading or not.
+    const auto start = std::chrono::steady_clock::now();
+    std::string mode;
+    for (;;) {
+        try {
+            mode = db.query_text("PRAGMA journal_mode = DELETE");
+            break;
+        } catch (const BusyError&) {
+            // Not in WAL: a lock held by a writer, waited on by the caller.
+            if (db.query_text("PRAGMA journal_mode") != "wal") throw;
+            if (std::chrono::steady_clock::now() - start >= kLeaveWalWait) {
+                refuse(path,
+                       "cannot switch from WAL to the rollback journal (journal_mode: delete): "
+                       "another program has the database open in WAL mode (an arena run, serve "
+                       "or league, a sqlite3 shell); stop it, or run with journal_mode: wal");
+            }
+            std::this_thread::sleep_for(20ms);
+        }
+    }
+    if (!in_mode(mode)) {
+        refuse(path,
+               "cannot switch to the rollback journal (journal_mode: delete; got '" + mode + "')");
+    }
+    // synchronous=FULL, SQLite's default and its advice for a rollback
+    // journal: the journal is fsynced, its header too, before the file is
+    // changed, so that a power loss or an OS crash in the middle of a commit
+    // never corrupts the file (with NORMAL it can, at just the wrong moment),
+    // and a commit is durable once it returns. Each commit then fsyncs four
+    // times (the journal twice, the file, and the folder the journal was
+    // made in), where WAL's NORMAL fsyncs only at checkpoints.
+    db.exec("PRAGMA synchronous = FULL");
+}
+
 // Opens (with `open_mode`), sets the pragmas and brings the schema up to
 // date. SQLite's errors come out as SqliteError.
-Database connect_and_migrate(const std::filesystem::path& path, Database::Mode open_mode) {
+Database connect_and_migrate(const std::filesystem::path& path, Database::Mode open_mode,
+                             JournalMode journal) {
     Database db(path, open_mode);
     db.set_busy_timeout(kBusyTimeout);
     // The first read of the file: a file that is not a SQLite database fails here.
     check_identity(db, db.query_int("PRAGMA user_version"));
     // 2 KB pages for a new file (an existing one keeps its own): every
-    // commit appends each page it touched to the WAL, whole, and a game
+    // commit appends each page it touched to the WAL (or, in delete mode,
+    // the page's old content to the journal), whole, and a game
     // touches about nine pages for about a kilobyte of rows. Half the
     // page halves the bytes written, checksummed and later fsynced per
     // game, and cuts the CPU of storing one by about 15 %; reads such as
     // `arena standings` over a million games are no slower.
     db.exec("PRAGMA page_size = 2048");
     db.exec("PRAGMA foreign_keys = ON");
-    // WAL: readers (reports, the sqlite3 shell) never block the writer, nor it them.
-    // synchronous=NORMAL in WAL mode: a commit survives a crash of the arena; a power
-    // loss may lose the last transactions, never corrupts the file.
-    // A database in memory (`arena match` without --db) keeps its own mode.
-    const auto mode = db.query_text("PRAGMA journal_mode = WAL");
-    if (mode != "wal" && !(path == ":memory:" && mode == "memory"))
-        refuse(path, "cannot switch to WAL journal mode (got '" + mode + "')");
-    db.exec("PRAGMA synchronous = NORMAL");
-    db.exec("PRAGMA wal_autocheckpoint = 10000");
+    set_journal_mode(db, path, journal);
     migrate(db);
     return db;
 }
 
 }  // namespace
 
-Database open_database(const std::filesystem::path& path) {
+Database open_database(const std::filesystem::path& path, JournalMode journal) {
     // SQLite would say only "unable to open database file".
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec))
@@ -531,7 +588,7 @@ Database open_database(const std::filesystem::path& path) {
         }
     }
     try {
-        return connect_and_migrate(path, Database::Mode::kReadWriteCreate);
+        return connect_and_migrate(path, Database::Mode::kReadWriteCreate, journal);
     } catch (const BusyError&) {
         throw;  // locked by another connection: the caller waits and tries again
     } catch (const SqliteError& e) {

@@ -142,6 +142,19 @@ Database::Database(const std::filesystem::path& path, Mode mode) : path_(path) {
     // or with an empty one, the database file holds every committed
     // transaction, and `immutable=1` reads it without the shared memory.
     const int rc = sqlite3_exec(db_, "PRAGMA user_version", nullptr, nullptr, nullptr);
+    // A hot rollback journal (`<file>-journal` of a program that stopped in
+    // the middle of a commit, in journal_mode delete): SQLite must roll the
+    // file back before anyone reads it, which a read-only connection cannot.
+    // Read with `immutable=1`, the file would show the half-written commit.
+    if (rc == SQLITE_READONLY_ROLLBACK) {
+        close();
+        throw_error(path.string() + ": a program stopped while writing it and left " +
+                        path.string() +
+                        "-journal, the rollback journal of its unfinished commit, which a "
+                        "read-only open cannot roll back; open the database once with a command "
+                        "that writes (arena run, or the sqlite3 shell), which rolls it back",
+                    rc);
+    }
     // With a -wal and no -shm, the read-only open of the -shm fails: SQLITE_CANTOPEN.
     if ((rc & 0xff) != SQLITE_READONLY && (rc & 0xff) != SQLITE_CANTOPEN) return;
     std::error_code ec;

@@ -8,7 +8,8 @@
 // A Statement is used through a Query, which resets the statement (and clears
 // its bindings) when it goes out of scope. Without that, a SELECT read only
 // up to its first row would stay active and pin an old read snapshot of a WAL
-// database until the statement happened to be used again.
+// database (or, in a rollback journal mode, hold the shared lock that keeps
+// every writer from committing) until the statement happened to be used again.
 //
 //     auto q = stmt.use();
 //     q.bind(tournament).bind(name);
@@ -58,7 +59,10 @@ class Database {
     // in a directory the user cannot write, with no `-wal` file (or an empty
     // one), is read as immutable; with a `-wal` file that holds transactions
     // and no `-shm` it cannot be read, and the constructor throws
-    // SqliteError (SQLITE_READONLY_...) saying so.
+    // SqliteError (SQLITE_READONLY_...) saying so. So it does for a database
+    // in a rollback journal mode with a hot `-journal` (a writer stopped in
+    // the middle of a commit), which only a connection that writes can roll
+    // back (SQLITE_READONLY_ROLLBACK).
     enum class Mode { kReadWriteCreate, kReadWrite, kReadOnly };
 
     Database() = default;  // not open

@@ -35,9 +35,9 @@ using bounds::kMaxMillis;
 using bounds::kMaxPlies;
 
 const std::initializer_list<std::string_view> kTopKeys = {
-    "name",     "game",  "time",          "schedule", "openings",   "concurrency", "seed",
-    "database", "bots",  "bot_defaults",  "scoring",  "transcript", "anchors",     "versions",
-    "bots_dir", "check", "count_repeats", "tune",     "league"};
+    "name",     "game",         "time",  "schedule",      "openings", "concurrency", "seed",
+    "database", "journal_mode", "bots",  "bot_defaults",  "scoring",  "transcript",  "anchors",
+    "versions", "bots_dir",     "check", "count_repeats", "tune",     "league"};
 // What a tuning config (`tune:`) makes itself, or has no use for.
 const std::initializer_list<std::string_view> kNotWithTune = {
     "bots", "bots_dir", "schedule", "anchors", "scoring", "check", "league"};
@@ -151,6 +151,8 @@ class Parser : FieldReader {
             } else if (f.key == "database") {
                 config_.database = string_value(f);
                 if (config_.database.empty()) fail(f.value.Mark(), "'database' is empty");
+            } else if (f.key == "journal_mode") {
+                parse_journal_mode(f);
             } else if (f.key == "scoring") {
                 parse_scoring(f);
             } else if (f.key == "transcript") {
@@ -327,6 +329,20 @@ class Parser : FieldReader {
         if (!move_given && config_.time.game.count() > 0) config_.time.move = match::Millis{0};
         if (const std::string problem = config_.time.validate(); !problem.empty()) {
             fail(f.value.Mark(), problem);
+        }
+    }
+
+    void parse_journal_mode(const Field& f) {
+        const std::string value = string_value(f);
+        if (value == store::journal_mode_name(store::JournalMode::kWal)) {
+            config_.journal_mode = store::JournalMode::kWal;
+        } else if (value == store::journal_mode_name(store::JournalMode::kDelete)) {
+            config_.journal_mode = store::JournalMode::kDelete;
+        } else {
+            fail(f.value.Mark(), "unknown value " + in_quotes(value) +
+                                     " for 'journal_mode' (known: wal, the default, and "
+                                     "delete, for a database on a network filesystem)" +
+                                     record::suggestion(value, {"wal", "delete"}));
         }
     }
 

@@ -21,6 +21,7 @@
 #include "arena/rating/elo.hpp"
 #include "arena/rating/sprt.hpp"
 #include "arena/session/session.hpp"
+#include "arena/store/journal_mode.hpp"
 #include "arena/tournament/program_files.hpp"
 #include "arena/tournament/scoring.hpp"
 #include "arena/tune/spsa.hpp"
@@ -195,6 +196,11 @@ struct Config {
     int concurrency = 0;  // 0: number of cores
     std::uint64_t seed = 1;
     std::filesystem::path database;  // default results/<name>.db
+    // `journal_mode`: how the commands that write the database open it
+    // (store::JournalMode): `wal`, or `delete` (the rollback journal) for a
+    // database on a network filesystem read from other machines. Not in the
+    // fingerprint: it decides nothing of the games.
+    store::JournalMode journal_mode = store::JournalMode::kWal;
     std::vector<BotConfig> bots;     // the `bots:` list, then one per `bots_dir` subfolder
     std::filesystem::path bots_dir;  // `bots_dir`: one bot per subfolder with a bot.yaml
     // `check`: each bot from bots_dir passes the arena check-bot checks
