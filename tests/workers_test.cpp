@@ -28,7 +28,9 @@
 #include "arena/tournament/workers.hpp"
 #include "arena_process.hpp"
 #include "db_query.hpp"
+#include "created_files.hpp"
 #include "run_control.hpp"
+#include "scratch_mount.hpp"
 #include "temp_dir.hpp"
 #include "worker_runs.hpp"
 
@@ -220,6 +222,45 @@ TEST(Workers, AKilledWorkerIsWaitedForAndRunningItAgainFinishesTheRun) {
     EXPECT_EQ(query_one(dir.path() / "g.db",
                         "SELECT COUNT(*) - COUNT(DISTINCT game_index) FROM games"),
               "0");
+}
+
+// On a network file system the workers use the rollback journal
+// (`journal_mode: delete`): here their folder is a second mount point (a
+// tmpfs of its own), where no WAL or shared-memory file ever appears, and
+// the workers still decide as one machine does.
+TEST(Workers, WithTheRollbackJournalOnASecondMountTheyDecideAsOneMachine) {
+    std::string why;
+    const auto scratch = ScratchMount::make(why);
+    if (!scratch) GTEST_SKIP() << why;
+    TempDir dir;
+    const auto single = dir.write("single.yaml", sprt_gauntlet_yaml("g", dir.path() / "one.db"));
+    const auto reference = run_arena(dir.path(), {"run", single});
+    ASSERT_EQ(reference.status, 0) << reference.err;
+
+    const auto folder = scratch->path() / "results";
+    fs::create_directories(folder);
+    const auto config = dir.write(
+        "g.yaml", sprt_gauntlet_yaml("g", folder / "g.db", "journal_mode: delete\n"));
+    CreatedFiles created(folder);
+    auto workers = start_workers(dir, config, 4);
+    std::vector<std::string> merge{"merge", (dir.path() / "g.db").string()};
+    for (int k = 1; k <= 4; ++k) {
+        const auto r = workers[static_cast<std::size_t>(k - 1)]->wait();
+        ASSERT_EQ(r.status, 0) << "worker " << k << ":\n" << r.err;
+        EXPECT_EQ(decision_lines(decisions(r.out)), decision_lines(decisions(reference.out)))
+            << "worker " << k << r.out;
+        const auto db = folder / ("g.worker-" + std::to_string(k) + "-of-4.db");
+        EXPECT_EQ(query_one(db, "PRAGMA journal_mode"), "delete");
+        merge.push_back(db.string());
+    }
+    for (const auto& name : created.names()) {
+        EXPECT_FALSE(name.ends_with("-wal") || name.ends_with("-shm")) << name;
+    }
+    EXPECT_TRUE(created.names().contains("g.worker-1-of-4.db-journal"));
+    const auto merged = run_arena(dir.path(), merge);
+    ASSERT_EQ(merged.status, 0) << merged.err;
+    EXPECT_TRUE(has(merged.out, ", complete")) << merged.out;
+    EXPECT_EQ(sprt_blocks(merged.out), sprt_blocks(reference.out)) << merged.out;
 }
 
 TEST(Workers, ALadderOfFortyBotsOnFourWorkersGivesTheGamesAndStandingsOfOneMachine) {
