@@ -445,9 +445,9 @@ TEST(ReadmeCommands, EveryOneIsRunHereAndPlaysWithoutFaults) {
     setenv("PATH", path_before.c_str(), 1);
     // The shards submitted to "Slurm" were merged, and played by the rules.
     // The four workers decided every test, and the merge job said so.
-    EXPECT_EQ(query_one(checkout.root() / "results/sprt-cluster.db",
-                        "SELECT status FROM tournaments"),
-              "finished");
+    EXPECT_EQ(
+        query_one(checkout.root() / "results/sprt-cluster.db", "SELECT status FROM tournaments"),
+        "finished");
     const auto workers_merge =
         slurp((checkout.root() / "results/sprt-gauntlet.slurm/logs/merge.out").string());
     EXPECT_NE(workers_merge.find(", complete"), std::string::npos) << workers_merge;

@@ -55,7 +55,6 @@ bool exists_beside(const fs::path& db, const char* suffix) {
     return fs::exists(db.string() + suffix);
 }
 
-
 TEST(JournalModeRun, ARunInDeleteModeOnItsOwnMountWithReadersBesideIt) {
     std::string why;
     const auto scratch = testing::ScratchMount::make(why);

@@ -83,9 +83,9 @@ class SlurmCluster : public ::testing::Test {
         // munged wants every folder above its socket open to all.
         fs::permissions(dir_.path(), fs::perms::group_exec | fs::perms::others_exec,
                         fs::perm_options::add);
-        const auto up = run_shell(quoted(source("scripts/slurm-local")) + " start " +
-                                  quoted(cluster_.string()) +
-                                  (cpus_ > 0 ? " " + std::to_string(cpus_) : ""));
+        const auto up =
+            run_shell(quoted(source("scripts/slurm-local")) + " start " +
+                      quoted(cluster_.string()) + (cpus_ > 0 ? " " + std::to_string(cpus_) : ""));
         started_ = true;
         ASSERT_EQ(up.status, 0) << up.out;
         ASSERT_TRUE(has(up.out, "export SLURM_CONF=" + (cluster_ / "slurm.conf").string()))
@@ -266,9 +266,9 @@ TEST_F(SlurmWorkers, AnSprtGauntletOnFourWorkersWithOneCancelledAndResubmittedDe
         << merge_log;
     const auto blocks = [](const std::string& text) {
         const auto at = text.rfind("tournament 'g'");
-        return std::regex_replace(text.substr(at == std::string::npos ? 0 : at),
-                                  std::regex(".* after the decision: stored.*\n|.*tournament 'g'.*\n"),
-                                  "");
+        return std::regex_replace(
+            text.substr(at == std::string::npos ? 0 : at),
+            std::regex(".* after the decision: stored.*\n|.*tournament 'g'.*\n"), "");
     };
     EXPECT_EQ(blocks(merge_log), blocks(whole.out.substr(whole.out.find("---")))) << merge_log;
     const auto merged = path("results/g.db");

@@ -16,12 +16,11 @@
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
-
-#include <algorithm>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>

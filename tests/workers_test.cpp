@@ -13,6 +13,8 @@
 // - a tune, --worker beside --shard, and a peer whose tournament differs
 //   are refused, each with one message.
 
+#include "arena/tournament/workers.hpp"
+
 #include <gtest/gtest.h>
 #include <signal.h>
 
@@ -25,10 +27,9 @@
 #include <vector>
 
 #include "arena/tournament/schedule.hpp"
-#include "arena/tournament/workers.hpp"
 #include "arena_process.hpp"
-#include "db_query.hpp"
 #include "created_files.hpp"
+#include "db_query.hpp"
 #include "run_control.hpp"
 #include "scratch_mount.hpp"
 #include "temp_dir.hpp"
@@ -84,9 +85,9 @@ TEST(WorkerParts, EachPairHasOneWorkerAndTheDatabasesLieBesideTheTournaments) {
 // ---- workers at work --------------------------------------------------------
 
 // N workers of `config`, started at once in `dir`.
-std::vector<std::unique_ptr<ArenaProcess>> start_workers(const TempDir& dir,
-                                                         const std::string& config, int n,
-                                                         const std::vector<std::string>& more = {}) {
+std::vector<std::unique_ptr<ArenaProcess>> start_workers(
+    const TempDir& dir, const std::string& config, int n,
+    const std::vector<std::string>& more = {}) {
     std::vector<std::unique_ptr<ArenaProcess>> workers;
     for (int k = 1; k <= n; ++k) {
         std::vector<std::string> args{"run", config, "--worker",
@@ -129,7 +130,8 @@ TEST(Workers, AnSprtGauntletOnFourWorkersDecidesAsOneMachineAndStopsWithinAPair)
         EXPECT_FALSE(looks_like_a_crash(r.err)) << r.err;
         EXPECT_TRUE(has(r.err, "worker " + std::to_string(k) + " of 4")) << r.err;
         // Every worker saw every decision, as one machine made it.
-        EXPECT_EQ(decision_lines(decisions(r.out)), decision_lines(expected)) << "worker " << k << r.out;
+        EXPECT_EQ(decision_lines(decisions(r.out)), decision_lines(expected))
+            << "worker " << k << r.out;
         dbs.push_back(dir.path() / ("g.worker-" + std::to_string(k) + "-of-4.db"));
         // Its own pairs only.
         EXPECT_EQ(query_one(dbs.back(), "SELECT COUNT(*) FROM games WHERE pair_index % 4 <> " +
@@ -143,8 +145,8 @@ TEST(Workers, AnSprtGauntletOnFourWorkersDecidesAsOneMachineAndStopsWithinAPair)
         merge.push_back(db.string());
     const auto merged = run_arena(dir.path(), merge);
     ASSERT_EQ(merged.status, 0) << merged.err;
-    EXPECT_TRUE(std::regex_search(merged.out,
-                                  std::regex(R"(g\.db: tournament 'g': (\d+) of \1 games, complete)")))
+    EXPECT_TRUE(std::regex_search(
+        merged.out, std::regex(R"(g\.db: tournament 'g': (\d+) of \1 games, complete)")))
         << merged.out;
     EXPECT_EQ(sprt_blocks(merged.out), sprt_blocks(reference.out)) << merged.out;
     EXPECT_EQ(query_one(dir.path() / "g.db", "SELECT status FROM tournaments"), "finished");
@@ -212,16 +214,16 @@ TEST(Workers, AKilledWorkerIsWaitedForAndRunningItAgainFinishesTheRun) {
         // The merged database's tests end as the workers decided.
         const auto d = decisions(line).front();
         EXPECT_TRUE(std::regex_search(
-            merged.out, std::regex("Results of deep vs " + d.opponent + " \\(from deep's side\\), " +
-                                   std::to_string(d.counted) +
+            merged.out, std::regex("Results of deep vs " + d.opponent +
+                                   " \\(from deep's side\\), " + std::to_string(d.counted) +
                                    " colour-swapped pairs:[^]*?SPRT: " + d.verdict + " accepted")))
             << d.line << "\n"
             << merged.out;
     }
     // Every game once: the gap was filled by its own worker.
-    EXPECT_EQ(query_one(dir.path() / "g.db",
-                        "SELECT COUNT(*) - COUNT(DISTINCT game_index) FROM games"),
-              "0");
+    EXPECT_EQ(
+        query_one(dir.path() / "g.db", "SELECT COUNT(*) - COUNT(DISTINCT game_index) FROM games"),
+        "0");
 }
 
 // On a network file system the workers use the rollback journal
@@ -239,8 +241,8 @@ TEST(Workers, WithTheRollbackJournalOnASecondMountTheyDecideAsOneMachine) {
 
     const auto folder = scratch->path() / "results";
     fs::create_directories(folder);
-    const auto config = dir.write(
-        "g.yaml", sprt_gauntlet_yaml("g", folder / "g.db", "journal_mode: delete\n"));
+    const auto config =
+        dir.write("g.yaml", sprt_gauntlet_yaml("g", folder / "g.db", "journal_mode: delete\n"));
     CreatedFiles created(folder);
     auto workers = start_workers(dir, config, 4);
     std::vector<std::string> merge{"merge", (dir.path() / "g.db").string()};
@@ -299,11 +301,14 @@ TEST(Workers, ATuneAShardBesideAndAPeerOfAnotherTournamentAreRefused) {
     const auto zero = run_arena(dir.path(), {"run", config, "--worker", "0/2"});
     EXPECT_EQ(zero.status, 2);
     EXPECT_TRUE(has(zero.err, "--worker K/N: K must be 1..2")) << zero.err;
-    const auto tune_config = dir.write(
-        "tune.yaml", "name: t\ngame: { name: connect4 }\ntime: { move_ms: 1000 }\ntune:\n"
-                     "  command: " + bin("bots/c4-alphabeta") + " --depth 2 --three {three}\n"
-                     "  params:\n    - { name: three, start: 100, min: 0, max: 1000, "
-                     "c_end: 10, r_end: 0.03, integer: true }\n  pairs: 10\n");
+    const auto tune_config =
+        dir.write("tune.yaml",
+                  "name: t\ngame: { name: connect4 }\ntime: { move_ms: 1000 }\ntune:\n"
+                  "  command: " +
+                      bin("bots/c4-alphabeta") +
+                      " --depth 2 --three {three}\n"
+                      "  params:\n    - { name: three, start: 100, min: 0, max: 1000, "
+                      "c_end: 10, r_end: 0.03, integer: true }\n  pairs: 10\n");
     const auto tune = run_arena(dir.path(), {"tune", tune_config, "--worker", "1/2"});
     EXPECT_EQ(tune.status, 2) << tune.err;
     EXPECT_TRUE(has(tune.err, "arena tune: --worker: " + tune_config +
@@ -314,16 +319,17 @@ TEST(Workers, ATuneAShardBesideAndAPeerOfAnotherTournamentAreRefused) {
     // 1, of the config as written, reads it and stops before any game.
     const std::string round_robin = "schedule: { type: round-robin, games_per_pair: 2 }\n";
     const auto text = std::regex_replace(sprt_gauntlet_yaml("rr", dir.path() / "rr.db"),
-                                   std::regex("schedule: \\{[^}]*\\} \\}\n"), round_robin);
+                                         std::regex("schedule: \\{[^}]*\\} \\}\n"), round_robin);
     ASSERT_TRUE(has(text, round_robin)) << text;
     const auto ours = dir.write("rr.yaml", text);
-    const auto theirs = dir.write(
-        "rr-other.yaml", std::regex_replace(text, std::regex("--depth 1'"), "--depth 2'"));
+    const auto theirs = dir.write("rr-other.yaml",
+                                  std::regex_replace(text, std::regex("--depth 1'"), "--depth 2'"));
     ASSERT_EQ(run_arena(dir.path(), {"run", theirs, "--worker", "2/2"}).status, 0);
     const auto refused = run_arena(dir.path(), {"run", ours, "--worker", "1/2"});
     EXPECT_EQ(refused.status, 1) << refused.err;
-    EXPECT_TRUE(has(refused.err, "rr.worker-2-of-2.db: tournament 'rr' is not the one this "
-                                 "worker plays: its fingerprint differs"))
+    EXPECT_TRUE(has(refused.err,
+                    "rr.worker-2-of-2.db: tournament 'rr' is not the one this "
+                    "worker plays: its fingerprint differs"))
         << refused.err;
     EXPECT_EQ(query_one(dir.path() / "rr.worker-1-of-2.db", "SELECT COUNT(*) FROM games"), "0");
 }

@@ -58,7 +58,7 @@ struct RunArgs {
     std::string config_path;
     tournament::RunOverrides overrides;
     bool stats = false;
-    int serve_port = -1;  // --serve: off
+    int serve_port = -1;      // --serve: off
     std::string worker_text;  // --worker as typed
 };
 

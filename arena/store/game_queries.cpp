@@ -76,8 +76,7 @@ std::vector<GameSummary> ResultsStore::games(std::int64_t tournament,
     });
 }
 
-std::vector<GameSummary> ResultsStore::games_after(std::int64_t tournament,
-                                                   std::int64_t after_id) {
+std::vector<GameSummary> ResultsStore::games_after(std::int64_t tournament, std::int64_t after_id) {
     auto& s = Impl::of(impl_);
     return s.run([&] {
         std::vector<GameSummary> list;

@@ -94,9 +94,9 @@ MergeSummary merge_databases(const std::filesystem::path& out,
 // the same tournament, or when either does not hold it. Both are read
 // read-only. Throws MergeError naming a file that is not an arena results
 // database of this schema.
-[[nodiscard]] std::optional<std::string> tournament_difference(
-    const std::filesystem::path& here, const std::filesystem::path& there,
-    const std::string& name);
+[[nodiscard]] std::optional<std::string> tournament_difference(const std::filesystem::path& here,
+                                                               const std::filesystem::path& there,
+                                                               const std::string& name);
 
 // What `arena merge` says of an input once it is merged into `out`: "IN.db:
 // 3 games added, 2 already in OUT.db (tournament 't' is new)\n".

@@ -45,8 +45,8 @@ bool prepare_run(session::BotHost& host, Config& config, const RunOverrides& ove
     if (!overrides.database.empty()) config.database = overrides.database;
     if (overrides.worker) {
         if (const auto why = worker_refusal(config); !why.empty()) {
-            err << (config.tune ? "arena tune" : "arena run") << ": --worker: "
-                << config.path.string() << ": " << why << "\n";
+            err << (config.tune ? "arena tune" : "arena run")
+                << ": --worker: " << config.path.string() << ": " << why << "\n";
             return false;
         }
         config.database = worker_database(config.database, *overrides.worker);
@@ -59,8 +59,8 @@ bool prepare_run(session::BotHost& host, Config& config, const RunOverrides& ove
 RunOptions::WorkerRun worker_run(const Config& config, Worker worker) {
     // The worker's database is worker_database(the tournament's).
     const auto& own = config.database;
-    const std::string suffix = ".worker-" + std::to_string(worker.index) + "-of-" +
-                               std::to_string(worker.count);
+    const std::string suffix =
+        ".worker-" + std::to_string(worker.index) + "-of-" + std::to_string(worker.count);
     auto stem = own.stem().string();
     if (stem.ends_with(suffix)) stem.resize(stem.size() - suffix.size());
     const auto tournament = own.parent_path() / (stem + own.extension().string());
@@ -86,8 +86,8 @@ std::optional<OpenedTournament> open_tournament(store::ResultsStore& store, cons
                     << (overrides.shard ? overrides.shard_text
                                         : std::to_string(overrides.worker->index) + "/" +
                                               std::to_string(overrides.worker->count))
-                    << ": tournament '" << config.name << "' stored in "
-                    << config.database.string() << ": " << why << "\n(a " << what
+                    << ": tournament '" << config.name << "' stored in " << config.database.string()
+                    << ": " << why << "\n(a " << what
                     << " plays a tournament as it was created; start the " << what
                     << "s again under a new name, or in new databases)\n";
                 return std::nullopt;
@@ -110,7 +110,10 @@ std::optional<OpenedTournament> open_tournament(store::ResultsStore& store, cons
     if (const auto w = overrides.worker) {
         err << "arena run: worker " << w->index << " of " << w->count << ": the pairs numbered "
             << w->index << ", " << w->index + w->count << ", " << w->index + 2 * w->count
-            << "... (every " << w->count << (w->count == 2 ? "nd" : w->count == 3 ? "rd" : "th")
+            << "... (every " << w->count
+            << (w->count == 2   ? "nd"
+                : w->count == 3 ? "rd"
+                                : "th")
             << "), stored in " << config.database.string()
             << ", reading the other workers' databases beside it\n";
     }

@@ -11,10 +11,10 @@
 // interruption plays exactly the missing ones.
 
 #include <chrono>
-#include <filesystem>
-#include <optional>
 #include <cstdint>
+#include <filesystem>
 #include <iosfwd>
+#include <optional>
 #include <stop_token>
 #include <string>
 #include <vector>

@@ -47,9 +47,9 @@ class WorkerSource : public PairingSource {
           lineup_(lineup),
           worker_(worker),
           peers_(std::move(peers)),
-          kind_(config.sprt                                      ? Kind::kLap
+          kind_(config.sprt                                ? Kind::kLap
                 : config.schedule == ScheduleType::kLadder ? Kind::kRound
-                                                                 : Kind::kFree),
+                                                           : Kind::kFree),
           stored_(done.begin(), done.end()),
           own_stored_(static_cast<std::int64_t>(done.size())) {
         for (std::size_t e = 0; e < lineup.names.size(); ++e)

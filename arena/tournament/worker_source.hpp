@@ -37,7 +37,7 @@ namespace arena::tournament {
 // schedule is the whole schedule), made from this worker's own database,
 // whose stored indices are `done`; `peers`: the other workers' databases.
 [[nodiscard]] std::unique_ptr<PairingSource> make_worker_source(
-    std::unique_ptr<PairingSource> whole, const Config& config, const Lineup& lineup,
-    Worker worker, PeerDatabases peers, const std::unordered_set<std::int64_t>& done);
+    std::unique_ptr<PairingSource> whole, const Config& config, const Lineup& lineup, Worker worker,
+    PeerDatabases peers, const std::unordered_set<std::int64_t>& done);
 
 }  // namespace arena::tournament

@@ -49,12 +49,11 @@ inline std::string sprt_gauntlet_yaml(const std::string& name, const std::filesy
 // A ladder of 40 deterministic bots: alpha-beta at depths 1 to 4, ten seeds each.
 inline std::string ladder_yaml(const std::string& name, const std::filesystem::path& db) {
     const std::string ab = bin("bots/c4-alphabeta");
-    std::string text = "name: " + name +
-                       "\ngame: { name: connect4 }\ntime: { move_ms: " + scaled_ms(2000) +
-                       " }\nschedule: { type: ladder }\nopenings: { file: " +
-                       source("configs/openings/connect4-7x6-balanced.txt") +
-                       ", order: sequential }\nconcurrency: 1\ndatabase: " + db.string() +
-                       "\nbots:\n";
+    std::string text =
+        "name: " + name + "\ngame: { name: connect4 }\ntime: { move_ms: " + scaled_ms(2000) +
+        " }\nschedule: { type: ladder }\nopenings: { file: " +
+        source("configs/openings/connect4-7x6-balanced.txt") +
+        ", order: sequential }\nconcurrency: 1\ndatabase: " + db.string() + "\nbots:\n";
     for (int depth = 1; depth <= 4; ++depth)
         for (int seed = 1; seed <= 10; ++seed)
             text += "  - { name: d" + std::to_string(depth) + "-s" + std::to_string(seed) +
@@ -89,9 +88,10 @@ inline std::vector<int> opponent_pairs(const std::filesystem::path& db,
                                        const std::string& opponent) {
     std::vector<int> pairs;
     for (const auto& row :
-         query(db, "SELECT DISTINCT g.pair_index FROM games AS g JOIN bots AS f ON f.id = "
-                   "g.first_bot JOIN bots AS s ON s.id = g.second_bot WHERE f.name = '" +
-                       opponent + "' OR s.name = '" + opponent + "' ORDER BY 1"))
+         query(db,
+               "SELECT DISTINCT g.pair_index FROM games AS g JOIN bots AS f ON f.id = "
+               "g.first_bot JOIN bots AS s ON s.id = g.second_bot WHERE f.name = '" +
+                   opponent + "' OR s.name = '" + opponent + "' ORDER BY 1"))
         pairs.push_back(std::stoi(row.at(0)));
     return pairs;
 }
@@ -120,9 +120,10 @@ inline int pairs_past(const std::filesystem::path& worker_db, const std::string&
 inline std::string game_lines(const std::filesystem::path& db) {
     std::string text;
     for (const auto& row :
-         query(db, "SELECT g.game_index, f.name, s.name, g.result, IFNULL(g.moves_hash, '') FROM "
-                   "games AS g JOIN bots AS f ON f.id = g.first_bot JOIN bots AS s ON s.id = "
-                   "g.second_bot ORDER BY g.game_index")) {
+         query(db,
+               "SELECT g.game_index, f.name, s.name, g.result, IFNULL(g.moves_hash, '') FROM "
+               "games AS g JOIN bots AS f ON f.id = g.first_bot JOIN bots AS s ON s.id = "
+               "g.second_bot ORDER BY g.game_index")) {
         for (const auto& cell : row)
             text += cell + " ";
         text += "\n";
