@@ -28,6 +28,7 @@
 #include "run_control.hpp"
 #include "temp_dir.hpp"
 #include "timing.hpp"
+#include "worker_runs.hpp"
 
 namespace arena {
 namespace {
@@ -40,6 +41,7 @@ using testing::query_one;
 using testing::run_arena;
 using testing::scaled_ms;
 using testing::source;
+using testing::sprt_blocks;
 using testing::TempDir;
 using tournament::GauntletSprt;
 using tournament::Pairing;
@@ -380,15 +382,6 @@ std::vector<std::pair<std::string, std::string>> alphabeta_bots() {
     const std::string ab = bin("bots/c4-alphabeta");
     return {
         {"deep", ab + " --depth 5"}, {"shallow", ab + " --depth 1"}, {"twin", ab + " --depth 5"}};
-}
-
-// The lines of the SPRT blocks: from the first "Results of" to the end,
-// without the note on pairs that finished after a decision (how many were
-// under way then depends on timing).
-std::string sprt_blocks(const std::string& out) {
-    const auto at = out.find("--------------------------------------------------\nResults of");
-    if (at == std::string::npos) return {};
-    return std::regex_replace(out.substr(at), std::regex(".* after the decision: stored.*\n"), "");
 }
 
 TEST(GauntletSprtRun, StopsEachOpponentOnceDecidedAndPrintsEachTest) {

@@ -32,6 +32,7 @@
 #include "proc_util.hpp"
 #include "run_control.hpp"
 #include "scratch_mount.hpp"
+#include "sqlite_files.hpp"
 #include "temp_dir.hpp"
 
 namespace arena {
@@ -39,21 +40,10 @@ namespace {
 
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
+using testing::exists_beside;
+using testing::header_versions;
 using testing::query_one;
 using testing::TempDir;
-
-// Bytes 18 and 19 of the file's header: 1 for a rollback journal, 2 for WAL.
-std::pair<int, int> header_versions(const fs::path& db) {
-    std::ifstream in(db, std::ios::binary);
-    std::array<char, 20> header{};
-    in.read(header.data(), header.size());
-    if (!in) return {-1, -1};
-    return {header[18], header[19]};
-}
-
-bool exists_beside(const fs::path& db, const char* suffix) {
-    return fs::exists(db.string() + suffix);
-}
 
 TEST(JournalModeRun, ARunInDeleteModeOnItsOwnMountWithReadersBesideIt) {
     std::string why;

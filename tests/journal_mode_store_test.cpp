@@ -28,6 +28,7 @@
 #include "arena/store/results_store.hpp"
 #include "arena/store/sqlite.hpp"
 #include "db_query.hpp"
+#include "sqlite_files.hpp"
 #include "stored_tournaments.hpp"
 #include "temp_dir.hpp"
 
@@ -41,22 +42,10 @@ using store::Database;
 using store::JournalMode;
 using store::ResultsStore;
 using store::StoreError;
+using testing::exists_beside;
+using testing::header_versions;
 using testing::query_one;
 using testing::TempDir;
-
-// Bytes 18 and 19 of the file's header: SQLite's file format versions for
-// writing and reading, 1 for a rollback journal, 2 for WAL.
-std::pair<int, int> header_versions(const fs::path& db) {
-    std::ifstream in(db, std::ios::binary);
-    std::array<char, 20> header{};
-    in.read(header.data(), header.size());
-    if (!in) return {-1, -1};
-    return {header[18], header[19]};
-}
-
-bool exists_beside(const fs::path& db, const char* suffix) {
-    return fs::exists(db.string() + suffix);
-}
 
 // What `PRAGMA journal_mode` says of the file, asked by another connection.
 std::string journal_mode_of(const fs::path& db) {

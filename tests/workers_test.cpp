@@ -105,14 +105,6 @@ std::vector<std::string> decision_lines(const std::vector<Decision>& ds) {
     return lines;
 }
 
-// The SPRT blocks from the first "Results of" on, without the lines on
-// pairs finished after a decision (how many depends on timing).
-std::string sprt_blocks(const std::string& out) {
-    const auto at = out.find("Results of");
-    if (at == std::string::npos) return {};
-    return std::regex_replace(out.substr(at), std::regex(".* after the decision: stored.*\n"), "");
-}
-
 TEST(Workers, AnSprtGauntletOnFourWorkersDecidesAsOneMachineAndStopsWithinAPair) {
     TempDir dir;
     const auto single = dir.write("single.yaml", sprt_gauntlet_yaml("g", dir.path() / "one.db"));

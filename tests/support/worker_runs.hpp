@@ -4,7 +4,7 @@
 // deterministic searches against three opponents, a ladder of 40
 // deterministic bots), and what the tests read back: each test's decision as
 // a run prints it, the pair it fell at, and how many pairs a worker played
-// past it.
+// past it; and the SPRT blocks a run prints (also for gauntlet_sprt_test).
 
 #include <cstdint>
 #include <filesystem>
@@ -113,6 +113,15 @@ inline int pairs_past(const std::filesystem::path& worker_db, const std::string&
     for (const int p : opponent_pairs(worker_db, opponent))
         n += p > decided ? 1 : 0;
     return n;
+}
+
+// The lines of a run's SPRT blocks: from the first "Results of" (with the
+// rule above it) to the end, without the note on pairs that finished after
+// a decision (how many were under way then depends on timing).
+inline std::string sprt_blocks(const std::string& out) {
+    const auto at = out.find("--------------------------------------------------\nResults of");
+    if (at == std::string::npos) return {};
+    return std::regex_replace(out.substr(at), std::regex(".* after the decision: stored.*\n"), "");
 }
 
 // The games of `db` as comparable text: index, players, result, moves
