@@ -102,6 +102,125 @@ void preamble(std::ostringstream& s, const SlurmJob& job, std::string_view what)
           << "# " << job.database.parent_path().string() << ", on the shared file system.\n";
 }
 
+// The array job's script: each task one shard or worker.
+std::string array_script(const SlurmJob& job) {
+    const std::string n = std::to_string(job.parts);
+    const std::string noun(part_noun(job.split));  // also the shell variable of the index
+    const bool workers = job.split == Split::kWorkers;
+    std::ostringstream s;
+    preamble(s, job, workers ? "The workers" : "The shards");
+    s << "#SBATCH --job-name=" << job_name(job.tournament) << (workers ? "-workers" : "") << "\n"
+      << "#SBATCH --array=1-" << n;
+    if (job.max_running > 0) s << "%" << job.max_running;
+    s << "\n"
+      << "#SBATCH --cpus-per-task=" << job.cpus_per_task << "\n";
+    if (!job.time.empty()) s << "#SBATCH --time=" << job.time << "\n";
+    s << "#SBATCH --output=" << logs_dir(job) << "/" << noun << "-%a.out\n"
+      << "#SBATCH --open-mode=append\n";
+    common_directives(s, job);
+    s << "set -euo pipefail\n"
+      << noun
+      << "=${SLURM_ARRAY_TASK_ID:?'the task script of a Slurm job array: submit it with "
+         "sbatch'}\n"
+      << "cd " << shell_quote(job.workdir.string()) << "\n"
+      << "db=" << part_db_word(job) << "\n"
+      << "echo \"arena slurm: " << noun << " $" << noun << " of " << n
+      << " on $(hostname), job ${SLURM_JOB_ID:-none}, $(date -u +%Y-%m-%dT%H:%M:%SZ)\"\n";
+    const std::string run = shell_quote(job.arena.string()) + " run " +
+                            shell_quote(job.config.string()) + " --" + noun + " \"$" + noun + "/" +
+                            n + "\" --concurrency \"${SLURM_CPUS_PER_TASK:-" +
+                            std::to_string(job.cpus_per_task) + "}\"";
+    if (workers) {
+        // Workers always play on the shared file system: given the
+        // tournament's database, each stores its games beside it in
+        // $db and reads the others' there between pairs
+        // (slurm_job_problem refuses a local_dir).
+        s << "exec " << run << " --db " << shell_quote(job.database.string()) << "\n";
+    } else if (job.local_dir.empty()) {
+        s << "exec " << run << " --db \"$db\"\n";
+    } else {
+        // The shard plays on the node's disk. It starts from the shared
+        // copy, if an earlier attempt left one, and copies its database
+        // back when it ends however it ends (Slurm's SIGTERM at scancel
+        // or the time limit included: the run stops cleanly and closes
+        // its database first). A database still with its write-ahead
+        // log was not closed: it is not copied, and the shared copy
+        // stays as it was; the next attempt plays what is missing.
+        s << "local_dir=" << double_quote(job.local_dir) << "\n"
+          << "mkdir -p \"$local_dir\"\n"
+          << "local_db=\"$local_dir/$(basename \"$db\")\"\n"
+          << "rm -f \"$local_db\" \"$local_db-wal\" \"$local_db-shm\"\n"
+          << "if [ -f \"$db\" ]; then cp \"$db\" \"$local_db\"; fi\n"
+          << run << " --db \"$local_db\" &\n"
+          << "pid=$!\n"
+          << "trap 'kill -TERM \"$pid\" 2>/dev/null || true' TERM INT\n"
+          << "while kill -0 \"$pid\" 2>/dev/null; do wait \"$pid\" || true; done\n"
+          << "status=0\n"
+          << "wait \"$pid\" || status=$?\n"
+          << "if [ -f \"$local_db-wal\" ]; then\n"
+          << "  echo \"arena slurm: $local_db was not closed cleanly; $db is left as it "
+             "was\" >&2\n"
+          << "elif [ -f \"$local_db\" ]; then\n"
+          << "  mkdir -p \"$(dirname \"$db\")\"\n"
+          << "  cp \"$local_db\" \"$db.part\" && mv -f \"$db.part\" \"$db\"\n"
+          << "  rm -f \"$local_db\" \"$local_db.lock\"\n"
+          << "fi\n"
+          << "exit \"$status\"\n";
+    }
+    return s.str();
+}
+
+// The merge job's script: every part's database there is into the
+// tournament's, failing while the tournament is not complete.
+std::string merge_script(const SlurmJob& job) {
+    const std::string n = std::to_string(job.parts);
+    const std::string noun(part_noun(job.split));  // also the shell variable of the index
+    std::ostringstream s;
+    preamble(s, job, "The merge");
+    s << "#SBATCH --job-name=" << job_name(job.tournament) << "-merge\n"
+      << "#SBATCH --cpus-per-task=1\n";
+    if (!job.merge_time.empty()) s << "#SBATCH --time=" << job.merge_time << "\n";
+    s << "#SBATCH --output=" << logs_dir(job) << "/merge.out\n"
+      << "#SBATCH --open-mode=append\n";
+    common_directives(s, job);
+    const std::string out_db = shell_quote(job.database.string());
+    s << "set -euo pipefail\n"
+      << "cd " << shell_quote(job.workdir.string()) << "\n"
+      << "echo \"arena slurm: merge on $(hostname), job ${SLURM_JOB_ID:-none}, $(date -u "
+         "+%Y-%m-%dT%H:%M:%SZ)\"\n"
+      << "inputs=()\n"
+      << "missing=\n"
+      << "for " << noun << " in $(seq 1 " << n << "); do\n"
+      << "  db=" << part_db_word(job) << "\n"
+      << "  if [ -f \"$db\" ]; then inputs+=(\"$db\"); else\n"
+      << "    echo \"arena slurm: " << noun << " $" << noun << " of " << n
+      << " has no database yet ($db)\"\n"
+      << "    missing=\"${missing:+$missing,}$" << noun << "\"\n"
+      << "  fi\n"
+      << "done\n"
+      << "if [ \"${#inputs[@]}\" -eq 0 ]; then echo \"arena slurm: no " << noun
+      << " has a database yet\" >&2; exit 1; fi\n"
+      << "mkdir -p \"$(dirname " << out_db << ")\"\n"
+      << "merged=$(" << shell_quote(job.arena.string()) << " merge " << out_db
+      << " \"${inputs[@]}\")\n"
+      << "printf '%s\\n' \"$merged\"\n"
+      // Complete when merge's line for this tournament says so.
+      << "wanted=" << shell_quote(job.database.string() + ": tournament '" + job.tournament + "': ")
+      << "\n"
+      << "while IFS= read -r line; do\n"
+      << "  if [[ \"$line\" == \"$wanted\"* && \"$line\" == *\", complete\" ]]; then exit 0; "
+         "fi\n"
+      << "done <<< \"$merged\"\n"
+      << "echo \"arena slurm: tournament '" << job.tournament << "' is not complete: see the "
+      << noun << "s' logs in " << logs_dir(job) << ", and resubmit the " << noun
+      << "s that failed: the same arena slurm command with --tasks K[,K...]\" >&2\n"
+      << "if [ -n \"$missing\" ]; then echo \"arena slurm: " << noun
+      << "s with no database yet: $missing (--tasks $missing, and any other whose task "
+         "failed)\" >&2; fi\n"
+      << "exit 1\n";
+    return s.str();
+}
+
 }  // namespace
 
 std::string_view part_noun(Split split) {
@@ -139,121 +258,7 @@ fs::path part_log(const SlurmJob& job, int k) {
 }
 
 SlurmScripts slurm_scripts(const SlurmJob& job) {
-    const std::string n = std::to_string(job.parts);
-    const std::string noun(part_noun(job.split));  // also the shell variable of the index
-    const bool workers = job.split == Split::kWorkers;
-    SlurmScripts scripts;
-    {
-        std::ostringstream s;
-        preamble(s, job, workers ? "The workers" : "The shards");
-        s << "#SBATCH --job-name=" << job_name(job.tournament) << (workers ? "-workers" : "")
-          << "\n"
-          << "#SBATCH --array=1-" << n;
-        if (job.max_running > 0) s << "%" << job.max_running;
-        s << "\n"
-          << "#SBATCH --cpus-per-task=" << job.cpus_per_task << "\n";
-        if (!job.time.empty()) s << "#SBATCH --time=" << job.time << "\n";
-        s << "#SBATCH --output=" << logs_dir(job) << "/" << noun << "-%a.out\n"
-          << "#SBATCH --open-mode=append\n";
-        common_directives(s, job);
-        s << "set -euo pipefail\n"
-          << noun
-          << "=${SLURM_ARRAY_TASK_ID:?'the task script of a Slurm job array: submit it with "
-             "sbatch'}\n"
-          << "cd " << shell_quote(job.workdir.string()) << "\n"
-          << "db=" << part_db_word(job) << "\n"
-          << "echo \"arena slurm: " << noun << " $" << noun << " of " << n
-          << " on $(hostname), job ${SLURM_JOB_ID:-none}, $(date -u +%Y-%m-%dT%H:%M:%SZ)\"\n";
-        const std::string run = shell_quote(job.arena.string()) + " run " +
-                                shell_quote(job.config.string()) + " --" + noun + " \"$" + noun +
-                                "/" + n + "\" --concurrency \"${SLURM_CPUS_PER_TASK:-" +
-                                std::to_string(job.cpus_per_task) + "}\"";
-        if (workers) {
-            // Workers always play on the shared file system: given the
-            // tournament's database, each stores its games beside it in
-            // $db and reads the others' there between pairs
-            // (slurm_job_problem refuses a local_dir).
-            s << "exec " << run << " --db " << shell_quote(job.database.string()) << "\n";
-        } else if (job.local_dir.empty()) {
-            s << "exec " << run << " --db \"$db\"\n";
-        } else {
-            // The shard plays on the node's disk. It starts from the shared
-            // copy, if an earlier attempt left one, and copies its database
-            // back when it ends however it ends (Slurm's SIGTERM at scancel
-            // or the time limit included: the run stops cleanly and closes
-            // its database first). A database still with its write-ahead
-            // log was not closed: it is not copied, and the shared copy
-            // stays as it was; the next attempt plays what is missing.
-            s << "local_dir=" << double_quote(job.local_dir) << "\n"
-              << "mkdir -p \"$local_dir\"\n"
-              << "local_db=\"$local_dir/$(basename \"$db\")\"\n"
-              << "rm -f \"$local_db\" \"$local_db-wal\" \"$local_db-shm\"\n"
-              << "if [ -f \"$db\" ]; then cp \"$db\" \"$local_db\"; fi\n"
-              << run << " --db \"$local_db\" &\n"
-              << "pid=$!\n"
-              << "trap 'kill -TERM \"$pid\" 2>/dev/null || true' TERM INT\n"
-              << "while kill -0 \"$pid\" 2>/dev/null; do wait \"$pid\" || true; done\n"
-              << "status=0\n"
-              << "wait \"$pid\" || status=$?\n"
-              << "if [ -f \"$local_db-wal\" ]; then\n"
-              << "  echo \"arena slurm: $local_db was not closed cleanly; $db is left as it "
-                 "was\" >&2\n"
-              << "elif [ -f \"$local_db\" ]; then\n"
-              << "  mkdir -p \"$(dirname \"$db\")\"\n"
-              << "  cp \"$local_db\" \"$db.part\" && mv -f \"$db.part\" \"$db\"\n"
-              << "  rm -f \"$local_db\" \"$local_db.lock\"\n"
-              << "fi\n"
-              << "exit \"$status\"\n";
-        }
-        scripts.array = s.str();
-    }
-    {
-        std::ostringstream s;
-        preamble(s, job, "The merge");
-        s << "#SBATCH --job-name=" << job_name(job.tournament) << "-merge\n"
-          << "#SBATCH --cpus-per-task=1\n";
-        if (!job.merge_time.empty()) s << "#SBATCH --time=" << job.merge_time << "\n";
-        s << "#SBATCH --output=" << logs_dir(job) << "/merge.out\n"
-          << "#SBATCH --open-mode=append\n";
-        common_directives(s, job);
-        const std::string out_db = shell_quote(job.database.string());
-        s << "set -euo pipefail\n"
-          << "cd " << shell_quote(job.workdir.string()) << "\n"
-          << "echo \"arena slurm: merge on $(hostname), job ${SLURM_JOB_ID:-none}, $(date -u "
-             "+%Y-%m-%dT%H:%M:%SZ)\"\n"
-          << "inputs=()\n"
-          << "missing=\n"
-          << "for " << noun << " in $(seq 1 " << n << "); do\n"
-          << "  db=" << part_db_word(job) << "\n"
-          << "  if [ -f \"$db\" ]; then inputs+=(\"$db\"); else\n"
-          << "    echo \"arena slurm: " << noun << " $" << noun << " of " << n
-          << " has no database yet ($db)\"\n"
-          << "    missing=\"${missing:+$missing,}$" << noun << "\"\n"
-          << "  fi\n"
-          << "done\n"
-          << "if [ \"${#inputs[@]}\" -eq 0 ]; then echo \"arena slurm: no " << noun
-          << " has a database yet\" >&2; exit 1; fi\n"
-          << "mkdir -p \"$(dirname " << out_db << ")\"\n"
-          << "merged=$(" << shell_quote(job.arena.string()) << " merge " << out_db
-          << " \"${inputs[@]}\")\n"
-          << "printf '%s\\n' \"$merged\"\n"
-          // Complete when merge's line for this tournament says so.
-          << "wanted="
-          << shell_quote(job.database.string() + ": tournament '" + job.tournament + "': ") << "\n"
-          << "while IFS= read -r line; do\n"
-          << "  if [[ \"$line\" == \"$wanted\"* && \"$line\" == *\", complete\" ]]; then exit 0; "
-             "fi\n"
-          << "done <<< \"$merged\"\n"
-          << "echo \"arena slurm: tournament '" << job.tournament << "' is not complete: see the "
-          << noun << "s' logs in " << logs_dir(job) << ", and resubmit the " << noun
-          << "s that failed: the same arena slurm command with --tasks K[,K...]\" >&2\n"
-          << "if [ -n \"$missing\" ]; then echo \"arena slurm: " << noun
-          << "s with no database yet: $missing (--tasks $missing, and any other whose task "
-             "failed)\" >&2; fi\n"
-          << "exit 1\n";
-        scripts.merge = s.str();
-    }
-    return scripts;
+    return {array_script(job), merge_script(job)};
 }
 
 std::string slurm_job_problem(const SlurmJob& job) {
