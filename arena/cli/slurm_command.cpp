@@ -18,6 +18,7 @@
 #include "arena/tournament/config.hpp"
 #include "arena/tournament/schedule.hpp"
 #include "arena/tournament/shard.hpp"
+#include "arena/tournament/workers.hpp"
 
 namespace arena::cli {
 namespace {
@@ -115,12 +116,10 @@ int slurm_command(const std::vector<std::string>& args, std::ostream& out, std::
             err << "arena slurm: " << config.path.string() << ": " << why << "\n";
             return kExitUsage;
         }
-    } else if (config.tune) {
+    } else if (const auto why = tournament::worker_refusal(config); !why.empty()) {
         // Workers play SPRT gauntlets and ladders (each reads the others'
         // results between pairs), but not a tune.
-        err << "arena slurm: " << config.path.string()
-            << ": arena tune is not distributed over workers yet: each SPSA iteration's point "
-               "depends on every result before it (docs/cluster.md, 'Tuning')\n";
+        err << "arena slurm: " << config.path.string() << ": " << why << "\n";
         return kExitUsage;
     }
     // A ladder's schedule is made round by round from its results: its
