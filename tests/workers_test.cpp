@@ -284,12 +284,48 @@ TEST(Workers, ALadderOfFortyBotsOnFourWorkersGivesTheGamesAndStandingsOfOneMachi
     EXPECT_EQ(four.out, one.out);
 }
 
+// A bot that cannot start: each worker gives it up after three failed
+// starts, as one run does, and its start-up losses, held back and never
+// stored, stall the laps only for the workers' patience (2 s here). No
+// worker waits forever: each ends with the bot's line, the other tests
+// decided as on one machine.
+TEST(Workers, ABotThatCannotStartIsGivenUpAndNoWorkerWaitsForever) {
+    TempDir dir;
+    const auto with_broken_mid = [&](const std::string& name) {
+        return std::regex_replace(sprt_gauntlet_yaml(name, dir.path() / (name + ".db")),
+                                  std::regex("'[^']*c4-alphabeta --depth 3'"),
+                                  "'" + bin("bots/misbehave") + " --mode handshake-exit'");
+    };
+    const auto single = dir.write("one.yaml", with_broken_mid("one"));
+    ASSERT_TRUE(has(slurp(single), "handshake-exit")) << slurp(single);
+    const auto reference = run_arena(dir.path(), {"run", single});
+    EXPECT_EQ(reference.status, 1) << reference.err;
+    const auto expected = decision_lines(decisions(reference.out));
+    ASSERT_EQ(expected.size(), 2u) << reference.out;
+
+    const auto config = dir.write("g.yaml", with_broken_mid("g"));
+    const auto started = std::chrono::steady_clock::now();
+    auto workers = start_workers(dir, config, 4, {"--worker-patience", "2"});
+    for (int k = 1; k <= 4; ++k) {
+        const auto r = workers[static_cast<std::size_t>(k - 1)]->wait();
+        EXPECT_EQ(r.status, 1) << "worker " << k << ":\n" << r.err;
+        EXPECT_TRUE(has(r.err, "bot 'mid' failed to start 3 times in a row")) << r.err;
+        EXPECT_EQ(decision_lines(decisions(r.out)), expected) << "worker " << k << r.out;
+    }
+    EXPECT_LT(std::chrono::steady_clock::now() - started, 90s);
+}
+
 TEST(Workers, ATuneAShardBesideAndAPeerOfAnotherTournamentAreRefused) {
     TempDir dir;
     const auto config = dir.write("g.yaml", sprt_gauntlet_yaml("g", dir.path() / "g.db"));
     const auto both = run_arena(dir.path(), {"run", config, "--worker", "1/2", "--shard", "1/2"});
     EXPECT_EQ(both.status, 2);
     EXPECT_TRUE(has(both.err, "--worker and --shard cannot go together")) << both.err;
+    const auto alone = run_arena(dir.path(), {"run", config, "--worker-patience", "5"});
+    EXPECT_EQ(alone.status, 2);
+    EXPECT_TRUE(
+        has(alone.err, "--worker-patience takes seconds, 1 or more, and goes with --worker"))
+        << alone.err;
     const auto zero = run_arena(dir.path(), {"run", config, "--worker", "0/2"});
     EXPECT_EQ(zero.status, 2);
     EXPECT_TRUE(has(zero.err, "--worker K/N: K must be 1..2")) << zero.err;

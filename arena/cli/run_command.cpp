@@ -58,8 +58,9 @@ struct RunArgs {
     std::string config_path;
     tournament::RunOverrides overrides;
     bool stats = false;
-    int serve_port = -1;      // --serve: off
-    std::string worker_text;  // --worker as typed
+    int serve_port = -1;       // --serve: off
+    std::string worker_text;   // --worker as typed
+    int worker_patience = 60;  // --worker-patience, seconds
 };
 
 // Parses the arguments into `a`; the exit status when the command is done
@@ -75,7 +76,8 @@ std::optional<int> parse_run_args(const std::vector<std::string>& args, RunArgs&
         ("concurrency,j", po::value<int>(&o.concurrency), "games at once (default: the config's, else the number of cores)")
         ("stats", po::bool_switch(&a.stats), "print the arena's own CPU time, memory and speed at the end")
         ("transcript", po::bool_switch(&o.transcript), "store every line between the arena and the bots, per game (as the config's transcript: true)")
-            ("worker", po::value<std::string>(&a.worker_text), "play as worker K of N (K/N): every Nth pair from pair K, into results/<name>.worker-K-of-N.db beside the tournament's database, reading the other workers' (docs/cluster.md)");
+            ("worker", po::value<std::string>(&a.worker_text), "play as worker K of N (K/N): every Nth pair from pair K, into results/<name>.worker-K-of-N.db beside the tournament's database, reading the other workers' (docs/cluster.md)")
+            ("worker-patience", po::value<int>(&a.worker_patience), "with --worker: seconds to wait for another worker's pair before playing on without it (default 60, or 8 of this worker's longest game if longer)");
     if (a.tune) {
         opts.add_options()
             ("json", po::bool_switch(&a.json), "print the progress on stderr and, on stdout, the values reached as JSON")
@@ -91,6 +93,9 @@ std::optional<int> parse_run_args(const std::vector<std::string>& args, RunArgs&
             a.config_path, out, err, [&](const po::variables_map& vm) {
                 if (vm.count("concurrency") && o.concurrency < 1)
                     throw std::invalid_argument("--concurrency must be at least 1");
+                if (vm.count("worker-patience") && (a.worker_patience < 1 || !vm.count("worker")))
+                    throw std::invalid_argument(
+                        "--worker-patience takes seconds, 1 or more, and goes with --worker");
                 if (vm.count("stop-after") && o.stop_after < 1)
                     throw std::invalid_argument("--stop-after must be at least 1");
                 if (vm.count("serve") && (a.serve_port < 0 || a.serve_port > 65535))
@@ -143,10 +148,15 @@ tournament::RunOutcome play(session::BotHost& host, store::ResultsStore& store,
     options.concurrency = tournament::run_concurrency(a.overrides, config);
     options.progress = &progress;
     options.messages = &err;
-    if (const auto w = a.overrides.worker) options.worker = tournament::worker_run(config, *w);
+    if (const auto w = a.overrides.worker) {
+        options.worker = tournament::worker_run(config, *w);
+        options.worker->patience = std::chrono::seconds(a.worker_patience);
+        // Each other worker's database stays open: the file, its WAL and its index.
+        options.reserved_fds += 3 * options.worker->peers.size();
+    }
     if (server) {
         options.observers.push_back(&watch);
-        options.reserved_fds = server->open_files();
+        options.reserved_fds += server->open_files();
     }
     auto outcome =
         tournament::Runner(host, config, store, o.id, o.lineup).run(options, signals.token());

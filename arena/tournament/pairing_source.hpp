@@ -64,6 +64,9 @@ class PairingSource {
         const std::unordered_set<std::int64_t>& /*stored*/) const {
         return total();
     }
+    // The runner gave up the entrant's bot (it kept failing to start): its
+    // games are not played in this run.
+    virtual void given_up(int /*entrant*/) {}
     // Whether a game not stored is still wanted (a bot given up misses it).
     [[nodiscard]] virtual bool needed(const Pairing& pairing) const = 0;
     // The games among which a bot given up misses the unstored needed ones.

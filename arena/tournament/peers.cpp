@@ -12,7 +12,7 @@ PeerDatabases::PeerDatabases(std::filesystem::path own, std::vector<std::filesys
                              std::string tournament)
     : own_(std::move(own)), tournament_(std::move(tournament)) {
     for (auto& file : peers)
-        peers_.push_back(Peer{std::move(file), std::nullopt, 0, 0, false, std::nullopt});
+        peers_.push_back(Peer{std::move(file), std::nullopt, 0, 0, std::nullopt});
 }
 
 std::vector<store::GameSummary> PeerDatabases::poll() {
@@ -53,7 +53,6 @@ void PeerDatabases::read(Peer& peer, std::vector<store::GameSummary>& games) {
                                     "' is not the one this worker plays: " + *diff);
         }
         peer.tournament = row->id;
-        peer.seen = true;
     }
     auto fresh = peer.store->games_after(peer.tournament, peer.last_id);
     if (fresh.empty()) return;

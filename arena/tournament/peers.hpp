@@ -34,10 +34,6 @@ class PeerDatabases {
     // differ, as `arena merge` would refuse them), or stays unreadable.
     std::vector<store::GameSummary> poll();
 
-    // Whether the peer's worker has begun: its database holds the
-    // tournament (peers in the order given).
-    [[nodiscard]] bool started(std::size_t peer) const { return peers_[peer].seen; }
-
     // How long a peer may stay unreadable before poll() gives up on the run.
     static constexpr std::chrono::seconds kPatience{60};
 
@@ -47,7 +43,6 @@ class PeerDatabases {
         std::optional<store::ResultsStore> store;
         std::int64_t tournament = 0;  // its id there; 0 until found
         std::int64_t last_id = 0;     // the last game read
-        bool seen = false;            // its tournament was found once
         // When its reads began to fail; none while they succeed.
         std::optional<std::chrono::steady_clock::time_point> failing_since;
     };

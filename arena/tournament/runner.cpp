@@ -80,6 +80,7 @@ class Run {
     void fail(const std::string& what);
     void play_phase();
     void worker(bool stores_itself);
+    void tell_given_up(const Pairing& pairing);
     enum class Played { kPlayed, kSkipped, kStop };
     // The bots of each side (nullptr: the entrant's config bot), from the source.
     using Variants = std::array<std::shared_ptr<const BotConfig>, 2>;
@@ -147,8 +148,9 @@ RunOutcome Run::play() {
     const std::unordered_set<std::int64_t> done(recorded.begin(), recorded.end());
     source_ = make_pairing_source(config_, lineup_, store_, tournament_id_, done);
     if (const auto& w = options_.worker) {
-        source_ = make_worker_source(std::move(source_), config_, lineup_, w->worker,
-                                     PeerDatabases(w->own, w->peers, config_.name), done);
+        source_ =
+            make_worker_source(std::move(source_), config_, lineup_, w->worker,
+                               PeerDatabases(w->own, w->peers, config_.name), done, w->patience);
     }
     outcome_.total = source_->total();
     if (options_.progress != nullptr)
@@ -248,9 +250,15 @@ void Run::worker(bool stores_itself) {
         }
         if (!pairing) break;
         // The games of a bot given up are not played: fixed, the next run plays them.
-        if (given_up(bot_of(pairing->first)) || given_up(bot_of(pairing->second))) continue;
+        if (given_up(bot_of(pairing->first)) || given_up(bot_of(pairing->second))) {
+            tell_given_up(*pairing);
+            continue;
+        }
         const Played played = play_one(*pairing, variants, f);
-        if (played == Played::kSkipped) continue;
+        if (played == Played::kSkipped) {
+            tell_given_up(*pairing);
+            continue;
+        }
         if (played == Played::kStop) break;
         queue_.push(std::move(f));
         if (stores_itself) {
@@ -270,6 +278,13 @@ void Run::worker(bool stores_itself) {
     std::lock_guard lock(cpu_mutex_);
     outcome_.game_cpu += thread_cpu() - start - storing;
     outcome_.storage_cpu += storing;
+}
+
+// Tells the source which side of `pairing` was given up.
+void Run::tell_given_up(const Pairing& pairing) {
+    std::lock_guard lock(source_mutex_);
+    for (const int entrant : {pairing.first, pairing.second})
+        if (given_up(bot_of(entrant))) source_->given_up(entrant);
 }
 
 // Plays one game into `f`. kStop when this worker stops: the game was

@@ -65,6 +65,9 @@ struct RunOptions {
         Worker worker;
         std::filesystem::path own;
         std::vector<std::filesystem::path> peers;
+        // How long it waits for another worker's pair before it plays on
+        // without it (worker_source.hpp).
+        std::chrono::seconds patience{60};
     };
     std::optional<WorkerRun> worker;
     // Open files the caller needs beside the run's own (a web server's

@@ -23,14 +23,12 @@ using std::chrono::milliseconds;
 // (a worker that stopped) reads little.
 constexpr milliseconds kFirstWait{10};
 constexpr milliseconds kLongestWait{100};
-// After this long waiting for the same pair, the worker says so.
-constexpr auto kWaitNotice = std::chrono::seconds(60);
-// A worker waits this long for another to begin (its database to hold the
-// tournament); after that, a gauntlet's laps pass over the pairs of workers
-// that have not begun, so that workers which cannot all run at once (too
-// few free cores for the whole array) still finish, at the cost of pairs
-// played past a decision.
-constexpr auto kStartGrace = std::chrono::seconds(120);
+// A worker's patience is at least this many times the longest game it
+// played itself, so that slow games do not run out the patience.
+constexpr int kGamesOfPatience = 8;
+
+// frontier() when every pair is settled.
+constexpr int kNoPair = std::numeric_limits<int>::max();
 
 // What the worker has to wait for between its pairs.
 enum class Kind {
@@ -42,7 +40,8 @@ enum class Kind {
 class WorkerSource : public PairingSource {
   public:
     WorkerSource(std::unique_ptr<PairingSource> whole, const Config& config, const Lineup& lineup,
-                 Worker worker, PeerDatabases peers, const std::unordered_set<std::int64_t>& done)
+                 Worker worker, PeerDatabases peers, const std::unordered_set<std::int64_t>& done,
+                 std::chrono::seconds patience)
         : whole_(std::move(whole)),
           lineup_(lineup),
           worker_(worker),
@@ -51,7 +50,8 @@ class WorkerSource : public PairingSource {
                 : config.schedule == ScheduleType::kLadder ? Kind::kRound
                                                            : Kind::kFree),
           stored_(done.begin(), done.end()),
-          own_stored_(static_cast<std::int64_t>(done.size())) {
+          own_stored_(static_cast<std::int64_t>(done.size())),
+          patience_(patience) {
         for (std::size_t e = 0; e < lineup.names.size(); ++e)
             entrant_of_.emplace(lineup.names[e], static_cast<int>(e));
     }
@@ -72,11 +72,16 @@ class WorkerSource : public PairingSource {
                 held_.reset();  // stored by an earlier run, or its test was decided
                 continue;
             }
-            if (kind_ == Kind::kLap && p.game_in_pair == 0 && p.pair >= frontier() + lap()) {
-                wait_on(frontier());
-                return std::nullopt;
+            if (kind_ == Kind::kLap && p.game_in_pair == 0) {
+                const int lowest = frontier();
+                if (lowest != kNoPair && p.pair >= lowest + lap()) {
+                    if (!out_of_patience(lowest)) return std::nullopt;
+                    stall(lowest);
+                    continue;
+                }
             }
             held_.reset();
+            handed_.emplace(p.index, std::chrono::steady_clock::now());
             stop_waiting();
             return p;
         }
@@ -85,10 +90,17 @@ class WorkerSource : public PairingSource {
     void on_result(const Pairing& p, const ScoredGame& game) override {
         if (!stored_.insert(p.index).second) return;
         ++own_stored_;
+        if (const auto at = handed_.find(p.index); at != handed_.end())
+            longest_game_ = std::max(longest_game_, std::chrono::steady_clock::now() - at->second);
         whole_->on_result(p, game);
     }
 
     [[nodiscard]] milliseconds wait_for() const override { return wait_; }
+
+    // A bot this worker could not start is taken to fail on every worker:
+    // its games no longer hold back a lap or a round (as one run's source
+    // plays on without them, and a ladder's round ends incomplete).
+    void given_up(int entrant) override { given_up_.insert(entrant); }
 
     // This worker's games: those it stored, and those it still has to play.
     [[nodiscard]] std::int64_t total() const override { return own_stored_ + own_pending(); }
@@ -107,7 +119,7 @@ class WorkerSource : public PairingSource {
         if (wait_ > milliseconds::zero() && waited_pair_ >= 0) {
             s += (s.empty() ? "" : "; ") + std::string("waiting for pair ") +
                  std::to_string(waited_pair_ + 1) + " (worker " +
-                 std::to_string(waited_pair_ % worker_.count + 1) + ")";
+                 std::to_string(worker_of(waited_pair_)) + ")";
         }
         return s;
     }
@@ -151,10 +163,15 @@ class WorkerSource : public PairingSource {
             return std::nullopt;
         }
         for (const auto& p : whole_->scope()) {
-            if (!stored_.contains(p.index) && whole_->needed(p)) {
-                wait_on(p.pair);
-                return std::nullopt;
-            }
+            if (stored_.contains(p.index) || !whole_->needed(p) || without_given_up(p)) continue;
+            if (!out_of_patience(p.pair)) return std::nullopt;
+            // The round cannot be completed now: this run ends, as one
+            // machine's ends on a round a bot given up leaves incomplete.
+            news_.push_back(worker_name() + ": pair " + std::to_string(p.pair + 1) +
+                            " of this round, which worker " + std::to_string(worker_of(p.pair)) +
+                            " plays, is not stored after " + seconds_text(patience()) +
+                            ": stopping here; run the workers that stopped again, then this one");
+            break;
         }
         stop_waiting();
         return std::nullopt;
@@ -167,6 +184,14 @@ class WorkerSource : public PairingSource {
             const auto p = pairing_of(g);
             if (!p) continue;  // not a game of this lineup's: no source counts it
             stored_.insert(g.slot.index);
+            // A stalled worker has caught up once the pair it stalled on is stored.
+            const auto stalled = stalled_.find(worker_of(g.slot.pair));
+            if (stalled != stalled_.end() && stalled->second == g.slot.pair) {
+                news_.push_back(worker_name() + ": worker " + std::to_string(stalled->first) +
+                                " stored pair " + std::to_string(g.slot.pair + 1) +
+                                ": its pairs are waited for again");
+                stalled_.erase(stalled);
+            }
             whole_->on_result(*p, scored_game(g));
         }
     }
@@ -193,37 +218,40 @@ class WorkerSource : public PairingSource {
         return p;
     }
 
-    // The lowest pair with a game that is neither stored nor no longer
-    // needed, passing over the pairs of workers that have not begun after
-    // kStartGrace. The cursor only moves up: games are only ever stored,
-    // and a test once decided stays decided.
+    // The lowest pair with a game that is neither stored, nor no longer
+    // needed, nor handed out by this worker already (playing, or a start-up
+    // loss the runner holds back), passing over the pairs of stalled
+    // workers. The cursor only moves up: games are only ever stored or
+    // handed out, and a test once decided stays decided; a worker may stall
+    // and go on again.
     int frontier() {
         const auto& scope = whole_->scope();
         const auto settled = [&](const Pairing& p) {
-            return stored_.contains(p.index) || !whole_->needed(p);
+            return stored_.contains(p.index) || handed_.contains(p.index) || !whole_->needed(p) ||
+                   without_given_up(p);
         };
         while (frontier_ < scope.size() && settled(scope[frontier_]))
             ++frontier_;
         for (std::size_t i = frontier_; i < scope.size(); ++i)
-            if (!settled(scope[i]) && !passed_over(scope[i].pair)) return scope[i].pair;
-        return std::numeric_limits<int>::max();
+            if (!settled(scope[i]) && !stalled_.contains(worker_of(scope[i].pair)))
+                return scope[i].pair;
+        return kNoPair;
     }
-    // Whether the laps pass over the worker of `pair`: it has not begun, and
-    // this one has waited kStartGrace for it (said once).
-    bool passed_over(int pair) {
-        const int k = pair % worker_.count + 1;
-        if (k == worker_.index) return false;
-        const auto peer = static_cast<std::size_t>(k < worker_.index ? k - 1 : k - 2);
-        if (peers_.started(peer) || std::chrono::steady_clock::now() - begun_ < kStartGrace)
-            return false;
-        if (passed_.insert(k).second) {
-            news_.push_back("worker " + std::to_string(worker_.index) + " of " +
-                            std::to_string(worker_.count) + ": worker " + std::to_string(k) +
-                            " has not begun after " + std::to_string(kStartGrace.count()) +
-                            " s: playing on without waiting for its pairs (workers should all "
-                            "run at once: docs/cluster.md)");
-        }
-        return true;
+    // The worker of `pair` has let this one wait past its patience (stopped,
+    // not begun, or its bot failing to start): the laps pass over its pairs
+    // until it stores that pair (said each time).
+    void stall(int pair) {
+        const int k = worker_of(pair);
+        stalled_[k] = pair;
+        stop_waiting();
+        news_.push_back(worker_name() + ": worker " + std::to_string(k) + " has not stored pair " +
+                        std::to_string(pair + 1) + " in " + seconds_text(patience()) +
+                        ": playing on without waiting for its pairs (more pairs may be played "
+                        "past a decision); if it has stopped, run it again");
+    }
+    // Whether a side of `p` is a bot this worker gave up.
+    [[nodiscard]] bool without_given_up(const Pairing& p) const {
+        return given_up_.contains(p.first) || given_up_.contains(p.second);
     }
     // How far past the frontier this worker may start a pair: a lap of N
     // pairs for each two games it plays at once.
@@ -237,29 +265,33 @@ class WorkerSource : public PairingSource {
         return n;
     }
 
-    void wait_on(int pair) {
+    // Waits for `pair`: true once it has waited longer than its patience.
+    bool out_of_patience(int pair) {
         const auto now = std::chrono::steady_clock::now();
         if (pair != waited_pair_) {
             waited_pair_ = pair;
             waiting_since_ = now;
-            noticed_ = false;
             wait_ = kFirstWait;
         } else {
             wait_ = std::min(kLongestWait, std::max(kFirstWait, wait_ * 2));
         }
-        if (!noticed_ && now - waiting_since_ >= kWaitNotice) {
-            noticed_ = true;
-            news_.push_back("worker " + std::to_string(worker_.index) + " of " +
-                            std::to_string(worker_.count) + ": waiting since " +
-                            std::to_string(kWaitNotice.count()) + " s for pair " +
-                            std::to_string(pair + 1) + ", which worker " +
-                            std::to_string(pair % worker_.count + 1) +
-                            " plays: if it has stopped, run it again (docs/cluster.md)");
-        }
+        return now - waiting_since_ >= patience();
     }
     void stop_waiting() {
         wait_ = milliseconds::zero();
         waited_pair_ = -1;
+    }
+    // How long it waits for another worker's pair: the given patience, or
+    // kGamesOfPatience of its own longest game if that is longer.
+    [[nodiscard]] std::chrono::nanoseconds patience() const {
+        return std::max<std::chrono::nanoseconds>(patience_, kGamesOfPatience * longest_game_);
+    }
+    [[nodiscard]] int worker_of(int pair) const { return pair % worker_.count + 1; }
+    [[nodiscard]] std::string worker_name() const {
+        return "worker " + std::to_string(worker_.index) + " of " + std::to_string(worker_.count);
+    }
+    static std::string seconds_text(std::chrono::nanoseconds t) {
+        return std::to_string(std::chrono::duration_cast<std::chrono::seconds>(t).count()) + " s";
     }
 
     std::unique_ptr<PairingSource> whole_;
@@ -271,14 +303,17 @@ class WorkerSource : public PairingSource {
     std::unordered_set<std::int64_t> stored_;  // by any worker, by index
     std::int64_t own_stored_ = 0;              // by this one
     std::optional<Pairing> held_;              // handed out by the whole source, not yet played
-    std::size_t frontier_ = 0;                 // into scope()
-    std::chrono::steady_clock::time_point begun_ = std::chrono::steady_clock::now();
-    std::set<int> passed_;  // workers passed over, by index
+    // Handed out to the runner, by index, with when.
+    std::map<std::int64_t, std::chrono::steady_clock::time_point> handed_;
+    std::size_t frontier_ = 0;    // into scope()
+    std::map<int, int> stalled_;  // workers the laps pass over -> the pair they owe
+    std::set<int> given_up_;      // entrants whose bots this worker gave up
     int concurrency_ = 1;
+    std::chrono::seconds patience_;
+    std::chrono::nanoseconds longest_game_{};  // of this worker's own, handed out to stored
     milliseconds wait_{0};
     int waited_pair_ = -1;
     std::chrono::steady_clock::time_point waiting_since_;
-    bool noticed_ = false;
     std::vector<std::string> news_;
 };
 
@@ -287,9 +322,10 @@ class WorkerSource : public PairingSource {
 std::unique_ptr<PairingSource> make_worker_source(std::unique_ptr<PairingSource> whole,
                                                   const Config& config, const Lineup& lineup,
                                                   Worker worker, PeerDatabases peers,
-                                                  const std::unordered_set<std::int64_t>& done) {
+                                                  const std::unordered_set<std::int64_t>& done,
+                                                  std::chrono::seconds patience) {
     return std::make_unique<WorkerSource>(std::move(whole), config, lineup, worker,
-                                          std::move(peers), done);
+                                          std::move(peers), done, patience);
 }
 
 }  // namespace arena::tournament
