@@ -289,6 +289,50 @@ TEST(Workers, ALadderOfFortyBotsOnFourWorkersGivesTheGamesAndStandingsOfOneMachi
 // stored, stall the laps only for the workers' patience (2 s here). No
 // worker waits forever: each ends with the bot's line, the other tests
 // decided as on one machine.
+// A ladder worker killed mid-round: the others wait for its pairs of the
+// round for their patience (2 s here), then end their runs, saying which
+// pair is missing. Run again, the killed one first, they finish the ladder
+// with the games of one machine.
+TEST(Workers, ALadderRoundAKilledWorkerLeavesEndsTheOthersRunsAndTheirResumeFinishesIt) {
+    TempDir dir;
+    const auto single = dir.write("one.yaml", ladder_yaml("lad", dir.path() / "one.db", 3));
+    ASSERT_EQ(run_arena(dir.path(), {"run", single}).status, 0);
+
+    const auto config = dir.write("lad.yaml", ladder_yaml("lad", dir.path() / "lad.db", 3));
+    const std::vector<std::string> patience{"--worker-patience", "2"};
+    auto workers = start_workers(dir, config, 4, patience);
+    const auto second = dir.path() / "lad.worker-2-of-4.db";
+    const auto killed = stop_once_stored(*workers[1], second, 4, SIGKILL);
+    EXPECT_EQ(killed.status, 128 + SIGKILL);
+    for (const std::size_t k : {0u, 2u, 3u}) {
+        const auto r = workers[k]->wait();
+        EXPECT_EQ(r.status, 130) << "worker " << k + 1 << ":\n" << r.err << r.out;
+        EXPECT_TRUE(std::regex_search(
+            r.out,
+            std::regex(
+                "worker " + std::to_string(k + 1) +
+                R"( of 4: pair \d+ of this round, which worker 2 plays, is not stored after \d+ s: stopping here)")))
+            << r.out;
+    }
+    // Worker 2 first, then the others: each waits for the rest.
+    std::vector<std::unique_ptr<ArenaProcess>> again;
+    for (const int k : {2, 1, 3, 4}) {
+        std::vector<std::string> args{"run", config, "--worker", std::to_string(k) + "/4"};
+        again.push_back(std::make_unique<ArenaProcess>(dir.path(), args));
+    }
+    std::vector<std::string> merge{"merge", (dir.path() / "lad.db").string()};
+    for (int k = 1; k <= 4; ++k)
+        merge.push_back((dir.path() / ("lad.worker-" + std::to_string(k) + "-of-4.db")).string());
+    for (auto& w : again) {
+        const auto r = w->wait();
+        EXPECT_EQ(r.status, 0) << r.err;
+    }
+    const auto merged = run_arena(dir.path(), merge);
+    ASSERT_EQ(merged.status, 0) << merged.err;
+    EXPECT_TRUE(has(merged.out, ", complete")) << merged.out;
+    EXPECT_EQ(game_lines(dir.path() / "lad.db"), game_lines(dir.path() / "one.db"));
+}
+
 TEST(Workers, ABotThatCannotStartIsGivenUpAndNoWorkerWaitsForever) {
     TempDir dir;
     const auto with_broken_mid = [&](const std::string& name) {

@@ -257,11 +257,15 @@ class WorkerSource : public PairingSource {
     // pairs for each two games it plays at once.
     [[nodiscard]] int lap() const { return worker_.count * ((concurrency_ + 1) / 2); }
 
-    // This worker's games not stored anywhere that are still wanted.
+    // The games still wanted that no worker has stored: this worker's, and
+    // for a ladder every worker's of the round (the next round, its own
+    // games among them, waits for them).
     [[nodiscard]] std::int64_t own_pending() const {
         std::int64_t n = 0;
         for (const auto& p : whole_->scope())
-            if (worker_.plays(p) && !stored_.contains(p.index) && whole_->needed(p)) ++n;
+            if ((worker_.plays(p) || kind_ == Kind::kRound) && !stored_.contains(p.index) &&
+                whole_->needed(p))
+                ++n;
         return n;
     }
 

@@ -46,8 +46,10 @@ inline std::string sprt_gauntlet_yaml(const std::string& name, const std::filesy
            " --depth 3' }\n  - { name: twin, command: '" + ab + " --depth 5' }\n" + extra;
 }
 
-// A ladder of 40 deterministic bots: alpha-beta at depths 1 to 4, ten seeds each.
-inline std::string ladder_yaml(const std::string& name, const std::filesystem::path& db) {
+// A ladder of 4 x `seeds` deterministic bots (40 by default): alpha-beta at
+// depths 1 to 4, `seeds` seeds each.
+inline std::string ladder_yaml(const std::string& name, const std::filesystem::path& db,
+                               int seeds = 10) {
     const std::string ab = bin("bots/c4-alphabeta");
     std::string text =
         "name: " + name + "\ngame: { name: connect4 }\ntime: { move_ms: " + scaled_ms(2000) +
@@ -55,7 +57,7 @@ inline std::string ladder_yaml(const std::string& name, const std::filesystem::p
         source("configs/openings/connect4-7x6-balanced.txt") +
         ", order: sequential }\nconcurrency: 1\ndatabase: " + db.string() + "\nbots:\n";
     for (int depth = 1; depth <= 4; ++depth)
-        for (int seed = 1; seed <= 10; ++seed)
+        for (int seed = 1; seed <= seeds; ++seed)
             text += "  - { name: d" + std::to_string(depth) + "-s" + std::to_string(seed) +
                     ", command: '" + ab + " --depth " + std::to_string(depth) + " --seed " +
                     std::to_string(seed) + "' }\n";
