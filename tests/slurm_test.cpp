@@ -479,8 +479,7 @@ TEST_F(SlurmCommand, WorkersScriptsRunTheWorkersAndTheMerge) {
         << "#!/bin/bash\n"
         // One write a call: the workers' tasks run at once.
         << "line=$(printf '%s|' \"$PWD\" \"$@\")\n"
-        << "printf '%s\\n' \"$line\" >> " << shell_quote(path("arena-calls.txt").string())
-        << "\n"
+        << "printf '%s\\n' \"$line\" >> " << shell_quote(path("arena-calls.txt").string()) << "\n"
         << "case \"$1\" in\n"
         << "  run) while [ $# -gt 1 ]; do\n"
         << "         case \"$1\" in --worker) k=${2%/*}; n=${2#*/} ;; --db) db=$2 ;; esac; shift\n"
