@@ -359,6 +359,41 @@ TEST(Workers, ABotThatCannotStartIsGivenUpAndNoWorkerWaitsForever) {
     EXPECT_LT(std::chrono::steady_clock::now() - started, 90s);
 }
 
+// `arena merge` tells a gauntlet's completion from its stored config, whose
+// bots must be found where it ran: elsewhere it says it cannot tell, and
+// counts the schedule's games.
+TEST(Workers, AMergeWhereTheBotsAreNotFoundSaysItCannotTellTheTestsCompletion) {
+    TempDir dir;
+    fs::create_symlink(bin("bots/c4-alphabeta"), dir.path() / "ab");
+    const auto text = std::regex_replace(sprt_gauntlet_yaml("g", dir.path() / "g.db"),
+                                         std::regex("'[^']*c4-alphabeta "), "'./ab ");
+    ASSERT_TRUE(has(text, "'./ab --depth 5'")) << text;
+    const auto config = dir.write("g.yaml", text);
+    ArenaOptions in_dir;  // where ./ab is
+    in_dir.cwd = dir.path();
+    const auto run = run_arena(dir.path(), {"run", config}, in_dir);
+    ASSERT_EQ(run.status, 0) << run.err;
+    const auto here = run_arena(dir.path(), {"merge", "here.db", "g.db"}, in_dir);
+    ASSERT_EQ(here.status, 0) << here.err;
+    EXPECT_TRUE(has(here.out, ", complete")) << here.out;
+    EXPECT_TRUE(has(here.out, "SPRT: H1 accepted")) << here.out;
+
+    fs::create_directories(dir.path() / "elsewhere");
+    ArenaOptions elsewhere;
+    elsewhere.cwd = dir.path() / "elsewhere";
+    const auto there =
+        run_arena(dir.path(), {"merge", "there.db", (dir.path() / "g.db").string()}, elsewhere);
+    ASSERT_EQ(there.status, 0) << there.err;
+    EXPECT_TRUE(has(there.err,
+                    "there.db: tournament 'g': whether its tests are decided (or its "
+                    "entrants placed) is not known here: its stored config does not "
+                    "load: "))
+        << there.err;
+    EXPECT_TRUE(std::regex_search(there.out, std::regex(R"(tournament 'g': \d+ of 1200 games\n)")))
+        << there.out;
+    EXPECT_FALSE(has(there.out, "SPRT:")) << there.out;
+}
+
 TEST(Workers, ATuneAShardBesideAndAPeerOfAnotherTournamentAreRefused) {
     TempDir dir;
     const auto config = dir.write("g.yaml", sprt_gauntlet_yaml("g", dir.path() / "g.db"));

@@ -16,8 +16,6 @@
 #include "arena/store/merge.hpp"
 #include "arena/store/results_store.hpp"
 #include "arena/tournament/completion.hpp"
-#include "arena/tournament/config.hpp"
-#include "arena/tournament/stored_settings.hpp"
 
 namespace arena::cli {
 namespace {
@@ -29,55 +27,44 @@ constexpr std::string_view kMergeUsage = R"(usage: arena merge OUT.db IN.db [IN.
 Merges the games of the input databases into OUT.db (created when missing):
 the shards of a tournament played with `arena run CONFIG --shard K/N`, the
 workers of `arena run CONFIG --worker K/N`, or any databases of the same
-tournament. A gauntlet with sprt is complete once its tests are decided, a
-ladder once its entrants are placed: the merge tells from the stored config
-(whose bots must be found at their paths) and prints each test. Inputs whose tournament fingerprint or
-bots (and the SHA-256 of their programs) differ are refused; games already
-in OUT.db are kept, so merging again adds only what is new, and may be done
-while the shards still run. The same game with different results in two
-files is an error naming both. A new OUT.db is written as OUT.db.merging
-and gets its name only once whole. `arena standings OUT.db` then gives the
-tournament's standings (docs/cluster.md).
+tournament. Inputs whose tournament fingerprint or bots (and the SHA-256 of
+their programs) differ are refused; games already in OUT.db are kept, so
+merging again adds only what is new, and may be done while the shards
+still run. The same game with different results in two files is an error
+naming both. A new OUT.db is written as OUT.db.merging and gets its name
+only once whole. A gauntlet with sprt is complete once its tests are
+decided, a ladder once its entrants are placed: the merge tells from the
+stored config (whose bots must be found at their paths) and prints each
+test. `arena standings OUT.db` then gives the tournament's standings
+(docs/cluster.md).
 
 )";
 
-// What the merge gives of tournament `t`. A gauntlet with `sprt` and a
-// ladder (the workers' of `arena run --worker`) are complete once their
-// tests are decided or their entrants placed, which the stored config
-// tells: their totals and status are set from it, and a gauntlet's tests
-// are printed as `arena run` prints them. When the config does not load
-// here (its bots are not at the paths it names), the schedule's total stands.
+// What the merge gives of tournament `t`: a gauntlet with `sprt` and a
+// ladder (the workers' of `arena run --worker`) with their totals from the
+// stored config (tournament/completion.hpp), and a gauntlet's tests as
+// `arena run` prints them.
 void say_merged(const std::filesystem::path& output, store::MergedTournament t, std::ostream& out,
                 std::ostream& err) {
-    std::optional<tournament::Completion> done;
-    std::optional<tournament::Config> config;
+    std::optional<tournament::StoredCompletion> done;
     try {
         store::ResultsStore store(output);
-        const auto row = store.find_tournament(t.name);
-        const auto settings =
-            row ? tournament::stored_settings(row->spec.config_text) : tournament::StoredSettings{};
-        if (settings.gauntlet_test || settings.ladder) {
-            const auto where = output.string() + ": tournament '" + t.name + "'";
-            try {
-                config = tournament::parse_config(row->spec.config_text, where);
-            } catch (const std::exception& e) {
-                err << "arena merge: " << where
-                    << ": whether its tests are decided (or its entrants placed) is not known "
-                       "here: its stored config does not load: "
-                    << e.what() << "\n";
-            }
-            if (config) {
-                done = tournament::completion(store, row->id, *config);
-                t.games = done->stored;
-                t.total = done->total;
-                store.set_status(row->id, done->complete() ? "finished" : "interrupted");
-            }
+        if (const auto row = store.find_tournament(t.name)) {
+            std::string problem;
+            done = tournament::stored_completion(
+                store, *row, output.string() + ": tournament '" + t.name + "'", problem);
+            if (!problem.empty()) err << "arena merge: " << problem << "\n";
         }
     } catch (const std::exception& e) {
         err << "arena merge: " << output.string() << ": " << e.what() << "\n";
     }
+    if (done) {
+        t.games = done->completion.stored;
+        t.total = done->completion.total;
+    }
     out << store::merged_text(t, output);
-    if (done && config->sprt) print_sprt_tests(out, done->sprt_tests, *config->sprt, done->lineup);
+    if (done && done->sprt)
+        print_sprt_tests(out, done->completion.sprt_tests, *done->sprt, done->completion.lineup);
 }
 
 }  // namespace

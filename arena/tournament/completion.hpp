@@ -7,8 +7,11 @@
 // the same as a single run of the same config would have said.
 
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
+#include "arena/rating/sprt.hpp"
 #include "arena/store/results_store.hpp"
 #include "arena/tournament/config.hpp"
 #include "arena/tournament/gauntlet_sprt.hpp"
@@ -32,5 +35,20 @@ struct Completion {
 // store, as a run does. Throws StoreError.
 [[nodiscard]] Completion completion(store::ResultsStore& store, std::int64_t tournament_id,
                                     const Config& config);
+
+// The same from the tournament's stored config, for `arena merge`, with its
+// status set from it ("finished" or "interrupted"): a gauntlet with `sprt`
+// (its SPRT options in `sprt`) or a ladder. Nullopt for any other schedule,
+// whose stored total says how far it is, and, after setting `problem`, when
+// the stored config does not load here (its bots are not at the paths it
+// names); `where` names the tournament in that problem.
+struct StoredCompletion {
+    Completion completion;
+    std::optional<rating::SprtOptions> sprt;
+};
+[[nodiscard]] std::optional<StoredCompletion> stored_completion(store::ResultsStore& store,
+                                                                const store::TournamentRow& row,
+                                                                const std::string& where,
+                                                                std::string& problem);
 
 }  // namespace arena::tournament
