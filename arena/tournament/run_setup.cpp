@@ -110,11 +110,7 @@ std::optional<OpenedTournament> open_tournament(store::ResultsStore& store, cons
     if (const auto w = overrides.worker) {
         err << "arena run: worker " << w->index << " of " << w->count << ": the pairs numbered "
             << w->index << ", " << w->index + w->count << ", " << w->index + 2 * w->count
-            << "... (every " << w->count
-            << (w->count == 2   ? "nd"
-                : w->count == 3 ? "rd"
-                                : "th")
-            << "), stored in " << config.database.string()
+            << "... (one in " << w->count << "), stored in " << config.database.string()
             << ", reading the other workers' databases beside it\n";
     }
     return o;
